@@ -1,0 +1,33 @@
+// RSS before and after 1,000,000 `await bridge.call("Echo", "echo", {i})` calls made
+// in batches of 1000 in flight — the same loop as Benchmarks/peers/node-echo/bench.js
+// (mode "memory").
+// Usage: jsbridge memory.js [TOTAL] [BATCH]
+//   -> {"rssStart": …, "rssBefore": …, "rssAfter": …, "growth": …}   (bytes)
+// rssStart is taken first thing; rssBefore after a warm-up of 10 batches (thread pools,
+// JIT code and other one-time allocations); growth = rssAfter - rssBefore.
+'use strict';
+const num = (k, d) => (process.argv[k] !== undefined ? Number(process.argv[k]) : d);
+
+async function batches(count, B) {
+  for (let b = 0; b < count; b++) {
+    const ps = new Array(B);
+    for (let j = 0; j < B; j++) ps[j] = bridge.call('Echo', 'echo', { i: j });
+    const rs = await Promise.all(ps);
+    if (rs[B - 1].i !== B - 1) throw new Error('bad echo');
+  }
+}
+
+async function main() {
+  const TOTAL = num(2, 1000000), B = num(3, 1000);
+  const rssStart = process.memoryUsage().rss;
+  await batches(10, B); // warm-up: 10 batches
+  const rssBefore = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const count = Math.ceil(TOTAL / B);
+  await batches(count, B);
+  const t1 = performance.now();
+  const rssAfter = process.memoryUsage().rss;
+  console.log(JSON.stringify({ rssStart, rssBefore, rssAfter, growth: rssAfter - rssBefore,
+                               calls: count * B, perSec: (count * B) / ((t1 - t0) / 1000) }));
+}
+main().catch((e) => { console.error(e && e.stack || e); process.exit(1); });

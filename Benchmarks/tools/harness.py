@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""Runs the jsbridge benchmarks and their peers in one run and prints a table of
+figures, ratios and targets. Called by Benchmarks/run (which does the builds).
+
+Every measurement is a separate process that prints one line of JSON on stdout.
+A process that is missing, fails, times out or prints something unparsable turns
+its row into "error" (the reason is listed under the table); the run goes on.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+MB = 1024 * 1024
+
+
+class BenchError(Exception):
+    pass
+
+
+def run_json(cmd, timeout, log):
+    """Runs cmd, returns the JSON object on its last stdout line."""
+    if not os.path.exists(cmd[0]) and os.sep in cmd[0]:
+        raise BenchError(f"{cmd[0]} not found")
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
+                           text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise BenchError(f"timed out after {timeout}s: {' '.join(cmd)}")
+    except OSError as e:
+        raise BenchError(f"{cmd[0]}: {e}")
+    log.write(f"$ {' '.join(cmd)}  # rc={p.returncode} {time.monotonic() - t0:.1f}s\n"
+              f"{p.stdout}{p.stderr}\n")
+    log.flush()
+    if p.returncode != 0:
+        tail = (p.stderr.strip() or p.stdout.strip()).splitlines()[-3:]
+        raise BenchError(f"exit {p.returncode}: {' '.join(cmd)}: {' | '.join(tail)}")
+    lines = [l for l in p.stdout.splitlines() if l.strip()]
+    if not lines:
+        raise BenchError(f"no output: {' '.join(cmd)}")
+    try:
+        value = json.loads(lines[-1])
+    except ValueError:
+        raise BenchError(f"not JSON: {lines[-1][:200]!r} from {' '.join(cmd)}")
+    if not isinstance(value, dict):
+        raise BenchError(f"not a JSON object: {lines[-1][:200]!r}")
+    return value
+
+
+def number(obj, key):
+    v = obj.get(key)
+    if not isinstance(v, (int, float)) or isinstance(v, bool) or v != v or v <= 0:
+        raise BenchError(f"bad {key!r} in {json.dumps(obj)[:200]}")
+    return float(v)
+
+
+class Side:
+    """The best figure of one side over several processes (or the first error)."""
+
+    def __init__(self, higher_is_better):
+        self.higher = higher_is_better
+        self.value = None
+        self.error = None
+        self.raw = []
+
+    def measure(self, fn):
+        """fn() -> (figure, raw JSON); a BenchError marks the side as failed."""
+        if self.error is not None:
+            return
+        try:
+            v, raw = fn()
+        except BenchError as e:
+            self.fail(str(e))
+            return
+        self.add(v, raw)
+
+    def add(self, v, raw):
+        self.raw.append(raw)
+        if self.value is None or (v > self.value if self.higher else v < self.value):
+            self.value = v
+
+    def fail(self, msg):
+        # one failed process spoils the side: a best-of over the survivors would hide a crash
+        self.error = msg
+        self.value = None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--root", required=True)
+    ap.add_argument("--jsbridge", required=True)
+    ap.add_argument("--jsbridge-error", default="", help="why jsbridge is unusable (build failed)")
+    ap.add_argument("--quick", action="store_true", help="small counts, for checking the harness")
+    a = ap.parse_args()
+
+    bench = os.path.join(a.root, "Benchmarks")
+    out = os.path.join(bench, ".out")
+    scripts = os.path.join(bench, "scripts")
+    jsb = a.jsbridge
+    floor = os.path.join(out, "jsc-floor")
+    addon = os.path.join(out, "echo.node")
+    node_bench = os.path.join(bench, "peers", "node-echo", "bench.js")
+    timer = os.path.join(out, "spawn-timer")
+    log = open(os.path.join(out, "bench.log"), "w")
+
+    env = os.environ.get
+    q = a.quick
+    rounds = int(env("BENCH_ROUNDS", "1" if q else "2"))        # processes per side, alternated
+    n_sync = int(env("BENCH_SYNC_N", "200000" if q else "2000000"))
+    sync_runs = int(env("BENCH_SYNC_RUNS", "2" if q else "5"))
+    n_rt1 = int(env("BENCH_RT1_N", "5000" if q else "50000"))
+    n_rtk = int(env("BENCH_RTK_N", "20000" if q else "200000"))
+    rt_runs = int(env("BENCH_RT_RUNS", "2" if q else "3"))
+    k_inflight = int(env("BENCH_INFLIGHT", "1000"))
+    startup_runs = int(env("BENCH_STARTUP_RUNS", "5" if q else "21"))
+    mem_total = int(env("BENCH_MEM_CALLS", "50000" if q else "1000000"))
+    mem_batch = int(env("BENCH_MEM_BATCH", "1000"))
+    timeout = int(env("BENCH_TIMEOUT", "600"))
+
+    def jsb_json(*args):
+        if a.jsbridge_error:
+            raise BenchError(a.jsbridge_error)
+        if not os.access(jsb, os.X_OK):
+            raise BenchError(f"{jsb} not built")
+        return run_json([jsb, *[str(x) for x in args]], timeout, log)
+
+    def node_json(*args):
+        if not os.path.exists(addon):
+            raise BenchError(f"{addon} not built")
+        return run_json(["node", node_bench, addon, *[str(x) for x in args]], timeout, log)
+
+    rows = []     # (name, unit, jsb Side|None, peer Side|None, peer name, mode, target)
+    details = []
+
+    def progress(msg):
+        print(f"  … {msg}", file=sys.stderr, flush=True)
+
+    # 1. execSync vs the raw JSC C-API floor
+    progress(f"execSync ns/call: N={n_sync}, best of {sync_runs} runs, {rounds} round(s)")
+    j_sync, f_raw, f_shape = Side(False), Side(False), Side(False)
+    for _ in range(rounds):
+        if f_raw.error is None:
+            try:
+                r = run_json([floor, str(n_sync), str(sync_runs)], timeout, log)
+                f_raw.add(number(r, "nsPerCall"), r)
+                f_shape.add(number(r, "nsPerCallSameShape"), r)
+            except BenchError as e:
+                f_raw.fail(str(e))
+        j_sync.measure(lambda: (lambda r: (number(r, "nsPerCall"), r))(
+            jsb_json(os.path.join(scripts, "execsync.js"), n_sync, sync_runs)))
+    if f_raw.error:
+        f_shape.fail(f_raw.error)
+    rows.append(("execSync(\"Echo\",\"ping\",[i])", "ns/call", j_sync, f_raw,
+                 "JSC C-API ping(i)", "le", 3.0))
+    rows.append(("  same call, floor in the same shape", "ns/call", j_sync, f_shape,
+                 "JSC C-API bridge.execSync", "info", None))
+
+    # 2, 3. async round trips, 1 and K in flight
+    for k, n in ((1, n_rt1), (k_inflight, n_rtk)):
+        progress(f"bridge.call round trips/s, {k} in flight: N={n}, best of {rt_runs} runs, "
+                 f"{rounds} round(s)")
+        j, p = Side(True), Side(True)
+        for _ in range(rounds):
+            p.measure(lambda: (lambda r: (number(r, "perSec"), r))(
+                node_json("inflight", k, n, rt_runs)))
+            j.measure(lambda: (lambda r: (number(r, "perSec"), r))(
+                jsb_json(os.path.join(scripts, "call.js"), k, n, rt_runs)))
+        rows.append((f"await bridge.call echo, {k} in flight", "calls/s", j, p,
+                     "Node 20 N-API async work", "ge", 1.0))
+
+    # 4. start-up
+    progress(f"start-up: median of {startup_runs} interleaved runs each")
+    j_start, n_start = Side(False), Side(False)
+    try:
+        if a.jsbridge_error:
+            raise BenchError(a.jsbridge_error)
+        if not os.access(jsb, os.X_OK):
+            raise BenchError(f"{jsb} not built")
+        # sanity: -e must really evaluate (a stub that exits 0 would "win" the start-up race)
+        try:
+            chk = subprocess.run([jsb, "-e", "console.log(JSON.stringify({v: 6 * 7}))"],
+                                 stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+        except (subprocess.TimeoutExpired, OSError) as e:
+            raise BenchError(f"jsbridge -e check: {e}")
+        if chk.returncode != 0 or chk.stdout.strip() != '{"v":42}':
+            raise BenchError(f"jsbridge -e check: exit {chk.returncode}, stdout {chk.stdout.strip()[:80]!r}, "
+                             f"stderr {chk.stderr.strip()[-160:]!r}")
+        r = run_json([timer, str(startup_runs), jsb, "-e", "0", "::", "node", "-e", "0"],
+                     timeout, log)
+        j_start.measure(lambda: (number(r["a"], "medianMs"), r["a"]))
+        n_start.measure(lambda: (number(r["b"], "medianMs"), r["b"]))
+        details.append(f"start-up min: jsbridge {r['a']['minMs']:.2f} ms, node {r['b']['minMs']:.2f} ms")
+    except (BenchError, KeyError, TypeError) as e:
+        j_start.error = str(e) or "bad spawn-timer output"
+        # still time node on its own, so its figure shows
+        try:
+            r = run_json([timer, str(startup_runs), "node", "-e", "0", "::", "node", "-e", "0"],
+                         timeout, log)
+            n_start.measure(lambda: (number(r["a"], "medianMs"), r["a"]))
+        except (BenchError, KeyError, TypeError) as e2:
+            n_start.error = str(e2)
+    rows.append(("start-up: -e 0 (median)", "ms", j_start, n_start, "node -e 0", "le", 0.5))
+
+    # 5. memory
+    progress(f"memory: RSS around {mem_total} async calls in batches of {mem_batch}")
+    j_mem, n_mem = Side(False), Side(False)
+
+    def mem(side, fn, who):
+        def go():
+            r = fn()
+            for key in ("rssStart", "rssBefore", "rssAfter"):
+                number(r, key)
+            g = r.get("growth")
+            if not isinstance(g, (int, float)):
+                raise BenchError(f"bad growth in {json.dumps(r)[:200]}")
+            details.append(f"{who} RSS: start {r['rssStart'] / MB:.1f} MB, before {r['rssBefore'] / MB:.1f} MB "
+                           f"(after a 10-batch warm-up), after {r['rssAfter'] / MB:.1f} MB; growth "
+                           f"{g / MB:+.1f} MB (from start {(r['rssAfter'] - r['rssStart']) / MB:+.1f} MB) "
+                           f"over {r.get('calls', mem_total)} calls")
+            return g / MB, r
+        side.measure(go)
+
+    mem(n_mem, lambda: node_json("memory", mem_total, mem_batch), "node    ")
+    mem(j_mem, lambda: jsb_json(os.path.join(scripts, "memory.js"), mem_total, mem_batch), "jsbridge")
+    rows.append((f"RSS growth, {mem_total // 1000}k async calls", "MB", j_mem, n_mem,
+                 "Node 20 (for reference)", "abs_lt", 10.0))
+
+    # ---- table
+    def fmt(v, unit):
+        if v is None:
+            return "error"
+        if unit == "calls/s":
+            return f"{v:,.0f}"
+        if unit == "MB":
+            return f"{v:+.1f}"
+        return f"{v:,.1f}"
+
+    table = []
+    errors = []
+    results = []
+    for name, unit, j, p, pname, mode, target in rows:
+        jv = j.value if j else None
+        pv = p.value if p else None
+        ratio = jv / pv if (jv is not None and pv is not None and mode != "abs_lt") else None
+        if mode == "le":
+            tgt = f"≤ {target:.2f}×"
+            verdict = "error" if ratio is None else ("PASS" if ratio <= target else "MISS")
+        elif mode == "ge":
+            tgt = f"≥ {target:.2f}×"
+            verdict = "error" if ratio is None else ("PASS" if ratio >= target else "MISS")
+        elif mode == "abs_lt":
+            tgt = f"< {target:g} {unit}"
+            verdict = "error" if jv is None else ("PASS" if jv < target else "MISS")
+        else:
+            tgt, verdict = "(info)", ""
+        table.append((name, unit, fmt(jv, unit), fmt(pv, unit), pname,
+                      "—" if ratio is None and mode == "abs_lt" else
+                      ("error" if ratio is None else f"{ratio:.2f}×"), tgt, verdict))
+        for who, side in (("jsbridge", j), (pname, p)):
+            if side and side.error and mode != "info":
+                errors.append(f"{name.strip()} / {who}: {side.error}")
+        results.append({"benchmark": name.strip(), "unit": unit, "jsbridge": jv, "peer": pv,
+                        "peerName": pname, "ratio": ratio, "target": target, "mode": mode,
+                        "verdict": verdict,
+                        "raw": {"jsbridge": j.raw if j else [], "peer": p.raw if p else []}})
+
+    head = ("benchmark", "unit", "jsbridge", "peer", "peer is", "ratio", "target", "")
+    widths = [max(len(str(r[i])) for r in table + [head]) for i in range(len(head))]
+    right = {2, 3, 5}
+
+    def line(r):
+        return "  ".join(str(c).rjust(widths[i]) if i in right else str(c).ljust(widths[i])
+                         for i, c in enumerate(r)).rstrip()
+
+    print()
+    print(line(head))
+    print(line(tuple("-" * w for w in widths)))
+    for r in table:
+        print(line(r))
+    print()
+    print("ratio = jsbridge / peer, both measured in this run. Absolute times on this shared machine are noise.")
+    for d in details:
+        print("  " + d)
+    if errors:
+        print("errors:")
+        for e in errors:
+            print("  " + e)
+    print(f"log: {os.path.relpath(os.path.join(out, 'bench.log'))}, "
+          f"results: {os.path.relpath(os.path.join(out, 'results.json'))}")
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump({"results": results, "details": details, "errors": errors}, f, indent=2)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Exception as e:  # never abort the run without a word
+        print(f"harness error: {type(e).__name__}: {e}", file=sys.stderr)
+    sys.exit(0)

@@ -1,0 +1,59 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "jsbridge",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "jsbridge", targets: ["jsbridge"]),
+        .library(name: "JSBridgeCore", targets: ["JSBridgeCore"]),
+        .library(name: "JSBridge", targets: ["JSBridge"]),
+        .library(name: "JSBridgeTesting", targets: ["JSBridgeTesting"]),
+        .library(name: "EchoPlugin", targets: ["EchoPlugin"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        // C: the JavaScriptCore C API and small C helpers (all C includes live in shim.h).
+        .systemLibrary(
+            name: "CJavaScriptCore",
+            pkgConfig: "javascriptcoregtk-4.1",
+            providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
+        ),
+        // The plugin API, JSON values and errors. No JavaScriptCore: plugins depend on this only.
+        .target(name: "JSBridgeCore"),
+        // The JS side of the runtime (js/*.js), embedded in the binary.
+        .target(
+            name: "JSBridgeScripts",
+            path: "js",
+            exclude: ["jsbridge.d.ts", "README.md", "test"],
+            resources: [
+                "inspect.js", "console.js", "errors.js", "encoding.js", "events.js", "url.js",
+                "structured-clone.js", "timers.js", "process.js", "module.js", "bridge.js",
+            ].map { .embedInCode($0) }
+        ),
+        // The engine: JavaScriptCore host, event loop, command queue.
+        .target(
+            name: "JSBridge",
+            dependencies: ["CJavaScriptCore", "JSBridgeCore", "JSBridgeScripts"]
+        ),
+        // Headless test kit for plugin authors.
+        .target(name: "JSBridgeTesting", dependencies: ["JSBridge", "JSBridgeCore"]),
+        // Built-in diagnostic plugin.
+        .target(name: "EchoPlugin", dependencies: ["JSBridgeCore"], path: "Plugins/Echo"),
+        // The CLI: the only place that wires live plugins.
+        .executableTarget(
+            name: "jsbridge",
+            dependencies: [
+                "JSBridge", "EchoPlugin",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "JSBridgeCoreTests", dependencies: ["JSBridgeCore"]),
+        .testTarget(name: "JSBridgeTests", dependencies: ["JSBridge", "JSBridgeTesting", "EchoPlugin"]),
+        .testTarget(name: "EchoPluginTests", dependencies: ["EchoPlugin", "JSBridgeTesting"]),
+        .testTarget(name: "CLITests", dependencies: []),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,130 @@
+// All C includes and small C helpers used by jsbridge live here.
+#ifndef JSBRIDGE_SHIM_H
+#define JSBRIDGE_SHIM_H
+
+#include <JavaScriptCore/JavaScript.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+// MARK: - Standard streams (Swift 6 rejects the mutable C globals `stdout`/`stderr`).
+
+static inline void jsb_write_out(int fd, const char *bytes, size_t length) {
+    if (fd == 2) {
+        fflush(stdout);  // keep stdout and stderr in the order they were written
+        fwrite(bytes, 1, length, stderr);
+        fflush(stderr);
+    } else {
+        fwrite(bytes, 1, length, stdout);
+    }
+}
+
+static inline void jsb_flush_all(void) {
+    fflush(stdout);
+    fflush(stderr);
+}
+
+// MARK: - Monotonic time.
+
+static inline uint64_t jsb_monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+// MARK: - A mutex + condition variable on the monotonic clock (the JS thread's wake-up).
+
+typedef struct jsb_waiter {
+    pthread_mutex_t mutex;
+    pthread_cond_t cond;
+} jsb_waiter;
+
+static inline jsb_waiter *jsb_waiter_create(void) {
+    jsb_waiter *w = (jsb_waiter *)calloc(1, sizeof(jsb_waiter));
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_mutex_init(&w->mutex, NULL);
+    pthread_cond_init(&w->cond, &attr);
+    pthread_condattr_destroy(&attr);
+    return w;
+}
+
+static inline void jsb_waiter_destroy(jsb_waiter *w) {
+    pthread_cond_destroy(&w->cond);
+    pthread_mutex_destroy(&w->mutex);
+    free(w);
+}
+
+static inline void jsb_waiter_lock(jsb_waiter *w) { pthread_mutex_lock(&w->mutex); }
+static inline void jsb_waiter_unlock(jsb_waiter *w) { pthread_mutex_unlock(&w->mutex); }
+static inline void jsb_waiter_signal(jsb_waiter *w) { pthread_cond_signal(&w->cond); }
+
+/// Waits (mutex held) until signalled or until the monotonic deadline; `deadline_ns == 0` waits forever.
+static inline void jsb_waiter_wait_until(jsb_waiter *w, uint64_t deadline_ns) {
+    if (deadline_ns == 0) {
+        pthread_cond_wait(&w->cond, &w->mutex);
+        return;
+    }
+    struct timespec ts;
+    ts.tv_sec = (time_t)(deadline_ns / 1000000000ull);
+    ts.tv_nsec = (long)(deadline_ns % 1000000000ull);
+    pthread_cond_timedwait(&w->cond, &w->mutex, &ts);
+}
+
+// MARK: - Exported-but-unshipped JavaScriptCore functions, reached through dlsym with a fallback.
+
+typedef void (*jsb_set_rejection_cb_fn)(JSGlobalContextRef, JSObjectRef, JSValueRef *);
+
+/// Installs `function(promise, reason)` as the unhandled-rejection callback; false when unavailable.
+static inline bool jsb_set_unhandled_rejection_callback(JSGlobalContextRef ctx, JSObjectRef function) {
+    static jsb_set_rejection_cb_fn fn = NULL;
+    static int looked = 0;
+    if (!looked) {
+        fn = (jsb_set_rejection_cb_fn)dlsym(RTLD_DEFAULT, "JSGlobalContextSetUnhandledRejectionCallback");
+        looked = 1;
+    }
+    if (!fn) return false;
+    JSValueRef exception = NULL;
+    fn(ctx, function, &exception);
+    return exception == NULL;
+}
+
+typedef bool (*jsb_should_terminate_cb)(JSContextRef, void *);
+typedef void (*jsb_set_time_limit_fn)(JSContextGroupRef, double, jsb_should_terminate_cb, void *);
+
+/// Arms JavaScriptCore's watchdog: `callback` is asked every `seconds` of uninterrupted JS execution
+/// whether to terminate it. Returns false when the function is unavailable.
+static inline bool jsb_set_execution_time_limit(JSContextGroupRef group, double seconds,
+                                                jsb_should_terminate_cb callback, void *context) {
+    jsb_set_time_limit_fn fn =
+        (jsb_set_time_limit_fn)dlsym(RTLD_DEFAULT, "JSContextGroupSetExecutionTimeLimit");
+    if (!fn) return false;
+    fn(group, seconds, callback, context);
+    return true;
+}
+
+// MARK: - Process information.
+
+/// Resident set size in bytes, from /proc/self/statm.
+static inline uint64_t jsb_resident_bytes(void) {
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f) return 0;
+    unsigned long size = 0, resident = 0;
+    int n = fscanf(f, "%lu %lu", &size, &resident);
+    fclose(f);
+    if (n != 2) return 0;
+    return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+extern char **environ;
+static inline char **jsb_environ(void) { return environ; }
+
+#endif

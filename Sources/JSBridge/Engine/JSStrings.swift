@@ -1,0 +1,44 @@
+import CJavaScriptCore
+
+/// Calls `body` with a temporary `JSStringRef` for `string`, released afterwards.
+///
+/// The closure scope keeps the string alive for the whole C call (DESIGN §7: a wrapper released in
+/// `deinit` may be freed before the call that uses it).
+@inline(__always)
+func withJSString<R>(_ string: String, _ body: (JSStringRef) throws -> R) rethrows -> R {
+    let ref = makeJSString(string)
+    defer { JSStringRelease(ref) }
+    return try body(ref)
+}
+
+/// Creates a retained `JSStringRef` (the caller releases it); exact for any Swift string, NULs included.
+func makeJSString(_ string: String) -> JSStringRef {
+    // Fast path: ASCII without NUL goes through the UTF-8 C-string constructor.
+    if string.utf8.allSatisfy({ $0 != 0 && $0 < 0x80 }) {
+        return string.withCString { JSStringCreateWithUTF8CString($0) }
+    }
+    let units = Array(string.utf16)
+    return units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
+}
+
+/// Creates a retained `JSStringRef` from text known to contain no NUL (JSON text), via UTF-8.
+func makeJSStringFromNULFreeUTF8(_ string: String) -> JSStringRef {
+    string.withCString { JSStringCreateWithUTF8CString($0) }
+}
+
+extension String {
+    /// Copies a JavaScript string (UTF-16; lone surrogates become U+FFFD).
+    init(jsString ref: JSStringRef) {
+        let length = JSStringGetLength(ref)
+        guard length > 0, let chars = JSStringGetCharactersPtr(ref) else {
+            self = ""
+            return
+        }
+        self = String(decoding: UnsafeBufferPointer(start: chars, count: length), as: UTF16.self)
+    }
+}
+
+/// Property-name strings created once and kept for the life of the process.
+enum JSKeys {
+    nonisolated(unsafe) static let length = JSStringCreateWithUTF8CString("length")!
+}

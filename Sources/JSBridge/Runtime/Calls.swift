@@ -1,0 +1,105 @@
+import CJavaScriptCore
+import JSBridgeCore
+
+/// The command queue: JS → native calls, and native outcomes delivered back to JS in batches.
+extension JSRuntime {
+    func installBridgeNatives() {
+        // callSync(actionIndex, args) → value; throws a BridgeError.
+        defineNative("callSync") { [unowned self] call throws(NativeError) in
+            try ensureRunning()
+            let resolved = try action(at: call.number(0))
+            let start = options.trace ? jsb_monotonic_ns() : 0
+            let arguments = try jsonArgument(call[1])
+            do throws(BridgeError) {
+                let result = try registry.invokeSync(resolved, arguments: arguments)
+                if options.trace { trace(resolved, id: "sync", start: start, outcome: "ok") }
+                return makeValue(result)
+            } catch {
+                if options.trace { trace(resolved, id: "sync", start: start, outcome: "error \(error.code)") }
+                throw .bridge(error, plugin: resolved.plugin.name, action: resolved.name)
+            }
+        }
+        // callAsync(actionIndex, id, argsJSON): starts an async or stream action.
+        defineNative("callAsync") { [unowned self] call throws(NativeError) in
+            try ensureRunning()
+            let index = Int(call.number(0))
+            let resolved = try action(at: call.number(0))
+            let id = UInt64(call.number(1))
+            let arguments: JSONValue
+            do {
+                arguments = try JSONValue(parsing: call.string(2))
+            } catch {
+                throw .type("Arguments could not be read as JSON: \(error)")
+            }
+            let reply = CallReply(callID: id, plugin: resolved.plugin.name, action: resolved.name, sink: InboxSink(inbox: inbox))
+            let start = options.trace ? jsb_monotonic_ns() : 0
+            if options.trace { output.write("[jsbridge] call \(resolved.plugin.name).\(resolved.name) id=\(id)\n", to: .stderr) }
+            let handle = registry.invoke(resolved, arguments: arguments, reply: reply)
+            inFlight[id] = InFlightCall(handle: handle, action: index, start: start)
+            return nil
+        }
+        // cancel(id): the call no longer keeps the process alive; cancellation reaches the Swift task.
+        defineNative("cancel") { [unowned self] call throws(NativeError) in
+            let id = UInt64(call.number(0))
+            if let entry = inFlight.removeValue(forKey: id) {
+                entry.handle.cancel()
+                if options.trace { trace(actions[entry.action], id: "\(id)", start: entry.start, outcome: "cancelled") }
+            }
+            return nil
+        }
+    }
+
+    private func action(at index: Double) throws(NativeError) -> ResolvedAction {
+        let i = Int(index)
+        guard index >= 0, i < actions.count else { throw .type("Unknown action index \(index).") }
+        return actions[i]
+    }
+
+    private func trace(_ resolved: ResolvedAction, id: String, start: UInt64, outcome: String) {
+        let ms = Double(jsb_monotonic_ns() - start) / 1_000_000
+        let duration = String(format: "%.3fms", ms)
+        output.write("[jsbridge] done \(resolved.plugin.name).\(resolved.name) id=\(id) \(outcome) \(duration)\n", to: .stderr)
+    }
+
+    /// Hands a batch of inbox messages to JS in one call (`internal.dispatch(json)`).
+    func deliver(_ batch: [InboxMessage]) {
+        var text = "["
+        var first = true
+        for message in batch {
+            switch message.kind {
+            case .diagnostic:
+                output.write("jsbridge: warning: \(message.text)\n", to: .stderr)
+                continue
+            case .event, .item:
+                break
+            case .value, .finished, .failed:
+                // A final outcome ends the call; answers to cancelled calls are dropped here on purpose.
+                guard let entry = inFlight.removeValue(forKey: message.callID) else { continue }
+                if options.trace {
+                    let outcome = message.kind == .failed ? "error" : "ok"
+                    trace(actions[entry.action], id: "\(message.callID)", start: entry.start, outcome: outcome)
+                }
+            }
+            if message.kind == .item, inFlight[message.callID] == nil { continue }
+            if !first { text += "," }
+            first = false
+            text += message.text
+        }
+        guard !first, let dispatch = hooks.dispatch else { return }
+        text += "]"
+        callJS(dispatch, [withJSString(text) { JSValueMakeString(context, $0) }])
+    }
+}
+
+/// Posts call outcomes to the runtime's inbox, serialising them on the calling (worker) thread.
+struct InboxSink: CallOutcomeSink {
+    let inbox: Inbox
+
+    func deliver(_ outcome: CallOutcome, callID: UInt64) {
+        inbox.post(InboxMessage(callID: callID, outcome: outcome))
+    }
+
+    func reportMisuse(_ message: String) {
+        inbox.post(InboxMessage(callID: 0, kind: .diagnostic, text: message))
+    }
+}

@@ -1,0 +1,370 @@
+import CJavaScriptCore
+import Dispatch
+import Foundation
+import JSBridgeCore
+import JSBridgeScripts
+import Synchronization
+
+/// A JavaScriptCore engine with its event loop, globals and command queue to the host's plugins.
+///
+/// One runtime runs one script on the thread that created it (the JS thread): JS values never leave
+/// that thread. Plugin work runs on executors and comes back through the ``Inbox``.
+///
+/// ```swift
+/// let host = BridgeHost()
+/// try host.register(EchoPlugin())
+/// let code = JSRuntime(host: host, options: RuntimeOptions()).run(.file("tour.js"))
+/// ```
+public final class JSRuntime {
+    let options: RuntimeOptions
+    let registry: PluginRegistry
+    let output: any OutputSink
+    let group: JSContextGroupRef
+    let context: JSGlobalContextRef
+    let inbox = Inbox()
+    var timers = TimerQueue()
+    /// Actions by the index JavaScript uses (the manifest order).
+    var actions: [ResolvedAction] = []
+    /// Calls in flight, by id; they keep the process alive.
+    var inFlight: [UInt64: InFlightCall] = [:]
+    /// The hidden `internal` object shared by the runtime's JS files.
+    var internalObject: JSObjectRef!
+    var hooks = Hooks()
+    var stopping = false
+    var exitCode: Int32 = 0
+    let termination = TerminationState()
+    private var setUpFailures: [BridgeError] = []
+    private let startTime = jsb_monotonic_ns()
+
+    /// JS functions the runtime calls, protected from GC.
+    struct Hooks {
+        var dispatch: JSObjectRef?
+        var fireTimer: JSObjectRef?
+        var reportUncaught: JSObjectRef?
+        var makeError: JSObjectRef?
+        var serialize: JSObjectRef?
+        var runMain: JSObjectRef?
+        var runExit: JSObjectRef?
+        var exitSentinel: JSValueRef?
+    }
+
+    /// A call in flight.
+    struct InFlightCall {
+        let handle: CallHandle
+        let action: Int
+        let start: UInt64
+    }
+
+    /// Creates the engine, sets up the host's plugins and loads the runtime's JS (call `run` on this thread).
+    public init(host: BridgeHost, options: RuntimeOptions) {
+        self.options = options
+        self.output = options.output
+        let inbox = self.inbox
+        self.registry = host.makeRegistry { plugin, event, payload in
+            inbox.post(InboxMessage(plugin: plugin, event: event, payload: payload))
+        }
+        group = JSContextGroupCreate()
+        context = JSGlobalContextCreateInGroup(group, nil)
+        withJSString("jsbridge") { JSGlobalContextSetName(context, $0) }
+        let registry = self.registry
+        setUpFailures = blockingAwait { await registry.setUp() }
+    }
+
+    deinit {
+        for hook in [hooks.dispatch, hooks.fireTimer, hooks.reportUncaught, hooks.makeError, hooks.serialize,
+                     hooks.runMain, hooks.runExit] {
+            if let hook { JSValueUnprotect(context, hook) }
+        }
+        if let sentinel = hooks.exitSentinel { JSValueUnprotect(context, sentinel) }
+        if let internalObject { JSValueUnprotect(context, internalObject) }
+        JSGlobalContextRelease(context)
+        JSContextGroupRelease(group)
+    }
+
+    /// Runs `script` and the event loop until nothing keeps the process alive; returns the exit code.
+    ///
+    /// Plugins are shut down (awaited) before this returns.
+    public func run(_ script: Script) -> Int32 {
+        defer { output.flush() }
+        if let problem = Self.checkScript(script) {
+            output.write("jsbridge: \(problem)\n", to: .stderr)
+            shutDown()
+            return 1
+        }
+        armTimeLimit()
+        if bootstrap() {
+            if let runMain = hooks.runMain {
+                let (kind, text): (String, String) =
+                    switch script {
+                    case .file(let path): ("file", Self.absolutePath(path))
+                    case .eval(let code): ("eval", code)
+                    }
+                callJS(runMain, [makeString(kind), makeString(text)])
+            }
+            runLoop()
+            if !stopping, let runExit = hooks.runExit {
+                // Natural end: `process.on('exit')` handlers run, `process.exitCode` decides.
+                if let code = callJS(runExit, []), !stopping {
+                    exitCode = Int32(truncatingIfNeeded: Int(JSValueToNumber(context, code, nil)))
+                }
+            }
+        }
+        if termination.timedOut.load(ordering: .relaxed) {
+            output.write("jsbridge: the script was stopped after the --timeout of \(timeoutText)\n", to: .stderr)
+            exitCode = 1
+        }
+        shutDown()
+        return exitCode
+    }
+
+    // MARK: - Start-up
+
+    /// Loads the embedded runtime JS; false if it failed (a bug, reported on stderr).
+    private func bootstrap() -> Bool {
+        internalObject = JSObjectMake(context, nil, nil)
+        JSValueProtect(context, internalObject)
+        installNatives()
+        for file in JSBridgeScripts.files {
+            let body = String(decoding: file.source, as: UTF8.self)
+            var exception: JSValueRef?
+            let function = withJSString("internal") { param -> JSObjectRef? in
+                var params: [JSStringRef?] = [param]
+                return withJSString(body) { bodyRef in
+                    withJSString("jsbridge:internal/\(file.name)") { url in
+                        JSObjectMakeFunction(context, nil, 1, &params, bodyRef, url, 1, &exception)
+                    }
+                }
+            }
+            if let function {
+                JSObjectCallAsFunction(context, function, nil, 1, [internalObject], &exception)
+            }
+            if let exception {
+                output.write("jsbridge: internal error loading \(file.name): \(describe(exception))\n", to: .stderr)
+                exitCode = 70
+                return false
+            }
+        }
+        hooks.dispatch = hook("dispatch")
+        hooks.fireTimer = hook("fireTimer")
+        hooks.reportUncaught = hook("reportUncaught")
+        hooks.makeError = hook("makeError")
+        hooks.serialize = hook("serialize")
+        hooks.runMain = hook("runMain")
+        hooks.runExit = hook("runExit")
+        if let sentinel = property(internalObject, "exitSentinel") {
+            JSValueProtect(context, sentinel)
+            hooks.exitSentinel = sentinel
+        }
+        if let onRejection = hook("onUnhandledRejection") {
+            _ = jsb_set_unhandled_rejection_callback(context, onRejection)
+        }
+        return true
+    }
+
+    private func hook(_ name: String) -> JSObjectRef? {
+        guard let value = property(internalObject, name), JSValueIsObject(context, value) else { return nil }
+        let object = JSValueToObject(context, value, nil)
+        JSValueProtect(context, object)
+        return object
+    }
+
+    /// The data the runtime's JS reads at start-up: manifest, argv, env, set-up failures.
+    func startupData() -> JSONValue {
+        var manifest = JSONObject()
+        actions = []
+        for plugin in registry.plugins {
+            var table = JSONObject()
+            for (name, kind) in plugin.actionKinds {
+                let resolved = try! registry.resolve(plugin: plugin.name, action: name)
+                table[name] = .array([.number(Double(actions.count)), .number(kind.wireCode)])
+                actions.append(resolved)
+            }
+            manifest[plugin.name] = .object(table)
+        }
+        var env = JSONObject()
+        for key in options.environment.keys.sorted() { env[key] = .string(options.environment[key]!) }
+        return .object([
+            "manifest": .object(manifest),
+            "arguments": .array(options.arguments.map(JSONValue.string)),
+            "execPath": .string(options.executablePath),
+            "env": .object(env),
+            "version": .string(JSBridgeVersion.string),
+            "pid": .number(Double(getpid())),
+            "setUpFailures": .array(setUpFailures.map { $0.jsonValue }),
+        ])
+    }
+
+    // MARK: - The event loop
+
+    private func runLoop() {
+        var batch: [InboxMessage] = []
+        while !stopping {
+            // Timers due now, in deadline order; microtasks drain after each callback.
+            let now = jsb_monotonic_ns()
+            while !stopping, let id = timers.popDue(now: now), let fire = hooks.fireTimer {
+                callJS(fire, [JSValueMakeNumber(context, Double(id))])
+            }
+            inbox.takeAll(into: &batch)
+            if !batch.isEmpty {
+                deliver(batch)
+                continue
+            }
+            if stopping || termination.timedOut.load(ordering: .relaxed) { break }
+            guard timers.referencedCount > 0 || !inFlight.isEmpty else { break }
+            output.flush()
+            var deadline = timers.nextDeadline() ?? 0
+            if let limit = termination.deadline {
+                if jsb_monotonic_ns() >= limit {
+                    termination.timedOut.store(true, ordering: .relaxed)
+                    break
+                }
+                deadline = deadline == 0 ? limit : min(deadline, limit)
+            }
+            inbox.wait(until: deadline)
+        }
+    }
+
+    // MARK: - Calling into JS
+
+    /// Calls a JS function; an exception is reported as uncaught (exit code 1). Returns nil on exception.
+    @discardableResult
+    func callJS(_ function: JSObjectRef, _ arguments: [JSValueRef?]) -> JSValueRef? {
+        guard !stopping else { return nil }
+        var exception: JSValueRef?
+        let result = arguments.withUnsafeBufferPointer {
+            JSObjectCallAsFunction(context, function, nil, $0.count, $0.baseAddress, &exception)
+        }
+        if let exception {
+            reportUncaught(exception, kind: "exception")
+            return nil
+        }
+        return result
+    }
+
+    /// Prints an uncaught exception or unhandled rejection (once) and stops with exit code 1.
+    func reportUncaught(_ error: JSValueRef, kind: String) {
+        if stopping { return }
+        if termination.timedOut.load(ordering: .relaxed) {
+            stopping = true
+            return
+        }
+        if let sentinel = hooks.exitSentinel, JSValueIsStrictEqual(context, error, sentinel) { return }
+        if let report = hooks.reportUncaught {
+            var exception: JSValueRef?
+            let args: [JSValueRef?] = [error, makeString(kind)]
+            JSObjectCallAsFunction(context, report, nil, 2, args, &exception)
+            if exception == nil, stopping { return }
+        }
+        output.write("Uncaught \(describe(error))\n", to: .stderr)
+        stop(exitCode: 1)
+    }
+
+    /// Stops the loop with `exitCode`; no more JS runs after the current call returns.
+    func stop(exitCode code: Int32) {
+        guard !stopping else { return }
+        stopping = true
+        exitCode = code
+        // Make a runaway loop after `process.exit()` end promptly.
+        _ = jsb_set_execution_time_limit(group, 0.01, terminateCallback, Unmanaged.passUnretained(termination).toOpaque())
+        termination.terminate.store(true, ordering: .relaxed)
+    }
+
+    // MARK: - Shutdown
+
+    private func shutDown() {
+        for call in inFlight.values { call.handle.cancel() }
+        inFlight.removeAll()
+        output.flush()
+        let registry = self.registry
+        blockingAwait { await registry.shutdown() }
+    }
+
+    // MARK: - Time limit (--timeout)
+
+    private var timeoutText: String {
+        guard let timeout = options.timeout else { return "" }
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        return seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
+    }
+
+    private func armTimeLimit() {
+        guard let timeout = options.timeout else { return }
+        let ns = UInt64(timeout.components.seconds) * 1_000_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000)
+        termination.deadline = startTime + ns
+        let period = min(0.05, Double(ns) / 1e9)
+        _ = jsb_set_execution_time_limit(group, period, terminateCallback, Unmanaged.passUnretained(termination).toOpaque())
+    }
+
+    // MARK: - Helpers
+
+    static func absolutePath(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return URL(fileURLWithPath: absolute).standardizedFileURL.path
+    }
+
+    static func checkScript(_ script: Script) -> String? {
+        guard case .file(let path) = script else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: absolutePath(path), isDirectory: &isDirectory) else {
+            return "cannot find script '\(path)': no such file"
+        }
+        if isDirectory.boolValue { return "cannot run '\(path)': it is a directory, not a script file" }
+        guard FileManager.default.isReadableFile(atPath: absolutePath(path)) else {
+            return "cannot read script '\(path)': permission denied"
+        }
+        return nil
+    }
+}
+
+/// State the JavaScriptCore watchdog reads from its callback (any thread).
+final class TerminationState: Sendable {
+    let terminate = Atomic<Bool>(false)
+    let timedOut = Atomic<Bool>(false)
+    private let deadlineStorage = Atomic<UInt64>(0)
+
+    var deadline: UInt64? {
+        get { let d = deadlineStorage.load(ordering: .relaxed); return d == 0 ? nil : d }
+        set { deadlineStorage.store(newValue ?? 0, ordering: .relaxed) }
+    }
+}
+
+/// The watchdog's question: terminate the running JS now?
+private let terminateCallback: @convention(c) (JSContextRef?, UnsafeMutableRawPointer?) -> Bool = { _, raw in
+    guard let raw else { return false }
+    let state = Unmanaged<TerminationState>.fromOpaque(raw).takeUnretainedValue()
+    if state.terminate.load(ordering: .relaxed) { return true }
+    if let deadline = state.deadline, jsb_monotonic_ns() >= deadline {
+        state.timedOut.store(true, ordering: .relaxed)
+        return true
+    }
+    return false
+}
+
+extension Action.Kind {
+    /// The kind's code in the JS manifest.
+    var wireCode: Double {
+        switch self {
+        case .sync: 0
+        case .async: 1
+        case .stream: 2
+        }
+    }
+}
+
+/// Runs async work to completion from synchronous code on a non-cooperative thread (the JS thread).
+@discardableResult
+func blockingAwait<T: Sendable>(_ operation: @escaping @Sendable () async -> T) -> T {
+    let slot = BlockingSlot<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        let value = await operation()
+        slot.value.withLock { $0 = value }
+        done.signal()
+    }
+    done.wait()
+    return slot.value.withLock { $0! }
+}
+
+private final class BlockingSlot<T: Sendable>: Sendable {
+    let value = Mutex<T?>(nil)
+}

@@ -1,0 +1,128 @@
+import CJavaScriptCore
+import Foundation
+import JSBridgeCore
+
+/// The native functions on the hidden `internal` object, used by the runtime's JS files.
+extension JSRuntime {
+    /// Defines native function `name` on `internal`.
+    func defineNative(_ name: String, _ body: @escaping (NativeCall) throws(NativeError) -> JSValueRef?) {
+        let box = NativeFunctionBox(runtime: self, body: body)
+        let function = JSObjectMake(context, NativeFunctionClass.shared, Unmanaged.passRetained(box).toOpaque())!
+        setProperty(internalObject, name, function)
+    }
+
+    /// Throws the exit sentinel once the runtime is stopping, so no more work starts.
+    func ensureRunning() throws(NativeError) {
+        guard stopping else { return }
+        throw .exception(ThrownValue(value: hooks.exitSentinel ?? JSValueMakeUndefined(context)))
+    }
+
+    func installNatives() {
+        setProperty(internalObject, "startup", makeValue(startupData()))
+        installConsoleAndProcessNatives()
+        installTimerNatives()
+        installBridgeNatives()
+        installModuleNatives()
+    }
+
+    private func installConsoleAndProcessNatives() {
+        defineNative("print") { [unowned self] call throws(NativeError) in
+            if !stopping { output.write(call.string(1), to: call.number(0) == 2 ? .stderr : .stdout) }
+            return nil
+        }
+        defineNative("now") { call in
+            JSValueMakeNumber(call.context, Double(jsb_monotonic_ns()) / 1_000_000)
+        }
+        defineNative("rss") { call in
+            JSValueMakeNumber(call.context, Double(jsb_resident_bytes()))
+        }
+        defineNative("defineGlobal") { [unowned self] call throws(NativeError) in
+            let global = JSContextGetGlobalObject(context)!
+            setProperty(global, call.string(0), call[1], hidden: true)
+            return nil
+        }
+        // Prints an uncaught error's text (already formatted by JS) and stops with exit code 1.
+        defineNative("fatal") { [unowned self] call throws(NativeError) in
+            if !stopping {
+                output.write(call.string(0), to: .stderr)
+                stop(exitCode: 1)
+            }
+            return nil
+        }
+        // `process.exit(code)`: stops at once; JS unwinds through the exit sentinel.
+        defineNative("exit") { [unowned self] call throws(NativeError) in
+            stop(exitCode: Int32(truncatingIfNeeded: Int(call.number(0))))
+            try ensureRunning()
+            return nil
+        }
+        defineNative("reportUncaught") { [unowned self] call throws(NativeError) in
+            reportUncaught(call[0], kind: call.string(1))
+            return nil
+        }
+    }
+
+    private func installTimerNatives() {
+        // timerStart(id, delayMs, repeats)
+        defineNative("timerStart") { [unowned self] call throws(NativeError) in
+            try ensureRunning()
+            let delay = UInt64(max(0, call.number(1)) * 1_000_000)
+            timers.start(id: Int(call.number(0)), delay: delay, repeats: call.bool(2), now: jsb_monotonic_ns())
+            return nil
+        }
+        defineNative("timerClear") { [unowned self] call throws(NativeError) in
+            timers.cancel(id: Int(call.number(0)))
+            return nil
+        }
+        defineNative("timerRef") { [unowned self] call throws(NativeError) in
+            timers.setReferenced(id: Int(call.number(0)), call.bool(1))
+            return nil
+        }
+    }
+
+    private func installModuleNatives() {
+        defineNative("cwd") { [unowned self] _ throws(NativeError) in
+            makeString(FileManager.default.currentDirectoryPath)
+        }
+        // readFile(path) → string; throws an Error with code ENOENT / EISDIR / EACCES / EILSEQ.
+        defineNative("readFile") { [unowned self] call throws(NativeError) in
+            let path = call.string(0)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw .plain("ENOENT: no such file or directory, open '\(path)'", code: "ENOENT")
+            }
+            if isDirectory.boolValue {
+                throw .plain("EISDIR: illegal operation on a directory, read '\(path)'", code: "EISDIR")
+            }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw .plain("EACCES: permission denied, open '\(path)'", code: "EACCES")
+            }
+            return makeString(String(decoding: data, as: UTF8.self))
+        }
+        // stat(path) → 0 missing, 1 file, 2 directory.
+        defineNative("stat") { [unowned self] call throws(NativeError) in
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: call.string(0), isDirectory: &isDirectory)
+            return JSValueMakeNumber(context, exists ? (isDirectory.boolValue ? 2 : 1) : 0)
+        }
+        defineNative("realpath") { [unowned self] call throws(NativeError) in
+            let path = call.string(0)
+            guard let resolved = realpath(path, nil) else { return makeString(path) }
+            defer { free(resolved) }
+            return makeString(String(cString: resolved))
+        }
+        // compile(source, filename, ...params) → a function whose body is `source` (CommonJS wrapper).
+        defineNative("compile") { [unowned self] call throws(NativeError) in
+            let names = (2..<max(2, call.count)).map { call.string($0) }
+            var params: [JSStringRef?] = names.map { makeJSString($0) }
+            defer { params.forEach { $0.map(JSStringRelease) } }
+            var exception: JSValueRef?
+            let function = withJSString(call.string(0)) { body in
+                withJSString(call.string(1)) { url in
+                    JSObjectMakeFunction(context, nil, UInt32(params.count), &params, body, url, 1, &exception)
+                }
+            }
+            if let exception { throw .exception(ThrownValue(value: exception)) }
+            return function
+        }
+    }
+}

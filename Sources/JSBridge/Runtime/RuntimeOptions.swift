@@ -1,0 +1,76 @@
+import CJavaScriptCore
+
+/// Which standard stream a line of output goes to.
+public enum OutputStream: Sendable {
+    case stdout, stderr
+}
+
+/// Where console output and runtime diagnostics go (JS thread only).
+public protocol OutputSink: AnyObject {
+    /// Writes `text` (no newline added).
+    func write(_ text: String, to stream: OutputStream)
+    /// Pushes buffered output out.
+    func flush()
+}
+
+/// The process's standard output and error; stdout is buffered and flushed before stderr writes,
+/// whenever the loop waits, and at exit.
+public final class StandardOutput: OutputSink {
+    public init() {}
+
+    public func write(_ text: String, to stream: OutputStream) {
+        var text = text
+        text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) {
+                jsb_write_out(stream == .stderr ? 2 : 1, $0.baseAddress, $0.count)
+            }
+        }
+    }
+
+    public func flush() { jsb_flush_all() }
+}
+
+/// What to run: a script file or a string of code (`-e`).
+public enum Script: Sendable, Hashable {
+    /// A script file (relative paths resolve against the working directory).
+    case file(String)
+    /// Code given on the command line; it runs as `[eval]` in the working directory.
+    case eval(String)
+}
+
+/// How a runtime behaves: arguments, environment, tracing, time limit and output.
+public struct RuntimeOptions {
+    /// Arguments after the script, visible as `process.argv.slice(2)` (or `slice(1)` with `-e`).
+    public var arguments: [String]
+    /// `process.env`.
+    public var environment: [String: String]
+    /// Print one stderr line per bridge call and result (`--trace`).
+    public var trace: Bool
+    /// Stop the script after this long (`--timeout`), exit code 1.
+    public var timeout: Duration?
+    /// Where console output goes.
+    public var output: any OutputSink
+    /// `process.argv[0]`.
+    public var executablePath: String
+
+    public init(
+        arguments: [String] = [],
+        environment: [String: String] = [:],
+        trace: Bool = false,
+        timeout: Duration? = nil,
+        output: any OutputSink = StandardOutput(),
+        executablePath: String = "jsbridge"
+    ) {
+        self.arguments = arguments
+        self.environment = environment
+        self.trace = trace
+        self.timeout = timeout
+        self.output = output
+        self.executablePath = executablePath
+    }
+}
+
+/// The jsbridge version.
+public enum JSBridgeVersion {
+    public static let string = "0.1.0"
+}

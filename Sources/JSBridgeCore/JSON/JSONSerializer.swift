@@ -1,0 +1,254 @@
+extension JSONValue {
+    /// The compact JSON text of the value, identical to JavaScript's `JSON.stringify` of the same value.
+    ///
+    /// Numbers print like `Number.prototype.toString` (`1e+21`, `1e-7`, `-0` → `0`); NaN and infinities
+    /// print `null`. Serialization is iterative, so deeply nested values cannot overflow the stack.
+    public func serialized() -> String {
+        var writer = JSONWriter()
+        writer.write(self)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// Appends the compact JSON text of the value to `output`.
+    public func serialize(into output: inout String) {
+        var writer = JSONWriter()
+        writer.write(self)
+        output.append(String(decoding: writer.bytes, as: UTF8.self))
+    }
+
+    /// The compact JSON text of the value as UTF-8 bytes.
+    public func serializedUTF8() -> [UInt8] {
+        var writer = JSONWriter()
+        writer.write(self)
+        return writer.bytes
+    }
+}
+
+extension JSONValue {
+    /// Formats a number exactly as JavaScript's `Number.prototype.toString()` does (NaN and ±Infinity
+    /// give `NaN`, `Infinity`, `-Infinity`).
+    public static func javaScriptString(for number: Double) -> String {
+        if number.isNaN { return "NaN" }
+        if number.isInfinite { return number < 0 ? "-Infinity" : "Infinity" }
+        var writer = JSONWriter()
+        writer.writeNumber(number)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+/// One open container during serialization.
+private struct WriterFrame {
+    let keys: [String]?
+    let values: [JSONValue]
+    var index: Int
+}
+
+/// Appends compact JSON to a byte buffer.
+struct JSONWriter {
+    var bytes: [UInt8] = []
+
+    init() {
+        bytes.reserveCapacity(64)
+    }
+
+    /// Writes `root` without recursion.
+    mutating func write(_ root: JSONValue) {
+        var stack: [WriterFrame] = []
+        var value = root
+        while true {
+            switch value {
+            case .null:
+                appendLiteral("null")
+            case .bool(let flag):
+                appendLiteral(flag ? "true" : "false")
+            case .number(let number):
+                writeNumber(number)
+            case .string(let string):
+                writeString(string)
+            case .array(let array):
+                if array.isEmpty {
+                    appendLiteral("[]")
+                } else {
+                    bytes.append(0x5B)
+                    stack.append(WriterFrame(keys: nil, values: array, index: 0))
+                }
+            case .object(let object):
+                if object.isEmpty {
+                    appendLiteral("{}")
+                } else {
+                    bytes.append(0x7B)
+                    stack.append(WriterFrame(keys: object.keys, values: object.values, index: 0))
+                }
+            }
+            // Find the next value to write, closing finished containers.
+            while true {
+                let top = stack.count - 1
+                guard top >= 0 else { return }
+                let index = stack[top].index
+                if index == stack[top].values.count {
+                    bytes.append(stack[top].keys == nil ? 0x5D : 0x7D)
+                    stack.removeLast()
+                    continue
+                }
+                if index > 0 { bytes.append(0x2C) }
+                if let keys = stack[top].keys {
+                    writeString(keys[index])
+                    bytes.append(0x3A)
+                }
+                value = stack[top].values[index]
+                stack[top].index = index + 1
+                break
+            }
+        }
+    }
+
+    @inline(__always)
+    mutating func appendLiteral(_ literal: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    // MARK: Strings
+
+    /// Writes `string` quoted and escaped like `JSON.stringify`.
+    mutating func writeString(_ string: String) {
+        if string.utf8.withContiguousStorageIfAvailable({ writeEscaped($0) }) != nil { return }
+        var copy = string
+        copy.withUTF8 { writeEscaped($0) }
+    }
+
+    private static let hexDigits: StaticString = "0123456789abcdef"
+
+    mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        bytes.append(0x22)
+        var runStart = 0
+        for i in 0..<utf8.count {
+            let c = utf8[i]
+            guard c < 0x20 || c == 0x22 || c == 0x5C else { continue }
+            if i > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+            runStart = i + 1
+            bytes.append(0x5C)
+            switch c {
+            case 0x22: bytes.append(0x22)
+            case 0x5C: bytes.append(0x5C)
+            case 0x08: bytes.append(0x62)  // \b
+            case 0x0C: bytes.append(0x66)  // \f
+            case 0x0A: bytes.append(0x6E)  // \n
+            case 0x0D: bytes.append(0x72)  // \r
+            case 0x09: bytes.append(0x74)  // \t
+            default:
+                let hex = Self.hexDigits.utf8Start
+                bytes.append(contentsOf: [0x75, 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 0xF)]])
+            }
+        }
+        if utf8.count > runStart {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        }
+        bytes.append(0x22)
+    }
+
+    // MARK: Numbers
+
+    /// Writes a number like `JSON.stringify`: `Number.prototype.toString` digits, `null` for non-finite.
+    mutating func writeNumber(_ number: Double) {
+        guard number.isFinite else {
+            appendLiteral("null")
+            return
+        }
+        if number == 0 {
+            bytes.append(0x30)  // also -0
+            return
+        }
+        // Integers below 2^53 print all their digits, which are then the shortest round-trip digits.
+        if number.magnitude < 9_007_199_254_740_992, number.rounded(.towardZero) == number {
+            writeInteger(Int64(number))
+            return
+        }
+        writeShortest(number)
+    }
+
+    mutating func writeInteger(_ value: Int64) {
+        var magnitude = value.magnitude
+        if value < 0 { bytes.append(0x2D) }
+        // Up to 19 digits for |Int64|.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var i = 20
+            repeat {
+                i -= 1
+                digits[i] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+                magnitude /= 10
+            } while magnitude != 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[i..<20]))
+        }
+    }
+
+    /// Converts Swift's shortest round-trip `description` ("1.5e-07", "100.0", "1e+21") to JavaScript form.
+    mutating func writeShortest(_ number: Double) {
+        let text = number.magnitude.description
+        // digits: significant digits without leading/trailing zeros; pointPosition: JS's `n`
+        // (value = 0.d1d2…dk × 10^n).
+        var digits: [UInt8] = []
+        digits.reserveCapacity(20)
+        var integerDigits = 0
+        var seenPoint = false
+        var exponent = 0
+        var exponentNegative = false
+        var inExponent = false
+        for c in text.utf8 {
+            if inExponent {
+                if c == 0x2D {
+                    exponentNegative = true
+                } else if c >= 0x30 && c <= 0x39 {
+                    exponent = exponent * 10 + Int(c - 0x30)
+                }
+                continue
+            }
+            switch c {
+            case 0x30...0x39:
+                digits.append(c)
+                if !seenPoint { integerDigits += 1 }
+            case 0x2E:
+                seenPoint = true
+            case 0x65, 0x45:
+                inExponent = true
+            default:
+                break
+            }
+        }
+        if exponentNegative { exponent = -exponent }
+        var n = integerDigits + exponent
+        var leading = 0
+        while leading < digits.count - 1 && digits[leading] == 0x30 {
+            leading += 1
+            n -= 1
+        }
+        var trailing = digits.count
+        while trailing > leading + 1 && digits[trailing - 1] == 0x30 { trailing -= 1 }
+        let significant = digits[leading..<trailing]
+        let k = significant.count
+
+        if number < 0 { bytes.append(0x2D) }
+        if k <= n && n <= 21 {
+            bytes.append(contentsOf: significant)
+            for _ in 0..<(n - k) { bytes.append(0x30) }
+        } else if 0 < n && n <= 21 {
+            bytes.append(contentsOf: significant.prefix(n))
+            bytes.append(0x2E)
+            bytes.append(contentsOf: significant.dropFirst(n))
+        } else if -6 < n && n <= 0 {
+            bytes.append(0x30)
+            bytes.append(0x2E)
+            for _ in 0..<(-n) { bytes.append(0x30) }
+            bytes.append(contentsOf: significant)
+        } else {
+            bytes.append(significant[significant.startIndex])
+            if k > 1 {
+                bytes.append(0x2E)
+                bytes.append(contentsOf: significant.dropFirst())
+            }
+            bytes.append(0x65)  // e
+            let e = n - 1
+            bytes.append(e < 0 ? 0x2D : 0x2B)
+            writeInteger(Int64(e.magnitude))
+        }
+    }
+}

@@ -1,0 +1,131 @@
+/// The explicit table of a plugin's actions: each sync, async or stream (DESIGN §4).
+public struct ActionTable: Sendable {
+    /// Where an async or stream action runs.
+    public enum Executor: Sendable, Hashable {
+        /// The shared concurrent pool (default): calls run in parallel.
+        case concurrent
+        /// The plugin's own serial queue: calls run one at a time, in the order they were made.
+        case serial
+    }
+
+    private(set) var entries: [String: Action] = [:]
+    private(set) var duplicates: [String] = []
+
+    init() {}
+
+    /// A synchronous action: runs on the JS thread and must be cheap.
+    public mutating func sync<A: Decodable & Sendable, R: Encodable & Sendable>(
+        _ name: String, args: A.Type,
+        _ body: @escaping @Sendable (PluginContext, A) throws -> R
+    ) {
+        add(name, Action(kind: .sync, executor: .concurrent, body: .sync { context, json in
+            try encodeResult(try body(context, try decodeArguments(A.self, from: json)))
+        }))
+    }
+
+    /// An asynchronous action: `async throws` Swift on the executor it declares.
+    public mutating func async<A: Decodable & Sendable, R: Encodable & Sendable>(
+        _ name: String, args: A.Type, on executor: Executor = .concurrent,
+        _ body: @escaping @Sendable (PluginContext, A) async throws -> R
+    ) {
+        add(name, Action(kind: .async, executor: executor, body: .reply { context, json, reply in
+            do {
+                let args = try decodeArguments(A.self, from: json)
+                reply.resolve(try encodeResult(try await body(context, args)))
+            } catch {
+                reply.reject(BridgeError(from: error))
+            }
+        }))
+    }
+
+    /// A stream action: yields values until it returns, throws, or JavaScript cancels it.
+    public mutating func stream<A: Decodable & Sendable, E: Encodable & Sendable>(
+        _ name: String, args: A.Type, of element: E.Type = E.self,
+        on executor: Executor = .concurrent,
+        _ body: @escaping @Sendable (PluginContext, A, StreamWriter<E>) async throws -> Void
+    ) {
+        add(name, Action(kind: .stream, executor: executor, body: .reply { context, json, reply in
+            do {
+                let args = try decodeArguments(A.self, from: json)
+                try await body(context, args, StreamWriter(reply: reply))
+                reply.finish()
+            } catch {
+                reply.reject(BridgeError(from: error))
+            }
+        }))
+    }
+
+    /// A Cordova-style action that answers through `reply` whenever it likes.
+    ///
+    /// Releasing `reply` without answering ends the call with `DROPPED`; answering twice is reported
+    /// and ignored.
+    public mutating func callback<A: Decodable & Sendable>(
+        _ name: String, args: A.Type, on executor: Executor = .concurrent,
+        _ body: @escaping @Sendable (PluginContext, A, CallReply) async -> Void
+    ) {
+        add(name, Action(kind: .async, executor: executor, body: .reply { context, json, reply in
+            do {
+                await body(context, try decodeArguments(A.self, from: json), reply)
+            } catch {
+                reply.reject(error)
+            }
+        }))
+    }
+
+    private mutating func add(_ name: String, _ action: Action) {
+        if entries.updateValue(action, forKey: name) != nil { duplicates.append(name) }
+    }
+}
+
+extension ActionTable {
+    /// A synchronous action without arguments.
+    public mutating func sync<R: Encodable & Sendable>(_ name: String, _ body: @escaping @Sendable (PluginContext) throws -> R) {
+        sync(name, args: NoArguments.self) { context, _ in try body(context) }
+    }
+
+    /// An asynchronous action without arguments.
+    public mutating func async<R: Encodable & Sendable>(
+        _ name: String, on executor: Executor = .concurrent, _ body: @escaping @Sendable (PluginContext) async throws -> R
+    ) {
+        async(name, args: NoArguments.self, on: executor) { context, _ in try await body(context) }
+    }
+
+    /// A stream action without arguments.
+    public mutating func stream<E: Encodable & Sendable>(
+        _ name: String, of element: E.Type = E.self, on executor: Executor = .concurrent,
+        _ body: @escaping @Sendable (PluginContext, StreamWriter<E>) async throws -> Void
+    ) {
+        stream(name, args: NoArguments.self, of: element, on: executor) { context, _, out in try await body(context, out) }
+    }
+}
+
+/// One type-erased action of a plugin.
+public struct Action: Sendable {
+    /// How an action is called.
+    public enum Kind: String, Sendable {
+        case sync, async, stream
+    }
+
+    enum Body: Sendable {
+        case sync(@Sendable (PluginContext, JSONValue) throws -> JSONValue)
+        case reply(@Sendable (PluginContext, JSONValue, CallReply) async -> Void)
+    }
+
+    public let kind: Kind
+    public let executor: ActionTable.Executor
+    let body: Body
+}
+
+/// Where a stream action writes its values.
+public struct StreamWriter<Element: Encodable & Sendable>: Sendable {
+    let reply: CallReply
+
+    /// Sends one value to JavaScript; throws `CancellationError` once the stream was cancelled.
+    public func yield(_ value: Element) async throws {
+        if reply.isCancelled || Task.isCancelled { throw CancellationError() }
+        reply.yield(try encodeResult(value))
+    }
+
+    /// Whether JavaScript cancelled the stream.
+    public var isCancelled: Bool { reply.isCancelled || Task.isCancelled }
+}

@@ -1,0 +1,61 @@
+/// A native plugin: a name and an explicit table of actions callable from JavaScript.
+///
+/// Nothing but the actions declared in ``actions(_:)`` is reachable from scripts. Register plugins on a
+/// `BridgeHost`; a plugin is a thin adapter that decodes arguments and calls a domain core that knows
+/// nothing about the bridge.
+///
+/// ```swift
+/// struct Greeter: BridgePlugin {
+///     static let name = "Greeter"
+///     func actions(_ a: inout ActionTable) {
+///         a.sync("hello", args: String.self) { _, name in "Hello, \(name)!" }
+///     }
+/// }
+/// ```
+public protocol BridgePlugin: Sendable {
+    /// The name scripts use: `bridge.call("<name>", …)`, `bridge.plugins.<name>`.
+    static var name: String { get }
+    /// Declares every action of the plugin.
+    func actions(_ table: inout ActionTable)
+    /// Prepares the plugin before the script runs (read configuration, open files).
+    func setUp(_ context: PluginContext) async throws
+    /// Releases resources; awaited before the process exits.
+    func shutdown() async
+}
+
+extension BridgePlugin {
+    public func setUp(_ context: PluginContext) async throws {}
+    public func shutdown() async {}
+}
+
+/// Arguments of an action that takes none: decodes from `null`, `{}` or `[]`.
+public struct NoArguments: Decodable, Sendable {
+    public init() {}
+    public init(from decoder: any Decoder) throws {}
+}
+
+/// Decodes an action's arguments, turning decoding failures into `INVALID_ARGUMENT` with paths.
+public func decodeArguments<A: Decodable>(_ type: A.Type, from value: JSONValue) throws(BridgeError) -> A {
+    if A.self == NoArguments.self { return NoArguments() as! A }
+    do {
+        return try JSONValueDecoder().decode(A.self, from: value)
+    } catch let error as DecodingError {
+        let issues = error.issues
+        let first = issues.first.map { ($0.path.isEmpty ? "" : "at '\($0.path)': ") + $0.message } ?? "\(error)"
+        throw BridgeError.invalidArgument("Invalid arguments: \(first)", issues: issues)
+    } catch {
+        throw BridgeError.invalidArgument("Invalid arguments: \(error)")
+    }
+}
+
+/// Encodes an action's result (or an event payload) as a JSON value.
+public func encodeResult<R: Encodable>(_ value: R) throws(BridgeError) -> JSONValue {
+    if let json = value as? JSONValue { return json }
+    do {
+        return try JSONValueEncoder().encode(value)
+    } catch {
+        throw BridgeError(
+            code: BridgeError.Code.pluginError,
+            message: "The result could not be encoded as JSON: \(error)")
+    }
+}

@@ -1,0 +1,221 @@
+import ArgumentParser
+import EchoPlugin
+import Foundation
+import JSBridge
+import JSBridgeCore
+
+/// `jsbridge [options] <script.js> [args…]`: runs a script with the built-in plugins.
+@main
+struct JSBridgeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "jsbridge",
+        abstract: "Run JavaScript with native Swift plugins (JavaScriptCore).",
+        discussion: """
+            Network and location access are denied unless granted with --allow-net, --allow-location or \
+            --allow-all. Exit codes: 0 success, 1 uncaught error, the code given to process.exit(), \
+            2 usage error.
+            """,
+        version: "jsbridge \(JSBridgeVersion.string)")
+
+    @Option(name: [.short, .customLong("eval")], help: ArgumentHelp("Run <code> instead of a script file.", valueName: "code"))
+    var eval: String?
+
+    @Option(help: ArgumentHelp("Per-plugin configuration: a JSON object keyed by plugin name.", valueName: "file.json"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("Location source: gpsd://host:port, fixed:lat,lon[,alt] or nmea:<file>.", valueName: "source"))
+    var location: String?
+
+    @Flag(help: "Print one stderr line per bridge call and result, with timing.")
+    var trace = false
+
+    @Option(help: ArgumentHelp("Stop the script after this many seconds (exit code 1).", valueName: "seconds"))
+    var timeout: Double?
+
+    @Option(
+        name: .customLong("allow-net"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp("Allow network access, to every host or to host[:port],… only.", valueName: "hosts"))
+    var allowNet: [String] = []
+
+    @Flag(name: .customLong("allow-location"), help: "Allow location access.")
+    var allowLocation = false
+
+    @Flag(name: .customLong("allow-all"), help: "Allow every capability.")
+    var allowAll = false
+
+    @Option(name: .customLong("app-id"), help: ArgumentHelp("Storage namespace (default: derived from the script's path).", valueName: "id"))
+    var appID: String?
+
+    @Option(name: .customLong("storage-dir"), help: ArgumentHelp("Where app data lives (default: $XDG_DATA_HOME/jsbridge or ~/.local/share/jsbridge).", valueName: "dir"))
+    var storageDir: String?
+
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The script to run, then its arguments.", valueName: "script.js"))
+    var scriptAndArguments: [String] = []
+
+    mutating func validate() throws {
+        if eval == nil, scriptAndArguments.isEmpty {
+            throw ValidationError("Missing a script to run (or -e <code>).")
+        }
+        if let timeout, !(timeout > 0) {
+            throw ValidationError("--timeout must be a positive number of seconds.")
+        }
+        if let location { _ = try LocationSource(parsing: location) }
+        _ = try permissions()
+    }
+
+    func permissions() throws -> Permissions {
+        if allowAll { return .all }
+        var net = Permissions.Net.denied
+        if allowNet.contains("*") {
+            net = .all
+        } else if !allowNet.isEmpty {
+            let entries = allowNet.flatMap { $0.split(separator: ",").map(String.init) }
+            net = .hosts(try entries.map { entry in
+                guard let pattern = Permissions.HostPattern(parsing: entry) else {
+                    throw ValidationError("--allow-net: '\(entry)' is not a host or host:port.")
+                }
+                return pattern
+            })
+        }
+        return Permissions(net: net, location: allowLocation)
+    }
+
+    func run() throws {
+        let script: Script
+        var arguments: [String]
+        if let eval {
+            script = .eval(eval)
+            arguments = scriptAndArguments
+        } else {
+            script = .file(scriptAndArguments[0])
+            arguments = Array(scriptAndArguments.dropFirst())
+        }
+        if arguments.first == "--" { arguments.removeFirst() }
+
+        var configuration = try loadConfiguration()
+        if let location {
+            var section = configuration["Location"]?.objectValue ?? [:]
+            section["source"] = .string(location)
+            configuration["Location"] = .object(section)
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let storage = StorageLocation(
+            appID: appID ?? Self.defaultAppID(for: script),
+            directory: storageDir ?? StorageLocation.defaultDirectory(environment: environment))
+        let host = BridgeHost(options: .init(
+            permissions: try permissions(), configuration: configuration, storage: storage))
+        try BuiltInPlugins.register(on: host)
+
+        let options = RuntimeOptions(
+            arguments: arguments,
+            environment: environment,
+            trace: trace,
+            timeout: timeout.map { .milliseconds(Int64(($0 * 1000).rounded(.up))) },
+            executablePath: Self.executablePath())
+        let code = JSRuntime(host: host, options: options).run(script)
+        Foundation.exit(code)
+    }
+
+    private func loadConfiguration() throws -> JSONObject {
+        guard let config else { return [:] }
+        guard let data = FileManager.default.contents(atPath: config) else {
+            throw ValidationError("--config: cannot read '\(config)'.")
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: data)
+        } catch {
+            throw ValidationError("--config: '\(config)' is not valid JSON: \(error)")
+        }
+        guard case .object(let object) = value else {
+            throw ValidationError("--config: '\(config)' must hold a JSON object keyed by plugin name.")
+        }
+        return object
+    }
+
+    /// `<script name>-<hash of its absolute path>`, or `eval` for `-e`.
+    static func defaultAppID(for script: Script) -> String {
+        guard case .file(let path) = script else { return "eval" }
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in absolute.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let name = URL(fileURLWithPath: absolute).deletingPathExtension().lastPathComponent
+            .filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+        return "\(name.isEmpty ? "script" : name)-\(String(hash, radix: 16))"
+    }
+
+    static func executablePath() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    /// Parses the command line with exit code 2 for usage errors (and a bare `--allow-net` meaning "all").
+    static func main() {
+        do {
+            var command = try parseAsRoot(Self.normalize(Array(CommandLine.arguments.dropFirst())))
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            FileHandle.standardError.write(Data(("jsbridge: " + fullMessage(for: error) + "\n").utf8))
+            FileHandle.standardError.write(Data("Usage: jsbridge [options] <script.js> [args…]  (see --help)\n".utf8))
+            Foundation.exit(2)
+        }
+    }
+
+    /// Rewrites a bare `--allow-net` before the script to `--allow-net=*`; arguments after the script are untouched.
+    static func normalize(_ arguments: [String]) -> [String] {
+        let takesValue: Set<String> = ["-e", "--eval", "--config", "--location", "--timeout", "--app-id", "--storage-dir"]
+        var result: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" || !argument.hasPrefix("-") || argument == "-" {
+                result.append(contentsOf: arguments[index...])
+                break
+            }
+            result.append(argument == "--allow-net" ? "--allow-net=*" : argument)
+            if takesValue.contains(argument), index + 1 < arguments.count {
+                result.append(arguments[index + 1])
+                index += 1
+            }
+            index += 1
+        }
+        return result
+    }
+}
+
+/// A parsed `--location` value.
+struct LocationSource {
+    init(parsing text: String) throws {
+        if text.hasPrefix("gpsd://") {
+            let rest = text.dropFirst("gpsd://".count)
+            guard let pattern = Permissions.HostPattern(parsing: String(rest)), pattern.port != nil else {
+                throw ValidationError("--location: expected gpsd://host:port, got '\(text)'.")
+            }
+        } else if text.hasPrefix("fixed:") {
+            let numbers = text.dropFirst("fixed:".count).split(separator: ",").map { Double($0) }
+            guard (2...3).contains(numbers.count), numbers.allSatisfy({ $0?.isFinite == true }),
+                  let lat = numbers[0], let lon = numbers[1], abs(lat) <= 90, abs(lon) <= 180
+            else {
+                throw ValidationError("--location: expected fixed:lat,lon[,alt] with -90…90 and -180…180, got '\(text)'.")
+            }
+        } else if text.hasPrefix("nmea:") {
+            guard text.count > "nmea:".count else { throw ValidationError("--location: expected nmea:<file>.") }
+        } else {
+            throw ValidationError("--location: unknown source '\(text)'; use gpsd://host:port, fixed:lat,lon[,alt] or nmea:<file>.")
+        }
+    }
+}
+
+/// The plugins every `jsbridge` process registers.
+enum BuiltInPlugins {
+    static func register(on host: BridgeHost) throws {
+        try host.register(EchoPlugin())
+    }
+}

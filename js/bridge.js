@@ -1,0 +1,331 @@
+// The JS half of the command queue: `bridge`, `cordova`, `BridgeError`.
+// JS owns the callback table (`pending`); ids are never reused; every entry is removed when its call
+// ends (result, error, cancel, timeout), so a million completed calls leave it empty.
+
+const SYNC = 0, ASYNC = 1, STREAM = 2;
+const VALUE = 0, ITEM = 1, FINISHED = 2, FAILED = 3, EVENT = 4;
+const KIND_NAMES = ["sync", "async", "stream"];
+
+/// An error from the bridge or a plugin: `code`, `message`, `plugin`, `action`, optional `data`.
+class BridgeError extends Error {
+  constructor(code, message, details) {
+    super(message);
+    this.code = code;
+    if (details !== undefined) {
+      if (details.plugin !== undefined) this.plugin = details.plugin;
+      if (details.action !== undefined) this.action = details.action;
+      if (details.data !== undefined && details.data !== null) this.data = details.data;
+    }
+  }
+}
+Object.defineProperty(BridgeError.prototype, "name", { value: "BridgeError", writable: true, configurable: true });
+
+const manifest = Object.create(null);
+for (const [plugin, actions] of Object.entries(internal.startup.manifest)) {
+  manifest[plugin] = Object.assign(Object.create(null), actions);
+}
+
+const pending = new Map(); // id → call entry
+let lastId = 0;
+
+function lookup(plugin, action) {
+  const actions = manifest[plugin];
+  if (actions === undefined) {
+    throw new BridgeError("PLUGIN_NOT_FOUND", `No plugin named '${String(plugin)}' is registered.`, { plugin, action });
+  }
+  const entry = actions[action];
+  if (entry === undefined) {
+    throw new BridgeError("ACTION_NOT_FOUND", `Plugin '${plugin}' has no action '${String(action)}'.`, { plugin, action });
+  }
+  return entry;
+}
+
+function wrongKind(plugin, action, kind, how) {
+  return new BridgeError("ACTION_NOT_FOUND",
+    `Plugin '${plugin}' has no ${how} action '${action}': it is a ${KIND_NAMES[kind]} action.`, { plugin, action });
+}
+
+// MARK: - Arguments
+
+/// Finds the path of the first value JSON cannot carry (functions, symbols, BigInts, cycles).
+function findUnserializable(value, path, seen) {
+  const type = typeof value;
+  if (type === "function") return { path, message: "a function cannot be sent to a plugin" };
+  if (type === "symbol") return { path, message: "a symbol cannot be sent to a plugin" };
+  if (type === "bigint") return { path, message: "a BigInt cannot be sent to a plugin (convert it to a string or number)" };
+  if (type !== "object" || value === null) return null;
+  if (seen.includes(value)) return { path, message: "a cyclic reference cannot be sent to a plugin" };
+  if (typeof value.toJSON === "function") return null;
+  seen.push(value);
+  const array = Array.isArray(value);
+  for (const key of Object.keys(value)) {
+    const childPath = array ? `${path}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key)
+      ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`;
+    const found = findUnserializable(value[key], childPath, seen);
+    if (found) return found;
+  }
+  seen.pop();
+  return null;
+}
+
+function rejectFunctionsAndSymbols(key, value) {
+  const type = typeof value;
+  if (type === "function" || type === "symbol") throw new TypeError(`a ${type} cannot be sent to a plugin`);
+  return value;
+}
+
+/// `JSON.stringify` that refuses what it would otherwise drop or fail on, with the path of the problem.
+function serialize(args, basePath) {
+  if (args === undefined) return "null";
+  try {
+    return JSON.stringify(args, rejectFunctionsAndSymbols) ?? "null";
+  } catch (error) {
+    const issue = findUnserializable(args, basePath || "", []) ?? { path: basePath || "", message: String(error.message) };
+    throw new BridgeError("INVALID_ARGUMENT",
+      `Arguments cannot be sent to a plugin: ${issue.message}` + (issue.path ? ` (at '${issue.path}')` : "") + ".",
+      { data: { issues: [issue] } });
+  }
+}
+internal.serialize = serialize;
+
+function execArguments(args) {
+  if (!Array.isArray(args)) return args;
+  return args.length === 0 ? null : args.length === 1 ? args[0] : args;
+}
+
+// MARK: - Calls
+
+function withCall(error, plugin, action) {
+  if (error instanceof BridgeError) {
+    if (error.plugin === undefined) error.plugin = plugin;
+    if (error.action === undefined) error.action = action;
+  }
+  return error;
+}
+
+function invokeUserCallback(callback, value) {
+  if (typeof callback !== "function") return;
+  try {
+    callback(value);
+  } catch (error) {
+    internal.reportUncaught(error, "exception");
+  }
+}
+
+/// Starts an async/stream call whose outcomes go to `entry` ({plugin, action, resolve, reject, onItem}).
+function start(index, plugin, action, args, entry, options) {
+  const json = serialize(args);
+  const id = ++lastId;
+  entry.plugin = plugin;
+  entry.action = action;
+  entry.timer = undefined;
+  entry.signal = undefined;
+  pending.set(id, entry);
+  internal.callAsync(index, id, json);
+  if (options !== undefined && options !== null) watch(id, entry, options);
+  return id;
+}
+
+function watch(id, entry, options) {
+  const { timeout, signal } = options;
+  if (signal !== undefined && signal !== null) {
+    if (signal.aborted) return end(id, "CANCELLED", "The call was cancelled.");
+    entry.signal = signal;
+    entry.onAbort = () => end(id, "CANCELLED", "The call was cancelled.");
+    signal.addEventListener("abort", entry.onAbort, { once: true });
+  }
+  if (timeout !== undefined && timeout !== null) {
+    const ms = Number(timeout);
+    if (!(ms >= 0)) throw new RangeError(`The "timeout" option must be a non-negative number of milliseconds. Received ${timeout}`);
+    entry.timer = setTimeout(() => end(id, "TIMEOUT", `${entry.plugin}.${entry.action} did not finish within ${ms} ms.`), ms);
+  }
+}
+
+function release(entry) {
+  if (entry.timer !== undefined) clearTimeout(entry.timer);
+  if (entry.signal !== undefined) entry.signal.removeEventListener("abort", entry.onAbort);
+}
+
+/// Ends call `id` from the JS side (cancel, timeout): the native side is told and its answer ignored.
+function end(id, code, message) {
+  const entry = pending.get(id);
+  if (entry === undefined) return;
+  pending.delete(id);
+  release(entry);
+  internal.cancel(id);
+  if (code === null) entry.resolve(undefined);
+  else entry.reject(new BridgeError(code, message, { plugin: entry.plugin, action: entry.action }));
+}
+
+function makeFailure(payload, entry) {
+  return new BridgeError(payload.code, payload.message, { plugin: entry.plugin, action: entry.action, data: payload.data });
+}
+
+/// Called by the runtime with a JSON batch of `[id, kind, payload]` (events: `[0, 4, plugin, event, payload]`).
+internal.dispatch = function (text) {
+  const batch = JSON.parse(text);
+  for (let i = 0; i < batch.length; i++) {
+    const message = batch[i];
+    const kind = message[1];
+    if (kind === EVENT) {
+      emit(message[2], message[3], message[4]);
+      continue;
+    }
+    const id = message[0];
+    const entry = pending.get(id);
+    if (entry === undefined) continue;
+    if (kind === ITEM) {
+      invokeUserCallback(entry.onItem, message[2]);
+      continue;
+    }
+    pending.delete(id);
+    release(entry);
+    if (kind === VALUE) entry.resolve(message[2]);
+    else if (kind === FINISHED) entry.resolve(undefined);
+    else entry.reject(makeFailure(message[2], entry));
+  }
+};
+
+function execSync(plugin, action, args) {
+  const entry = lookup(plugin, action);
+  if (entry[1] !== SYNC) throw wrongKind(plugin, action, entry[1], "synchronous");
+  try {
+    return internal.callSync(entry[0], execArguments(args));
+  } catch (error) {
+    throw withCall(error, plugin, action);
+  }
+}
+
+function call(plugin, action, args, options) {
+  return new Promise((resolve, reject) => {
+    const entry = lookup(plugin, action);
+    const kind = entry[1];
+    if (kind === SYNC) return resolve(internal.callSync(entry[0], args));
+    if (kind === STREAM) throw wrongKind(plugin, action, kind, "promise (async)");
+    start(entry[0], plugin, action, args, { resolve, reject, onItem: undefined }, options);
+  }).catch((error) => { throw withCall(error, plugin, action); });
+}
+
+/// Cordova's exec: `success` gets each result (repeatedly for stream actions), `fail` the BridgeError.
+function exec(success, fail, plugin, action, args) {
+  const failWith = (error) => invokeUserCallback(fail, withCall(error, plugin, action));
+  try {
+    const entry = lookup(plugin, action);
+    const kind = entry[1];
+    args = execArguments(args);
+    if (kind === SYNC) {
+      const value = internal.callSync(entry[0], args);
+      queueMicrotask(() => invokeUserCallback(success, value));
+      return;
+    }
+    start(entry[0], plugin, action, args, {
+      resolve: (value) => { if (kind === ASYNC) invokeUserCallback(success, value); },
+      reject: failWith,
+      onItem: (value) => invokeUserCallback(success, value),
+    });
+  } catch (error) {
+    queueMicrotask(() => failWith(error));
+  }
+}
+
+/// Subscribes to a stream action: `onValue` per value, `onError` on failure; `cancel()` stops the native side.
+function subscribe(plugin, action, args, onValue, onError) {
+  if (typeof onValue !== "function") throw new TypeError("bridge.subscribe needs an onValue function.");
+  let id = 0, resolveDone, rejectDone;
+  const done = new Promise((resolve, reject) => { resolveDone = resolve; rejectDone = reject; });
+  const fail = (error) => {
+    error = withCall(error, plugin, action);
+    if (typeof onError === "function") {
+      invokeUserCallback(onError, error);
+      resolveDone(undefined);
+    } else {
+      rejectDone(error);
+    }
+  };
+  try {
+    const entry = lookup(plugin, action);
+    if (entry[1] !== STREAM) throw wrongKind(plugin, action, entry[1], "stream");
+    id = start(entry[0], plugin, action, args, { resolve: resolveDone, reject: fail, onItem: onValue });
+  } catch (error) {
+    queueMicrotask(() => fail(error));
+  }
+  return { id, done, cancel() { end(id, null); } };
+}
+
+// MARK: - Events
+
+const listeners = new Map(); // "plugin\0event" → Set of listeners
+
+function on(plugin, event, listener) {
+  if (typeof listener !== "function") throw new TypeError("bridge.on needs a listener function.");
+  const key = plugin + "\0" + event;
+  let set = listeners.get(key);
+  if (set === undefined) listeners.set(key, set = new Set());
+  const wrapped = (payload) => listener(payload);
+  set.add(wrapped);
+  return { remove() { set.delete(wrapped); if (set.size === 0 && listeners.get(key) === set) listeners.delete(key); } };
+}
+
+function emit(plugin, event, payload) {
+  const set = listeners.get(plugin + "\0" + event);
+  if (set === undefined) return;
+  for (const listener of [...set]) invokeUserCallback(listener, payload);
+}
+
+// MARK: - Plugin proxies
+
+function pluginProxy(plugin) {
+  return new Proxy(Object.create(null), {
+    get(_, action) {
+      if (typeof action !== "string" || action === "then") return undefined;
+      const entry = manifest[plugin]?.[action];
+      if (entry !== undefined && entry[1] === STREAM) {
+        return (args, onValue, onError) => subscribe(plugin, action, args, onValue, onError);
+      }
+      return (args, options) => call(plugin, action, args, options);
+    },
+  });
+}
+
+const plugins = new Proxy(Object.create(null), {
+  get(_, plugin) {
+    if (typeof plugin !== "string" || plugin === "then") return undefined;
+    return pluginProxy(plugin);
+  },
+  has(_, plugin) { return typeof plugin === "string" && plugin in manifest; },
+  ownKeys() { return Object.keys(manifest); },
+  getOwnPropertyDescriptor(_, plugin) {
+    return plugin in manifest ? { value: pluginProxy(plugin), enumerable: true, configurable: true } : undefined;
+  },
+});
+
+// MARK: - Globals
+
+let ready;
+const bridge = {
+  exec, execSync, call, subscribe, on, plugins,
+  /// Resolves once every plugin is set up; rejects with the set-up failures, if any.
+  get ready() {
+    if (ready === undefined) {
+      const failures = internal.startup.setUpFailures;
+      ready = failures.length === 0 ? Promise.resolve()
+        : Promise.reject(new BridgeError(failures[0].code, failures.map((f) => f.message).join("\n"), { data: { failures } }));
+    }
+    return ready;
+  },
+  /// The number of calls waiting for an answer (the JS callback table's size).
+  get pendingCalls() { return pending.size; },
+  BridgeError,
+};
+
+internal.makeError = function (kind, message, code, plugin, action, data) {
+  if (kind === "BridgeError") return new BridgeError(code, message, { plugin, action, data });
+  const error = kind === "TypeError" ? new TypeError(message) : new Error(message);
+  if (code !== null) error.code = code;
+  return error;
+};
+internal.BridgeError = BridgeError;
+
+internal.defineGlobal("bridge", bridge);
+internal.defineGlobal("cordova", { exec, version: internal.startup.version, plugins });
+internal.defineGlobal("BridgeError", BridgeError);

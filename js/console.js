@@ -1,0 +1,147 @@
+// console.js — the global `console` (Node-style output, one internal.print call per line).
+
+const STDOUT = 1;
+const STDERR = 2;
+let groupIndent = '';
+const timers = new Map();
+const counts = new Map();
+
+// Writes one formatted line (indented for console.group) to fd.
+function write(fd, text) {
+  if (groupIndent !== '') text = groupIndent + text.replaceAll('\n', `\n${groupIndent}`);
+  internal.print(fd, `${text}\n`);
+}
+
+const logTo = (fd) => (...args) => write(fd, internal.format(...args));
+const warning = (message) => write(STDERR, `Warning: ${message}`);
+
+// Node's console.time format: 1.234ms, 1.234s, 1:02.345 (m:ss.mmm), 1:02:03.456 (h:mm:ss.mmm).
+function formatDuration(ms) {
+  if (ms < 1000) return `${Number(ms.toFixed(3))}ms`;
+  if (ms < 60000) return `${(ms / 1000).toFixed(3)}s`;
+  const hours = Math.floor(ms / 3600000);
+  const minutes = Math.floor((ms % 3600000) / 60000);
+  const [seconds, millis] = ((ms % 60000) / 1000).toFixed(3).split('.');
+  const pad = (n) => String(n).padStart(2, '0');
+  if (hours === 0) return `${minutes}:${pad(seconds)}.${millis} (m:ss.mmm)`;
+  return `${hours}:${pad(minutes)}:${pad(seconds)}.${millis} (h:mm:ss.mmm)`;
+}
+
+function elapsed(label, method) {
+  const start = timers.get(label);
+  if (start === undefined) warning(`No such label '${label}' for console.${method}()`);
+  return start === undefined ? undefined : formatDuration(internal.now() - start);
+}
+
+// Node's console.table layout: a box-drawn grid with an index column.
+function renderTable(head, columns) {
+  const rowCount = Math.max(...columns.map((c) => c.length));
+  const rows = Array.from({ length: rowCount }, (_, r) => columns.map((c) => (Object.hasOwn(c, r) ? c[r] : '')));
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)) + 2);
+  const line = (l, m, r) => l + widths.map((w) => '─'.repeat(w)).join(m) + r;
+  const render = (cells) => `│${cells.map((cell, i) => ` ${cell}`.padEnd(widths[i])).join('│')}│`;
+  return [line('┌', '┬', '┐'), render(head), line('├', '┼', '┤'), ...rows.map(render), line('└', '┴', '┘')].join('\n');
+}
+
+function table(data, properties) {
+  if (data === null || typeof data !== 'object') return console.log(data);
+  const cell = (v) => {
+    const small = v === null || typeof v !== 'object' || Array.isArray(v) || Object.keys(v).length <= 2;
+    return internal.inspect(v, { depth: small ? 0 : -1, maxArrayLength: 3, breakLength: Infinity });
+  };
+  const indexes = (n) => Array.from({ length: n }, (_, i) => cell(i));
+  if (data instanceof Map) {
+    const entries = [...data];
+    return write(STDOUT, renderTable(['(iteration index)', 'Key', 'Values'], [indexes(entries.length), entries.map(([k]) => cell(k)), entries.map(([, v]) => cell(v))]));
+  }
+  if (data instanceof Set) {
+    const values = [...data].map(cell);
+    return write(STDOUT, renderTable(['(iteration index)', 'Values'], [indexes(values.length), values]));
+  }
+  const columns = new Map();
+  const primitives = [];
+  const rowKeys = Object.keys(data);
+  rowKeys.forEach((rowKey, row) => {
+    const item = data[rowKey];
+    const primitive = item === null || (typeof item !== 'object' && typeof item !== 'function');
+    if (properties === undefined && primitive) {
+      primitives[row] = cell(item);
+      return;
+    }
+    for (const key of properties || Object.keys(item)) {
+      if (!columns.has(key)) columns.set(key, []);
+      columns.get(key)[row] = primitive || !Object.hasOwn(item, key) ? '' : cell(item[key]);
+    }
+  });
+  const head = ['(index)', ...columns.keys()];
+  const body = [rowKeys, ...columns.values()];
+  if (primitives.length > 0) {
+    head.push('Values');
+    body.push(primitives);
+  }
+  write(STDOUT, renderTable(head, body));
+}
+
+const console = {
+  log: logTo(STDOUT),
+  info: logTo(STDOUT),
+  debug: logTo(STDOUT),
+  dirxml: logTo(STDOUT),
+  warn: logTo(STDERR),
+  error: logTo(STDERR),
+  trace(...args) {
+    const err = new Error(internal.format(...args));
+    err.name = 'Trace';
+    const [header, , ...frames] = internal.errorStack(err).split('\n');
+    write(STDERR, [header, ...frames].join('\n'));
+  },
+  assert(condition, ...args) {
+    if (condition) return;
+    args[0] = args.length === 0 ? 'Assertion failed' : `Assertion failed: ${args[0]}`;
+    console.warn(...args);
+  },
+  dir(value, options) {
+    write(STDOUT, internal.inspect(value, { customInspect: false, ...options }));
+  },
+  time(label = 'default') {
+    label = `${label}`;
+    if (timers.has(label)) return warning(`Label '${label}' already exists for console.time()`);
+    timers.set(label, internal.now());
+  },
+  timeLog(label = 'default', ...data) {
+    label = `${label}`;
+    const duration = elapsed(label, 'timeLog');
+    if (duration !== undefined) console.log('%s: %s', label, duration, ...data);
+  },
+  timeEnd(label = 'default') {
+    label = `${label}`;
+    const duration = elapsed(label, 'timeEnd');
+    if (duration === undefined) return;
+    timers.delete(label);
+    console.log('%s: %s', label, duration);
+  },
+  count(label = 'default') {
+    label = `${label}`;
+    const n = (counts.get(label) || 0) + 1;
+    counts.set(label, n);
+    console.log(`${label}: ${n}`);
+  },
+  countReset(label = 'default') {
+    label = `${label}`;
+    if (!counts.has(label)) return warning(`Count for '${label}' does not exist`);
+    counts.delete(label);
+  },
+  group(...labels) {
+    if (labels.length > 0) console.log(...labels);
+    groupIndent += '  ';
+  },
+  groupEnd() {
+    groupIndent = groupIndent.slice(0, -2);
+  },
+  table,
+};
+console.groupCollapsed = console.group;
+Object.defineProperty(console, Symbol.toStringTag, { value: 'console', configurable: true });
+
+internal.console = console;
+internal.defineGlobal('console', console);

@@ -1,0 +1,318 @@
+// events.js — DOMException, Event, CustomEvent, EventTarget, AbortController, AbortSignal (WHATWG DOM).
+// Also set on `internal` for later runtime files. A listener that throws is reported through
+// internal.reportUncaught (errors.js), like an uncaught exception in Node.
+
+// Legacy DOMException codes, indexed by code; names that are not error names are kept for the constants.
+const legacyCodes = [
+  ['IndexSizeError', 'INDEX_SIZE_ERR'], [null, 'DOMSTRING_SIZE_ERR'], ['HierarchyRequestError', 'HIERARCHY_REQUEST_ERR'],
+  ['WrongDocumentError', 'WRONG_DOCUMENT_ERR'], ['InvalidCharacterError', 'INVALID_CHARACTER_ERR'],
+  [null, 'NO_DATA_ALLOWED_ERR'], ['NoModificationAllowedError', 'NO_MODIFICATION_ALLOWED_ERR'],
+  ['NotFoundError', 'NOT_FOUND_ERR'], ['NotSupportedError', 'NOT_SUPPORTED_ERR'], ['InUseAttributeError', 'INUSE_ATTRIBUTE_ERR'],
+  ['InvalidStateError', 'INVALID_STATE_ERR'], ['SyntaxError', 'SYNTAX_ERR'], ['InvalidModificationError', 'INVALID_MODIFICATION_ERR'],
+  ['NamespaceError', 'NAMESPACE_ERR'], ['InvalidAccessError', 'INVALID_ACCESS_ERR'], [null, 'VALIDATION_ERR'],
+  ['TypeMismatchError', 'TYPE_MISMATCH_ERR'], ['SecurityError', 'SECURITY_ERR'], ['NetworkError', 'NETWORK_ERR'],
+  ['AbortError', 'ABORT_ERR'], ['URLMismatchError', 'URL_MISMATCH_ERR'], ['QuotaExceededError', 'QUOTA_EXCEEDED_ERR'],
+  ['TimeoutError', 'TIMEOUT_ERR'], ['InvalidNodeTypeError', 'INVALID_NODE_TYPE_ERR'], ['DataCloneError', 'DATA_CLONE_ERR'],
+];
+
+class DOMException extends Error {
+  #name;
+
+  /// new DOMException(message, name) or new DOMException(message, { name, cause }).
+  constructor(message = '', options = 'Error') {
+    const withOptions = options !== null && typeof options === 'object';
+    super(`${message}`, withOptions && 'cause' in options ? { cause: options.cause } : undefined);
+    this.#name = `${withOptions ? options.name ?? 'Error' : options}`;
+  }
+
+  get name() {
+    return this.#name;
+  }
+
+  get code() {
+    return legacyCodes.findIndex(([name]) => name === this.#name) + 1;
+  }
+}
+legacyCodes.forEach(([, constant], i) => {
+  for (const target of [DOMException, DOMException.prototype]) {
+    Object.defineProperty(target, constant, { value: i + 1, enumerable: true });
+  }
+});
+
+const NONE = 0;
+const AT_TARGET = 2;
+const phases = { NONE, CAPTURING_PHASE: 1, AT_TARGET, BUBBLING_PHASE: 3 };
+const eventState = new WeakMap(); // Event → internal flags
+
+class Event {
+  #type;
+  #init;
+  #timeStamp = internal.now();
+
+  constructor(type, init = {}) {
+    if (arguments.length === 0) throw new TypeError('The "type" argument must be specified');
+    this.#type = `${type}`;
+    this.#init = { bubbles: Boolean(init?.bubbles), cancelable: Boolean(init?.cancelable), composed: Boolean(init?.composed) };
+    eventState.set(this, { target: null, currentTarget: null, phase: NONE, canceled: false, stop: false, stopNow: false, passive: false, dispatching: false, trusted: false });
+  }
+
+  get type() { return this.#type; }
+  get bubbles() { return this.#init.bubbles; }
+  get cancelable() { return this.#init.cancelable; }
+  get composed() { return this.#init.composed; }
+  get timeStamp() { return this.#timeStamp; }
+  get target() { return eventState.get(this).target; }
+  get srcElement() { return this.target; }
+  get currentTarget() { return eventState.get(this).currentTarget; }
+  get eventPhase() { return eventState.get(this).phase; }
+  get isTrusted() { return eventState.get(this).trusted; }
+  get defaultPrevented() { return eventState.get(this).canceled; }
+  get returnValue() { return !this.defaultPrevented; }
+  set returnValue(value) { if (!value) this.preventDefault(); }
+  get cancelBubble() { return eventState.get(this).stop; }
+  set cancelBubble(value) { if (value) this.stopPropagation(); }
+
+  composedPath() {
+    const state = eventState.get(this);
+    return state.dispatching ? [state.currentTarget] : [];
+  }
+
+  preventDefault() {
+    const state = eventState.get(this);
+    if (this.cancelable && !state.passive) state.canceled = true;
+  }
+
+  stopPropagation() {
+    eventState.get(this).stop = true;
+  }
+
+  stopImmediatePropagation() {
+    const state = eventState.get(this);
+    state.stop = true;
+    state.stopNow = true;
+  }
+
+  get [Symbol.toStringTag]() {
+    return 'Event';
+  }
+}
+for (const target of [Event, Event.prototype]) {
+  for (const [name, value] of Object.entries(phases)) Object.defineProperty(target, name, { value, enumerable: true });
+}
+
+class CustomEvent extends Event {
+  #detail;
+
+  constructor(type, init = {}) {
+    super(type, init);
+    this.#detail = init?.detail ?? null;
+  }
+
+  get detail() {
+    return this.#detail;
+  }
+
+  get [Symbol.toStringTag]() {
+    return 'CustomEvent';
+  }
+}
+
+function flattenOptions(options) {
+  if (typeof options === 'boolean') return { capture: options, once: false, passive: false, signal: undefined };
+  const o = options ?? {};
+  return { capture: Boolean(o.capture), once: Boolean(o.once), passive: Boolean(o.passive), signal: o.signal };
+}
+
+class EventTarget {
+  #listeners = new Map(); // type → [{ callback, capture, once, passive, removed }]
+
+  /// Adds a listener (a function or an object with handleEvent); options: capture, once, passive, signal.
+  addEventListener(type, callback, options) {
+    const { capture, once, passive, signal } = flattenOptions(options);
+    if (callback === null || callback === undefined) return;
+    if (signal !== undefined && signal.aborted) return;
+    type = `${type}`;
+    const list = this.#listeners.get(type) ?? [];
+    if (list.some((l) => l.callback === callback && l.capture === capture)) return;
+    const listener = { callback, capture, once, passive, removed: false };
+    list.push(listener);
+    this.#listeners.set(type, list);
+    if (signal !== undefined) {
+      signal.addEventListener('abort', () => this.removeEventListener(type, callback, { capture }), { once: true });
+    }
+  }
+
+  removeEventListener(type, callback, options) {
+    const { capture } = flattenOptions(options);
+    type = `${type}`;
+    const list = this.#listeners.get(type);
+    const index = list ? list.findIndex((l) => l.callback === callback && l.capture === capture) : -1;
+    if (index === -1) return;
+    list[index].removed = true;
+    list.splice(index, 1);
+    if (list.length === 0) this.#listeners.delete(type);
+  }
+
+  /// Calls the listeners for event.type in order; returns false if a listener called preventDefault().
+  dispatchEvent(event) {
+    if (!(event instanceof Event)) throw new TypeError('The "event" argument must be an instance of Event.');
+    const state = eventState.get(event);
+    if (state.dispatching) throw new DOMException('The event is already being dispatched.', 'InvalidStateError');
+    Object.assign(state, { target: this, currentTarget: this, phase: AT_TARGET, dispatching: true, stop: false, stopNow: false });
+    try {
+      for (const listener of [...(this.#listeners.get(event.type) ?? [])]) {
+        if (listener.removed) continue;
+        if (listener.once) this.removeEventListener(event.type, listener.callback, { capture: listener.capture });
+        state.passive = listener.passive;
+        try {
+          const { callback } = listener;
+          if (typeof callback === 'function') callback.call(this, event);
+          else if (typeof callback.handleEvent === 'function') callback.handleEvent(event);
+        } catch (err) {
+          internal.reportUncaught(err, 'exception');
+        }
+        state.passive = false;
+        if (state.stopNow) break;
+      }
+    } finally {
+      Object.assign(state, { currentTarget: null, phase: NONE, dispatching: false });
+    }
+    return !state.canceled;
+  }
+
+  get [Symbol.toStringTag]() {
+    return 'EventTarget';
+  }
+}
+
+const signalToken = Symbol('AbortSignal');
+const signalState = new WeakMap(); // AbortSignal → { aborted, reason, onabort, dependents, sources }
+const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
+
+const abortError = () => new DOMException('This operation was aborted', 'AbortError');
+
+// Marks the signal aborted, aborts signals created by AbortSignal.any from it, then fires 'abort'.
+function abortSignal(signal, reason) {
+  const state = signalState.get(signal);
+  if (state.aborted) return;
+  state.aborted = true;
+  state.reason = reason === undefined ? abortError() : reason;
+  const dependents = [...state.dependents];
+  state.dependents.clear();
+  for (const dependent of dependents) {
+    const dependentState = signalState.get(dependent);
+    if (dependentState.aborted) continue;
+    dependentState.aborted = true;
+    dependentState.reason = state.reason;
+  }
+  fireAbort(signal);
+  dependents.forEach(fireAbort);
+}
+
+function fireAbort(signal) {
+  const event = new Event('abort');
+  eventState.get(event).trusted = true;
+  signal.dispatchEvent(event);
+}
+
+const createSignal = () => new AbortSignal(signalToken);
+
+class AbortSignal extends EventTarget {
+  constructor(token) {
+    if (token !== signalToken) throw new TypeError('Illegal constructor');
+    super();
+    signalState.set(this, { aborted: false, reason: undefined, onabort: null, dependents: new Set(), sources: null });
+  }
+
+  get aborted() {
+    return signalState.get(this).aborted;
+  }
+
+  get reason() {
+    return signalState.get(this).reason;
+  }
+
+  throwIfAborted() {
+    if (this.aborted) throw this.reason;
+  }
+
+  get onabort() {
+    return signalState.get(this).onabort;
+  }
+
+  set onabort(handler) {
+    const state = signalState.get(this);
+    if (state.onabortListener === undefined) {
+      state.onabortListener = (event) => state.onabort?.call(this, event);
+      this.addEventListener('abort', state.onabortListener);
+    }
+    state.onabort = typeof handler === 'function' ? handler : null;
+  }
+
+  /// A signal that is already aborted with `reason`.
+  static abort(reason) {
+    const signal = createSignal();
+    abortSignal(signal, reason);
+    return signal;
+  }
+
+  /// A signal that aborts with a TimeoutError DOMException after `ms` milliseconds (does not keep the process alive).
+  static timeout(ms) {
+    ms = Number(ms);
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`The value of "delay" is out of range. Received ${ms}`);
+    const signal = createSignal();
+    const timer = setTimeout(() => abortSignal(signal, new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms);
+    timer?.unref?.();
+    return signal;
+  }
+
+  /// A signal that aborts when any of `signals` aborts, with that signal's reason.
+  /// Sources hold their dependents strongly until they abort (simpler than the spec's weak references).
+  static any(signals) {
+    const result = createSignal();
+    const inputs = [...signals];
+    const aborted = inputs.find((s) => s.aborted);
+    if (aborted !== undefined) {
+      abortSignal(result, aborted.reason);
+      return result;
+    }
+    const sources = new Set(inputs.flatMap((s) => signalState.get(s).sources ?? [s]));
+    signalState.get(result).sources = [...sources];
+    for (const source of sources) signalState.get(source).dependents.add(result);
+    return result;
+  }
+
+  [inspectCustom](depth, options, inspect) {
+    return `AbortSignal ${inspect({ aborted: this.aborted }, options)}`;
+  }
+
+  get [Symbol.toStringTag]() {
+    return 'AbortSignal';
+  }
+}
+
+class AbortController {
+  #signal = createSignal();
+
+  get signal() {
+    return this.#signal;
+  }
+
+  /// Aborts the signal with `reason` (default: an AbortError DOMException).
+  abort(reason) {
+    abortSignal(this.#signal, reason);
+  }
+
+  [inspectCustom](depth, options, inspect) {
+    return `AbortController ${inspect({ signal: this.#signal }, options)}`;
+  }
+
+  get [Symbol.toStringTag]() {
+    return 'AbortController';
+  }
+}
+
+Object.assign(internal, { DOMException, Event, CustomEvent, EventTarget, AbortSignal, AbortController, abortSignal });
+for (const [name, value] of Object.entries({ DOMException, Event, CustomEvent, EventTarget, AbortSignal, AbortController })) {
+  internal.defineGlobal(name, value);
+}

@@ -1,0 +1,686 @@
+// inspect.js — Node-compatible `util.inspect` and `util.format` for the runtime (sets internal.inspect,
+// internal.format, internal.formatWithOptions, internal.formatError, internal.errorStack).
+//
+// Known differences from Node:
+// - Promise state cannot be read from JavaScript in JSC: promises print as `Promise {}`.
+// - Proxies are not detected (the proxy is inspected through its traps); Map/Set iterators print as
+//   `Object [Map Iterator] {}` because their entries cannot be previewed without consuming them.
+// - Error stacks come from JSC (`fn@file:line:col`) and are rewritten to `    at fn (file:line:col)`;
+//   the header line is built from the error's current name and message.
+// - `showHidden` only adds non-enumerable own keys; `compact: true`, `getters`, `numericSeparator`
+//   and `showProxy` are not supported. String widths are UTF-16 lengths (no East Asian width).
+
+const customInspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+const defaultOptions = {
+  showHidden: false, depth: 2, colors: false, customInspect: true, maxArrayLength: 100,
+  maxStringLength: 10000, breakLength: 80, compact: 3, sorted: false,
+};
+const ansi = {
+  special: [36, 39], number: [33, 39], bigint: [33, 39], boolean: [33, 39], undefined: [90, 39],
+  null: [1, 22], string: [32, 39], symbol: [32, 39], date: [35, 39], regexp: [31, 39],
+};
+const ARRAY = 1;
+const OBJECT = 0;
+
+const objectToString = (v) => Object.prototype.toString.call(v).slice(8, -1);
+const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+const isEnumerable = (o, k) => Object.prototype.propertyIsEnumerable.call(o, k);
+const getterOf = (proto, key) => Object.getOwnPropertyDescriptor(proto, key).get;
+const typedArrayTag = getterOf(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag);
+const removeColors = (s) => s.replace(/\u001b\[\d\d?m/g, '');
+const plural = (n, word) => `${n} ${word}${n > 1 ? 's' : ''}`;
+const functionPrototypes = new Map([
+  [Object.getPrototypeOf(async function () {}), 'AsyncFunction'],
+  [Object.getPrototypeOf(function* () {}), 'GeneratorFunction'],
+  [Object.getPrototypeOf(async function* () {}), 'AsyncGeneratorFunction'],
+]);
+
+// Brand checks: each throws unless `v` really has the internal slots of that type.
+const brandChecks = {
+  Map: getterOf(Map.prototype, 'size'),
+  Set: getterOf(Set.prototype, 'size'),
+  Date: Date.prototype.getTime,
+  RegExp: getterOf(RegExp.prototype, 'source'),
+  ArrayBuffer: getterOf(ArrayBuffer.prototype, 'byteLength'),
+  DataView: getterOf(DataView.prototype, 'byteLength'),
+  WeakMap: function () { return WeakMap.prototype.has.call(this, {}); },
+  WeakSet: function () { return WeakSet.prototype.has.call(this, {}); },
+  Number: Number.prototype.valueOf,
+  String: String.prototype.valueOf,
+  Boolean: Boolean.prototype.valueOf,
+  Symbol: Symbol.prototype.valueOf,
+  BigInt: BigInt.prototype.valueOf,
+};
+
+// The built-in kind of an object ('Map', 'Date', 'Error', 'Uint8Array', …) or '' for ordinary objects.
+function builtinKind(v) {
+  if (Array.isArray(v)) return 'Array';
+  if (ArrayBuffer.isView(v) && typedArrayTag.call(v) !== undefined) return 'TypedArray';
+  const tag = objectToString(v);
+  if (tag === 'Error' || v instanceof Error) return 'Error';
+  if (tag === 'Promise' && v instanceof Promise) return 'Promise';
+  if (tag === 'Arguments') return 'Arguments';
+  const check = hasOwn(brandChecks, tag) ? brandChecks[tag] : undefined;
+  if (check === undefined) return '';
+  try {
+    check.call(v);
+    return tag;
+  } catch {
+    return '';
+  }
+}
+
+// The name of the nearest constructor on the prototype chain, or null for null-prototype objects.
+function constructorName(obj, ctx, depth) {
+  let firstProto;
+  for (let o = obj; o !== null; o = Object.getPrototypeOf(o)) {
+    const desc = Object.getOwnPropertyDescriptor(o, 'constructor');
+    if (desc !== undefined && typeof desc.value === 'function' && desc.value.name !== '' && isInstance(obj, desc.value)) {
+      return String(desc.value.name);
+    }
+    if (o === obj) firstProto = Object.getPrototypeOf(o);
+  }
+  if (firstProto === null) return null;
+  if (tooDeep(ctx, depth)) return `${objectToString(obj)} <Complex prototype>`;
+  const protoText = inspect(firstProto, { ...ctx, customInspect: false, depth: -1 });
+  return `${objectToString(obj)} <${protoText}>`;
+}
+
+function isInstance(obj, ctor) {
+  try {
+    return obj instanceof ctor;
+  } catch {
+    return false;
+  }
+}
+
+function getPrefix(ctor, tag, fallback, size = '') {
+  if (ctor === null) {
+    return tag !== '' && fallback !== tag ? `[${fallback}${size}: null prototype] [${tag}] ` : `[${fallback}${size}: null prototype] `;
+  }
+  return tag !== '' && ctor !== tag ? `${ctor}${size} [${tag}] ` : `${ctor}${size} `;
+}
+
+// Quotes a string the way Node does: prefer ', then ", then `; escape control characters.
+function quote(str) {
+  let q = "'";
+  if (str.includes("'")) {
+    if (!str.includes('"')) q = '"';
+    else if (!str.includes('`') && !str.includes('${')) q = '`';
+  }
+  let out = '';
+  let last = 0;
+  for (let i = 0; i < str.length; i++) {
+    const c = str.charCodeAt(i);
+    let esc;
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) esc = controlEscape(c);
+    else if (c === 0x5c) esc = '\\\\';
+    else if (str[i] === q) esc = `\\${q}`;
+    else if (c >= 0xd800 && c <= 0xdfff) {
+      const next = str.charCodeAt(i + 1);
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+      esc = `\\u${c.toString(16)}`;
+    } else continue;
+    out += str.slice(last, i) + esc;
+    last = i + 1;
+  }
+  return q + out + str.slice(last) + q;
+}
+
+function controlEscape(c) {
+  const named = { 8: '\\b', 9: '\\t', 10: '\\n', 12: '\\f', 13: '\\r' };
+  return named[c] || `\\x${c.toString(16).toUpperCase().padStart(2, '0')}`;
+}
+
+const formatNumber = (n) => (Object.is(n, -0) ? '-0' : `${n}`);
+
+function formatPrimitive(ctx, v) {
+  switch (typeof v) {
+    case 'string': {
+      let trailer = '';
+      if (v.length > ctx.maxStringLength) {
+        trailer = `... ${plural(v.length - ctx.maxStringLength, 'more character')}`;
+        v = v.slice(0, ctx.maxStringLength);
+      }
+      return ctx.stylize(quote(v), 'string') + trailer;
+    }
+    case 'number': return ctx.stylize(formatNumber(v), 'number');
+    case 'bigint': return ctx.stylize(`${v}n`, 'bigint');
+    case 'boolean': return ctx.stylize(`${v}`, 'boolean');
+    case 'undefined': return ctx.stylize('undefined', 'undefined');
+    default: return ctx.stylize(symbolToString(v), 'symbol');
+  }
+}
+
+const symbolToString = (s) => Symbol.prototype.toString.call(s).replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => controlEscape(c.charCodeAt(0)));
+
+function formatValue(ctx, v, depth) {
+  if (typeof v !== 'object' && typeof v !== 'function') return formatPrimitive(ctx, v);
+  if (v === null) return ctx.stylize('null', 'null');
+  if (ctx.customInspect) {
+    const custom = v[customInspectSymbol];
+    const isPrototype = v.constructor !== undefined && v.constructor !== null && v.constructor.prototype === v;
+    if (typeof custom === 'function' && custom !== inspect && !isPrototype) {
+      const options = { stylize: ctx.stylize };
+      for (const key of Object.keys(defaultOptions)) options[key] = ctx[key];
+      const result = custom.call(v, ctx.depth === null ? null : ctx.depth - depth, options, inspect);
+      if (result !== v) {
+        if (typeof result !== 'string') return formatValue(ctx, result, depth);
+        return result.replaceAll('\n', `\n${' '.repeat(ctx.indentationLvl)}`);
+      }
+    }
+  }
+  if (ctx.seen.includes(v)) {
+    ctx.circular ??= new Map();
+    if (!ctx.circular.has(v)) ctx.circular.set(v, ctx.circular.size + 1);
+    return ctx.stylize(`[Circular *${ctx.circular.get(v)}]`, 'special');
+  }
+  return formatRaw(ctx, v, depth);
+}
+
+function ownKeys(v, ctx) {
+  const names = ctx.showHidden ? Object.getOwnPropertyNames(v) : Object.keys(v);
+  const symbols = Object.getOwnPropertySymbols(v);
+  return names.concat(ctx.showHidden ? symbols : symbols.filter((s) => isEnumerable(v, s)));
+}
+
+const tooDeep = (ctx, depth) => ctx.depth !== null && depth > ctx.depth;
+const isIndex = (k) => typeof k === 'string' && /^(0|[1-9][0-9]*)$/.test(k) && +k < 4294967295;
+
+// Builds the pieces of an object's representation: base text, braces, entry formatter, kind of entries.
+// Returns a string directly for values that print without entries (`[]`, `{}`, functions, dates…).
+function describe(ctx, v, depth, ctor, tag, kind, keys) {
+  const prefix = (fallback, size) => getPrefix(ctor, tag, fallback, size);
+  const noExtras = () => keys.length === 0;
+  const shape = { base: '', braces: ['{', '}'], formatter: () => [], type: OBJECT, keys };
+  switch (kind) {
+    case 'Array': {
+      shape.keys = keys.filter((k) => !isIndex(k));
+      const p = ctor !== 'Array' || tag !== '' ? prefix('Array', `(${v.length})`) : '';
+      shape.braces = [`${p}[`, ']'];
+      if (v.length === 0 && shape.keys.length === 0) return `${shape.braces[0]}]`;
+      return Object.assign(shape, { type: ARRAY, formatter: formatArray });
+    }
+    case 'TypedArray': {
+      shape.keys = keys.filter((k) => !isIndex(k));
+      shape.braces = [`${prefix(typedArrayTag.call(v), `(${v.length})`)}[`, ']'];
+      if (v.length === 0 && shape.keys.length === 0) return `${shape.braces[0]}]`;
+      return Object.assign(shape, { type: ARRAY, formatter: formatTypedArray });
+    }
+    case 'Set':
+    case 'Map': {
+      const p = prefix(kind, `(${v.size})`);
+      if (v.size === 0 && noExtras()) return `${p}{}`;
+      shape.braces[0] = `${p}{`;
+      shape.formatter = kind === 'Set' ? formatSet : formatMap;
+      return shape;
+    }
+    case 'Arguments':
+      shape.braces[0] = '[Arguments] {';
+      return noExtras() ? '[Arguments] {}' : shape;
+    case 'RegExp': {
+      let base = RegExp.prototype.toString.call(v);
+      const p = prefix('RegExp');
+      if (p !== 'RegExp ') base = p + base;
+      shape.base = base;
+      return noExtras() || tooDeep(ctx, depth) ? ctx.stylize(base, 'regexp') : shape;
+    }
+    case 'Date': {
+      const time = Date.prototype.getTime.call(v);
+      let base = Number.isNaN(time) ? 'Invalid Date' : Date.prototype.toISOString.call(v);
+      const p = prefix('Date');
+      if (p !== 'Date ') base = p + base;
+      shape.base = base;
+      return noExtras() ? ctx.stylize(base, 'date') : shape;
+    }
+    case 'Error':
+      shape.base = formatErrorBase(ctx, v, ctor, tag, keys);
+      return noExtras() ? shape.base : shape;
+    case 'ArrayBuffer':
+      shape.braces[0] = `${prefix('ArrayBuffer')}{`;
+      keys.unshift('byteLength');
+      shape.formatter = formatArrayBuffer;
+      return shape;
+    case 'DataView':
+      shape.braces[0] = `${prefix('DataView')}{`;
+      keys.unshift('byteLength', 'byteOffset', 'buffer');
+      return shape;
+    case 'Promise':
+      shape.braces[0] = `${prefix('Promise')}{`;
+      return noExtras() ? `${shape.braces[0]}}` : shape;
+    case 'WeakMap':
+    case 'WeakSet':
+      shape.braces[0] = `${prefix(kind)}{`;
+      shape.formatter = () => [ctx.stylize('<items unknown>', 'special')];
+      return shape;
+    case 'Number':
+    case 'String':
+    case 'Boolean':
+    case 'Symbol':
+    case 'BigInt':
+      if (kind === 'String') keys.splice(0, String.prototype.valueOf.call(v).length);
+      shape.base = boxedBase(ctx, v, kind, ctor, tag);
+      return noExtras() ? shape.base : shape;
+  }
+  if (typeof v === 'function') {
+    shape.base = functionBase(v, ctor, tag);
+    return noExtras() ? ctx.stylize(shape.base, 'special') : shape;
+  }
+  const p = ctor === 'Object' && tag === '' ? '' : prefix('Object');
+  if (noExtras()) return `${p}{}`;
+  shape.braces[0] = `${p}{`;
+  return shape;
+}
+
+function formatRaw(ctx, v, depth) {
+  const ctor = constructorName(v, ctx, depth);
+  let tag = v[Symbol.toStringTag];
+  const ownTag = ctx.showHidden ? hasOwn(v, Symbol.toStringTag) : isEnumerable(v, Symbol.toStringTag);
+  if (typeof tag !== 'string' || ownTag) tag = '';
+  const shape = describe(ctx, v, depth, ctor, tag, builtinKind(v), ownKeys(v, ctx));
+  if (typeof shape === 'string') return shape;
+  if (tooDeep(ctx, depth)) {
+    const name = getPrefix(ctor, tag, 'Object').slice(0, -1);
+    return ctx.stylize(ctor === null ? name : `[${name}]`, 'special');
+  }
+  depth += 1;
+  ctx.seen.push(v);
+  ctx.currentDepth = depth;
+  const output = shape.formatter(ctx, v, depth);
+  const extrasStart = output.length;
+  for (const key of shape.keys) output.push(formatProperty(ctx, v, depth, key));
+  ctx.seen.pop();
+  if (ctx.sorted) {
+    const compare = ctx.sorted === true ? undefined : ctx.sorted;
+    if (shape.type === OBJECT) output.sort(compare);
+    else output.push(...output.splice(extrasStart).sort(compare));
+  }
+  let base = shape.base;
+  const ref = ctx.circular?.get(v);
+  if (ref !== undefined) {
+    const text = ctx.stylize(`<ref *${ref}>`, 'special');
+    base = base === '' ? text : `${text} ${base}`;
+  }
+  return reduceToSingleString(ctx, output, base, shape.braces, shape.type, depth, v);
+}
+
+function formatProperty(ctx, obj, depth, key, arrayElement = false) {
+  const desc = Object.getOwnPropertyDescriptor(obj, key) || { value: obj[key], enumerable: true };
+  let str;
+  if (desc.value !== undefined) {
+    ctx.indentationLvl += 2;
+    str = formatValue(ctx, desc.value, depth);
+    ctx.indentationLvl -= 2;
+  } else if (desc.get !== undefined) {
+    str = ctx.stylize(desc.set !== undefined ? '[Getter/Setter]' : '[Getter]', 'special');
+  } else if (desc.set !== undefined) {
+    str = ctx.stylize('[Setter]', 'special');
+  } else {
+    str = ctx.stylize('undefined', 'undefined');
+  }
+  if (arrayElement) return str;
+  let name;
+  if (typeof key === 'symbol') name = `[${ctx.stylize(symbolToString(key), 'symbol')}]`;
+  else if (key === '__proto__') name = "['__proto__']";
+  else if (desc.enumerable === false) name = `[${key.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => controlEscape(c.charCodeAt(0)))}]`;
+  else if (/^[a-zA-Z_][a-zA-Z_0-9]*$/.test(key)) name = ctx.stylize(key, 'name');
+  else name = ctx.stylize(quote(key), 'string');
+  return `${name}: ${str}`;
+}
+
+// Array entries, with runs of holes collapsed into `<n empty items>`.
+function formatArray(ctx, arr, depth) {
+  const output = [];
+  let i = 0;
+  while (i < arr.length && output.length < ctx.maxArrayLength) {
+    if (hasOwn(arr, i)) {
+      output.push(formatProperty(ctx, arr, depth, String(i), true));
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < arr.length && !hasOwn(arr, end)) end++;
+    output.push(ctx.stylize(`<${plural(end - i, 'empty item')}>`, 'undefined'));
+    i = end;
+  }
+  if (i < arr.length) output.push(`... ${plural(arr.length - i, 'more item')}`);
+  return output;
+}
+
+function formatTypedArray(ctx, arr) {
+  const shown = Math.min(Math.max(0, ctx.maxArrayLength), arr.length);
+  const output = [];
+  for (let i = 0; i < shown; i++) {
+    const n = arr[i];
+    output.push(ctx.stylize(typeof n === 'bigint' ? `${n}n` : formatNumber(n), typeof n));
+  }
+  if (arr.length > shown) output.push(`... ${plural(arr.length - shown, 'more item')}`);
+  return output;
+}
+
+function formatArrayBuffer(ctx, buffer) {
+  const bytes = new Uint8Array(buffer);
+  const shown = Math.min(ctx.maxArrayLength, bytes.length);
+  let hex = Array.from(bytes.subarray(0, shown), (b) => b.toString(16).padStart(2, '0')).join(' ');
+  if (bytes.length > shown) hex += ` ... ${plural(bytes.length - shown, 'more byte')}`;
+  return [`${ctx.stylize('[Uint8Contents]', 'special')}: <${hex}>`];
+}
+
+function formatSet(ctx, set, depth) {
+  return formatCollection(ctx, set.size, set.values(), (v) => formatValue(ctx, v, depth));
+}
+
+function formatMap(ctx, map, depth) {
+  return formatCollection(ctx, map.size, map.entries(), ([k, v]) => `${formatValue(ctx, k, depth)} => ${formatValue(ctx, v, depth)}`);
+}
+
+function formatCollection(ctx, size, iterator, format) {
+  const shown = Math.min(Math.max(0, ctx.maxArrayLength), size);
+  const output = [];
+  ctx.indentationLvl += 2;
+  for (const entry of iterator) {
+    if (output.length >= shown) break;
+    output.push(format(entry));
+  }
+  ctx.indentationLvl -= 2;
+  if (size > shown) output.push(`... ${plural(size - shown, 'more item')}`);
+  return output;
+}
+
+function boxedBase(ctx, v, kind, ctor, tag) {
+  let base = `[${kind}`;
+  if (kind !== ctor) base += ctor === null ? ' (null prototype)' : ` (${ctor})`;
+  const plain = { ...ctx, stylize: (s) => s };
+  base += `: ${formatPrimitive(plain, brandChecks[kind].call(v))}]`;
+  if (tag !== '' && tag !== ctor) base += ` [${tag}]`;
+  return ctx.stylize(base, kind.toLowerCase());
+}
+
+function functionBase(fn, ctor, tag) {
+  const source = Function.prototype.toString.call(fn);
+  if (/^class\s*(?:[\w$]+\s*)?(?:extends\s[^{]*)?\{/.test(source)) return classBase(fn, ctor, tag);
+  const type = functionPrototypes.get(Object.getPrototypeOf(fn)) || 'Function';
+  let base = `[${type}`;
+  if (ctor === null) base += ' (null prototype)';
+  base += fn.name === '' ? ' (anonymous)' : `: ${fn.name}`;
+  base += ']';
+  if (ctor !== type && ctor !== null) base += ` ${ctor}`;
+  if (tag !== '' && ctor !== tag) base += ` [${tag}]`;
+  return base;
+}
+
+function classBase(cls, ctor, tag) {
+  let base = `class ${(hasOwn(cls, 'name') && cls.name) || '(anonymous)'}`;
+  if (ctor !== 'Function' && ctor !== null) base += ` [${ctor}]`;
+  if (tag !== '' && ctor !== tag) base += ` [${tag}]`;
+  if (ctor === null) base += ' extends [null prototype]';
+  else if (Object.getPrototypeOf(cls).name) base += ` extends ${Object.getPrototypeOf(cls).name}`;
+  return `[${base}]`;
+}
+
+// `Name: message` built from the error's current properties, robust to throwing getters.
+function errorHeader(err) {
+  try {
+    const name = err.name == null ? 'Error' : String(err.name);
+    const message = err.message == null ? '' : String(err.message);
+    return message === '' ? name : name === '' ? message : `${name}: ${message}`;
+  } catch {
+    return 'Error';
+  }
+}
+
+// Rewrites one JSC stack frame (`fn@file:1:2`, `global code@file:1:2`, `fn@[native code]`) in V8 style.
+function formatFrame(line) {
+  const at = line.indexOf('@');
+  let fn = line.slice(0, at);
+  let location = line.slice(at + 1);
+  if (fn === 'global code' || fn === 'module code') fn = '';
+  if (location === '[native code]') location = 'native';
+  if (location === '') return `    at ${fn}`;
+  return fn === '' ? `    at ${location}` : `    at ${fn} (${location})`;
+}
+
+/// The error's stack in Node's format: the `Name: message` line then `    at …` lines.
+function errorStack(err) {
+  const header = errorHeader(err);
+  let stack;
+  try {
+    stack = err.stack;
+  } catch {}
+  if (typeof stack !== 'string' || stack === '') return header;
+  const lines = stack.split('\n').filter((l) => l !== '');
+  if (lines.length === 0 || !lines.every((l) => l.includes('@'))) return stack;
+  return [header, ...lines.map(formatFrame)].join('\n');
+}
+
+function formatErrorBase(ctx, err, ctor, tag, keys) {
+  const name = err.name != null ? String(err.name) : 'Error';
+  let stack = errorStack(err);
+  const duplicate = (key) => ['name', 'message', 'stack'].includes(key) && !ctx.showHidden && stack.includes(String(err[key]));
+  const jscExtra = (key) => ['line', 'column', 'sourceURL'].includes(key) && !isEnumerable(err, key);
+  keys.splice(0, keys.length, ...keys.filter((key) => !duplicate(key) && !jscExtra(key)));
+  if ('cause' in err && !keys.includes('cause')) keys.push('cause');
+  if (Array.isArray(err.errors) && !keys.includes('errors')) keys.push('errors');
+  const len = name.length;
+  const boundary = stack.length === len || stack[len] === ':' || stack[len] === '\n';
+  if (stack.startsWith(name) && boundary && (ctor === null || name.endsWith('Error'))) {
+    const p = getPrefix(ctor, tag, 'Error').slice(0, -1);
+    if (name !== p) stack = p.includes(name) ? p + stack.slice(len) : `${p} [${name}]${stack.slice(len)}`;
+  }
+  const message = err.message;
+  let pos = (message && stack.indexOf(message)) || -1;
+  if (pos !== -1) pos += message.length;
+  if (stack.indexOf('\n    at', pos) === -1) stack = `[${stack}]`;
+  if (ctx.indentationLvl !== 0) stack = stack.replaceAll('\n', `\n${' '.repeat(ctx.indentationLvl)}`);
+  return stack;
+}
+
+// Node's array grouping: many short entries are laid out in aligned columns.
+function groupArrayElements(ctx, output, value) {
+  let outputLength = output.length;
+  if (ctx.maxArrayLength < output.length) outputLength--;
+  const separatorSpace = 2;
+  const lengths = [];
+  let totalLength = 0;
+  let maxLength = 0;
+  for (let i = 0; i < outputLength; i++) {
+    const len = ctx.colors ? removeColors(output[i]).length : output[i].length;
+    lengths.push(len);
+    totalLength += len + separatorSpace;
+    maxLength = Math.max(maxLength, len);
+  }
+  const actualMax = maxLength + separatorSpace;
+  if (actualMax * 3 + ctx.indentationLvl >= ctx.breakLength || (totalLength / actualMax <= 5 && maxLength > 6)) return output;
+  const averageBias = Math.sqrt(actualMax - totalLength / output.length);
+  const biasedMax = Math.max(actualMax - 3 - averageBias, 1);
+  const columns = Math.min(
+    Math.round(Math.sqrt(2.5 * biasedMax * outputLength) / biasedMax),
+    Math.floor((ctx.breakLength - ctx.indentationLvl) / actualMax),
+    ctx.compact * 4,
+    15,
+  );
+  if (columns <= 1) return output;
+  const columnWidths = [];
+  for (let c = 0; c < columns; c++) {
+    let width = 0;
+    for (let j = c; j < output.length; j += columns) width = Math.max(width, lengths[j] ?? 0);
+    columnWidths.push(width + separatorSpace);
+  }
+  let numeric = true;
+  if (value !== undefined) {
+    for (let i = 0; i < output.length; i++) {
+      if (typeof value[i] !== 'number' && typeof value[i] !== 'bigint') numeric = false;
+    }
+  }
+  const grouped = [];
+  for (let i = 0; i < outputLength; i += columns) {
+    const end = Math.min(i + columns, outputLength);
+    let line = '';
+    for (let j = i; j < end; j++) {
+      const last = j === end - 1;
+      const cell = last ? output[j] : `${output[j]}, `;
+      const width = columnWidths[j - i] + output[j].length - lengths[j] - (last ? separatorSpace : 0);
+      line += numeric ? cell.padStart(width) : last ? cell : cell.padEnd(width);
+    }
+    grouped.push(line);
+  }
+  if (ctx.maxArrayLength < output.length) grouped.push(output[outputLength]);
+  return grouped;
+}
+
+function isBelowBreakLength(ctx, output, start, base) {
+  let total = output.length + start;
+  if (total + output.length > ctx.breakLength) return false;
+  for (const entry of output) {
+    total += ctx.colors ? removeColors(entry).length : entry.length;
+    if (total > ctx.breakLength) return false;
+  }
+  return base === '' || !base.includes('\n');
+}
+
+function reduceToSingleString(ctx, output, base, braces, type, depth, value) {
+  const head = base ? `${base} ` : '';
+  if (ctx.compact >= 1) {
+    const entries = output.length;
+    if (type === ARRAY && entries > 6) output = groupArrayElements(ctx, output, value);
+    if (ctx.currentDepth - depth < ctx.compact && entries === output.length) {
+      const start = output.length + ctx.indentationLvl + braces[0].length + base.length + 10;
+      if (isBelowBreakLength(ctx, output, start, base)) {
+        const joined = output.join(', ');
+        if (!joined.includes('\n')) return `${head}${braces[0]} ${joined} ${braces[1]}`;
+      }
+    }
+  }
+  const indentation = `\n${' '.repeat(ctx.indentationLvl)}`;
+  return `${head}${braces[0]}${indentation}  ${output.join(`,${indentation}  `)}${indentation}${braces[1]}`;
+}
+
+/// Node's util.inspect(value, options).
+function inspect(value, options) {
+  const ctx = { ...defaultOptions, seen: [], circular: undefined, indentationLvl: 0, currentDepth: 0 };
+  if (options !== null && typeof options === 'object') {
+    for (const key of Object.keys(defaultOptions)) if (options[key] !== undefined) ctx[key] = options[key];
+  }
+  if (ctx.maxArrayLength === null) ctx.maxArrayLength = Infinity;
+  if (ctx.maxStringLength === null) ctx.maxStringLength = Infinity;
+  if (ctx.compact === true) ctx.compact = 3;
+  ctx.stylize = ctx.colors ? stylizeWithColor : (s) => s;
+  return formatValue(ctx, value, 0);
+}
+inspect.custom = customInspectSymbol;
+inspect.defaultOptions = defaultOptions;
+
+function stylizeWithColor(text, style) {
+  const codes = ansi[style];
+  return codes ? `\u001b[${codes[0]}m${text}\u001b[${codes[1]}m` : text;
+}
+
+const builtInConstructors = new Set(Object.getOwnPropertyNames(globalThis).filter((n) => /^[A-Z][a-zA-Z0-9]+$/.test(n)));
+
+// True when the object's toString comes from a built-in prototype (so %s should inspect it).
+function hasBuiltInToString(value) {
+  if (typeof value.toString !== 'function') return true;
+  if (hasOwn(value, 'toString')) return false;
+  let holder = value;
+  do holder = Object.getPrototypeOf(holder); while (holder !== null && !hasOwn(holder, 'toString'));
+  const desc = holder && Object.getOwnPropertyDescriptor(holder, 'constructor');
+  return desc !== undefined && typeof desc.value === 'function' && builtInConstructors.has(desc.value.name);
+}
+
+const circularJSONMessage = (() => {
+  const cyclic = {};
+  cyclic.self = cyclic;
+  try {
+    JSON.stringify(cyclic);
+  } catch (e) {
+    return e.message.split('\n')[0];
+  }
+})();
+
+function stringifyJSON(value) {
+  try {
+    return `${JSON.stringify(value)}`;
+  } catch (e) {
+    if (e instanceof TypeError && e.message.split('\n')[0] === circularJSONMessage) return '[Circular]';
+    throw e;
+  }
+}
+
+// Converts one %-directive's argument to text; returns undefined for unknown directives.
+function formatDirective(directive, arg, options) {
+  const numeric = (toNumber) => (typeof arg === 'bigint' ? `${arg}n` : typeof arg === 'symbol' ? 'NaN' : formatNumber(toNumber(arg)));
+  switch (directive) {
+    case 's':
+      if (typeof arg === 'number') return formatNumber(arg);
+      if (typeof arg === 'bigint') return `${arg}n`;
+      if (typeof arg !== 'object' || arg === null || !hasBuiltInToString(arg)) return String(arg);
+      return inspect(arg, { ...options, depth: 0, colors: false, compact: 3 });
+    case 'j': return stringifyJSON(arg);
+    case 'd': return numeric(Number);
+    case 'i': return numeric(parseInt);
+    case 'f': return typeof arg === 'symbol' ? 'NaN' : formatNumber(parseFloat(arg));
+    case 'O': return inspect(arg, options);
+    case 'o': return inspect(arg, { ...options, showHidden: true, depth: 4 });
+    case 'c': return '';
+  }
+  return undefined;
+}
+
+/// Node's util.formatWithOptions(inspectOptions, ...args).
+function formatWithOptions(options, ...args) {
+  const first = args[0];
+  let argIndex = 0;
+  let str = '';
+  let separator = '';
+  if (typeof first === 'string') {
+    if (args.length === 1) return first;
+    let lastPos = 0;
+    for (let i = 0; i < first.length - 1; i++) {
+      if (first[i] !== '%') continue;
+      const directive = first[++i];
+      if (directive === '%') {
+        str += first.slice(lastPos, i);
+        lastPos = i + 1;
+      } else if (argIndex + 1 < args.length) {
+        const text = formatDirective(directive, args[argIndex + 1], options);
+        if (text === undefined) continue;
+        argIndex++;
+        str += first.slice(lastPos, i - 1) + text;
+        lastPos = i + 1;
+      }
+    }
+    if (lastPos !== 0) {
+      argIndex++;
+      separator = ' ';
+      str += first.slice(lastPos);
+    }
+  }
+  for (; argIndex < args.length; argIndex++) {
+    const value = args[argIndex];
+    str += separator + (typeof value === 'string' ? value : inspect(value, options));
+    separator = ' ';
+  }
+  return str;
+}
+
+/// Text for an uncaught error or rejection: the inspected value (errors show their Node-style stack).
+function formatError(err) {
+  try {
+    return inspect(err);
+  } catch {
+    try {
+      return String(err);
+    } catch {
+      return '[uninspectable value]';
+    }
+  }
+}
+
+internal.inspect = inspect;
+internal.formatWithOptions = formatWithOptions;
+internal.format = (...args) => formatWithOptions(undefined, ...args);
+internal.formatError = formatError;
+internal.errorStack = errorStack;
