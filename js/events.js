@@ -197,14 +197,9 @@ function abortSignal(signal, reason) {
   if (state.aborted) return;
   state.aborted = true;
   state.reason = reason === undefined ? abortError() : reason;
-  const dependents = [...state.dependents];
+  const dependents = [...state.dependents].filter((dependent) => !dependent.aborted);
   state.dependents.clear();
-  for (const dependent of dependents) {
-    const dependentState = signalState.get(dependent);
-    if (dependentState.aborted) continue;
-    dependentState.aborted = true;
-    dependentState.reason = state.reason;
-  }
+  for (const dependent of dependents) Object.assign(signalState.get(dependent), { aborted: true, reason: state.reason });
   fireAbort(signal);
   dependents.forEach(fireAbort);
 }

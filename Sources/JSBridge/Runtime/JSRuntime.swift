@@ -32,7 +32,7 @@ public final class JSRuntime {
     var hooks = Hooks()
     var stopping = false
     var exitCode: Int32 = 0
-    let termination = TerminationState()
+    let termination: TerminationState
     private var setUpFailures: [BridgeError] = []
     private let startTime = jsb_monotonic_ns()
 
@@ -65,6 +65,7 @@ public final class JSRuntime {
         }
         group = JSContextGroupCreate()
         context = JSGlobalContextCreateInGroup(group, nil)
+        termination = TerminationState(group: group)
         withJSString("jsbridge") { JSGlobalContextSetName(context, $0) }
         let registry = self.registry
         setUpFailures = blockingAwait { await registry.setUp() }
@@ -127,16 +128,12 @@ public final class JSRuntime {
         for file in JSBridgeScripts.files {
             let body = String(decoding: file.source, as: UTF8.self)
             var exception: JSValueRef?
-            let function = withJSString("internal") { param -> JSObjectRef? in
-                var params: [JSStringRef?] = [param]
-                return withJSString(body) { bodyRef in
-                    withJSString("jsbridge:internal/\(file.name)") { url in
-                        JSObjectMakeFunction(context, nil, 1, &params, bodyRef, url, 1, &exception)
-                    }
-                }
-            }
-            if let function {
+            do {
+                let function = try compileFunction(
+                    body: body, parameters: ["internal"], sourceURL: "jsbridge:internal/\(file.name)")
                 JSObjectCallAsFunction(context, function, nil, 1, [internalObject], &exception)
+            } catch {
+                if case .exception(let thrown) = error { exception = thrown.value }
             }
             if let exception {
                 output.write("jsbridge: internal error loading \(file.name): \(describe(exception))\n", to: .stderr)
@@ -264,8 +261,7 @@ public final class JSRuntime {
         guard !stopping else { return }
         stopping = true
         exitCode = code
-        // Make a runaway loop after `process.exit()` end promptly.
-        _ = jsb_set_execution_time_limit(group, 0.01, terminateCallback, Unmanaged.passUnretained(termination).toOpaque())
+        // With a watchdog armed (--timeout), JS still running after `process.exit()` is terminated.
         termination.terminate.store(true, ordering: .relaxed)
     }
 
@@ -291,11 +287,25 @@ public final class JSRuntime {
         guard let timeout = options.timeout else { return }
         let ns = UInt64(timeout.components.seconds) * 1_000_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000)
         termination.deadline = startTime + ns
-        let period = min(0.05, Double(ns) / 1e9)
-        _ = jsb_set_execution_time_limit(group, period, terminateCallback, Unmanaged.passUnretained(termination).toOpaque())
+        termination.arm()
     }
 
     // MARK: - Helpers
+
+    /// Compiles `body` as a function of `parameters`; line numbers in errors and stacks match the body's
+    /// own (the wrapper shares its first line, so only columns on line 1 are shifted).
+    func compileFunction(body: String, parameters: [String], sourceURL: String) throws(NativeError) -> JSObjectRef {
+        let source = "(function (\(parameters.joined(separator: ", "))) {" + body + "\n})"
+        var exception: JSValueRef?
+        let value = withJSString(source) { sourceRef in
+            withJSString(sourceURL) { url in JSEvaluateScript(context, sourceRef, nil, url, 1, &exception) }
+        }
+        if let exception { throw .exception(ThrownValue(value: exception)) }
+        guard let value, let function = JSValueToObject(context, value, nil) else {
+            throw .type("Could not compile \(sourceURL).")
+        }
+        return function
+    }
 
     static func absolutePath(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
@@ -318,9 +328,22 @@ public final class JSRuntime {
 
 /// State the JavaScriptCore watchdog reads from its callback (any thread).
 final class TerminationState: Sendable {
+    /// How often the watchdog asks while one JS call runs.
+    static let period = 0.05
+    private let groupAddress: UInt
     let terminate = Atomic<Bool>(false)
     let timedOut = Atomic<Bool>(false)
     private let deadlineStorage = Atomic<UInt64>(0)
+
+    init(group: JSContextGroupRef) {
+        groupAddress = UInt(bitPattern: UnsafeRawPointer(group))
+    }
+
+    /// (Re-)arms JavaScriptCore's watchdog; it fires once per arming, so the callback re-arms it.
+    func arm() {
+        guard let group = JSContextGroupRef(bitPattern: groupAddress) else { return }
+        _ = jsb_set_execution_time_limit(group, Self.period, terminateCallback, Unmanaged.passUnretained(self).toOpaque())
+    }
 
     var deadline: UInt64? {
         get { let d = deadlineStorage.load(ordering: .relaxed); return d == 0 ? nil : d }
@@ -337,6 +360,7 @@ private let terminateCallback: @convention(c) (JSContextRef?, UnsafeMutableRawPo
         state.timedOut.store(true, ordering: .relaxed)
         return true
     }
+    state.arm()
     return false
 }
 

@@ -113,15 +113,7 @@ extension JSRuntime {
         // compile(source, filename, ...params) → a function whose body is `source` (CommonJS wrapper).
         defineNative("compile") { [unowned self] call throws(NativeError) in
             let names = (2..<max(2, call.count)).map { call.string($0) }
-            var params: [JSStringRef?] = names.map { makeJSString($0) }
-            defer { params.forEach { $0.map(JSStringRelease) } }
-            var exception: JSValueRef?
-            let function = withJSString(call.string(0)) { body in
-                withJSString(call.string(1)) { url in
-                    JSObjectMakeFunction(context, nil, UInt32(params.count), &params, body, url, 1, &exception)
-                }
-            }
-            if let exception { throw .exception(ThrownValue(value: exception)) }
+            let function = try compileFunction(body: call.string(0), parameters: names, sourceURL: call.string(1))
             return function
         }
     }
