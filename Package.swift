@@ -27,9 +27,9 @@ let package = Package(
         .target(
             name: "JSBridgeScripts",
             path: "js",
-            exclude: ["jsbridge.d.ts", "README.md", "test"],
+            exclude: ["test"],
             resources: [
-                "inspect.js", "console.js", "errors.js", "encoding.js", "events.js", "url.js",
+                "loader.js", "inspect.js", "console.js", "errors.js", "encoding.js", "events.js", "url.js",
                 "structured-clone.js", "timers.js", "process.js", "module.js", "bridge.js",
             ].map { .embedInCode($0) }
         ),

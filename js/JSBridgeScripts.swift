@@ -1,19 +1,42 @@
 /// The JavaScript half of the runtime, embedded in the binary at build time.
 ///
-/// Each file is the body of a function `(internal) => { … }`, run once at start-up in this order.
+/// Each file is the body of a function `(internal) => { … }`. Eager files run at start-up in order;
+/// a lazy file runs the first time a global or `internal` name it provides is read, which keeps
+/// start-up short.
 public enum JSBridgeScripts {
-    /// The runtime files, in load order.
-    public static let files: [(name: String, source: [UInt8])] = [
-        ("inspect.js", PackageResources.inspect_js),
-        ("console.js", PackageResources.console_js),
-        ("errors.js", PackageResources.errors_js),
-        ("encoding.js", PackageResources.encoding_js),
-        ("events.js", PackageResources.events_js),
-        ("url.js", PackageResources.url_js),
-        ("structured-clone.js", PackageResources.structured_clone_js),
-        ("timers.js", PackageResources.timers_js),
-        ("process.js", PackageResources.process_js),
-        ("module.js", PackageResources.module_js),
-        ("bridge.js", PackageResources.bridge_js),
+    /// One runtime file.
+    public struct File: Sendable {
+        public let name: String
+        public let source: [UInt8]
+        /// Globals a lazy file defines (empty for eager files).
+        public let globals: [String]
+        /// `internal` names a lazy file defines.
+        public let internals: [String]
+        public var isLazy: Bool { !globals.isEmpty || !internals.isEmpty }
+    }
+
+    /// Every runtime file; eager ones in load order.
+    public static let files: [File] = [
+        File(name: "loader.js", source: PackageResources.loader_js, globals: [], internals: []),
+        File(name: "errors.js", source: PackageResources.errors_js, globals: [], internals: []),
+        File(name: "timers.js", source: PackageResources.timers_js, globals: [], internals: []),
+        File(name: "process.js", source: PackageResources.process_js, globals: [], internals: []),
+        File(name: "module.js", source: PackageResources.module_js, globals: [], internals: []),
+        File(name: "bridge.js", source: PackageResources.bridge_js, globals: [], internals: []),
+        File(
+            name: "inspect.js", source: PackageResources.inspect_js, globals: [],
+            internals: ["inspect", "format", "formatWithOptions", "formatError", "errorStack"]),
+        File(name: "console.js", source: PackageResources.console_js, globals: ["console"], internals: ["console"]),
+        File(
+            name: "encoding.js", source: PackageResources.encoding_js,
+            globals: ["TextEncoder", "TextDecoder", "btoa", "atob"], internals: ["utf8Encode", "utf8Decode"]),
+        File(
+            name: "events.js", source: PackageResources.events_js,
+            globals: ["DOMException", "Event", "CustomEvent", "EventTarget", "AbortSignal", "AbortController"],
+            internals: ["DOMException", "Event", "CustomEvent", "EventTarget", "AbortSignal", "AbortController", "abortSignal"]),
+        File(name: "url.js", source: PackageResources.url_js, globals: ["URL", "URLSearchParams"], internals: ["URL", "URLSearchParams"]),
+        File(
+            name: "structured-clone.js", source: PackageResources.structured_clone_js,
+            globals: ["structuredClone"], internals: ["structuredClone"]),
     ]
 }

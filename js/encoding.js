@@ -190,8 +190,8 @@ class TextDecoder {
     if (!utf8Labels.has(`${label}`.trim().toLowerCase())) {
       throw new RangeError(`The "${label}" encoding is not supported`);
     }
-    this.#decoder = new Utf8Decoder(Boolean(options.fatal));
-    this.#ignoreBOM = Boolean(options.ignoreBOM);
+    this.#decoder = new Utf8Decoder(Boolean(options?.fatal));
+    this.#ignoreBOM = Boolean(options?.ignoreBOM);
   }
 
   get encoding() {
@@ -213,7 +213,7 @@ class TextDecoder {
       this.#decoder.reset();
       this.#bomChecked = false;
     }
-    this.#streaming = Boolean(options.stream);
+    this.#streaming = Boolean(options?.stream);
     let text;
     try {
       text = this.#decoder.decode(bytes, !this.#streaming);

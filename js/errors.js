@@ -8,7 +8,20 @@ function location(error) {
   if (error === null || typeof error !== "object") return "";
   const file = error.sourceURL;
   if (typeof file !== "string" || file.startsWith("jsbridge:internal/")) return "";
-  return error.line !== undefined ? `${file}:${error.line}` + (error.column !== undefined ? `:${error.column}` : "") : file;
+  if (error.line === undefined) return file;
+  return error.column === undefined ? `${file}:${error.line}` : internal.sourcePosition(`${file}:${error.line}:${error.column}`);
+}
+
+/// `file:line`, the offending source line, then `SyntaxError: message` (as Node prints it).
+function describeSyntaxError(error) {
+  let excerpt = "";
+  try {
+    if (error.sourceURL.startsWith("/")) {
+      const line = internal.readFile(error.sourceURL).split("\n")[error.line - 1];
+      if (line !== undefined) excerpt = line + "\n\n";
+    }
+  } catch {}
+  return `${error.sourceURL}:${error.line}\n${excerpt}${error.name}: ${error.message}`;
 }
 
 /// The text printed for an uncaught `error` (`kind` is "exception" or "rejection").
@@ -16,10 +29,7 @@ function describeUncaught(error, kind) {
   const where = location(error);
   const isError = error instanceof Error;
   let text = isError ? internal.inspect(error) : internal.inspect(error);
-  if (isError && error.name === "SyntaxError" && where) {
-    text = `${where}\n${error.name}: ${error.message}`;
-    return text;
-  }
+  if (isError && error.name === "SyntaxError" && where) return describeSyntaxError(error);
   const prefix = kind === "rejection" ? "Uncaught (in promise) " : "Uncaught ";
   return (where ? where + "\n" : "") + prefix + text;
 }

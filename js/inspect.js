@@ -130,10 +130,8 @@ function quote(str) {
   return q + out + str.slice(last) + q;
 }
 
-function controlEscape(c) {
-  const named = { 8: '\\b', 9: '\\t', 10: '\\n', 12: '\\f', 13: '\\r' };
-  return named[c] || `\\x${c.toString(16).toUpperCase().padStart(2, '0')}`;
-}
+const namedEscapes = { 8: '\\b', 9: '\\t', 10: '\\n', 12: '\\f', 13: '\\r' };
+const controlEscape = (c) => namedEscapes[c] || `\\x${c.toString(16).toUpperCase().padStart(2, '0')}`;
 
 const formatNumber = (n) => (Object.is(n, -0) ? '-0' : `${n}`);
 
@@ -155,15 +153,16 @@ function formatPrimitive(ctx, v) {
   }
 }
 
-const symbolToString = (s) => Symbol.prototype.toString.call(s).replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => controlEscape(c.charCodeAt(0)));
+const escapeControls = (s) => s.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => controlEscape(c.charCodeAt(0)));
+const symbolToString = (s) => escapeControls(Symbol.prototype.toString.call(s));
 
 function formatValue(ctx, v, depth) {
   if (typeof v !== 'object' && typeof v !== 'function') return formatPrimitive(ctx, v);
   if (v === null) return ctx.stylize('null', 'null');
   if (ctx.customInspect) {
     const custom = v[customInspectSymbol];
-    const isPrototype = v.constructor !== undefined && v.constructor !== null && v.constructor.prototype === v;
-    if (typeof custom === 'function' && custom !== inspect && !isPrototype) {
+    const isPrototype = () => v.constructor !== undefined && v.constructor !== null && v.constructor.prototype === v;
+    if (typeof custom === 'function' && custom !== inspect && !isPrototype()) {
       const options = { stylize: ctx.stylize };
       for (const key of Object.keys(defaultOptions)) options[key] = ctx[key];
       const result = custom.call(v, ctx.depth === null ? null : ctx.depth - depth, options, inspect);
@@ -325,7 +324,7 @@ function formatProperty(ctx, obj, depth, key, arrayElement = false) {
   let name;
   if (typeof key === 'symbol') name = `[${ctx.stylize(symbolToString(key), 'symbol')}]`;
   else if (key === '__proto__') name = "['__proto__']";
-  else if (desc.enumerable === false) name = `[${key.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => controlEscape(c.charCodeAt(0)))}]`;
+  else if (desc.enumerable === false) name = `[${escapeControls(key)}]`;
   else if (/^[a-zA-Z_][a-zA-Z_0-9]*$/.test(key)) name = ctx.stylize(key, 'name');
   else name = ctx.stylize(quote(key), 'string');
   return `${name}: ${str}`;
@@ -436,7 +435,7 @@ function errorHeader(err) {
 function formatFrame(line) {
   const at = line.indexOf('@');
   let fn = line.slice(0, at);
-  let location = line.slice(at + 1);
+  let location = internal.sourcePosition ? internal.sourcePosition(line.slice(at + 1)) : line.slice(at + 1);
   if (fn === 'global code' || fn === 'module code') fn = '';
   if (location === '[native code]') location = 'native';
   if (location === '') return `    at ${fn}`;
@@ -451,9 +450,34 @@ function errorStack(err) {
     stack = err.stack;
   } catch {}
   if (typeof stack !== 'string' || stack === '') return header;
-  const lines = stack.split('\n').filter((l) => l !== '');
+  // The runtime's own frames (jsbridge:internal/…) are noise for users: leave them out.
+  const lines = stack.split('\n').filter((l) => l !== '' && !l.includes('@jsbridge:internal/'));
   if (lines.length === 0 || !lines.every((l) => l.includes('@'))) return stack;
   return [header, ...lines.map(formatFrame)].join('\n');
+}
+
+// Like Node, replaces a run of frames that also appear in the cause's stack with `... n lines matching …`.
+function collapseCauseFrames(ctx, err, frames) {
+  let cause;
+  try {
+    cause = err.cause;
+  } catch {}
+  if (!(cause instanceof Error)) return frames;
+  const causeStack = errorStack(cause);
+  const start = causeStack.indexOf('\n    at');
+  if (start === -1) return frames;
+  const causeFrames = causeStack.slice(start + 1).split('\n');
+  for (let i = 0; i < frames.length - 3; i++) {
+    const j = causeFrames.indexOf(frames[i]);
+    if (j === -1 || causeFrames.length - j <= 3) continue;
+    let len = 1;
+    const maxLen = Math.min(frames.length - i, causeFrames.length - j);
+    while (len < maxLen && frames[i + len] === causeFrames[j + len]) len++;
+    if (len <= 3) continue;
+    const note = ctx.stylize(`    ... ${len - 2} lines matching cause stack trace ...`, 'undefined');
+    return [...frames.slice(0, i + 1), note, ...frames.slice(i + len - 1)];
+  }
+  return frames;
 }
 
 function formatErrorBase(ctx, err, ctor, tag, keys) {
@@ -473,7 +497,9 @@ function formatErrorBase(ctx, err, ctor, tag, keys) {
   const message = err.message;
   let pos = (message && stack.indexOf(message)) || -1;
   if (pos !== -1) pos += message.length;
-  if (stack.indexOf('\n    at', pos) === -1) stack = `[${stack}]`;
+  const framesStart = stack.indexOf('\n    at', pos);
+  if (framesStart === -1) stack = `[${stack}]`;
+  else stack = [stack.slice(0, framesStart), ...collapseCauseFrames(ctx, err, stack.slice(framesStart + 1).split('\n'))].join('\n');
   if (ctx.indentationLvl !== 0) stack = stack.replaceAll('\n', `\n${' '.repeat(ctx.indentationLvl)}`);
   return stack;
 }

@@ -3,6 +3,15 @@
 
 const cache = Object.create(null);
 const wrapperParams = ["exports", "require", "module", "__filename", "__dirname"];
+// Modules compile as `(function (<params>) {<source>`: columns on line 1 include the header.
+const wrapperHeaderLength = `(function (${wrapperParams.join(", ")}) {`.length;
+
+/// Maps a `file:line:column` position in compiled module code to the position in the source file.
+internal.sourcePosition = function (position) {
+  const match = /^(.*):1:(\d+)$/.exec(position);
+  if (match === null || match[1].startsWith("jsbridge:internal/")) return position;
+  return `${match[1]}:1:${Math.max(1, Number(match[2]) - wrapperHeaderLength)}`;
+};
 
 function normalize(path) {
   const parts = [];

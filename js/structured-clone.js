@@ -1,8 +1,8 @@
 // structured-clone.js — the global structuredClone(value) (HTML structured serialize + deserialize in one pass).
 // Supported: primitives, plain objects and arrays (own enumerable string keys), Date, RegExp, boxed
 // primitives, Map, Set, ArrayBuffer, typed arrays, DataView, Error types; cycles and shared references are
-// preserved. Functions, symbols, promises, weak collections and class instances' prototypes are not
-// cloneable (class instances become plain objects). The `transfer` option is not supported.
+// preserved. Class instances are cloned as plain objects (the prototype is not kept); functions, symbols,
+// promises and weak collections throw a DataCloneError. A `transfer` list is ignored: buffers are copied.
 
 const errorConstructors = { Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError };
 const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
@@ -46,7 +46,7 @@ const brands = {
   Symbol: Symbol.prototype.valueOf,
   WeakMap: function () { return WeakMap.prototype.has.call(this, {}); },
   WeakSet: function () { return WeakSet.prototype.has.call(this, {}); },
-  WeakRef: typeof WeakRef === 'function' ? WeakRef.prototype.deref : undefined,
+  WeakRef: WeakRef.prototype.deref,
 };
 const uncloneable = new Set(['Symbol', 'Promise', 'WeakMap', 'WeakSet', 'WeakRef']);
 

@@ -29,12 +29,15 @@ const hexByte = (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
 // UTF-8 percent-encodes the code points of `str` that are in `set` (spaces become '+' with spaceAsPlus).
 function percentEncode(str, set, spaceAsPlus = false) {
   let out = '';
-  for (const ch of str) {
-    const c = ch.codePointAt(0);
-    if (spaceAsPlus && c === 0x20) out += '+';
-    else if (c < 0x80 && set[c] === 0) out += ch;
-    else if (c < 0x80) out += hexByte(c);
-    else for (const b of internal.utf8Encode(ch)) out += hexByte(b);
+  for (let i = 0; i < str.length; i++) {
+    const c = str.charCodeAt(i);
+    if (c < 0x80) {
+      out += spaceAsPlus && c === 0x20 ? '+' : set[c] === 0 ? str[i] : hexByte(c);
+      continue;
+    }
+    const end = c >= 0xd800 && c <= 0xdbff ? i + 2 : i + 1; // `str` is well-formed: a lead surrogate has a trail
+    for (const b of internal.utf8Encode(str.slice(i, end))) out += hexByte(b);
+    i = end - 1;
   }
   return out;
 }

@@ -112,8 +112,10 @@ struct JSBridgeCommand: ParsableCommand {
             trace: trace,
             timeout: timeout.map { .milliseconds(Int64(($0 * 1000).rounded(.up))) },
             executablePath: Self.executablePath())
-        let code = JSRuntime(host: host, options: options).run(script)
-        Foundation.exit(code)
+        let runtime = JSRuntime(host: host, options: options)
+        let code = runtime.run(script)
+        // Exit without tearing the engine down: the OS reclaims it faster than a final GC would.
+        withExtendedLifetime(runtime) { Foundation.exit(code) }
     }
 
     private func loadConfiguration() throws -> JSONObject {

@@ -125,17 +125,8 @@ public final class JSRuntime {
         internalObject = JSObjectMake(context, nil, nil)
         JSValueProtect(context, internalObject)
         installNatives()
-        for file in JSBridgeScripts.files {
-            let body = String(decoding: file.source, as: UTF8.self)
-            var exception: JSValueRef?
-            do {
-                let function = try compileFunction(
-                    body: body, parameters: ["internal"], sourceURL: "jsbridge:internal/\(file.name)")
-                JSObjectCallAsFunction(context, function, nil, 1, [internalObject], &exception)
-            } catch {
-                if case .exception(let thrown) = error { exception = thrown.value }
-            }
-            if let exception {
+        for file in JSBridgeScripts.files where !file.isLazy {
+            if let exception = evaluateRuntimeFile(file) {
                 output.write("jsbridge: internal error loading \(file.name): \(describe(exception))\n", to: .stderr)
                 exitCode = 70
                 return false
@@ -156,6 +147,20 @@ public final class JSRuntime {
             _ = jsb_set_unhandled_rejection_callback(context, onRejection)
         }
         return true
+    }
+
+    /// Runs one embedded runtime file with `internal`; returns its exception, if any.
+    func evaluateRuntimeFile(_ file: JSBridgeScripts.File) -> JSValueRef? {
+        let body = String(decoding: file.source, as: UTF8.self)
+        var exception: JSValueRef?
+        do {
+            let function = try compileFunction(
+                body: body, parameters: ["internal"], sourceURL: "jsbridge:internal/\(file.name)")
+            JSObjectCallAsFunction(context, function, nil, 1, [internalObject], &exception)
+        } catch {
+            if case .exception(let thrown) = error { exception = thrown.value }
+        }
+        return exception
     }
 
     private func hook(_ name: String) -> JSObjectRef? {
@@ -188,6 +193,13 @@ public final class JSRuntime {
             "version": .string(JSBridgeVersion.string),
             "pid": .number(Double(getpid())),
             "setUpFailures": .array(setUpFailures.map { $0.jsonValue }),
+            "lazyFiles": .array(JSBridgeScripts.files.filter(\.isLazy).map { file in
+                .object([
+                    "file": .string(file.name),
+                    "globals": .array(file.globals.map(JSONValue.string)),
+                    "internals": .array(file.internals.map(JSONValue.string)),
+                ])
+            }),
         ])
     }
 

@@ -1,6 +1,7 @@
 import CJavaScriptCore
 import Foundation
 import JSBridgeCore
+import JSBridgeScripts
 
 /// The native functions on the hidden `internal` object, used by the runtime's JS files.
 extension JSRuntime {
@@ -53,6 +54,14 @@ extension JSRuntime {
         defineNative("exit") { [unowned self] call throws(NativeError) in
             stop(exitCode: Int32(truncatingIfNeeded: Int(call.number(0))))
             try ensureRunning()
+            return nil
+        }
+        defineNative("evaluateRuntimeFile") { [unowned self] call throws(NativeError) in
+            let name = call.string(0)
+            guard let file = JSBridgeScripts.files.first(where: { $0.name == name }) else {
+                throw .type("No runtime file named \(name).")
+            }
+            if let exception = evaluateRuntimeFile(file) { throw .exception(ThrownValue(value: exception)) }
             return nil
         }
         defineNative("reportUncaught") { [unowned self] call throws(NativeError) in

@@ -40,7 +40,8 @@ extension JSONValue {
 
     /// Parses UTF-8 encoded JSON text (RFC 8259, strict) into a value.
     ///
-    /// Behaves like ``init(parsing:)-(String)``; invalid UTF-8 inside strings is replaced with U+FFFD.
+    /// Behaves like parsing a `String`; invalid UTF-8 inside strings is replaced with U+FFFD. Error offsets
+    /// are byte offsets into `bytes`.
     public init(parsing bytes: some Collection<UInt8>) throws(JSONParseError) {
         let result =
             bytes.withContiguousStorageIfAvailable { buffer in
@@ -276,22 +277,37 @@ struct JSONParserCore {
                 if frame.isObject {
                     guard c == ASCII.closeBrace else { throw unexpected(at: pos) }
                     pos += 1
-                    let object = JSONObject(
-                        keys: Array(keyStack[frame.keyStart...]),
-                        values: Array(valueStack[frame.valueStart...]))
+                    // (Copying the keys measured faster than moving them: the generic uninitialized-array
+                    // initializer for [String] pays a runtime metadata lookup per call.)
+                    let keys = Array(keyStack[frame.keyStart...])
                     keyStack.removeSubrange(frame.keyStart...)
-                    valueStack.removeSubrange(frame.valueStart...)
-                    value = .object(object)
+                    let values = Self.takeTail(of: &valueStack, from: frame.valueStart, filler: .null)
+                    value = .object(JSONObject(keys: keys, values: values))
                 } else {
                     guard c == ASCII.closeBracket else { throw unexpected(at: pos) }
                     pos += 1
-                    let array = Array(valueStack[frame.valueStart...])
-                    valueStack.removeSubrange(frame.valueStart...)
-                    value = .array(array)
+                    value = .array(Self.takeTail(of: &valueStack, from: frame.valueStart, filler: .null))
                 }
                 frames.removeLast()
             }
         }
+    }
+
+    /// Moves `stack[start...]` into a new array and shortens `stack`, without retaining or releasing
+    /// the moved elements (the vacated slots are refilled with a trivial `filler` before removal).
+    @inline(__always)
+    static func takeTail<Element>(of stack: inout [Element], from start: Int, filler: Element) -> [Element] {
+        let count = stack.count - start
+        let tail = stack.withUnsafeMutableBufferPointer { buffer in
+            let source = buffer.baseAddress! + start
+            return [Element](unsafeUninitializedCapacity: count) { target, initialized in
+                target.baseAddress!.moveInitialize(from: source, count: count)
+                source.initialize(repeating: filler, count: count)
+                initialized = count
+            }
+        }
+        stack.removeSubrange(start...)
+        return tail
     }
 
     mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
@@ -432,12 +448,12 @@ struct JSONParserCore {
             i += 1
         }
         guard i < end else { throw unexpected(at: i) }
+        // All digits (integer and fraction) as one integer while it fits; `digitCount` counts them all.
         var mantissa: UInt64 = 0
         var digitCount = 0
         let first = base[i]
         if first == ASCII.zero {
             i += 1
-            digitCount = 1
         } else if first > ASCII.zero && first <= ASCII.nine {
             while i < end {
                 let c = base[i] &- ASCII.zero
@@ -449,30 +465,60 @@ struct JSONParserCore {
         } else {
             throw error("No number after minus sign: unexpected \(describeCharacter(at: i))", at: i)
         }
-        var isInteger = true
+        var fractionDigits = 0
         if i < end && base[i] == ASCII.dot {
-            isInteger = false
             i += 1
             let fractionStart = i
-            while i < end && base[i] &- ASCII.zero < 10 { i += 1 }
-            guard i > fractionStart else { throw unexpected(at: i) }
+            while i < end {
+                let c = base[i] &- ASCII.zero
+                guard c < 10 else { break }
+                if digitCount > 0 || c != 0 {  // leading zeros of "0.000x" are not significant
+                    mantissa = mantissa &* 10 &+ UInt64(c)
+                    digitCount += 1
+                }
+                i += 1
+            }
+            fractionDigits = i - fractionStart
+            guard fractionDigits > 0 else { throw unexpected(at: i) }
         }
+        var exponent = 0
         if i < end && (base[i] == ASCII.lowerE || base[i] == ASCII.upperE) {
-            isInteger = false
             i += 1
-            if i < end && (base[i] == ASCII.plus || base[i] == ASCII.minus) { i += 1 }
+            var exponentNegative = false
+            if i < end && (base[i] == ASCII.plus || base[i] == ASCII.minus) {
+                exponentNegative = base[i] == ASCII.minus
+                i += 1
+            }
             let exponentStart = i
-            while i < end && base[i] &- ASCII.zero < 10 { i += 1 }
+            while i < end {
+                let c = base[i] &- ASCII.zero
+                guard c < 10 else { break }
+                if exponent < 100_000 { exponent = exponent * 10 + Int(c) }
+                i += 1
+            }
             guard i > exponentStart else { throw unexpected(at: i) }
+            if exponentNegative { exponent = -exponent }
         }
         pos = i
-        if isInteger && digitCount <= 15 {
-            // Exact: every integer below 10^15 is a Double.
-            let value = Double(mantissa)
+        // Exact fast path: a mantissa below 2^53 and a power of ten up to 10^22 are both exact Doubles,
+        // so one correctly rounded multiplication or division gives the correctly rounded result.
+        let scale = exponent - fractionDigits
+        if digitCount <= 15 && scale >= -22 && scale <= 22 {
+            var value = Double(mantissa)
+            if scale > 0 {
+                value *= Self.powersOfTen[scale]
+            } else if scale < 0 {
+                value /= Self.powersOfTen[-scale]
+            }
             return negative ? -value : value
         }
         let text = String(decoding: UnsafeBufferPointer(start: base + start, count: i - start), as: UTF8.self)
         guard let value = Double(text) else { throw error("Invalid number", at: start) }
         return value
     }
+
+    static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+        1e19, 1e20, 1e21, 1e22,
+    ]
 }

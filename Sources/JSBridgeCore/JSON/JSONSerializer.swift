@@ -6,21 +6,21 @@ extension JSONValue {
     public func serialized() -> String {
         var writer = JSONWriter()
         writer.write(self)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return writer.makeString()
     }
 
     /// Appends the compact JSON text of the value to `output`.
     public func serialize(into output: inout String) {
         var writer = JSONWriter()
         writer.write(self)
-        output.append(String(decoding: writer.bytes, as: UTF8.self))
+        output.append(writer.makeString())
     }
 
     /// The compact JSON text of the value as UTF-8 bytes.
     public func serializedUTF8() -> [UInt8] {
         var writer = JSONWriter()
         writer.write(self)
-        return writer.bytes
+        return writer.makeArray()
     }
 }
 
@@ -30,9 +30,9 @@ extension JSONValue {
     public static func javaScriptString(for number: Double) -> String {
         if number.isNaN { return "NaN" }
         if number.isInfinite { return number < 0 ? "-Infinity" : "Infinity" }
-        var writer = JSONWriter()
+        var writer = JSONWriter(capacity: 32)
         writer.writeNumber(number)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return writer.makeString()
     }
 }
 
@@ -43,12 +43,60 @@ private struct WriterFrame {
     var index: Int
 }
 
-/// Appends compact JSON to a byte buffer.
-struct JSONWriter {
-    var bytes: [UInt8] = []
+/// Appends compact JSON to a growable byte buffer it owns.
+struct JSONWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
 
-    init() {
-        bytes.reserveCapacity(64)
+    init(capacity: Int = 128) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes written so far, as a `String`.
+    func makeString() -> String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+
+    /// The bytes written so far.
+    func makeArray() -> [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(to: count + extra) }
+    }
+
+    private mutating func grow(to needed: Int) {
+        let newCapacity = Swift.max(needed, capacity * 2)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count)
+        (base + count).initialize(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func append(_ bytes: some Collection<UInt8>) {
+        reserve(bytes.count)
+        for byte in bytes {
+            base[count] = byte
+            count += 1
+        }
     }
 
     /// Writes `root` without recursion.
@@ -69,14 +117,14 @@ struct JSONWriter {
                 if array.isEmpty {
                     appendLiteral("[]")
                 } else {
-                    bytes.append(0x5B)
+                    append(0x5B)
                     stack.append(WriterFrame(keys: nil, values: array, index: 0))
                 }
             case .object(let object):
                 if object.isEmpty {
                     appendLiteral("{}")
                 } else {
-                    bytes.append(0x7B)
+                    append(0x7B)
                     stack.append(WriterFrame(keys: object.keys, values: object.values, index: 0))
                 }
             }
@@ -86,14 +134,14 @@ struct JSONWriter {
                 guard top >= 0 else { return }
                 let index = stack[top].index
                 if index == stack[top].values.count {
-                    bytes.append(stack[top].keys == nil ? 0x5D : 0x7D)
+                    append(stack[top].keys == nil ? 0x5D : 0x7D)
                     stack.removeLast()
                     continue
                 }
-                if index > 0 { bytes.append(0x2C) }
+                if index > 0 { append(0x2C) }
                 if let keys = stack[top].keys {
                     writeString(keys[index])
-                    bytes.append(0x3A)
+                    append(0x3A)
                 }
                 value = stack[top].values[index]
                 stack[top].index = index + 1
@@ -104,7 +152,7 @@ struct JSONWriter {
 
     @inline(__always)
     mutating func appendLiteral(_ literal: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     // MARK: Strings
@@ -119,31 +167,35 @@ struct JSONWriter {
     private static let hexDigits: StaticString = "0123456789abcdef"
 
     mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-        bytes.append(0x22)
+        append(0x22)
         var runStart = 0
         for i in 0..<utf8.count {
             let c = utf8[i]
             guard c < 0x20 || c == 0x22 || c == 0x5C else { continue }
-            if i > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+            if i > runStart { append(UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
             runStart = i + 1
-            bytes.append(0x5C)
+            append(0x5C)
             switch c {
-            case 0x22: bytes.append(0x22)
-            case 0x5C: bytes.append(0x5C)
-            case 0x08: bytes.append(0x62)  // \b
-            case 0x0C: bytes.append(0x66)  // \f
-            case 0x0A: bytes.append(0x6E)  // \n
-            case 0x0D: bytes.append(0x72)  // \r
-            case 0x09: bytes.append(0x74)  // \t
+            case 0x22: append(0x22)
+            case 0x5C: append(0x5C)
+            case 0x08: append(0x62)  // \b
+            case 0x0C: append(0x66)  // \f
+            case 0x0A: append(0x6E)  // \n
+            case 0x0D: append(0x72)  // \r
+            case 0x09: append(0x74)  // \t
             default:
                 let hex = Self.hexDigits.utf8Start
-                bytes.append(contentsOf: [0x75, 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 0xF)]])
+                append(0x75)
+                append(0x30)
+                append(0x30)
+                append(hex[Int(c >> 4)])
+                append(hex[Int(c & 0xF)])
             }
         }
         if utf8.count > runStart {
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+            append(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         }
-        bytes.append(0x22)
+        append(0x22)
     }
 
     // MARK: Numbers
@@ -155,7 +207,7 @@ struct JSONWriter {
             return
         }
         if number == 0 {
-            bytes.append(0x30)  // also -0
+            append(0x30)  // also -0
             return
         }
         // Integers below 2^53 print all their digits, which are then the shortest round-trip digits.
@@ -168,7 +220,7 @@ struct JSONWriter {
 
     mutating func writeInteger(_ value: Int64) {
         var magnitude = value.magnitude
-        if value < 0 { bytes.append(0x2D) }
+        if value < 0 { append(0x2D) }
         // Up to 19 digits for |Int64|.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var i = 20
@@ -177,23 +229,32 @@ struct JSONWriter {
                 digits[i] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
                 magnitude /= 10
             } while magnitude != 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[i..<20]))
+            append(UnsafeBufferPointer(rebasing: digits[i..<20]))
         }
     }
 
     /// Converts Swift's shortest round-trip `description` ("1.5e-07", "100.0", "1e+21") to JavaScript form.
     mutating func writeShortest(_ number: Double) {
-        let text = number.magnitude.description
-        // digits: significant digits without leading/trailing zeros; pointPosition: JS's `n`
-        // (value = 0.d1d2…dk × 10^n).
-        var digits: [UInt8] = []
-        digits.reserveCapacity(20)
+        var text = number.magnitude.description
+        text.withUTF8 { utf8 in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digits in
+                writeShortest(description: utf8, negative: number < 0, digits: digits)
+            }
+        }
+    }
+
+    /// `digits` is scratch space for at most 32 digits (Swift prints at most 17 significant digits).
+    private mutating func writeShortest(
+        description: UnsafeBufferPointer<UInt8>, negative: Bool, digits: UnsafeMutableBufferPointer<UInt8>
+    ) {
+        // Collect the digits and the position of the decimal point, then JS's n (value = 0.d1…dk × 10^n).
+        var digitCount = 0
         var integerDigits = 0
         var seenPoint = false
         var exponent = 0
         var exponentNegative = false
         var inExponent = false
-        for c in text.utf8 {
+        for c in description {
             if inExponent {
                 if c == 0x2D {
                     exponentNegative = true
@@ -204,7 +265,10 @@ struct JSONWriter {
             }
             switch c {
             case 0x30...0x39:
-                digits.append(c)
+                if digitCount < digits.count {
+                    digits[digitCount] = c
+                    digitCount += 1
+                }
                 if !seenPoint { integerDigits += 1 }
             case 0x2E:
                 seenPoint = true
@@ -216,38 +280,38 @@ struct JSONWriter {
         }
         if exponentNegative { exponent = -exponent }
         var n = integerDigits + exponent
-        var leading = 0
-        while leading < digits.count - 1 && digits[leading] == 0x30 {
-            leading += 1
+        var first = 0
+        while first < digitCount - 1 && digits[first] == 0x30 {
+            first += 1
             n -= 1
         }
-        var trailing = digits.count
-        while trailing > leading + 1 && digits[trailing - 1] == 0x30 { trailing -= 1 }
-        let significant = digits[leading..<trailing]
+        var last = digitCount
+        while last > first + 1 && digits[last - 1] == 0x30 { last -= 1 }
+        let significant = UnsafeBufferPointer(rebasing: digits[first..<last])
         let k = significant.count
 
-        if number < 0 { bytes.append(0x2D) }
+        if negative { append(0x2D) }
         if k <= n && n <= 21 {
-            bytes.append(contentsOf: significant)
-            for _ in 0..<(n - k) { bytes.append(0x30) }
+            append(significant)
+            for _ in 0..<(n - k) { append(0x30) }
         } else if 0 < n && n <= 21 {
-            bytes.append(contentsOf: significant.prefix(n))
-            bytes.append(0x2E)
-            bytes.append(contentsOf: significant.dropFirst(n))
+            append(UnsafeBufferPointer(rebasing: significant[0..<n]))
+            append(0x2E)
+            append(UnsafeBufferPointer(rebasing: significant[n...]))
         } else if -6 < n && n <= 0 {
-            bytes.append(0x30)
-            bytes.append(0x2E)
-            for _ in 0..<(-n) { bytes.append(0x30) }
-            bytes.append(contentsOf: significant)
+            append(0x30)
+            append(0x2E)
+            for _ in 0..<(-n) { append(0x30) }
+            append(significant)
         } else {
-            bytes.append(significant[significant.startIndex])
+            append(significant[0])
             if k > 1 {
-                bytes.append(0x2E)
-                bytes.append(contentsOf: significant.dropFirst())
+                append(0x2E)
+                append(UnsafeBufferPointer(rebasing: significant[1...]))
             }
-            bytes.append(0x65)  // e
+            append(0x65)  // e
             let e = n - 1
-            bytes.append(e < 0 ? 0x2D : 0x2B)
+            append(e < 0 ? 0x2D : 0x2B)
             writeInteger(Int64(e.magnitude))
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 /// Rules: integers decode only from integral numbers within the type's range and within ±2^53;
 /// `Float`/`Double` from numbers; `String` only from strings; `Bool` only from booleans (no coercion);
 /// `Date` from an ISO-8601 string or a number of milliseconds since 1970; `Data` from base64;
-/// `URL` from a string; `JSONValue` as the raw subtree. A missing key or `null` decodes an `Optional` as `nil`.
+/// `URL` from a string; `Decimal` from a number; `JSONValue` as the raw subtree. A missing key or `null` decodes an `Optional` as `nil`.
 /// Errors are standard `DecodingError`s whose `debugDescription` is a human message
 /// (see ``Swift/DecodingError/issues``).
 public struct JSONValueDecoder: Sendable {
@@ -142,6 +142,17 @@ enum JSONUnbox {
         }
     }
 
+    /// A `Decimal` from a number, via its shortest decimal digits (so `0.1` becomes exactly 0.1).
+    static func decimal(_ value: JSONValue, _ path: () -> [any CodingKey]) throws -> Decimal {
+        guard case .number(let number) = value else {
+            throw mismatch(Decimal.self, expected: "a number", got: value, path)
+        }
+        guard number.isFinite, let decimal = Decimal(string: JSONValue.javaScriptString(for: number)) else {
+            throw corrupted("number \(JSONValue.javaScriptString(for: number)) cannot be represented as a Decimal", path)
+        }
+        return decimal
+    }
+
     static func data(_ value: JSONValue, _ path: () -> [any CodingKey]) throws -> Data {
         guard case .string(let text) = value else {
             throw mismatch(Data.self, expected: "a base64 string", got: value, path)
@@ -181,6 +192,7 @@ final class JSONDecodingContext {
         if T.self == Date.self { return try JSONUnbox.date(value, { node().codingPath }) as! T }
         if T.self == Data.self { return try JSONUnbox.data(value, { node().codingPath }) as! T }
         if T.self == URL.self { return try JSONUnbox.url(value, { node().codingPath }) as! T }
+        if T.self == Decimal.self { return try JSONUnbox.decimal(value, { node().codingPath }) as! T }
         return try T(from: JSONValueDecoderImpl(value: value, node: node(), context: self))
     }
 }
@@ -240,6 +252,7 @@ final class JSONValueDecoderImpl: Decoder, SingleValueDecodingContainer {
         if T.self == Date.self { return try JSONUnbox.date(value, { codingPath }) as! T }
         if T.self == Data.self { return try JSONUnbox.data(value, { codingPath }) as! T }
         if T.self == URL.self { return try JSONUnbox.url(value, { codingPath }) as! T }
+        if T.self == Decimal.self { return try JSONUnbox.decimal(value, { codingPath }) as! T }
         // Same value, same path: decode with this decoder.
         return try T(from: self)
     }

@@ -3,8 +3,8 @@ import Foundation
 /// Encodes `Encodable` values into a ``JSONValue`` tree, with JavaScript conventions.
 ///
 /// Object keys keep the order in which they were encoded. `Date` becomes an ISO-8601 UTC string with
-/// milliseconds (like `Date.prototype.toJSON`), `Data` a base64 string, `URL` its absolute string, and a
-/// `JSONValue` itself. Non-finite numbers and integers beyond ±2^53 (which JavaScript cannot hold exactly)
+/// milliseconds (like `Date.prototype.toJSON`), `Data` a base64 string, `URL` its absolute string, `Decimal`
+/// the nearest number, and a `JSONValue` itself. Non-finite numbers and integers beyond ±2^53 (which JavaScript cannot hold exactly)
 /// throw `EncodingError.invalidValue`. `nil` optionals are omitted from objects, as `JSON.stringify`
 /// omits `undefined`.
 public struct JSONValueEncoder: Sendable {
@@ -63,6 +63,14 @@ enum JSONBox {
         return .string(text)
     }
 
+    /// A `Decimal` becomes the nearest `Double` (JavaScript numbers are doubles).
+    static func decimal(_ value: Decimal, _ path: () -> [any CodingKey]) throws -> JSONValue {
+        guard !value.isNaN, let number = Double(value.description), number.isFinite else {
+            throw invalid(value, "decimal \(value) cannot be encoded as a JavaScript number", path)
+        }
+        return .number(number)
+    }
+
     /// The JSON value for leaf and Foundation types, or `nil` when `T` needs its own `encode(to:)`.
     @inline(__always)
     static func special<T: Encodable>(_ value: T, _ path: () -> [any CodingKey]) throws -> JSONValue? {
@@ -74,6 +82,7 @@ enum JSONBox {
         if T.self == Date.self { return try date(value as! Date, path) }
         if T.self == Data.self { return .string((value as! Data).base64EncodedString()) }
         if T.self == URL.self { return .string((value as! URL).absoluteString) }
+        if T.self == Decimal.self { return try decimal(value as! Decimal, path) }
         return nil
     }
 }
