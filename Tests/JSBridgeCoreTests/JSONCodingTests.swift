@@ -168,6 +168,15 @@ struct JSONValueDecoderTests {
         #expect(issue(URL.self, "1")?.message == "expected a URL string, got a number (1)")
     }
 
+    @Test func decimalsDecodeFromNumbersViaShortestDigits() throws {
+        struct Price: Codable, Equatable { var amount: Decimal }
+        #expect(try decode(Decimal.self, "0.1") == Decimal(string: "0.1"))
+        #expect(try decode(Price.self, #"{"amount":1234.5678}"#) == Price(amount: Decimal(string: "1234.5678")!))
+        #expect(issue(Price.self, #"{"amount":"1"}"#) == ArgumentIssue(path: "amount", message: #"expected a number, got a string ("1")"#))
+        #expect(try JSONValueEncoder().encode(Price(amount: Decimal(string: "12.5")!)) == ["amount": 12.5])
+        #expect(try JSONValueEncoder().encode([Decimal(string: "0.1")!]).serialized() == "[0.1]")
+    }
+
     @Test func jsonValueDecodesAsTheRawSubtree() throws {
         let value: JSONValue = ["b": [1, nil], "a": "x"]
         #expect(try JSONValueDecoder().decode(JSONValue.self, from: value) == value)

@@ -1,5 +1,6 @@
 import CJavaScriptCore
 import JSBridgeCore
+import Synchronization
 
 /// One message for the JS thread, posted from any thread.
 struct InboxMessage: Sendable {
@@ -21,6 +22,11 @@ final class Inbox: @unchecked Sendable {
     private let waiter = jsb_waiter_create()!
     private var messages: [InboxMessage] = []
     private var waiting = false
+    /// Mirrors `messages.count > 0` for lock-free polling while spinning.
+    private let hasMessages = Atomic<Bool>(false)
+
+    /// How long the JS thread polls for answers before it sleeps, while calls are in flight.
+    static let spinNanoseconds: UInt64 = 50_000
 
     deinit { jsb_waiter_destroy(waiter) }
 
@@ -28,6 +34,7 @@ final class Inbox: @unchecked Sendable {
     func post(_ message: InboxMessage) {
         jsb_waiter_lock(waiter)
         messages.append(message)
+        hasMessages.store(true, ordering: .releasing)
         if waiting {
             waiting = false
             jsb_waiter_signal(waiter)
@@ -48,11 +55,20 @@ final class Inbox: @unchecked Sendable {
         buffer.removeAll(keepingCapacity: true)
         jsb_waiter_lock(waiter)
         swap(&buffer, &messages)
+        hasMessages.store(false, ordering: .relaxed)
         jsb_waiter_unlock(waiter)
     }
 
     /// Sleeps until a message arrives or the monotonic `deadline` (ns; 0 = none) passes (JS thread).
-    func wait(until deadline: UInt64) {
+    ///
+    /// With `spinning`, it first polls for up to ``spinNanoseconds``: an answer that is microseconds away
+    /// then costs no thread wake-up.
+    func wait(until deadline: UInt64, spinning: Bool) {
+        if spinning {
+            let until = jsb_monotonic_ns() + Self.spinNanoseconds
+            while !hasMessages.load(ordering: .acquiring), jsb_monotonic_ns() < until {}
+            if hasMessages.load(ordering: .acquiring) { return }
+        }
         jsb_waiter_lock(waiter)
         if messages.isEmpty {
             waiting = true

@@ -34,8 +34,10 @@ extension JSRuntime {
             let reply = CallReply(callID: id, plugin: resolved.plugin.name, action: resolved.name, sink: InboxSink(inbox: inbox))
             let start = options.trace ? jsb_monotonic_ns() : 0
             if options.trace { output.write("[jsbridge] call \(resolved.plugin.name).\(resolved.name) id=\(id)\n", to: .stderr) }
-            let handle = registry.invoke(resolved, arguments: arguments, reply: reply)
-            inFlight[id] = InFlightCall(handle: handle, action: index, start: start)
+            let prepared = PreparedCall(resolved: resolved, arguments: arguments, reply: reply)
+            inFlight[id] = InFlightCall(handle: prepared.handle, action: index, start: start)
+            // Started in a batch when control returns to the loop (one executor wake-up per batch).
+            submissions.append(prepared)
             return nil
         }
         // cancel(id): the call no longer keeps the process alive; cancellation reaches the Swift task.
@@ -59,6 +61,13 @@ extension JSRuntime {
         let ms = Double(jsb_monotonic_ns() - start) / 1_000_000
         let duration = String(format: "%.3fms", ms)
         output.write("[jsbridge] done \(resolved.plugin.name).\(resolved.name) id=\(id) \(outcome) \(duration)\n", to: .stderr)
+    }
+
+    /// Starts the calls JavaScript made since the last flush.
+    func flushSubmissions() {
+        guard !submissions.isEmpty else { return }
+        PreparedCall.startAll(submissions)
+        submissions.removeAll(keepingCapacity: true)
     }
 
     /// Hands a batch of inbox messages to JS in one call (`internal.dispatch(json)`).

@@ -27,6 +27,8 @@ public final class JSRuntime {
     var actions: [ResolvedAction] = []
     /// Calls in flight, by id; they keep the process alive.
     var inFlight: [UInt64: InFlightCall] = [:]
+    /// Calls made by JS during the current turn, started together when the turn ends.
+    var submissions: [PreparedCall] = []
     /// The hidden `internal` object shared by the runtime's JS files.
     var internalObject: JSObjectRef!
     var hooks = Hooks()
@@ -213,9 +215,11 @@ public final class JSRuntime {
             while !stopping, let id = timers.popDue(now: now), let fire = hooks.fireTimer {
                 callJS(fire, [JSValueMakeNumber(context, Double(id))])
             }
+            flushSubmissions()
             inbox.takeAll(into: &batch)
             if !batch.isEmpty {
                 deliver(batch)
+                flushSubmissions()
                 continue
             }
             if stopping || termination.timedOut.load(ordering: .relaxed) { break }
@@ -229,7 +233,7 @@ public final class JSRuntime {
                 }
                 deadline = deadline == 0 ? limit : min(deadline, limit)
             }
-            inbox.wait(until: deadline)
+            inbox.wait(until: deadline, spinning: !inFlight.isEmpty)
         }
     }
 
@@ -280,6 +284,7 @@ public final class JSRuntime {
     // MARK: - Shutdown
 
     private func shutDown() {
+        submissions.removeAll()
         for call in inFlight.values { call.handle.cancel() }
         inFlight.removeAll()
         output.flush()

@@ -2,11 +2,17 @@
 ///
 /// Objects keep their keys in insertion order, as JavaScript objects do, so values round-trip unchanged.
 public enum JSONValue: Sendable, Hashable {
+    /// JSON `null` (JavaScript `null`; `undefined` never crosses).
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A JavaScript number (an IEEE 754 double).
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array of values.
     case array([JSONValue])
+    /// An object with ordered keys.
     case object(JSONObject)
 }
 

@@ -144,7 +144,7 @@ public final class CallHandle: Sendable {
         running?.cancel()
     }
 
-    fileprivate func attach(_ newTask: Task<Void, Never>) {
+    func attach(_ newTask: Task<Void, Never>) {
         let cancelled = task.withLock { state -> Bool in
             state.task = newTask
             return state.cancelled
@@ -152,7 +152,7 @@ public final class CallHandle: Sendable {
         if cancelled { newTask.cancel() }
     }
 
-    fileprivate var isCancelled: Bool { task.withLock { $0.cancelled } }
+    var isCancelled: Bool { task.withLock { $0.cancelled } }
 }
 
 /// The frozen set of plugins of one runtime: lookup, invocation, set-up and shutdown.
@@ -217,39 +217,73 @@ public final class PluginRegistry: Sendable {
     /// Starts an async or stream action on its executor; its outcomes go to `reply`.
     @discardableResult
     public func invoke(_ resolved: ResolvedAction, arguments: JSONValue, reply: CallReply) -> CallHandle {
-        let handle = CallHandle(reply: reply)
+        let call = PreparedCall(resolved: resolved, arguments: arguments, reply: reply)
+        call.start()
+        return call.handle
+    }
+}
+
+/// A call ready to start: its handle exists before it runs, so callers can record and cancel it at once.
+///
+/// Hosts that issue many calls at a time prepare them on their own thread and start a batch from one
+/// task (``startAll(_:)``), which wakes the executor once instead of once per call.
+public struct PreparedCall: Sendable {
+    let resolved: ResolvedAction
+    let arguments: JSONValue
+    let reply: CallReply
+    /// Cancels the call.
+    public let handle: CallHandle
+
+    /// Prepares `resolved` with `arguments`; outcomes go to `reply`.
+    public init(resolved: ResolvedAction, arguments: JSONValue, reply: CallReply) {
+        self.resolved = resolved
+        self.arguments = arguments
+        self.reply = reply
+        self.handle = CallHandle(reply: reply)
+    }
+
+    /// Starts the call on its executor (sync actions run right here).
+    public func start() {
         let context = resolved.plugin.context
+        let (arguments, reply, handle) = (self.arguments, self.reply, self.handle)
+        do {
+            try resolved.plugin.checkAvailable()
+        } catch {
+            reply.reject(error)
+            return
+        }
         switch resolved.action.body {
         case .sync(let body):
             do {
-                try resolved.plugin.checkAvailable()
                 reply.resolve(try body(context, arguments))
             } catch {
                 reply.reject(error)
             }
         case .reply(let body):
-            do {
-                try resolved.plugin.checkAvailable()
-            } catch {
-                reply.reject(error)
-                return handle
-            }
             switch resolved.action.executor {
             case .concurrent:
-                handle.attach(Task { await body(context, arguments, reply) })
+                handle.attach(Task(executorPreference: ActionExecutor.shared) { await body(context, arguments, reply) })
             case .serial:
                 resolved.plugin.serialQueue.enqueue {
                     if handle.isCancelled {
                         reply.reject(BridgeError.cancelled)
                         return
                     }
-                    let task = Task { await body(context, arguments, reply) }
+                    let task = Task(executorPreference: ActionExecutor.shared) { await body(context, arguments, reply) }
                     handle.attach(task)
                     await task.value
                 }
             }
         }
-        return handle
+    }
+
+    /// Starts `calls` in order from one task.
+    public static func startAll(_ calls: [PreparedCall]) {
+        if calls.count == 1 {
+            calls[0].start()
+        } else if !calls.isEmpty {
+            Task(executorPreference: ActionExecutor.shared) { for call in calls { call.start() } }
+        }
     }
 }
 
@@ -275,7 +309,7 @@ final class SerialQueue: Sendable {
             s.running = true
             return true
         }
-        if start { Task { await self.drain() } }
+        if start { Task(executorPreference: ActionExecutor.shared) { await self.drain() } }
     }
 
     private func next() -> (@Sendable () async -> Void)? {

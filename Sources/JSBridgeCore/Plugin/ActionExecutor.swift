@@ -1,0 +1,81 @@
+import Foundation
+import Synchronization
+
+/// The concurrent pool that runs async and stream actions (a Swift `TaskExecutor`).
+///
+/// A fixed set of worker threads share one FIFO queue. An idle worker spins briefly before it sleeps, so a
+/// steady stream of calls (one in flight at a time, say) finds a worker awake instead of paying a thread
+/// wake-up per call. At most one worker spins at a time, so idle workers never crowd the JS thread off a
+/// small machine; a sleeping worker is woken only when a job arrives.
+public final class ActionExecutor: TaskExecutor, @unchecked Sendable {
+    /// The process-wide pool, one worker per core (at least two).
+    public static let shared = ActionExecutor(threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
+
+    /// How long an idle worker keeps looking for work before it sleeps.
+    static let spin: Duration = .microseconds(50)
+
+    // Invariant: `jobs`, `head` and `sleepers` are only touched with `condition` locked.
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var head = 0
+    private var sleepers = 0
+    private let queued = Atomic<Int>(0)
+    private let spinning = Atomic<Bool>(false)
+
+    /// Starts a pool of `threads` workers (they live as long as the process).
+    public init(threads: Int) {
+        for index in 0..<threads {
+            let thread = Thread { [unowned self] in self.work() }
+            thread.name = "jsbridge-action-\(index)"
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        queued.add(1, ordering: .releasing)
+        if sleepers > 0 { condition.signal() }
+        condition.unlock()
+    }
+
+    private func take() -> UnownedJob? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard head < jobs.count else { return nil }
+        let job = jobs[head]
+        head += 1
+        if head == jobs.count {
+            jobs.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        queued.subtract(1, ordering: .relaxed)
+        return job
+    }
+
+    private func work() {
+        let executor = asUnownedTaskExecutor()
+        let clock = ContinuousClock()
+        while true {
+            if let job = take() {
+                job.runSynchronously(on: executor)
+                continue
+            }
+            if spinning.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+                let until = clock.now.advanced(by: Self.spin)
+                while queued.load(ordering: .acquiring) == 0, clock.now < until {}
+                spinning.store(false, ordering: .releasing)
+                if queued.load(ordering: .acquiring) > 0 { continue }
+            }
+            condition.lock()
+            while head >= jobs.count {
+                sleepers += 1
+                condition.wait()
+                sleepers -= 1
+            }
+            condition.unlock()
+        }
+    }
+}
