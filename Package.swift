@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "JSBridgeCore", targets: ["JSBridgeCore"]),
         .library(name: "JSBridge", targets: ["JSBridge"]),
         .library(name: "JSBridgeTesting", targets: ["JSBridgeTesting"]),
+        .library(name: "JSBridgeCLI", targets: ["JSBridgeCLI"]),
         .library(name: "EchoPlugin", targets: ["EchoPlugin"]),
     ],
     dependencies: [
@@ -42,18 +43,25 @@ let package = Package(
         .target(name: "JSBridgeTesting", dependencies: ["JSBridge", "JSBridgeCore"]),
         // Built-in diagnostic plugin.
         .target(name: "EchoPlugin", dependencies: ["JSBridgeCore"], path: "Plugins/Echo"),
-        // The CLI: the only place that wires live plugins.
-        .executableTarget(
-            name: "jsbridge",
-            dependencies: [
-                "JSBridge", "EchoPlugin",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+        // The command line (flags, exit codes) as a library, for `jsbridge` and users' own runtimes.
+        .target(
+            name: "JSBridgeCLI",
+            dependencies: ["JSBridge", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // The `jsbridge` executable: the only place that wires the built-in plugins.
+        .executableTarget(name: "jsbridge", dependencies: ["JSBridgeCLI", "EchoPlugin"]),
+        // The example plugin that docs/writing-a-plugin.md walks through.
+        .target(name: "CounterPlugin", dependencies: ["JSBridgeCore"], path: "examples/counter-plugin/Sources/CounterPlugin"),
+        .executableTarget(
+            name: "counter-runtime", dependencies: ["JSBridgeCLI", "CounterPlugin", "EchoPlugin"],
+            path: "examples/counter-plugin/Sources/counter-runtime"),
         .testTarget(name: "JSBridgeCoreTests", dependencies: ["JSBridgeCore"]),
         .testTarget(name: "JSBridgeTests", dependencies: ["JSBridge", "JSBridgeTesting", "EchoPlugin"]),
         .testTarget(name: "EchoPluginTests", dependencies: ["EchoPlugin", "JSBridgeTesting"]),
-        .testTarget(name: "CLITests", dependencies: []),
+        .testTarget(name: "CLITests", dependencies: ["jsbridge"]),
+        .testTarget(
+            name: "CounterPluginTests", dependencies: ["CounterPlugin", "JSBridgeTesting"],
+            path: "examples/counter-plugin/Tests/CounterPluginTests"),
     ],
     swiftLanguageModes: [.v6]
 )

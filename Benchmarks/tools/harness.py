@@ -220,6 +220,10 @@ def main():
                            f"(after a 10-batch warm-up), after {r['rssAfter'] / MB:.1f} MB; growth "
                            f"{g / MB:+.1f} MB (from start {(r['rssAfter'] - r['rssStart']) / MB:+.1f} MB) "
                            f"over {r.get('calls', mem_total)} calls")
+            smp = r.get("samples")
+            if isinstance(smp, list) and smp and all(isinstance(x, (int, float)) for x in smp):
+                details.append(f"{who} RSS every tenth of the calls, MB: "
+                               + " ".join(f"{x / MB:.0f}" for x in smp))
             return g / MB, r
         side.measure(go)
 

@@ -8,6 +8,7 @@ import JSBridgeCore
 /// | `echo` | async | any JSON value | the same value |
 /// | `ticks` | stream | `{count, intervalMs}` | `0, 1, …, count - 1`, `intervalMs` apart |
 /// | `fail` | async | `{code?, message?}` | throws an error with that code (default `ECHO_FAILURE`) |
+/// | `context` | sync | none | what the host gave the plugin: `{permissions, appId, storageDir, configuration}` |
 public struct EchoPlugin: BridgePlugin {
     public static let name = "Echo"
 
@@ -24,6 +25,25 @@ public struct EchoPlugin: BridgePlugin {
         }
         a.async("fail", args: FailArguments.self) { _, args -> JSONValue in
             throw EchoFailure(code: args.code ?? "ECHO_FAILURE", message: args.message ?? "Echo.fail was called.")
+        }
+        a.sync("context") { context in
+            JSONValue.object([
+                "permissions": .object([
+                    "net": .string(Self.describe(context.permissions.net)),
+                    "location": .bool(context.permissions.location),
+                ]),
+                "appId": .string(context.storage.appID),
+                "storageDir": .string(context.storage.directory),
+                "configuration": context.configuration,
+            ])
+        }
+    }
+
+    private static func describe(_ net: Permissions.Net) -> String {
+        switch net {
+        case .denied: "denied"
+        case .all: "all"
+        case .hosts(let hosts): hosts.map(\.description).joined(separator: ",")
         }
     }
 

@@ -38,12 +38,14 @@ async function inflight(K, N, RUNS) {
   return { perSec: best, inFlight: K, n: N, runs: RUNS };
 }
 
-async function batches(count, B) {
+async function batches(count, B, samples) {
+  const every = Math.max(1, Math.round(count / 10));
   for (let b = 0; b < count; b++) {
     const ps = new Array(B);
     for (let j = 0; j < B; j++) ps[j] = echo({ i: j });
     const rs = await Promise.all(ps);
     if (rs[B - 1].i !== B - 1) throw new Error('bad echo');
+    if (samples && (b + 1) % every === 0) samples.push(process.memoryUsage().rss);
   }
 }
 
@@ -52,11 +54,12 @@ async function memory(TOTAL, B) {
   await batches(10, B); // warm-up: 10 batches
   const rssBefore = process.memoryUsage().rss;
   const t0 = performance.now();
-  await batches(Math.ceil(TOTAL / B), B);
+  const samples = [];
+  await batches(Math.ceil(TOTAL / B), B, samples);
   const t1 = performance.now();
   const rssAfter = process.memoryUsage().rss;
   return { rssStart, rssBefore, rssAfter, growth: rssAfter - rssBefore,
-           calls: Math.ceil(TOTAL / B) * B, perSec: (Math.ceil(TOTAL / B) * B) / ((t1 - t0) / 1000) };
+           calls: Math.ceil(TOTAL / B) * B, samples, perSec: (Math.ceil(TOTAL / B) * B) / ((t1 - t0) / 1000) };
 }
 
 async function main() {

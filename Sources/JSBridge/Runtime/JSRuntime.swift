@@ -34,6 +34,8 @@ public final class JSRuntime {
     var hooks = Hooks()
     var stopping = false
     var exitCode: Int32 = 0
+    /// The uncaught exceptions and unhandled rejections reported (at most one: the first ends the run).
+    public internal(set) var uncaughtErrors: [String] = []
     let termination: TerminationState
     private var setUpFailures: [BridgeError] = []
     private let startTime = jsb_monotonic_ns()
@@ -268,7 +270,9 @@ public final class JSRuntime {
             JSObjectCallAsFunction(context, report, nil, 2, args, &exception)
             if exception == nil, stopping { return }
         }
-        output.write("Uncaught \(describe(error))\n", to: .stderr)
+        let text = "Uncaught \(describe(error))\n"
+        uncaughtErrors.append(text)
+        output.write(text, to: .stderr)
         stop(exitCode: 1)
     }
 

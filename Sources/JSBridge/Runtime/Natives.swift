@@ -45,7 +45,9 @@ extension JSRuntime {
         // Prints an uncaught error's text (already formatted by JS) and stops with exit code 1.
         defineNative("fatal") { [unowned self] call throws(NativeError) in
             if !stopping {
-                output.write(call.string(0), to: .stderr)
+                let text = call.string(0)
+                uncaughtErrors.append(text)
+                output.write(text, to: .stderr)
                 stop(exitCode: 1)
             }
             return nil

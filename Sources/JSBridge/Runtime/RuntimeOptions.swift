@@ -1,14 +1,14 @@
 import CJavaScriptCore
 
 /// Which standard stream a line of output goes to.
-public enum OutputStream: Sendable {
+public enum StandardStream: Sendable {
     case stdout, stderr
 }
 
 /// Where console output and runtime diagnostics go (JS thread only).
 public protocol OutputSink: AnyObject {
     /// Writes `text` (no newline added).
-    func write(_ text: String, to stream: OutputStream)
+    func write(_ text: String, to stream: StandardStream)
     /// Pushes buffered output out.
     func flush()
 }
@@ -18,7 +18,7 @@ public protocol OutputSink: AnyObject {
 public final class StandardOutput: OutputSink {
     public init() {}
 
-    public func write(_ text: String, to stream: OutputStream) {
+    public func write(_ text: String, to stream: StandardStream) {
         var text = text
         text.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) {

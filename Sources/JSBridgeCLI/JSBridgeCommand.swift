@@ -1,12 +1,30 @@
 import ArgumentParser
-import EchoPlugin
 import Foundation
 import JSBridge
 import JSBridgeCore
+import Synchronization
 
-/// `jsbridge [options] <script.js> [args…]`: runs a script with the built-in plugins.
-@main
+/// The `jsbridge` command line as a library: build your own runtime binary with your plugins and the
+/// same flags, exit codes and behaviour as `jsbridge`.
+///
+/// ```swift
+/// // Sources/my-runtime/main.swift
+/// import JSBridgeCLI
+/// JSBridgeCLI.main(plugins: { [EchoPlugin(), CounterPlugin()] })
+/// ```
+public enum JSBridgeCLI {
+    /// Parses the process's arguments, runs the script with the plugins `makePlugins` returns, and exits.
+    public static func main(plugins makePlugins: @escaping @Sendable () -> [any BridgePlugin]) -> Never {
+        JSBridgeCommand.pluginFactory.withLock { $0 = makePlugins }
+        JSBridgeCommand.main()
+        exit(0)
+    }
+}
+
+/// `jsbridge [options] <script.js> [args…]`.
 struct JSBridgeCommand: ParsableCommand {
+    static let pluginFactory = Mutex<@Sendable () -> [any BridgePlugin]>({ [] })
+
     static let configuration = CommandConfiguration(
         commandName: "jsbridge",
         abstract: "Run JavaScript with native Swift plugins (JavaScriptCore).",
@@ -49,7 +67,7 @@ struct JSBridgeCommand: ParsableCommand {
     @Option(name: .customLong("storage-dir"), help: ArgumentHelp("Where app data lives (default: $XDG_DATA_HOME/jsbridge or ~/.local/share/jsbridge).", valueName: "dir"))
     var storageDir: String?
 
-    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The script to run, then its arguments.", valueName: "script.js"))
+    @Argument(parsing: .remaining, help: ArgumentHelp("The script to run, then its arguments.", valueName: "script.js"))
     var scriptAndArguments: [String] = []
 
     mutating func validate() throws {
@@ -90,7 +108,6 @@ struct JSBridgeCommand: ParsableCommand {
             script = .file(scriptAndArguments[0])
             arguments = Array(scriptAndArguments.dropFirst())
         }
-        if arguments.first == "--" { arguments.removeFirst() }
 
         var configuration = try loadConfiguration()
         if let location {
@@ -104,7 +121,7 @@ struct JSBridgeCommand: ParsableCommand {
             directory: storageDir ?? StorageLocation.defaultDirectory(environment: environment))
         let host = BridgeHost(options: .init(
             permissions: try permissions(), configuration: configuration, storage: storage))
-        try BuiltInPlugins.register(on: host)
+        for plugin in Self.pluginFactory.withLock({ $0 })() { try host.register(plugin) }
 
         let options = RuntimeOptions(
             arguments: arguments,
@@ -170,25 +187,28 @@ struct JSBridgeCommand: ParsableCommand {
         }
     }
 
-    /// Rewrites a bare `--allow-net` before the script to `--allow-net=*`; arguments after the script are untouched.
+    /// Splits the command line at the script: options before it are parsed (a bare `--allow-net` means
+    /// "every host"); the script and everything after it are passed through untouched, after a `--`.
     static func normalize(_ arguments: [String]) -> [String] {
         let takesValue: Set<String> = ["-e", "--eval", "--config", "--location", "--timeout", "--app-id", "--storage-dir"]
-        var result: [String] = []
+        var options: [String] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            if argument == "--" || !argument.hasPrefix("-") || argument == "-" {
-                result.append(contentsOf: arguments[index...])
+            if argument == "--" {
+                index += 1
                 break
             }
-            result.append(argument == "--allow-net" ? "--allow-net=*" : argument)
+            if !argument.hasPrefix("-") || argument == "-" { break }
+            options.append(argument == "--allow-net" ? "--allow-net=*" : argument)
             if takesValue.contains(argument), index + 1 < arguments.count {
-                result.append(arguments[index + 1])
+                options.append(arguments[index + 1])
                 index += 1
             }
             index += 1
         }
-        return result
+        let rest = arguments[index...]
+        return rest.isEmpty ? options : options + ["--"] + rest
     }
 }
 
@@ -215,9 +235,3 @@ struct LocationSource {
     }
 }
 
-/// The plugins every `jsbridge` process registers.
-enum BuiltInPlugins {
-    static func register(on host: BridgeHost) throws {
-        try host.register(EchoPlugin())
-    }
-}

@@ -1,0 +1,91 @@
+import Foundation
+import JSBridge
+import JSBridgeCore
+
+/// What a script run produced.
+public struct ScriptResult: Sendable {
+    /// Everything written to stdout (`console.log`, `process.stdout.write`).
+    public var stdout: String
+    /// Everything written to stderr (warnings, errors, uncaught error reports).
+    public var stderr: String
+    /// The exit code the CLI would have returned.
+    public var exitCode: Int32
+    /// The uncaught exception or unhandled rejection that ended the run, as printed.
+    public var uncaughtErrors: [String]
+
+    /// stdout split into lines (without the final empty line).
+    public var lines: [String] {
+        var lines = stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+}
+
+/// Runs JavaScript against a real engine with chosen plugins, headlessly, and returns what it printed.
+///
+/// ```swift
+/// let result = await ScriptRunner.run("console.log(bridge.execSync('Echo', 'ping', [1]))", plugins: [EchoPlugin()])
+/// #expect(result.lines == ["2"])
+/// ```
+public enum ScriptRunner {
+    /// Runs `code` (as `-e` would) with `plugins` registered on a fresh host.
+    public static func run(
+        _ code: String,
+        plugins: [any BridgePlugin] = [],
+        options: BridgeHost.Options = .testing(),
+        arguments: [String] = [],
+        environment: [String: String] = [:],
+        timeout: Duration = .seconds(60)
+    ) async -> ScriptResult {
+        await run(.eval(code), plugins: plugins, options: options, arguments: arguments, environment: environment, timeout: timeout)
+    }
+
+    /// Runs `script` with `plugins` on a fresh host, on a dedicated JS thread.
+    public static func run(
+        _ script: Script,
+        plugins: [any BridgePlugin] = [],
+        options: BridgeHost.Options = .testing(),
+        arguments: [String] = [],
+        environment: [String: String] = [:],
+        timeout: Duration = .seconds(60)
+    ) async -> ScriptResult {
+        let host = BridgeHost(options: options)
+        for plugin in plugins {
+            do {
+                try host.register(plugin)
+            } catch {
+                return ScriptResult(stdout: "", stderr: "\(error)\n", exitCode: 2, uncaughtErrors: [])
+            }
+        }
+        return await withCheckedContinuation { continuation in
+            let thread = Thread {
+                let output = CapturedOutput()
+                let runtime = JSRuntime(
+                    host: host,
+                    options: RuntimeOptions(
+                        arguments: arguments, environment: environment, timeout: timeout, output: output))
+                let code = runtime.run(script)
+                continuation.resume(returning: ScriptResult(
+                    stdout: output.stdout, stderr: output.stderr, exitCode: code, uncaughtErrors: runtime.uncaughtErrors))
+            }
+            thread.name = "jsbridge-js"
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+    }
+}
+
+/// Collects output in memory (JS thread only).
+final class CapturedOutput: OutputSink {
+    private(set) var stdout = ""
+    private(set) var stderr = ""
+
+    func write(_ text: String, to stream: StandardStream) {
+        switch stream {
+        case .stdout: stdout += text
+        case .stderr: stderr += text
+        }
+    }
+
+    func flush() {}
+}

@@ -1,0 +1,5 @@
+import CounterPlugin
+import EchoPlugin
+import JSBridgeCLI
+
+JSBridgeCLI.main(plugins: { [EchoPlugin(), CounterPlugin()] })
