@@ -223,7 +223,9 @@ def main():
             smp = r.get("samples")
             if isinstance(smp, list) and smp and all(isinstance(x, (int, float)) for x in smp):
                 details.append(f"{who} RSS every tenth of the calls, MB: "
-                               + " ".join(f"{x / MB:.0f}" for x in smp))
+                               + " ".join(f"{x / MB:.0f}" for x in smp)
+                               + (f" (second half of the calls: {(smp[-1] - smp[len(smp) // 2 - 1]) / MB:+.1f} MB)"
+                                  if len(smp) >= 4 else ""))
             return g / MB, r
         side.measure(go)
 

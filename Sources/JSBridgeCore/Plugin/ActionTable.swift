@@ -97,6 +97,13 @@ extension ActionTable {
     ) {
         stream(name, args: NoArguments.self, of: element, on: executor) { context, _, out in try await body(context, out) }
     }
+
+    /// A Cordova-style action without arguments.
+    public mutating func callback(
+        _ name: String, on executor: Executor = .concurrent, _ body: @escaping @Sendable (PluginContext, CallReply) async -> Void
+    ) {
+        callback(name, args: NoArguments.self, on: executor) { context, _, reply in await body(context, reply) }
+    }
 }
 
 /// One type-erased action of a plugin.

@@ -129,14 +129,14 @@ public struct ResolvedAction: Sendable {
 
 /// Cancels a call in flight; the call then ends with `CANCELLED` unless it already answered.
 public final class CallHandle: Sendable {
-    private let reply: CallReply
+    private let cancellation: CancellationFlag
     private let task = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
 
-    init(reply: CallReply) { self.reply = reply }
+    init(reply: CallReply) { self.cancellation = reply.cancellation }
 
     /// Requests cancellation; reaches the Swift task running the action.
     public func cancel() {
-        reply.markCancelled()
+        cancellation.set()
         let running = task.withLock { state -> Task<Void, Never>? in
             state.cancelled = true
             return state.task

@@ -35,7 +35,10 @@ public final class CallReply: Sendable {
     /// The plugin and action called.
     public let plugin: String, action: String
     private let sink: any CallOutcomeSink
-    private let state = Mutex<(answered: Bool, cancelled: Bool)>((false, false))
+    private let answered = Atomic<Bool>(false)
+    /// Shared with the call's ``CallHandle`` (which must not keep the reply alive: a reply released
+    /// unanswered reports `DROPPED`).
+    let cancellation = CancellationFlag()
 
     /// Creates the reply channel of call `callID` (hosts and test kits do this).
     public init(callID: UInt64, plugin: String, action: String, sink: any CallOutcomeSink) {
@@ -46,7 +49,7 @@ public final class CallReply: Sendable {
     }
 
     deinit {
-        if !state.withLock({ $0.answered }) {
+        if !answered.load(ordering: .acquiring) {
             sink.deliver(
                 .failed(BridgeError(
                     code: BridgeError.Code.dropped,
@@ -56,7 +59,7 @@ public final class CallReply: Sendable {
     }
 
     /// Whether the caller cancelled the call.
-    public var isCancelled: Bool { state.withLock { $0.cancelled } }
+    public var isCancelled: Bool { cancellation.isSet }
 
     /// Ends the call with a value.
     public func resolve(_ value: JSONValue) { finalize(.value(value)) }
@@ -69,22 +72,22 @@ public final class CallReply: Sendable {
 
     /// Sends one stream value; ignored once the call has ended.
     public func yield(_ value: JSONValue) {
-        guard !state.withLock({ $0.answered }) else { return }
+        guard !answered.load(ordering: .acquiring) else { return }
         sink.deliver(.item(value), callID: callID)
     }
 
-    /// Marks the call cancelled (the host also cancels the task running it).
-    func markCancelled() { state.withLock { $0.cancelled = true } }
-
     private func finalize(_ outcome: CallOutcome) {
-        let first = state.withLock { s -> Bool in
-            defer { s.answered = true }
-            return !s.answered
-        }
-        if first {
+        if !answered.exchange(true, ordering: .acquiringAndReleasing) {
             sink.deliver(outcome, callID: callID)
         } else {
             sink.reportMisuse("\(plugin).\(action) answered call \(callID) more than once; the extra answer was ignored.")
         }
     }
+}
+
+/// A set-once flag shared by a call's reply and its handle.
+final class CancellationFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .acquiring) }
+    func set() { flag.store(true, ordering: .releasing) }
 }

@@ -1,1 +1,137 @@
 import JSBridgeCore
+
+/// `Counter`: the example plugin of docs/writing-a-plugin.md — a thin adapter over ``CounterStore``.
+///
+/// | action | kind | arguments | result |
+/// |---|---|---|---|
+/// | `value` | sync | `{name}` | the counter's value |
+/// | `increment` | async, serial | `{name, by?}` | the new value; emits `changed` `{name, value}`; `COUNTER_LIMIT` above the configured `limit` |
+/// | `countdown` | stream | `{from, intervalMs?}` | `from, from - 1, …, 1`, `intervalMs` (default 1000) apart |
+/// | `whenReaches` | callback | `{name, value}` | the counter's value, once it is at least `value` |
+///
+/// Configuration (`--config`): `{"Counter": {"limit": 100}}`.
+public struct CounterPlugin: BridgePlugin {
+    public static let name = "Counter"
+
+    /// The domain core every action uses.
+    public let store: CounterStore
+
+    /// A plugin with a fresh store.
+    public init() { self.init(store: CounterStore()) }
+
+    /// A plugin over an existing store (tests use this to look inside).
+    public init(store: CounterStore) { self.store = store }
+
+    public func actions(_ a: inout ActionTable) {
+        let store = self.store
+
+        // sync: runs on the JS thread, so it must be cheap (a dictionary lookup under a lock).
+        a.sync("value", args: NameArguments.self) { _, args in
+            store.value(of: args.name)
+        }
+
+        // async on the plugin's serial executor: increments run one at a time, in call order, so the
+        // `changed` events reach JavaScript in order.
+        a.async("increment", args: IncrementArguments.self, on: .concurrent) { context, args in
+            let limit = try context.configuration(as: Configuration.self).limit
+            let value = try store.increment(args.name, by: args.by ?? 1, limit: limit)
+            try context.emit("changed", Change(name: args.name, value: value))
+            return value
+        }
+
+        // stream: yields from…1; sleeping on the injected clock lets tests drive time with ManualClock.
+        // When JavaScript cancels, `sleep` and `yield` throw CancellationError and the loop ends.
+        a.stream("countdown", args: CountdownArguments.self, of: Int.self) { context, args, out in
+            for value in stride(from: args.from, through: 1, by: -1) {
+                if value != args.from { try await context.clock.sleep(for: .milliseconds(args.intervalMs)) }
+                try await out.yield(value)
+            }
+        }
+
+        // callback (Cordova style): keeps `reply` and answers it later, from the increment that reaches
+        // the target. A reply released without an answer ends the call with DROPPED.
+        a.callback("whenReaches", args: TargetArguments.self) { _, args, reply in
+            store.whenReaches(args.name, args.value) { value in
+                reply.resolve(.number(Double(value)))
+            }
+        }
+    }
+
+    /// Checks the configuration once, so a bad `--config` fails `bridge.ready` instead of every call.
+    public func setUp(_ context: PluginContext) async throws {
+        let configuration = try context.configuration(as: Configuration.self)
+        if let limit = configuration.limit, limit < 0 {
+            throw BridgeError.invalidArgument(
+                "The configuration of plugin 'Counter' is invalid.",
+                issues: [ArgumentIssue(path: "limit", message: "must not be negative, got \(limit)")])
+        }
+    }
+
+    /// Pending `whenReaches` calls end with DROPPED when their replies are released.
+    public func shutdown() async {
+        store.removeAllWaiters()
+    }
+
+    // MARK: - Arguments, results, configuration
+
+    /// The plugin's `--config` section.
+    public struct Configuration: Decodable, Sendable {
+        /// The highest value a counter may reach (no limit when absent).
+        public var limit: Int?
+    }
+
+    struct NameArguments: Decodable, Sendable {
+        var name: String
+    }
+
+    struct IncrementArguments: Decodable, Sendable {
+        var name: String
+        var by: Int?
+    }
+
+    struct TargetArguments: Decodable, Sendable {
+        var name: String
+        var value: Int
+    }
+
+    struct CountdownArguments: Decodable, Sendable {
+        var from: Int
+        var intervalMs: Int
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            from = try c.decode(Int.self, forKey: .from)
+            intervalMs = try c.decodeIfPresent(Int.self, forKey: .intervalMs) ?? 1000
+            // Thrown as DecodingErrors, these become INVALID_ARGUMENT with the key's path.
+            guard (0...10_000).contains(from) else {
+                throw DecodingError.dataCorruptedError(forKey: .from, in: c, debugDescription: "must be between 0 and 10000")
+            }
+            guard intervalMs >= 0 else {
+                throw DecodingError.dataCorruptedError(forKey: .intervalMs, in: c, debugDescription: "must not be negative")
+            }
+        }
+
+        private enum CodingKeys: String, CodingKey { case from, intervalMs }
+    }
+
+    /// The payload of the `changed` event.
+    struct Change: Encodable, Sendable {
+        var name: String
+        var value: Int
+    }
+}
+
+/// The domain error's bridge representation: its own stable codes instead of `PLUGIN_ERROR`.
+extension CounterError: BridgeErrorConvertible {
+    public var bridgeError: BridgeError {
+        switch self {
+        case .limitExceeded(let name, let limit, let attempted):
+            BridgeError(
+                code: "COUNTER_LIMIT",
+                message: "Counter '\(name)' would reach \(attempted), above its limit of \(limit).",
+                data: ["name": .string(name), "limit": .number(Double(limit)), "attempted": .number(Double(attempted))])
+        case .overflow(let name):
+            BridgeError(code: "COUNTER_OVERFLOW", message: "Counter '\(name)' would overflow.")
+        }
+    }
+}

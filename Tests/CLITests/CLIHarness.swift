@@ -1,0 +1,246 @@
+import Foundation
+import Synchronization
+import Testing
+
+// The harness of the CLI spec tests: finds the built `jsbridge` binary, runs it in a sandbox (a fresh
+// temporary working directory with its own HOME and XDG_DATA_HOME, stdin from /dev/null, a kill-timeout)
+// and normalises the output (`$SPECS`, `$TMP`, `$BIN` stand for the paths that depend on the machine).
+// The spec file format is documented in CLISpecTests.swift.
+
+/// Why the harness cannot run.
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Paths the tests depend on.
+enum CLIPaths {
+    /// `Tests/CLITests/Specs`, found from this file's path.
+    static let specs: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Specs").standardizedFileURL.path
+
+    /// The package root (three levels above this file).
+    static let packageRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().standardizedFileURL.path
+
+    /// The `jsbridge` binary: `$JSBRIDGE_BIN`, else the one next to the running test binary (under
+    /// `swift test` that is `.build/<triple>/debug/`), else `<package>/.build/debug/jsbridge`.
+    static func binary() throws -> String {
+        let fm = FileManager.default
+        if let explicit = ProcessInfo.processInfo.environment["JSBRIDGE_BIN"], !explicit.isEmpty {
+            guard fm.isExecutableFile(atPath: explicit) else {
+                throw HarnessError(description: "JSBRIDGE_BIN='\(explicit)' is not an executable file.")
+            }
+            return explicit
+        }
+        var candidates: [String] = []
+        if let exe = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            let directory = URL(fileURLWithPath: exe).deletingLastPathComponent()
+            candidates.append(directory.appendingPathComponent("jsbridge").path)
+            // A test bundle directory (`*.xctest/`) sits inside the build directory on some platforms.
+            candidates.append(directory.deletingLastPathComponent().appendingPathComponent("jsbridge").path)
+        }
+        candidates.append(packageRoot + "/.build/debug/jsbridge")
+        for candidate in candidates where fm.isExecutableFile(atPath: candidate) {
+            var isDirectory: ObjCBool = false
+            if fm.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue {
+                return URL(fileURLWithPath: candidate).standardizedFileURL.path
+            }
+        }
+        throw HarnessError(description: """
+            The jsbridge binary was not found (looked at: \(candidates.joined(separator: ", "))). \
+            Build it first (`swift build --build-tests`) or set JSBRIDGE_BIN to its path.
+            """)
+    }
+}
+
+/// What one run of the binary produced.
+struct RunResult: Sendable {
+    /// The exit status, or 128 + the signal number when the process was killed by a signal.
+    var exitCode: Int32
+    /// True when the harness killed the process after the run's time limit.
+    var timedOut: Bool
+    /// Output with machine-dependent paths replaced by `$TMP`, `$SPECS` and `$BIN`.
+    var stdout: String
+    var stderr: String
+    var rawStdout: String
+    var rawStderr: String
+    var elapsed: Duration
+    /// The command line, for failure messages.
+    var commandLine: String
+
+    /// A summary for failure messages.
+    var summary: String {
+        """
+        $ \(commandLine)
+        exit code: \(exitCode)\(timedOut ? " (killed by the harness after its time limit)" : "")
+        --- stdout
+        \(stdout.isEmpty ? "(empty)" : stdout)
+        --- stderr
+        \(stderr.isEmpty ? "(empty)" : stderr)
+        """
+    }
+}
+
+/// Limits how many binaries run at once (the machine has two cores; timing-sensitive scripts must not starve).
+actor RunSlots {
+    static let shared = RunSlots(count: max(2, min(4, ProcessInfo.processInfo.activeProcessorCount * 2)))
+
+    private var available: Int
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) { available = count }
+
+    func acquire() async {
+        if available > 0 {
+            available -= 1
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func release() {
+        if waiters.isEmpty {
+            available += 1
+        } else {
+            waiters.removeFirst().resume()
+        }
+    }
+}
+
+/// State shared between a run and its watchdog.
+private final class RunState: Sendable {
+    let finished = Atomic<Bool>(false)
+    let timedOut = Atomic<Bool>(false)
+}
+
+enum CLI {
+    /// Runs `jsbridge arguments…` in a fresh sandbox directory and returns its output.
+    ///
+    /// - `environment`: overrides of the controlled environment (nil removes a variable). The default
+    ///   environment is `PATH`, `LANG=C.UTF-8`, `HOME=$TMP/home`, `XDG_DATA_HOME=$TMP/xdg`,
+    ///   `SWIFT_BACKTRACE=enable=no`.
+    /// - `workingDirectory`: default `$TMP` (the sandbox itself).
+    /// - `$TMP`, `$SPECS` in arguments, environment values and the working directory are expanded.
+    /// - `timeLimit`: the process is killed (and `timedOut` set) after this many seconds.
+    static func run(
+        _ arguments: [String],
+        environment overrides: [String: String?] = [:],
+        workingDirectory: String? = nil,
+        timeLimit: Double = 20,
+        prepare: (_ sandbox: String) throws -> Void = { _ in }
+    ) async throws -> RunResult {
+        let binary = try CLIPaths.binary()
+        let fm = FileManager.default
+        let base = fm.temporaryDirectory.appendingPathComponent("jsbridge-cli-\(UUID().uuidString)").path
+        let sandbox = base + "/sandbox"
+        try fm.createDirectory(atPath: sandbox + "/home", withIntermediateDirectories: true)
+        defer { try? fm.removeItem(atPath: base) }
+        try prepare(sandbox)
+
+        func expand(_ text: String) -> String {
+            text.replacingOccurrences(of: "$SPECS", with: CLIPaths.specs)
+                .replacingOccurrences(of: "$TMP", with: sandbox)
+        }
+        let arguments = arguments.map(expand)
+        var environment: [String: String] = [
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "LANG": "C.UTF-8",
+            "HOME": sandbox + "/home",
+            "XDG_DATA_HOME": sandbox + "/xdg",
+            "SWIFT_BACKTRACE": "enable=no",
+        ]
+        for (key, value) in overrides { environment[key] = value.map(expand) }
+        let directory = workingDirectory.map(expand) ?? sandbox
+
+        let stdoutPath = base + "/stdout", stderrPath = base + "/stderr"
+        fm.createFile(atPath: stdoutPath, contents: nil)
+        fm.createFile(atPath: stderrPath, contents: nil)
+        let stdoutHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        let stderrHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = stdoutHandle
+        process.standardError = stderrHandle
+
+        await RunSlots.shared.acquire()
+        let state = RunState()
+        let started = ContinuousClock.now
+        let status: (Int32, Process.TerminationReason)
+        do {
+            status = try await withCheckedThrowingContinuation { continuation in
+                process.terminationHandler = { finished in
+                    continuation.resume(returning: (finished.terminationStatus, finished.terminationReason))
+                }
+                do {
+                    try process.run()
+                } catch {
+                    process.terminationHandler = nil
+                    continuation.resume(throwing: HarnessError(description: "Could not start \(binary): \(error)"))
+                    return
+                }
+                let pid = process.processIdentifier
+                Task.detached {
+                    try? await Task.sleep(for: .seconds(timeLimit))
+                    if !state.finished.load(ordering: .acquiring) {
+                        state.timedOut.store(true, ordering: .releasing)
+                        kill(pid, SIGKILL)
+                    }
+                }
+            }
+        } catch {
+            await RunSlots.shared.release()
+            throw error
+        }
+        state.finished.store(true, ordering: .releasing)
+        let elapsed = ContinuousClock.now - started
+        await RunSlots.shared.release()
+        try? stdoutHandle.close()
+        try? stderrHandle.close()
+
+        let rawStdout = String(decoding: fm.contents(atPath: stdoutPath) ?? Data(), as: UTF8.self)
+        let rawStderr = String(decoding: fm.contents(atPath: stderrPath) ?? Data(), as: UTF8.self)
+        let substitutions = Self.substitutions(sandbox: sandbox, binary: binary)
+        return RunResult(
+            exitCode: status.1 == .exit ? status.0 : 128 + status.0,
+            timedOut: state.timedOut.load(ordering: .acquiring),
+            stdout: normalize(rawStdout, substitutions),
+            stderr: normalize(rawStderr, substitutions),
+            rawStdout: rawStdout,
+            rawStderr: rawStderr,
+            elapsed: elapsed,
+            commandLine: (["cd", directory, "&&", "jsbridge"] + arguments).map(shellQuote).joined(separator: " "))
+    }
+
+    /// (path, placeholder) pairs, longest path first; real paths too, in case a directory is a symlink.
+    private static func substitutions(sandbox: String, binary: String) -> [(String, String)] {
+        var pairs: [(String, String)] = []
+        func add(_ path: String, _ placeholder: String) {
+            pairs.append((path, placeholder))
+            if let resolved = realpath(path, nil) {
+                let real = String(cString: resolved)
+                free(resolved)
+                if real != path { pairs.append((real, placeholder)) }
+            }
+        }
+        add(binary, "$BIN")
+        add(sandbox, "$TMP")
+        add(CLIPaths.specs, "$SPECS")
+        return pairs.sorted { $0.0.count > $1.0.count }
+    }
+
+    private static func normalize(_ text: String, _ substitutions: [(String, String)]) -> String {
+        var text = text
+        for (path, placeholder) in substitutions { text = text.replacingOccurrences(of: path, with: placeholder) }
+        return text
+    }
+
+    static func shellQuote(_ word: String) -> String {
+        if !word.isEmpty, word.allSatisfy({ $0.isLetter || $0.isNumber || "-_./=:,@%+$".contains($0) }) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

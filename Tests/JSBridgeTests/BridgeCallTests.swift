@@ -1,0 +1,151 @@
+import EchoPlugin
+import JSBridge
+import JSBridgeCore
+import JSBridgeTesting
+import Testing
+
+/// Runs `code` with Echo and a fresh Probe plugin.
+func runScript(
+    _ code: String, log: ProbePlugin.Log = .init(), options: BridgeHost.Options = .testing(),
+    timeout: Duration = .seconds(30)
+) async -> ScriptResult {
+    await ScriptRunner.run(code, plugins: [EchoPlugin(), ProbePlugin(log: log)], options: options, timeout: timeout)
+}
+
+@Suite struct BridgeCallTests {
+    @Test func execSyncReturnsTheValue() async {
+        let result = await runScript(#"console.log(bridge.execSync("Echo", "ping", [41]), bridge.execSync("Echo", "ping", 1.5))"#)
+        #expect(result.lines == ["42 2.5"])
+        #expect(result.exitCode == 0)
+    }
+
+    @Test func callRoundTripsNestedJSONWithUnicode() async {
+        let result = await runScript(#"""
+            const value = { s: "héllo 🌍 \u0000 \"q\"", n: [1, 2.5, -0, 1e300, null, true], o: { deep: { x: [] } } };
+            bridge.call("Echo", "echo", value).then((back) => console.log(JSON.stringify(back) === JSON.stringify(value)));
+            """#)
+        #expect(result.lines == ["true"])
+    }
+
+    @Test func pluginProxyAndCordovaExec() async {
+        let result = await runScript(#"""
+            bridge.plugins.Echo.echo({ a: 1 }).then((v) => console.log("proxy", v.a));
+            cordova.exec((v) => console.log("exec", v.b), (e) => console.log("bad", e), "Echo", "echo", [{ b: 2 }]);
+            cordova.exec(null, (e) => console.log("fail", e.code, e.plugin, e.action), "Echo", "fail", [{ code: "MINE" }]);
+            bridge.plugins.Nope.thing().catch((e) => console.log("proxy-missing", e.code));
+            console.log("has", "Echo" in bridge.plugins, Object.keys(bridge.plugins).includes("Probe"));
+            """#)
+        #expect(result.lines.first == "has true true")
+        #expect(Set(result.lines.dropFirst()) == ["proxy 1", "exec 2", "fail MINE Echo fail", "proxy-missing PLUGIN_NOT_FOUND"])
+    }
+
+    @Test func streamThroughExecCallsSuccessPerValue() async {
+        let result = await runScript(#"""
+            const got = [];
+            cordova.exec((v) => got.push(v), (e) => console.log(e), "Echo", "ticks", [{ count: 4 }]);
+            setTimeout(() => console.log(got.join(",")), 200);
+            """#)
+        #expect(result.lines == ["0,1,2,3"])
+    }
+
+    @Test func subscribeDeliversValuesAndCancelReachesSwift() async {
+        let log = ProbePlugin.Log()
+        let result = await runScript(#"""
+            const seen = [];
+            const sub = bridge.subscribe("Probe", "forever", {}, (v) => {
+              seen.push(v);
+              if (v === 2) sub.cancel();
+            });
+            sub.done.then(() => console.log("done", seen.join(","), typeof sub.id));
+            """#, log: log)
+        #expect(result.lines == ["done 0,1,2 number"])
+        // The cancellation reached the Swift task (it may finish after the script ended).
+        for _ in 0..<100 where !log.all.contains("forever cancelled") { try? await Task.sleep(for: .milliseconds(10)) }
+        #expect(log.all.contains("forever cancelled"))
+    }
+
+    @Test func subscribeFinishesNormally() async {
+        let result = await runScript(#"""
+            const seen = [];
+            bridge.subscribe("Echo", "ticks", { count: 3, intervalMs: 1 }, (v) => seen.push(v)).done.then(() => console.log(seen));
+            """#)
+        #expect(result.lines == ["[ 0, 1, 2 ]"])
+    }
+
+    @Test func eventsReachListenersUntilRemoved() async {
+        let result = await runScript(#"""
+            const seen = [];
+            const handle = bridge.on("Probe", "tick", (p) => { seen.push(p.i); if (p.i === 1) handle.remove(); });
+            bridge.call("Probe", "emit", 3).then(async (n) => {
+              await new Promise((r) => setTimeout(r, 20));
+              console.log(n, seen.join(","));
+            });
+            """#)
+        #expect(result.lines == ["3 0,1"])
+    }
+
+    @Test func readyResolvesWhenPluginsAreSetUp() async {
+        let result = await runScript(#"bridge.ready.then(() => console.log("ready"))"#)
+        #expect(result.lines == ["ready"])
+    }
+
+    @Test func setUpFailureRejectsReadyAndTheCalls() async {
+        let result = await ScriptRunner.run(#"""
+            bridge.ready.catch((e) => console.log("ready", e.code));
+            bridge.call("Broken", "ok").catch((e) => console.log("call", e.code, e.message));
+            """#, plugins: [BrokenPlugin()])
+        #expect(result.lines == ["ready BROKEN_SETUP", "call BROKEN_SETUP Plugin 'Broken' failed to set up: the disk is on fire"])
+    }
+
+    @Test func callbackTableIsEmptyAfterManyCalls() async {
+        let result = await runScript(#"""
+            (async () => {
+              for (let round = 0; round < 20; round++) {
+                const batch = [];
+                for (let i = 0; i < 1000; i++) batch.push(bridge.call("Echo", "echo", { i }));
+                const values = await Promise.all(batch);
+                if (values[999].i !== 999) throw new Error("wrong answer");
+              }
+              const sub = bridge.subscribe("Echo", "ticks", { count: 1 }, () => {});
+              await sub.done;
+              console.log(bridge.pendingCalls, sub.id > 20000);
+            })();
+            """#)
+        #expect(result.lines == ["0 true"])
+    }
+
+    @Test func serialExecutorRunsCallsOneAtATimeInOrder() async {
+        let log = ProbePlugin.Log()
+        let result = await runScript(#"""
+            Promise.all([
+              bridge.call("Probe", "serialDelay", { ms: 30, tag: "a" }),
+              bridge.call("Probe", "serialDelay", { ms: 1, tag: "b" }),
+              bridge.call("Probe", "serialDelay", { ms: 1, tag: "c" }),
+            ]).then((tags) => console.log(tags.join("")));
+            """#, log: log)
+        #expect(result.lines == ["abc"])
+        #expect(log.all == ["start a", "end a", "start b", "end b", "start c", "end c", "shutdown"])
+    }
+
+    @Test func shutdownIsAwaitedBeforeTheRunEnds() async {
+        let log = ProbePlugin.Log()
+        let result = await runScript("process.exit(0)", log: log)
+        #expect(result.exitCode == 0)
+        #expect(log.all == ["shutdown"])
+    }
+
+    @Test func configurationReachesThePlugin() async {
+        let options = BridgeHost.Options.testing(configuration: ["Probe": ["mode": "fast", "level": 3]])
+        let result = await runScript(#"console.log(JSON.stringify(bridge.execSync("Probe", "configuration")))"#, options: options)
+        #expect(result.lines == [#"{"mode":"fast","level":3}"#])
+    }
+
+    @Test func fiftyMegabyteStringArgument() async {
+        let result = await runScript(#"""
+            const big = "x".repeat(50 * 1024 * 1024);
+            bridge.call("Probe", "length", big).then((n) => console.log(n));
+            """#)
+        #expect(result.lines == ["\(50 * 1024 * 1024)"])
+        #expect(result.exitCode == 0)
+    }
+}

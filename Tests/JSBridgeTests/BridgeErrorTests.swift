@@ -1,0 +1,126 @@
+import JSBridgeCore
+import JSBridgeTesting
+import Testing
+
+/// Every core error code of DESIGN §3.2, reached from JavaScript.
+@Suite struct BridgeErrorTests {
+    @Test func pluginNotFound() async {
+        let result = await runScript(#"""
+            bridge.call("Nope", "x").catch((e) => console.log(e instanceof BridgeError, e instanceof Error, e.name, e.code, e.plugin, e.action));
+            try { bridge.execSync("Nope", "x", []); } catch (e) { console.log("sync", e.code); }
+            """#)
+        #expect(result.lines == ["sync PLUGIN_NOT_FOUND", "true true BridgeError PLUGIN_NOT_FOUND Nope x"])
+    }
+
+    @Test func actionNotFoundIncludingWrongKinds() async {
+        let result = await runScript(#"""
+            bridge.call("Echo", "nope").catch((e) => console.log("unknown", e.code));
+            try { bridge.execSync("Echo", "echo", [{}]); } catch (e) { console.log("execSync-async", e.code, e.message); }
+            bridge.call("Echo", "ticks", { count: 1 }).catch((e) => console.log("call-stream", e.code));
+            bridge.subscribe("Echo", "echo", {}, () => {}, (e) => console.log("subscribe-async", e.code));
+            """#)
+        #expect(result.lines.contains("execSync-async ACTION_NOT_FOUND Plugin 'Echo' has no synchronous action 'echo': it is a async action."))
+        #expect(Set(result.lines).isSuperset(of: ["unknown ACTION_NOT_FOUND", "call-stream ACTION_NOT_FOUND", "subscribe-async ACTION_NOT_FOUND"]))
+        #expect(result.lines.count == 4)
+    }
+
+    @Test func invalidArgumentHasPathsForWrongTypes() async {
+        let result = await runScript(#"""
+            try { bridge.execSync("Echo", "ping", ["seven"]); } catch (e) { console.log(e.code, JSON.stringify(e.data.issues)); }
+            bridge.call("Probe", "hotel", { rooms: [{ name: "a", price: 1 }, { name: "b", price: "cheap" }] })
+              .catch((e) => console.log(e.code, e.data.issues[0].path, e.data.issues[0].message));
+            bridge.call("Probe", "hotel", { rooms: [{ price: 1 }] }).catch((e) => console.log(e.data.issues[0].path));
+            bridge.call("Echo", "ticks", { count: -1 }).catch(() => {});
+            bridge.subscribe("Echo", "ticks", { count: -1 }, () => {}, (e) => console.log("ticks", e.code, e.data.issues[0].path));
+            """#)
+        #expect(result.lines.first == #"INVALID_ARGUMENT [{"path":"","message":"expected a number, got a string (\"seven\")"}]"#)
+        #expect(result.lines.contains(#"INVALID_ARGUMENT rooms[1].price expected a number, got a string ("cheap")"#))
+        #expect(result.lines.contains("rooms[0].name"))
+        #expect(result.lines.contains("ticks INVALID_ARGUMENT count"))
+    }
+
+    @Test func unserializableArgumentsAreRejectedWithPaths() async {
+        let result = await runScript(#"""
+            const cyclic = { a: { b: {} } }; cyclic.a.b.back = cyclic;
+            const cases = { fn: { f: [1, () => 1] }, cyclic, big: { n: 10n }, sym: { s: Symbol("x") } };
+            for (const [name, args] of Object.entries(cases)) {
+              bridge.call("Echo", "echo", args).catch((e) => console.log(name, e.code, e.data.issues[0].path));
+            }
+            try { bridge.execSync("Echo", "ping", [{ f() {} }]); } catch (e) { console.log("sync", e.code, e.data.issues[0].path); }
+            """#)
+        #expect(result.lines == [
+            "sync INVALID_ARGUMENT f", "fn INVALID_ARGUMENT f[1]", "cyclic INVALID_ARGUMENT a.b.back",
+            "big INVALID_ARGUMENT n", "sym INVALID_ARGUMENT s",
+        ])
+    }
+
+    @Test func permissionDeniedNamesTheFlag() async {
+        let denied = await runScript(#"bridge.call("Probe", "needsNet", "example.com").catch((e) => console.log(e.code, e.message))"#)
+        #expect(denied.lines == ["PERMISSION_DENIED Network access to example.com:443 was not granted; run with --allow-net=example.com:443 (or --allow-net)."])
+        let options = BridgeHost.Options.testing(permissions: Permissions(net: .hosts([.init(host: "example.com")])))
+        let granted = await runScript(#"bridge.call("Probe", "needsNet", "example.com").then(console.log)"#, options: options)
+        #expect(granted.lines == ["connected to example.com"])
+    }
+
+    @Test func pluginErrorForSwiftErrorsWithoutACode() async {
+        let result = await runScript(#"bridge.call("Probe", "throwPlain").catch((e) => console.log(e.code, typeof e.message, e.data.type.endsWith(".CocoaError")))"#)
+        #expect(result.lines == ["PLUGIN_ERROR string true"])
+    }
+
+    @Test func customCodesAndDataFromSyncAndAsyncActions() async {
+        let result = await runScript(#"""
+            try { bridge.execSync("Probe", "syncThrow"); } catch (e) { console.log(e.code, e.message, e.data.why); }
+            bridge.call("Echo", "fail", { code: "OUT_OF_COFFEE", message: "refill" }).catch((e) => console.log(e.code, e.message));
+            """#)
+        #expect(result.lines == ["SYNC_BAD sync failed test", "OUT_OF_COFFEE refill"])
+    }
+
+    @Test func cancelledBySignalReachesSwift() async {
+        let log = ProbePlugin.Log()
+        let result = await runScript(#"""
+            const controller = new AbortController();
+            bridge.call("Probe", "hang", {}, { signal: controller.signal }).catch((e) => console.log(e.code, bridge.pendingCalls));
+            setTimeout(() => controller.abort(), 10);
+            bridge.call("Echo", "echo", {}, { signal: AbortSignal.abort() }).catch((e) => console.log("pre-aborted", e.code));
+            """#, log: log)
+        #expect(result.lines == ["pre-aborted CANCELLED", "CANCELLED 0"])
+        for _ in 0..<100 where !log.all.contains("hang cancelled") { try? await Task.sleep(for: .milliseconds(10)) }
+        #expect(log.all.contains("hang cancelled"))
+    }
+
+    @Test func timeoutEndsTheCallAndCancelsTheTask() async {
+        let log = ProbePlugin.Log()
+        let result = await runScript(#"""
+            const started = Date.now();
+            bridge.call("Probe", "hang", {}, { timeout: 30 }).catch((e) => console.log(e.code, e.message, Date.now() - started < 5000));
+            """#, log: log)
+        #expect(result.lines == ["TIMEOUT Probe.hang did not finish within 30 ms. true"])
+        #expect(result.exitCode == 0)
+        for _ in 0..<100 where !log.all.contains("hang cancelled") { try? await Task.sleep(for: .milliseconds(10)) }
+        #expect(log.all.contains("hang cancelled"))
+    }
+
+    @Test func droppedWhenThePluginReleasesTheCallUnanswered() async {
+        let result = await runScript(#"bridge.call("Probe", "dropReply").catch((e) => console.log(e.code, e.message))"#)
+        #expect(result.lines.count == 1)
+        #expect(result.lines.first?.hasPrefix("DROPPED Probe.dropReply released call") == true)
+    }
+
+    @Test func answeringTwiceIsReportedAndIgnored() async {
+        let result = await runScript(#"bridge.call("Probe", "answerTwice").then((v) => console.log(v))"#)
+        #expect(result.lines == ["first"])
+        #expect(result.stderr.contains("answered call 1 more than once; the extra answer was ignored"))
+        #expect(result.exitCode == 0)
+    }
+
+    @Test func aCallbackThatThrowsIsAnUncaughtError() async {
+        let result = await runScript(#"""
+            cordova.exec(() => { throw new Error("callback broke"); }, null, "Echo", "echo", [{}]);
+            setTimeout(() => console.log("never"), 50);
+            """#)
+        #expect(result.exitCode == 1)
+        #expect(result.uncaughtErrors.count == 1)
+        #expect(result.stderr.contains("Uncaught Error: callback broke"))
+        #expect(!result.stdout.contains("never"))
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import JSBridgeCore
+import Synchronization
+
+/// A plugin that misbehaves on purpose, to test how the bridge copes.
+struct ProbePlugin: BridgePlugin {
+    static let name = "Probe"
+
+    /// What the plugin observed, for assertions.
+    final class Log: Sendable {
+        let entries = Mutex<[String]>([])
+        func add(_ entry: String) { entries.withLock { $0.append(entry) } }
+        var all: [String] { entries.withLock { $0 } }
+    }
+
+    let log: Log
+
+    struct Room: Codable, Sendable {
+        var name: String
+        var price: Double
+    }
+
+    struct Hotel: Codable, Sendable {
+        var rooms: [Room]
+    }
+
+    struct Delay: Decodable, Sendable {
+        var ms: Int
+        var tag: String
+    }
+
+    func actions(_ a: inout ActionTable) {
+        a.callback("dropReply") { _, _ in }
+        a.callback("answerTwice") { _, reply in
+            reply.resolve("first")
+            reply.resolve("second")
+        }
+        a.async("hang") { [log] _ in
+            do {
+                try await Task.sleep(for: .seconds(3600))
+            } catch {
+                log.add("hang cancelled")
+                throw error
+            }
+            return "woke"
+        }
+        a.async("needsNet", args: String.self) { context, host in
+            try context.require(.net(host: host, port: 443))
+            return "connected to \(host)"
+        }
+        a.async("throwPlain") { _ -> String in
+            throw CocoaError(.fileNoSuchFile)
+        }
+        a.sync("syncThrow") { _ -> Int in
+            throw BridgeError(code: "SYNC_BAD", message: "sync failed", data: ["why": "test"])
+        }
+        a.sync("configuration") { context in context.configuration }
+        a.async("hotel", args: Hotel.self) { _, hotel in hotel.rooms.map(\.price).reduce(0, +) }
+        a.async("serialDelay", args: Delay.self, on: .serial) { [log] _, delay in
+            log.add("start \(delay.tag)")
+            try await Task.sleep(for: .milliseconds(delay.ms))
+            log.add("end \(delay.tag)")
+            return delay.tag
+        }
+        a.async("emit", args: Int.self) { context, count in
+            for i in 0..<count { try context.emit("tick", ["i": JSONValue.number(Double(i))]) }
+            return count
+        }
+        a.stream("forever") { [log] _, out in
+            var i = 0
+            do {
+                while true {
+                    try await out.yield(i)
+                    i += 1
+                    try await Task.sleep(for: .milliseconds(2))
+                }
+            } catch {
+                log.add("forever cancelled")
+                throw error
+            }
+        }
+        a.async("length", args: String.self) { _, text in text.utf8.count }
+    }
+
+    func shutdown() async {
+        try? await Task.sleep(for: .milliseconds(20))
+        log.add("shutdown")
+    }
+}
+
+/// A plugin whose set-up fails.
+struct BrokenPlugin: BridgePlugin {
+    static let name = "Broken"
+    func actions(_ a: inout ActionTable) {
+        a.sync("ok") { _ in true }
+    }
+    func setUp(_ context: PluginContext) async throws {
+        throw BridgeError(code: "BROKEN_SETUP", message: "the disk is on fire")
+    }
+}
