@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "JSBridgeCoreTests", dependencies: ["JSBridgeCore"]),
         .testTarget(name: "JSBridgeTests", dependencies: ["JSBridge", "JSBridgeTesting", "EchoPlugin"]),
         .testTarget(name: "EchoPluginTests", dependencies: ["EchoPlugin", "JSBridgeTesting"]),
-        .testTarget(name: "CLITests", dependencies: ["jsbridge"]),
+        .testTarget(name: "CLITests", dependencies: ["jsbridge"], exclude: ["Specs"]),
         .testTarget(
             name: "CounterPluginTests", dependencies: ["CounterPlugin", "JSBridgeTesting"],
             path: "examples/counter-plugin/Tests/CounterPluginTests"),

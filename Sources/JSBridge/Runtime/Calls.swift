@@ -5,22 +5,25 @@ import JSBridgeCore
 extension JSRuntime {
     func installBridgeNatives() {
         // callSync(actionIndex, args) → value; throws a BridgeError.
-        defineNative("callSync") { [unowned self] call throws(NativeError) in
+        defineNative("callSync") { [unowned(unsafe) self] call throws(NativeError) in
             try ensureRunning()
-            let resolved = try action(at: call.number(0))
-            let start = options.trace ? jsb_monotonic_ns() : 0
+            let index = call.number(0)
+            guard index >= 0, Int(index) < actions.count else { throw .type("Unknown action index \(index).") }
+            guard let invoke = syncInvokers[Int(index)] else {
+                let resolved = actions[Int(index)]
+                throw .bridge(.actionNotFound(resolved.plugin.name, resolved.name), plugin: resolved.plugin.name, action: resolved.name)
+            }
             let arguments = try jsonArgument(call[1])
+            if options.trace { return try tracedSyncCall(Int(index), invoke, arguments) }
             do throws(BridgeError) {
-                let result = try registry.invokeSync(resolved, arguments: arguments)
-                if options.trace { trace(resolved, id: "sync", start: start, outcome: "ok") }
-                return makeValue(result)
+                return makeValue(try invoke(arguments))
             } catch {
-                if options.trace { trace(resolved, id: "sync", start: start, outcome: "error \(error.code)") }
+                let resolved = actions[Int(index)]
                 throw .bridge(error, plugin: resolved.plugin.name, action: resolved.name)
             }
         }
         // callAsync(actionIndex, id, argsJSON): starts an async or stream action.
-        defineNative("callAsync") { [unowned self] call throws(NativeError) in
+        defineNative("callAsync") { [unowned(unsafe) self] call throws(NativeError) in
             try ensureRunning()
             let index = Int(call.number(0))
             let resolved = try action(at: call.number(0))
@@ -41,13 +44,29 @@ extension JSRuntime {
             return nil
         }
         // cancel(id): the call no longer keeps the process alive; cancellation reaches the Swift task.
-        defineNative("cancel") { [unowned self] call throws(NativeError) in
+        defineNative("cancel") { [unowned(unsafe) self] call throws(NativeError) in
             let id = UInt64(call.number(0))
             if let entry = inFlight.removeValue(forKey: id) {
                 entry.handle.cancel()
                 if options.trace { trace(actions[entry.action], id: "\(id)", start: entry.start, outcome: "cancelled") }
             }
             return nil
+        }
+    }
+
+    private func tracedSyncCall(
+        _ index: Int, _ invoke: (JSONValue) throws(BridgeError) -> JSONValue, _ arguments: JSONValue
+    ) throws(NativeError) -> JSValueRef {
+        let resolved = actions[index]
+        let start = jsb_monotonic_ns()
+        output.write("[jsbridge] call \(resolved.plugin.name).\(resolved.name) id=sync\n", to: .stderr)
+        do throws(BridgeError) {
+            let result = try invoke(arguments)
+            trace(resolved, id: "sync", start: start, outcome: "ok")
+            return makeValue(result)
+        } catch {
+            trace(resolved, id: "sync", start: start, outcome: "error \(error.code)")
+            throw .bridge(error, plugin: resolved.plugin.name, action: resolved.name)
         }
     }
 

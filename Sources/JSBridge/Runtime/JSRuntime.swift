@@ -25,6 +25,8 @@ public final class JSRuntime {
     var timers = TimerQueue()
     /// Actions by the index JavaScript uses (the manifest order).
     var actions: [ResolvedAction] = []
+    /// For sync actions, their resolved invoker (same indices as `actions`).
+    var syncInvokers: [(@Sendable (JSONValue) throws(BridgeError) -> JSONValue)?] = []
     /// Calls in flight, by id; they keep the process alive.
     var inFlight: [UInt64: InFlightCall] = [:]
     /// Calls made by JS during the current turn, started together when the turn ends.
@@ -178,12 +180,14 @@ public final class JSRuntime {
     func startupData() -> JSONValue {
         var manifest = JSONObject()
         actions = []
+        syncInvokers = []
         for plugin in registry.plugins {
             var table = JSONObject()
             for (name, kind) in plugin.actionKinds {
                 let resolved = try! registry.resolve(plugin: plugin.name, action: name)
                 table[name] = .array([.number(Double(actions.count)), .number(kind.wireCode)])
                 actions.append(resolved)
+                syncInvokers.append(registry.syncInvoker(for: resolved))
             }
             manifest[plugin.name] = .object(table)
         }

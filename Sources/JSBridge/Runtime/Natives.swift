@@ -27,7 +27,7 @@ extension JSRuntime {
     }
 
     private func installConsoleAndProcessNatives() {
-        defineNative("print") { [unowned self] call throws(NativeError) in
+        defineNative("print") { [unowned(unsafe) self] call throws(NativeError) in
             if !stopping { output.write(call.string(1), to: call.number(0) == 2 ? .stderr : .stdout) }
             return nil
         }
@@ -37,13 +37,13 @@ extension JSRuntime {
         defineNative("rss") { call in
             JSValueMakeNumber(call.context, Double(jsb_resident_bytes()))
         }
-        defineNative("defineGlobal") { [unowned self] call throws(NativeError) in
+        defineNative("defineGlobal") { [unowned(unsafe) self] call throws(NativeError) in
             let global = JSContextGetGlobalObject(context)!
             setProperty(global, call.string(0), call[1], hidden: true)
             return nil
         }
         // Prints an uncaught error's text (already formatted by JS) and stops with exit code 1.
-        defineNative("fatal") { [unowned self] call throws(NativeError) in
+        defineNative("fatal") { [unowned(unsafe) self] call throws(NativeError) in
             if !stopping {
                 let text = call.string(0)
                 uncaughtErrors.append(text)
@@ -53,12 +53,12 @@ extension JSRuntime {
             return nil
         }
         // `process.exit(code)`: stops at once; JS unwinds through the exit sentinel.
-        defineNative("exit") { [unowned self] call throws(NativeError) in
+        defineNative("exit") { [unowned(unsafe) self] call throws(NativeError) in
             stop(exitCode: Int32(truncatingIfNeeded: Int(call.number(0))))
             try ensureRunning()
             return nil
         }
-        defineNative("evaluateRuntimeFile") { [unowned self] call throws(NativeError) in
+        defineNative("evaluateRuntimeFile") { [unowned(unsafe) self] call throws(NativeError) in
             let name = call.string(0)
             guard let file = JSBridgeScripts.files.first(where: { $0.name == name }) else {
                 throw .type("No runtime file named \(name).")
@@ -66,7 +66,7 @@ extension JSRuntime {
             if let exception = evaluateRuntimeFile(file) { throw .exception(ThrownValue(value: exception)) }
             return nil
         }
-        defineNative("reportUncaught") { [unowned self] call throws(NativeError) in
+        defineNative("reportUncaught") { [unowned(unsafe) self] call throws(NativeError) in
             reportUncaught(call[0], kind: call.string(1))
             return nil
         }
@@ -74,28 +74,28 @@ extension JSRuntime {
 
     private func installTimerNatives() {
         // timerStart(id, delayMs, repeats)
-        defineNative("timerStart") { [unowned self] call throws(NativeError) in
+        defineNative("timerStart") { [unowned(unsafe) self] call throws(NativeError) in
             try ensureRunning()
             let delay = UInt64(max(0, call.number(1)) * 1_000_000)
             timers.start(id: Int(call.number(0)), delay: delay, repeats: call.bool(2), now: jsb_monotonic_ns())
             return nil
         }
-        defineNative("timerClear") { [unowned self] call throws(NativeError) in
+        defineNative("timerClear") { [unowned(unsafe) self] call throws(NativeError) in
             timers.cancel(id: Int(call.number(0)))
             return nil
         }
-        defineNative("timerRef") { [unowned self] call throws(NativeError) in
+        defineNative("timerRef") { [unowned(unsafe) self] call throws(NativeError) in
             timers.setReferenced(id: Int(call.number(0)), call.bool(1))
             return nil
         }
     }
 
     private func installModuleNatives() {
-        defineNative("cwd") { [unowned self] _ throws(NativeError) in
+        defineNative("cwd") { [unowned(unsafe) self] _ throws(NativeError) in
             makeString(FileManager.default.currentDirectoryPath)
         }
         // readFile(path) → string; throws an Error with code ENOENT / EISDIR / EACCES / EILSEQ.
-        defineNative("readFile") { [unowned self] call throws(NativeError) in
+        defineNative("readFile") { [unowned(unsafe) self] call throws(NativeError) in
             let path = call.string(0)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -110,19 +110,19 @@ extension JSRuntime {
             return makeString(String(decoding: data, as: UTF8.self))
         }
         // stat(path) → 0 missing, 1 file, 2 directory.
-        defineNative("stat") { [unowned self] call throws(NativeError) in
+        defineNative("stat") { [unowned(unsafe) self] call throws(NativeError) in
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: call.string(0), isDirectory: &isDirectory)
             return JSValueMakeNumber(context, exists ? (isDirectory.boolValue ? 2 : 1) : 0)
         }
-        defineNative("realpath") { [unowned self] call throws(NativeError) in
+        defineNative("realpath") { [unowned(unsafe) self] call throws(NativeError) in
             let path = call.string(0)
             guard let resolved = realpath(path, nil) else { return makeString(path) }
             defer { free(resolved) }
             return makeString(String(cString: resolved))
         }
         // compile(source, filename, ...params) → a function whose body is `source` (CommonJS wrapper).
-        defineNative("compile") { [unowned self] call throws(NativeError) in
+        defineNative("compile") { [unowned(unsafe) self] call throws(NativeError) in
             let names = (2..<max(2, call.count)).map { call.string($0) }
             let function = try compileFunction(body: call.string(0), parameters: names, sourceURL: call.string(1))
             return function

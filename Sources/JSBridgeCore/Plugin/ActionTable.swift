@@ -8,12 +8,13 @@ public struct ActionTable: Sendable {
         case serial
     }
 
-    private(set) var entries: [String: Action] = [:]
-    private(set) var duplicates: [String] = []
+    @usableFromInline private(set) var entries: [String: Action] = [:]
+    @usableFromInline private(set) var duplicates: [String] = []
 
     init() {}
 
     /// A synchronous action: runs on the JS thread and must be cheap.
+    @inlinable
     public mutating func sync<A: Decodable & Sendable, R: Encodable & Sendable>(
         _ name: String, args: A.Type,
         _ body: @escaping @Sendable (PluginContext, A) throws -> R
@@ -24,6 +25,7 @@ public struct ActionTable: Sendable {
     }
 
     /// An asynchronous action: `async throws` Swift on the executor it declares.
+    @inlinable
     public mutating func async<A: Decodable & Sendable, R: Encodable & Sendable>(
         _ name: String, args: A.Type, on executor: Executor = .concurrent,
         _ body: @escaping @Sendable (PluginContext, A) async throws -> R
@@ -39,6 +41,7 @@ public struct ActionTable: Sendable {
     }
 
     /// A stream action: yields values until it returns, throws, or JavaScript cancels it.
+    @inlinable
     public mutating func stream<A: Decodable & Sendable, E: Encodable & Sendable>(
         _ name: String, args: A.Type, of element: E.Type = E.self,
         on executor: Executor = .concurrent,
@@ -59,6 +62,7 @@ public struct ActionTable: Sendable {
     ///
     /// Releasing `reply` without answering ends the call with `DROPPED`; answering twice is reported
     /// and ignored.
+    @inlinable
     public mutating func callback<A: Decodable & Sendable>(
         _ name: String, args: A.Type, on executor: Executor = .concurrent,
         _ body: @escaping @Sendable (PluginContext, A, CallReply) async -> Void
@@ -72,18 +76,21 @@ public struct ActionTable: Sendable {
         }))
     }
 
-    private mutating func add(_ name: String, _ action: Action) {
+    @usableFromInline
+    mutating func add(_ name: String, _ action: Action) {
         if entries.updateValue(action, forKey: name) != nil { duplicates.append(name) }
     }
 }
 
 extension ActionTable {
     /// A synchronous action without arguments.
+    @inlinable
     public mutating func sync<R: Encodable & Sendable>(_ name: String, _ body: @escaping @Sendable (PluginContext) throws -> R) {
         sync(name, args: NoArguments.self) { context, _ in try body(context) }
     }
 
     /// An asynchronous action without arguments.
+    @inlinable
     public mutating func async<R: Encodable & Sendable>(
         _ name: String, on executor: Executor = .concurrent, _ body: @escaping @Sendable (PluginContext) async throws -> R
     ) {
@@ -91,6 +98,7 @@ extension ActionTable {
     }
 
     /// A stream action without arguments.
+    @inlinable
     public mutating func stream<E: Encodable & Sendable>(
         _ name: String, of element: E.Type = E.self, on executor: Executor = .concurrent,
         _ body: @escaping @Sendable (PluginContext, StreamWriter<E>) async throws -> Void
@@ -99,6 +107,7 @@ extension ActionTable {
     }
 
     /// A Cordova-style action without arguments.
+    @inlinable
     public mutating func callback(
         _ name: String, on executor: Executor = .concurrent, _ body: @escaping @Sendable (PluginContext, CallReply) async -> Void
     ) {
@@ -113,6 +122,7 @@ public struct Action: Sendable {
         case sync, async, stream
     }
 
+    @usableFromInline
     enum Body: Sendable {
         case sync(@Sendable (PluginContext, JSONValue) throws -> JSONValue)
         case reply(@Sendable (PluginContext, JSONValue, CallReply) async -> Void)
@@ -120,12 +130,22 @@ public struct Action: Sendable {
 
     public let kind: Kind
     public let executor: ActionTable.Executor
-    let body: Body
+    @usableFromInline let body: Body
+
+    @usableFromInline
+    init(kind: Kind, executor: ActionTable.Executor, body: Body) {
+        self.kind = kind
+        self.executor = executor
+        self.body = body
+    }
 }
 
 /// Where a stream action writes its values.
 public struct StreamWriter<Element: Encodable & Sendable>: Sendable {
-    let reply: CallReply
+    @usableFromInline let reply: CallReply
+
+    @usableFromInline
+    init(reply: CallReply) { self.reply = reply }
 
     /// Sends one value to JavaScript; throws `CancellationError` once the stream was cancelled.
     public func yield(_ value: Element) async throws {

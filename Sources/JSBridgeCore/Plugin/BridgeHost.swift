@@ -199,6 +199,23 @@ public final class PluginRegistry: Sendable {
         }
     }
 
+    /// A function that runs `resolved` (a sync action) on the calling thread, or nil for other kinds.
+    ///
+    /// Hosts resolve it once per action, keeping per-call work to the action itself.
+    public func syncInvoker(for resolved: ResolvedAction) -> (@Sendable (JSONValue) throws(BridgeError) -> JSONValue)? {
+        guard case .sync(let body) = resolved.action.body else { return nil }
+        let plugin = resolved.plugin
+        let context = plugin.context
+        return { arguments throws(BridgeError) in
+            try plugin.checkAvailable()
+            do {
+                return try body(context, arguments)
+            } catch {
+                throw BridgeError(from: error)
+            }
+        }
+    }
+
     /// Runs a sync action on the calling thread.
     public func invokeSync(_ resolved: ResolvedAction, arguments: JSONValue) throws(BridgeError) -> JSONValue {
         guard case .sync(let body) = resolved.action.body else {

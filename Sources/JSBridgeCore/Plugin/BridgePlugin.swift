@@ -35,8 +35,20 @@ public struct NoArguments: Decodable, Sendable {
 }
 
 /// Decodes an action's arguments, turning decoding failures into `INVALID_ARGUMENT` with paths.
+///
+/// Inlinable so that, specialised in a plugin's module, the common argument types skip the decoder.
+@inlinable
 public func decodeArguments<A: Decodable>(_ type: A.Type, from value: JSONValue) throws(BridgeError) -> A {
-    if A.self == NoArguments.self { return NoArguments() as! A }
+    if A.self == NoArguments.self { return unsafeBitCast(NoArguments(), to: A.self) }
+    if A.self == JSONValue.self { return unsafeBitCast(value, to: A.self) }
+    if A.self == Double.self, case .number(let number) = value { return unsafeBitCast(number, to: A.self) }
+    if A.self == String.self, case .string(let string) = value { return unsafeBitCast(string, to: A.self) }
+    if A.self == Bool.self, case .bool(let bool) = value { return unsafeBitCast(bool, to: A.self) }
+    return try decodeWithDecoder(A.self, from: value)
+}
+
+@usableFromInline
+func decodeWithDecoder<A: Decodable>(_ type: A.Type, from value: JSONValue) throws(BridgeError) -> A {
     do {
         return try JSONValueDecoder().decode(A.self, from: value)
     } catch let error as DecodingError {
@@ -49,8 +61,22 @@ public func decodeArguments<A: Decodable>(_ type: A.Type, from value: JSONValue)
 }
 
 /// Encodes an action's result (or an event payload) as a JSON value.
+///
+/// Inlinable so that, specialised in a plugin's module, the common result types skip the encoder.
+@inlinable
 public func encodeResult<R: Encodable>(_ value: R) throws(BridgeError) -> JSONValue {
-    if let json = value as? JSONValue { return json }
+    if R.self == JSONValue.self { return unsafeBitCast(value, to: JSONValue.self) }
+    if R.self == Double.self {
+        let number = unsafeBitCast(value, to: Double.self)
+        if number.isFinite { return .number(number) }
+    }
+    if R.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+    if R.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
+    return try encodeWithEncoder(value)
+}
+
+@usableFromInline
+func encodeWithEncoder<R: Encodable>(_ value: R) throws(BridgeError) -> JSONValue {
     do {
         return try JSONValueEncoder().encode(value)
     } catch {

@@ -32,7 +32,7 @@ public struct CounterPlugin: BridgePlugin {
 
         // async on the plugin's serial executor: increments run one at a time, in call order, so the
         // `changed` events reach JavaScript in order.
-        a.async("increment", args: IncrementArguments.self, on: .concurrent) { context, args in
+        a.async("increment", args: IncrementArguments.self, on: .serial) { context, args in
             let limit = try context.configuration(as: Configuration.self).limit
             let value = try store.increment(args.name, by: args.by ?? 1, limit: limit)
             try context.emit("changed", Change(name: args.name, value: value))

@@ -158,17 +158,17 @@ struct CounterPluginActionTests {
     func serialOrder() async throws {
         let tester = try await PluginTester(CounterPlugin())
         try await withThrowingTaskGroup(of: JSONValue.self) { group in
-            for _ in 0..<50 { group.addTask { try await tester.call("increment", ["name": "s"]) } }
+            for _ in 0..<200 { group.addTask { try await tester.call("increment", ["name": "s"]) } }
             var results: [Int] = []
             for try await value in group { results.append(try #require(value.intValue)) }
-            #expect(results.sorted() == Array(1...50))
+            #expect(results.sorted() == Array(1...200))
         }
         var values: [Int] = []
         for await event in tester.events {
             values.append(event.payload["value"]?.intValue ?? -1)
-            if values.count == 50 { break }
+            if values.count == 200 { break }
         }
-        #expect(values == Array(1...50))
+        #expect(values == Array(1...200))
     }
 
     @Test("countdown yields from…1, one value per interval of the injected clock")

@@ -1,0 +1,3 @@
+console.log("main runs");
+require("./fixtures/modules/broken.js");
+console.log("never printed");

@@ -1,0 +1,3 @@
+console.log("this line never runs: the file does not compile");
+let x = 1;
+let y = ;

@@ -1,0 +1,2 @@
+console.log("start");
+throw "a plain string";
