@@ -115,6 +115,7 @@ function invokeUserCallback(callback, value) {
 /// Starts an async/stream call whose outcomes go to `entry` ({plugin, action, resolve, reject, onItem}).
 function start(index, plugin, action, args, entry, options) {
   const json = serialize(args);
+  checkOptions(options);
   const id = ++lastId;
   entry.plugin = plugin;
   entry.action = action;
@@ -124,6 +125,14 @@ function start(index, plugin, action, args, entry, options) {
   internal.callAsync(index, id, json);
   if (options !== undefined && options !== null) watch(id, entry, options);
   return id;
+}
+
+function checkOptions(options) {
+  if (options === undefined || options === null) return;
+  const ms = options.timeout;
+  if (ms !== undefined && ms !== null && !(Number(ms) >= 0)) {
+    throw new RangeError(`The "timeout" option must be a non-negative number of milliseconds. Received ${ms}`);
+  }
 }
 
 function watch(id, entry, options) {
@@ -136,7 +145,6 @@ function watch(id, entry, options) {
   }
   if (timeout !== undefined && timeout !== null) {
     const ms = Number(timeout);
-    if (!(ms >= 0)) throw new RangeError(`The "timeout" option must be a non-negative number of milliseconds. Received ${timeout}`);
     entry.timer = setTimeout(() => end(id, "TIMEOUT", `${entry.plugin}.${entry.action} did not finish within ${ms} ms.`), ms);
   }
 }
@@ -197,13 +205,23 @@ function execSync(plugin, action, args) {
 }
 
 function call(plugin, action, args, options) {
-  return new Promise((resolve, reject) => {
+  let id;
+  try {
     const entry = lookup(plugin, action);
     const kind = entry[1];
-    if (kind === SYNC) return resolve(internal.callSync(entry[0], args));
+    if (kind === SYNC) return Promise.resolve(internal.callSync(entry[0], args));
     if (kind === STREAM) throw wrongKind(plugin, action, kind, "promise (async)");
-    start(entry[0], plugin, action, args, { resolve, reject, onItem: undefined }, options);
-  }).catch((error) => { throw withCall(error, plugin, action); });
+    const json = serialize(args);
+    checkOptions(options);
+    id = ++lastId;
+    internal.callAsync(entry[0], id, json);
+  } catch (error) {
+    return Promise.reject(withCall(error, plugin, action));
+  }
+  return new Promise((resolve, reject) => {
+    pending.set(id, { plugin, action, resolve, reject, onItem: undefined, timer: undefined, signal: undefined, onAbort: undefined });
+    if (options !== undefined && options !== null) watch(id, pending.get(id), options);
+  });
 }
 
 /// Cordova's exec: `success` gets each result (repeatedly for stream actions), `fail` the BridgeError.

@@ -111,6 +111,7 @@ actor RunSlots {
 private final class RunState: Sendable {
     let finished = Atomic<Bool>(false)
     let timedOut = Atomic<Bool>(false)
+    let watchdog = Mutex<Task<Void, Never>?>(nil)
 }
 
 enum CLI {
@@ -122,20 +123,20 @@ enum CLI {
     /// - `workingDirectory`: default `$TMP` (the sandbox itself).
     /// - `$TMP`, `$SPECS` in arguments, environment values and the working directory are expanded.
     /// - `timeLimit`: the process is killed (and `timedOut` set) after this many seconds.
+    /// - `binary`: another binary to run instead of the built `jsbridge`.
     static func run(
         _ arguments: [String],
         environment overrides: [String: String?] = [:],
         workingDirectory: String? = nil,
         timeLimit: Double = 20,
-        prepare: (_ sandbox: String) throws -> Void = { _ in }
+        binary: String? = nil
     ) async throws -> RunResult {
-        let binary = try CLIPaths.binary()
+        let binary = try binary ?? CLIPaths.binary()
         let fm = FileManager.default
         let base = fm.temporaryDirectory.appendingPathComponent("jsbridge-cli-\(UUID().uuidString)").path
         let sandbox = base + "/sandbox"
         try fm.createDirectory(atPath: sandbox + "/home", withIntermediateDirectories: true)
         defer { try? fm.removeItem(atPath: base) }
-        try prepare(sandbox)
 
         func expand(_ text: String) -> String {
             text.replacingOccurrences(of: "$SPECS", with: CLIPaths.specs)
@@ -153,8 +154,8 @@ enum CLI {
         let directory = workingDirectory.map(expand) ?? sandbox
 
         let stdoutPath = base + "/stdout", stderrPath = base + "/stderr"
-        fm.createFile(atPath: stdoutPath, contents: nil)
-        fm.createFile(atPath: stderrPath, contents: nil)
+        _ = fm.createFile(atPath: stdoutPath, contents: nil)
+        _ = fm.createFile(atPath: stderrPath, contents: nil)
         let stdoutHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         let stderrHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
 
@@ -184,24 +185,29 @@ enum CLI {
                     return
                 }
                 let pid = process.processIdentifier
-                Task.detached {
-                    try? await Task.sleep(for: .seconds(timeLimit))
+                let watchdog = Task.detached {
+                    guard (try? await Task.sleep(for: .seconds(timeLimit))) != nil else { return }
                     if !state.finished.load(ordering: .acquiring) {
                         state.timedOut.store(true, ordering: .releasing)
                         kill(pid, SIGKILL)
                     }
                 }
+                state.watchdog.withLock { $0 = watchdog }
             }
         } catch {
             await RunSlots.shared.release()
             throw error
         }
         state.finished.store(true, ordering: .releasing)
+        state.watchdog.withLock { $0?.cancel() }
         let elapsed = ContinuousClock.now - started
         await RunSlots.shared.release()
         try? stdoutHandle.close()
         try? stderrHandle.close()
 
+        let envPrefix = overrides.isEmpty ? "" : "env " + overrides.keys.sorted().map { key in
+            environment[key].map { shellQuote("\(key)=\($0)") } ?? "-u \(key)"
+        }.joined(separator: " ") + " "
         let rawStdout = String(decoding: fm.contents(atPath: stdoutPath) ?? Data(), as: UTF8.self)
         let rawStderr = String(decoding: fm.contents(atPath: stderrPath) ?? Data(), as: UTF8.self)
         let substitutions = Self.substitutions(sandbox: sandbox, binary: binary)
@@ -213,7 +219,7 @@ enum CLI {
             rawStdout: rawStdout,
             rawStderr: rawStderr,
             elapsed: elapsed,
-            commandLine: (["cd", directory, "&&", "jsbridge"] + arguments).map(shellQuote).joined(separator: " "))
+            commandLine: "cd \(shellQuote(directory)) && " + envPrefix + ([binary] + arguments).map(shellQuote).joined(separator: " "))
     }
 
     /// (path, placeholder) pairs, longest path first; real paths too, in case a directory is a symlink.

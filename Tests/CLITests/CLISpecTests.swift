@@ -167,7 +167,7 @@ func expectSame(_ actual: String, _ expected: String, _ what: String, _ result: 
     func spec(_ name: String) async throws {
         let spec = try Spec(name: name)
         let result = try await CLI.run(spec.arguments, environment: spec.environment, timeLimit: spec.timeLimit)
-        #expect(!result.timedOut, "the run did not finish within \(spec.timeLimit) s\n\(result.summary)")
+        try #require(!result.timedOut, "the run did not finish within \(spec.timeLimit) s\n\(result.summary)")
         #expect(result.exitCode == spec.exitCode, "exit code\n\(result.summary)")
 
         var checkedStderr = false

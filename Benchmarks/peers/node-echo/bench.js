@@ -51,7 +51,7 @@ async function batches(count, B, samples) {
 
 async function memory(TOTAL, B) {
   const rssStart = process.memoryUsage().rss;
-  await batches(10, B); // warm-up: 10 batches
+  await batches(200, B); // warm-up: 200k calls, until JIT tier-up and the GC heap reach steady state
   const rssBefore = process.memoryUsage().rss;
   const t0 = performance.now();
   const samples = [];
