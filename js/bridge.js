@@ -4,7 +4,7 @@
 
 const SYNC = 0, ASYNC = 1, STREAM = 2;
 const VALUE = 0, ITEM = 1, FINISHED = 2, FAILED = 3, EVENT = 4;
-const KIND_NAMES = ["sync", "async", "stream"];
+const KIND_NAMES = ["a sync", "an async", "a stream"];
 
 /// An error from the bridge or a plugin: `code`, `message`, `plugin`, `action`, optional `data`.
 class BridgeError extends Error {
@@ -42,7 +42,7 @@ function lookup(plugin, action) {
 
 function wrongKind(plugin, action, kind, how) {
   return new BridgeError("ACTION_NOT_FOUND",
-    `Plugin '${plugin}' has no ${how} action '${action}': it is a ${KIND_NAMES[kind]} action.`, { plugin, action });
+    `Plugin '${plugin}' has no ${how} action '${action}': it is ${KIND_NAMES[kind]} action.`, { plugin, action });
 }
 
 // MARK: - Arguments

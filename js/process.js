@@ -68,8 +68,10 @@ process.removeListener = process.off;
 process.addListener = process.on;
 Object.defineProperty(process, Symbol.toStringTag, { value: "process" });
 
-/// Called by the runtime when the loop ends naturally; returns the exit code.
-internal.runExit = function () {
+/// Called by the runtime when the loop ends (naturally, or with `code` after an uncaught error);
+/// runs the 'exit' listeners and returns the exit code.
+internal.runExit = function (code) {
+  if (code !== undefined) exitCode = code;
   runExitHandlers(exitCode ?? 0);
   return exitCode ?? 0;
 };

@@ -74,8 +74,11 @@ struct JSBridgeCommand: ParsableCommand {
         if eval == nil, scriptAndArguments.isEmpty {
             throw ValidationError("Missing a script to run (or -e <code>).")
         }
-        if let timeout, !(timeout > 0) {
-            throw ValidationError("--timeout must be a positive number of seconds.")
+        if let timeout, !(timeout > 0 && timeout <= 1e9) {
+            throw ValidationError("--timeout must be a positive number of seconds (at most 1e9).")
+        }
+        if let appID, !Self.isValidAppID(appID) {
+            throw ValidationError("--app-id must be 1–128 letters, digits, '.', '_' or '-', not starting with '.'.")
         }
         if let location { _ = try LocationSource(parsing: location) }
         _ = try permissions()
@@ -87,7 +90,7 @@ struct JSBridgeCommand: ParsableCommand {
         if allowNet.contains("*") {
             net = .all
         } else if !allowNet.isEmpty {
-            let entries = allowNet.flatMap { $0.split(separator: ",").map(String.init) }
+            let entries = allowNet.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
             net = .hosts(try entries.map { entry in
                 guard let pattern = Permissions.HostPattern(parsing: entry) else {
                     throw ValidationError("--allow-net: '\(entry)' is not a host or host:port.")
@@ -152,6 +155,11 @@ struct JSBridgeCommand: ParsableCommand {
         return object
     }
 
+    static func isValidAppID(_ id: String) -> Bool {
+        !id.isEmpty && id.count <= 128 && !id.hasPrefix(".")
+            && id.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
+    }
+
     /// `<script name>-<hash of its absolute path>`, or `eval` for `-e`.
     static func defaultAppID(for script: Script) -> String {
         guard case .file(let path) = script else { return "eval" }
@@ -173,7 +181,7 @@ struct JSBridgeCommand: ParsableCommand {
     /// Parses the command line with exit code 2 for usage errors (and a bare `--allow-net` meaning "all").
     static func main() {
         do {
-            var command = try parseAsRoot(Self.normalize(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(try Self.normalize(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch {
             let code = exitCode(for: error)
@@ -182,15 +190,17 @@ struct JSBridgeCommand: ParsableCommand {
                 Foundation.exit(0)
             }
             FileHandle.standardError.write(Data(("jsbridge: " + fullMessage(for: error) + "\n").utf8))
-            FileHandle.standardError.write(Data("Usage: jsbridge [options] <script.js> [args…]  (see --help)\n".utf8))
             Foundation.exit(2)
         }
     }
 
     /// Splits the command line at the script: options before it are parsed (a bare `--allow-net` means
     /// "every host"); the script and everything after it are passed through untouched, after a `--`.
-    static func normalize(_ arguments: [String]) -> [String] {
+    static func normalize(_ arguments: [String]) throws -> [String] {
         let takesValue: Set<String> = ["-e", "--eval", "--config", "--location", "--timeout", "--app-id", "--storage-dir"]
+        let flags: Set<String> = [
+            "--trace", "--allow-net", "--allow-location", "--allow-all", "-h", "--help", "--version",
+        ]
         var options: [String] = []
         var index = 0
         while index < arguments.count {
@@ -200,6 +210,13 @@ struct JSBridgeCommand: ParsableCommand {
                 break
             }
             if !argument.hasPrefix("-") || argument == "-" { break }
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            guard takesValue.contains(name) || flags.contains(name) else {
+                throw ValidationError("Unknown option '\(argument)'.")
+            }
+            if argument == "--allow-net=" {
+                throw ValidationError("--allow-net= needs hosts after '=' (or use --allow-net alone for every host).")
+            }
             options.append(argument == "--allow-net" ? "--allow-net=*" : argument)
             if takesValue.contains(argument), index + 1 < arguments.count {
                 options.append(arguments[index + 1])

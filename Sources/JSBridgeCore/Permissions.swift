@@ -60,7 +60,8 @@ public struct Permissions: Sendable, Hashable {
                 port = p
                 hostPart = hostPart[..<colon]
             }
-            guard !hostPart.isEmpty, !hostPart.contains(where: { $0 == "/" || $0 == " " }) else { return nil }
+            let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:*")
+            guard !hostPart.isEmpty, !hostPart.hasPrefix("-"), hostPart.allSatisfy(allowed.contains) else { return nil }
             self.init(host: String(hostPart), port: port)
         }
 

@@ -201,9 +201,9 @@ private func withScratchDirectory<T>(_ body: (String) async throws -> T) async t
         }
     }
 
-    // MARK: - Runtime bugs found by these tests (disabled to keep the suite green; see the report)
+    // MARK: - Regressions: bugs these tests found, now fixed
 
-    @Test(.disabled("bug: process.on('exit') listeners do not run after an uncaught exception or unhandled rejection (Node runs them with code 1)"))
+    @Test
     func exitListenersRunAfterAnUncaughtError() async throws {
         let thrown = try await CLI.run(["-e", "process.on('exit', (code) => console.log('exit listener', code)); throw new Error('x')"])
         #expect(thrown.exitCode == 1)
@@ -213,22 +213,21 @@ private func withScratchDirectory<T>(_ body: (String) async throws -> T) async t
         #expect(rejected.stdout == "exit listener 1\n", "\(rejected.summary)")
     }
 
-    @Test(.disabled("bug: `jsbridge --bogus` without a script reports 'Missing a script' instead of the unknown option"))
+    @Test
     func unknownOptionWithoutAScriptNamesTheOption() async throws {
         let result = try await CLI.run(["--bogus"])
         #expect(result.exitCode == 2)
         #expect(result.stderr.contains("Unknown option '--bogus'"), "\(result.summary)")
     }
 
-    @Test(.disabled("bug: --timeout inf / 1e300 crash the CLI (Double → Int64 conversion trap) instead of a usage error"),
-          arguments: ["inf", "1e300"])
+    @Test(arguments: ["inf", "1e300"])
     func hugeTimeoutsAreAUsageErrorNotACrash(_ value: String) async throws {
         let result = try await CLI.run(["--timeout", value, hello])
         #expect(result.exitCode == 2, "\(result.summary)")
         #expect(result.stderr.contains("--timeout"), "\(result.summary)")
     }
 
-    @Test(.disabled("bug: an empty --allow-net= swallows the next argument (the `--` before the script) as a host"))
+    @Test
     func emptyAllowNetIsAUsageError() async throws {
         let result = try await CLI.run(["--allow-net=", "$SPECS/fixtures/context.js"])
         #expect(result.exitCode == 2, "\(result.summary)")

@@ -19,7 +19,7 @@ import Testing
             bridge.call("Echo", "ticks", { count: 1 }).catch((e) => console.log("call-stream", e.code));
             bridge.subscribe("Echo", "echo", {}, () => {}, (e) => console.log("subscribe-async", e.code));
             """#)
-        #expect(result.lines.contains("execSync-async ACTION_NOT_FOUND Plugin 'Echo' has no synchronous action 'echo': it is a async action."))
+        #expect(result.lines.contains("execSync-async ACTION_NOT_FOUND Plugin 'Echo' has no synchronous action 'echo': it is an async action."))
         #expect(Set(result.lines).isSuperset(of: ["unknown ACTION_NOT_FOUND", "call-stream ACTION_NOT_FOUND", "subscribe-async ACTION_NOT_FOUND"]))
         #expect(result.lines.count == 4)
     }
@@ -116,7 +116,7 @@ import Testing
     @Test func aCallbackThatThrowsIsAnUncaughtError() async {
         let result = await runScript(#"""
             cordova.exec(() => { throw new Error("callback broke"); }, null, "Echo", "echo", [{}]);
-            setTimeout(() => console.log("never"), 50);
+            setTimeout(() => console.log("never"), 5000);
             """#)
         #expect(result.exitCode == 1)
         #expect(result.uncaughtErrors.count == 1)

@@ -13,6 +13,8 @@ struct InboxMessage: Sendable {
     let kind: Kind
     /// A JSON array fragment for the JS dispatcher (`[id,kind,payload]`), or the diagnostic text.
     let text: String
+    /// The error code of a `.failed` message (for `--trace`).
+    var errorCode: String? = nil
 }
 
 /// The completion queue: a mutex-protected list drained by the JS thread, which sleeps on a condition
@@ -97,7 +99,7 @@ extension InboxMessage {
         case .failed(let error):
             text += "3,"
             error.jsonValue.serialize(into: &text)
-            self.init(callID: id, kind: .failed, text: text + "]")
+            self.init(callID: id, kind: .failed, text: text + "]", errorCode: error.code)
         }
     }
 

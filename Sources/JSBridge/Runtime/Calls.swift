@@ -104,7 +104,7 @@ extension JSRuntime {
                 // A final outcome ends the call; answers to cancelled calls are dropped here on purpose.
                 guard let entry = inFlight.removeValue(forKey: message.callID) else { continue }
                 if options.trace {
-                    let outcome = message.kind == .failed ? "error" : "ok"
+                    let outcome = message.kind == .failed ? "error \(message.errorCode ?? "")" : "ok"
                     trace(actions[entry.action], id: "\(message.callID)", start: entry.start, outcome: outcome)
                 }
             }

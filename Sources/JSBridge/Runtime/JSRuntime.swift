@@ -114,6 +114,13 @@ public final class JSRuntime {
                 if let code = callJS(runExit, []), !stopping {
                     exitCode = Int32(truncatingIfNeeded: Int(JSValueToNumber(context, code, nil)))
                 }
+            } else if !uncaughtErrors.isEmpty, let runExit = hooks.runExit {
+                // As in Node, 'exit' listeners still run (with code 1) after an uncaught error.
+                stopping = false
+                termination.terminate.store(false, ordering: .relaxed)
+                callJS(runExit, [JSValueMakeNumber(context, 1)])
+                stopping = true
+                exitCode = 1
             }
         }
         if termination.timedOut.load(ordering: .relaxed) {

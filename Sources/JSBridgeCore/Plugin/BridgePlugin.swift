@@ -51,6 +51,10 @@ public func decodeArguments<A: Decodable>(_ type: A.Type, from value: JSONValue)
 func decodeWithDecoder<A: Decodable>(_ type: A.Type, from value: JSONValue) throws(BridgeError) -> A {
     do {
         return try JSONValueDecoder().decode(A.self, from: value)
+    } catch DecodingError.typeMismatch(_, let context) where value == .null && context.codingPath.isEmpty {
+        // No arguments at all (`bridge.call(p, a)`): an argument struct whose fields are all optional
+        // decodes from `{}`.
+        return try decodeWithDecoder(A.self, from: .object([:]))
     } catch let error as DecodingError {
         let issues = error.issues
         let first = issues.first.map { ($0.path.isEmpty ? "" : "at '\($0.path)': ") + $0.message } ?? "\(error)"
