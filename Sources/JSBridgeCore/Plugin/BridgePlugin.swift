@@ -51,16 +51,35 @@ public func decodeArguments<A: Decodable>(_ type: A.Type, from value: JSONValue)
 func decodeWithDecoder<A: Decodable>(_ type: A.Type, from value: JSONValue) throws(BridgeError) -> A {
     do {
         return try JSONValueDecoder().decode(A.self, from: value)
-    } catch DecodingError.typeMismatch(_, let context) where value == .null && context.codingPath.isEmpty {
+    } catch let error as DecodingError where value == .null && error.isAtRoot {
         // No arguments at all (`bridge.call(p, a)`): an argument struct whose fields are all optional
-        // decodes from `{}`.
-        return try decodeWithDecoder(A.self, from: .object([:]))
+        // decodes from `{}`; anything else reports the original error.
+        if let fromEmpty = try? JSONValueDecoder().decode(A.self, from: .object([:])) { return fromEmpty }
+        throw invalidArgument(error)
     } catch let error as DecodingError {
-        let issues = error.issues
-        let first = issues.first.map { ($0.path.isEmpty ? "" : "at '\($0.path)': ") + $0.message } ?? "\(error)"
-        throw BridgeError.invalidArgument("Invalid arguments: \(first)", issues: issues)
+        throw invalidArgument(error)
     } catch {
         throw BridgeError.invalidArgument("Invalid arguments: \(error)")
+    }
+}
+
+func invalidArgument(_ error: DecodingError) -> BridgeError {
+    let issues = error.issues
+    let first = issues.first.map { ($0.path.isEmpty ? "" : "at '\($0.path)': ") + $0.message } ?? "\(error)"
+    return BridgeError.invalidArgument("Invalid arguments: \(first)", issues: issues)
+}
+
+extension DecodingError {
+    /// Whether the error is about the top-level value itself.
+    var isAtRoot: Bool {
+        switch self {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return context.codingPath.isEmpty
+        case .keyNotFound:
+            return false
+        @unknown default:
+            return false
+        }
     }
 }
 

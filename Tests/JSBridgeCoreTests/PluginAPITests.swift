@@ -1,0 +1,100 @@
+import JSBridgeCore
+import Synchronization
+import Testing
+
+/// The plugin API without any JavaScript engine: registration, dispatch, replies, permissions.
+@Suite struct PluginAPITests {
+    struct Twice: BridgePlugin {
+        static let name = "Twice"
+        func actions(_ a: inout ActionTable) {
+            a.sync("x") { _ in 1 }
+            a.sync("x") { _ in 2 }
+        }
+    }
+
+    struct Named: BridgePlugin {
+        static let name = "Named"
+        func actions(_ a: inout ActionTable) {
+            a.sync("hello", args: String.self) { _, name in "Hello, \(name)!" }
+            a.async("later", args: Int.self) { _, n in n * 2 }
+        }
+    }
+
+    final class Collector: CallOutcomeSink {
+        let outcomes = Mutex<[CallOutcome]>([])
+        let misuse = Mutex<[String]>([])
+        func deliver(_ outcome: CallOutcome, callID: UInt64) { outcomes.withLock { $0.append(outcome) } }
+        func reportMisuse(_ message: String) { misuse.withLock { $0.append(message) } }
+    }
+
+    @Test func duplicateActionsAndPluginNamesAreRejected() throws {
+        let host = BridgeHost()
+        #expect(throws: BridgeError.self) { try host.register(Twice()) }
+        try host.register(Named())
+        #expect(throws: BridgeError.self) { try host.register(Named()) }
+        #expect(host.pluginNames == ["Named"])
+    }
+
+    @Test func resolveReportsUnknownPluginsAndActions() throws {
+        let host = BridgeHost()
+        try host.register(Named())
+        let registry = host.makeRegistry { _, _, _ in }
+        #expect(throws: BridgeError.pluginNotFound("Nope")) { try registry.resolve(plugin: "Nope", action: "x") }
+        #expect(throws: BridgeError.actionNotFound("Named", "x")) { try registry.resolve(plugin: "Named", action: "x") }
+        #expect(try registry.invokeSync(registry.resolve(plugin: "Named", action: "hello"), arguments: "Ann") == "Hello, Ann!")
+    }
+
+    @Test func aReplyAnswersOnceAndReportsDroppedCalls() {
+        let sink = Collector()
+        do {
+            let reply = CallReply(callID: 7, plugin: "P", action: "a", sink: sink)
+            reply.yield(1)
+            reply.resolve(2)
+            reply.resolve(3)
+            reply.yield(4)
+        }
+        #expect(sink.outcomes.withLock { $0 } == [.item(1), .value(2)])
+        #expect(sink.misuse.withLock { $0.count } == 1)
+
+        let dropped = Collector()
+        do { _ = CallReply(callID: 8, plugin: "P", action: "b", sink: dropped) }
+        let outcomes = dropped.outcomes.withLock { $0 }
+        #expect(outcomes.count == 1)
+        if case .failed(let error) = outcomes.first { #expect(error.code == "DROPPED") } else { Issue.record("not DROPPED") }
+    }
+
+    @Test func errorsMapToBridgeCodes() {
+        struct Plain: Error {}
+        struct Coded: BridgeErrorConvertible { var bridgeError: BridgeError { BridgeError(code: "MINE", message: "m") } }
+        #expect(BridgeError(from: Plain()).code == "PLUGIN_ERROR")
+        #expect(BridgeError(from: Coded()).code == "MINE")
+        #expect(BridgeError(from: CancellationError()).code == "CANCELLED")
+    }
+
+    @Test func nullArgumentsDecodeAsAnEmptyObjectForOptionalFields() throws {
+        struct Options: Decodable, Sendable { var verbose: Bool? }
+        #expect(try decodeArguments(Options.self, from: .null).verbose == nil)
+        #expect(throws: BridgeError.self) { try decodeArguments(Int.self, from: .null) }
+    }
+}
+
+@Suite struct PermissionTests {
+    @Test func hostPatternsParse() {
+        #expect(Permissions.HostPattern(parsing: "example.com") == .init(host: "example.com"))
+        #expect(Permissions.HostPattern(parsing: "Example.COM:8080") == .init(host: "example.com", port: 8080))
+        #expect(Permissions.HostPattern(parsing: "[::1]:80") == .init(host: "::1", port: 80))
+        for bad in ["", ":80", "a.com:99999", "a.com:x", "-e", "a b", "a/b", "[::1"] {
+            #expect(Permissions.HostPattern(parsing: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func checksMatchHostsAndPorts() {
+        let permissions = Permissions(net: .hosts([.init(host: "a.com"), .init(host: "b.com", port: 443)]))
+        #expect(permissions.allows(.net(host: "A.com", port: 1)))
+        #expect(permissions.allows(.net(host: "b.com", port: 443)))
+        #expect(!permissions.allows(.net(host: "b.com", port: 80)))
+        #expect(!permissions.allows(.location))
+        #expect(Permissions.all.allows(.location))
+        #expect(throws: BridgeError.self) { try Permissions.none.check(.net(host: "x", port: nil)) }
+    }
+}
