@@ -65,27 +65,51 @@ public final class PluginTester: Sendable {
         try registry.invokeSync(try registry.resolve(plugin: pluginName, action: action), arguments: arguments)
     }
 
-    /// Starts a stream action; iterate to receive its values. Ending the iteration early cancels the
-    /// native side, as `cancel()` does from JavaScript.
-    public func stream(_ action: String, _ arguments: JSONValue = .null) throws(BridgeError) -> AsyncThrowingStream<JSONValue, any Error> {
+    /// Starts a stream action; iterate to receive its values. Ending the iteration early (or cancelling
+    /// the iterating task) cancels the native side, as `cancel()` does from JavaScript.
+    public func stream(_ action: String, _ arguments: JSONValue = .null) throws(BridgeError) -> PluginStream {
         let resolved = try registry.resolve(plugin: pluginName, action: action)
         guard resolved.action.kind == .stream else {
             throw .actionNotFound(pluginName, action, hint: "it is not a stream action; use call(_:_:)")
         }
         let id = nextID.add(1, ordering: .relaxed).newValue
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: JSONValue.self)
+        let (values, continuation) = AsyncThrowingStream.makeStream(of: JSONValue.self)
         let reply = CallReply(callID: id, plugin: pluginName, action: action, sink: StreamSink(continuation))
-        let handle = registry.invoke(resolved, arguments: arguments, reply: reply)
+        let call = PreparedCall(resolved: resolved, arguments: arguments, reply: reply)
         continuation.onTermination = { termination in
-            if case .cancelled = termination { handle.cancel() }
+            if case .cancelled = termination { call.handle.cancel() }
         }
-        return stream
+        call.start()
+        return PluginStream(values: values, handle: call.handle)
     }
 
     /// Runs the plugin's `shutdown`.
     public func shutdown() async {
         await registry.shutdown()
         eventContinuation.finish()
+    }
+}
+
+/// The values of a stream action, acknowledged as they are consumed (back-pressure, as under the runtime).
+public struct PluginStream: AsyncSequence, Sendable {
+    public typealias Element = JSONValue
+    let values: AsyncThrowingStream<JSONValue, any Error>
+    let handle: CallHandle
+
+    /// Cancels the stream on the native side.
+    public func cancel() { handle.cancel() }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(base: values.makeAsyncIterator(), handle: handle) }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<JSONValue, any Error>.AsyncIterator
+        let handle: CallHandle
+
+        public mutating func next() async throws -> JSONValue? {
+            let value = try await base.next()
+            if value != nil { handle.acknowledge() }
+            return value
+        }
     }
 }
 

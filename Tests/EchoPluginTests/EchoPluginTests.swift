@@ -103,3 +103,21 @@ import Testing
         #expect(throws: BridgeError.self) { try echo.stream("echo") }
     }
 }
+
+@Suite struct StreamBackPressureTests {
+    @Test func aFastProducerWaitsForASlowConsumer() async throws {
+        let echo = try await PluginTester(EchoPlugin())
+        let stream = try echo.stream("ticks", ["count": 100_000])
+        var iterator = stream.makeAsyncIterator()
+        #expect(try await iterator.next() == 0)
+        try await Task.sleep(for: .milliseconds(300))
+        stream.cancel()
+        // Only what the producer sent before it had to wait for us is left: about one window.
+        var left = 0
+        do {
+            while try await iterator.next() != nil { left += 1 }
+        } catch {}
+        #expect(left > 0)
+        #expect(left <= CallState.window + 1)
+    }
+}

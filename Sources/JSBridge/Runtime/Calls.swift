@@ -108,7 +108,10 @@ extension JSRuntime {
                     trace(actions[entry.action], id: "\(message.callID)", start: entry.start, outcome: outcome)
                 }
             }
-            if message.kind == .item, inFlight[message.callID] == nil { continue }
+            if message.kind == .item {
+                guard let entry = inFlight[message.callID] else { continue }
+                entry.handle.acknowledge()
+            }
             if !first { text += "," }
             first = false
             text += message.text

@@ -148,7 +148,14 @@ public struct StreamWriter<Element: Encodable & Sendable>: Sendable {
     init(reply: CallReply) { self.reply = reply }
 
     /// Sends one value to JavaScript; throws `CancellationError` once the stream was cancelled.
+    ///
+    /// When the script is ``CallState/window`` values behind, this waits for it to catch up, so a fast
+    /// producer cannot fill memory.
     public func yield(_ value: Element) async throws {
+        while reply.state.isBehind {
+            if reply.isCancelled { throw CancellationError() }
+            try await Task.sleep(for: .milliseconds(1))
+        }
         if reply.isCancelled || Task.isCancelled { throw CancellationError() }
         reply.yield(try encodeResult(value))
     }

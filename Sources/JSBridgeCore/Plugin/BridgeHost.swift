@@ -129,14 +129,19 @@ public struct ResolvedAction: Sendable {
 
 /// Cancels a call in flight; the call then ends with `CANCELLED` unless it already answered.
 public final class CallHandle: Sendable {
-    private let cancellation: CancellationFlag
+    private let state: CallState
     private let task = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
 
-    init(reply: CallReply) { self.cancellation = reply.cancellation }
+    init(reply: CallReply) { self.state = reply.state }
+
+    /// Tells the call that the consumer took `count` stream values (stream back-pressure).
+    public func acknowledge(_ count: Int = 1) {
+        state.unacknowledged.subtract(count, ordering: .relaxed)
+    }
 
     /// Requests cancellation; reaches the Swift task running the action.
     public func cancel() {
-        cancellation.set()
+        state.cancel()
         let running = task.withLock { state -> Task<Void, Never>? in
             state.cancelled = true
             return state.task

@@ -38,7 +38,7 @@ public final class CallReply: Sendable {
     private let answered = Atomic<Bool>(false)
     /// Shared with the call's ``CallHandle`` (which must not keep the reply alive: a reply released
     /// unanswered reports `DROPPED`).
-    let cancellation = CancellationFlag()
+    let state = CallState()
 
     /// Creates the reply channel of call `callID` (hosts and test kits do this).
     public init(callID: UInt64, plugin: String, action: String, sink: any CallOutcomeSink) {
@@ -59,7 +59,7 @@ public final class CallReply: Sendable {
     }
 
     /// Whether the caller cancelled the call.
-    public var isCancelled: Bool { cancellation.isSet }
+    public var isCancelled: Bool { state.isCancelled }
 
     /// Ends the call with a value.
     public func resolve(_ value: JSONValue) { finalize(.value(value)) }
@@ -71,8 +71,12 @@ public final class CallReply: Sendable {
     public func finish() { finalize(.finished) }
 
     /// Sends one stream value; ignored once the call has ended.
+    ///
+    /// This never waits; ``StreamWriter/yield(_:)`` is the variant that waits while the consumer is
+    /// ``CallState/window`` values behind.
     public func yield(_ value: JSONValue) {
         guard !answered.load(ordering: .acquiring) else { return }
+        state.unacknowledged.add(1, ordering: .relaxed)
         sink.deliver(.item(value), callID: callID)
     }
 
@@ -85,9 +89,17 @@ public final class CallReply: Sendable {
     }
 }
 
-/// A set-once flag shared by a call's reply and its handle.
-final class CancellationFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    var isSet: Bool { flag.load(ordering: .acquiring) }
-    func set() { flag.store(true, ordering: .releasing) }
+/// What a call's reply and its handle share: cancellation, and stream values not yet consumed.
+public final class CallState: Sendable {
+    /// How many stream values may wait for the consumer before `StreamWriter.yield` waits too.
+    public static let window = 1024
+
+    private let cancelled = Atomic<Bool>(false)
+    let unacknowledged = Atomic<Int>(0)
+
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    func cancel() { cancelled.store(true, ordering: .releasing) }
+
+    /// Whether the consumer is a full window behind.
+    var isBehind: Bool { unacknowledged.load(ordering: .relaxed) >= Self.window }
 }
