@@ -28,7 +28,7 @@ let package = Package(
         .target(
             name: "JSBridgeScripts",
             path: "js",
-            exclude: ["test"],
+            exclude: ["test", "jsbridge.d.ts"],
             resources: [
                 "loader.js", "inspect.js", "console.js", "errors.js", "encoding.js", "events.js", "url.js",
                 "structured-clone.js", "timers.js", "process.js", "module.js", "bridge.js",

@@ -452,7 +452,8 @@ function errorStack(err) {
   if (typeof stack !== 'string' || stack === '') return header;
   // The runtime's own frames (jsbridge:internal/…) are noise for users: leave them out.
   const lines = stack.split('\n').filter((l) => l !== '' && !l.includes('@jsbridge:internal/'));
-  if (lines.length === 0 || !lines.every((l) => l.includes('@'))) return stack;
+  if (lines.length === 0) return header;
+  if (!lines.every((l) => l.includes('@'))) return stack;
   return [header, ...lines.map(formatFrame)].join('\n');
 }
 

@@ -4,6 +4,7 @@
 
 #include <JavaScriptCore/JavaScript.h>
 #include <dlfcn.h>
+#include <malloc.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -112,6 +113,14 @@ static inline bool jsb_set_execution_time_limit(JSContextGroupRef group, double 
 }
 
 // MARK: - Process information.
+
+/// Tunes glibc malloc for a process whose threads hand allocations to each other (the JS thread and the
+/// action workers): two arenas instead of eight per core, and freed memory returned to the OS at 128 KiB
+/// instead of a threshold that only grows. Keeps RSS flat under a steady stream of calls.
+static inline void jsb_tune_malloc(void) {
+    mallopt(M_ARENA_MAX, 2);
+    mallopt(M_TRIM_THRESHOLD, 128 * 1024);
+}
 
 /// Resident set size in bytes, from /proc/self/statm.
 static inline uint64_t jsb_resident_bytes(void) {

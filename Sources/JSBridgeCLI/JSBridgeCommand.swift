@@ -15,6 +15,7 @@ import Synchronization
 public enum JSBridgeCLI {
     /// Parses the process's arguments, runs the script with the plugins `makePlugins` returns, and exits.
     public static func main(plugins makePlugins: @escaping @Sendable () -> [any BridgePlugin]) -> Never {
+        JSRuntime.tuneProcess()
         JSBridgeCommand.pluginFactory.withLock { $0 = makePlugins }
         JSBridgeCommand.main()
         exit(0)

@@ -118,6 +118,12 @@ public struct PluginEvent: Sendable, Hashable {
     public let plugin: String
     public let name: String
     public let payload: JSONValue
+
+    public init(plugin: String, name: String, payload: JSONValue) {
+        self.plugin = plugin
+        self.name = name
+        self.payload = payload
+    }
 }
 
 extension BridgeHost.Options {

@@ -54,7 +54,7 @@ extension JSRuntime {
         }
         // `process.exit(code)`: stops at once; JS unwinds through the exit sentinel.
         defineNative("exit") { [unowned(unsafe) self] call throws(NativeError) in
-            stop(exitCode: Int32(truncatingIfNeeded: Int(call.number(0))))
+            stop(exitCode: Self.exitCode(fromJS: call.number(0)))
             try ensureRunning()
             return nil
         }

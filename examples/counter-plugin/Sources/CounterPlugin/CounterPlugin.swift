@@ -104,10 +104,12 @@ public struct CounterPlugin: BridgePlugin {
             intervalMs = try c.decodeIfPresent(Int.self, forKey: .intervalMs) ?? 1000
             // Thrown as DecodingErrors, these become INVALID_ARGUMENT with the key's path.
             guard (0...10_000).contains(from) else {
-                throw DecodingError.dataCorruptedError(forKey: .from, in: c, debugDescription: "must be between 0 and 10000")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .from, in: c, debugDescription: "must be between 0 and 10000")
             }
             guard intervalMs >= 0 else {
-                throw DecodingError.dataCorruptedError(forKey: .intervalMs, in: c, debugDescription: "must not be negative")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .intervalMs, in: c, debugDescription: "must not be negative")
             }
         }
 

@@ -126,7 +126,8 @@ struct CounterPluginActionTests {
 
     @Test("the configured limit gives COUNTER_LIMIT with data, and nothing changes")
     func configuredLimit() async throws {
-        let tester = try await PluginTester(CounterPlugin(), options: .testing(configuration: ["Counter": ["limit": 5]]))
+        let tester = try await PluginTester(
+            CounterPlugin(), options: .testing(configuration: ["Counter": ["limit": 5]]))
         #expect(try await tester.call("increment", ["name": "a", "by": 5]) == 5)
         let error = await #expect(throws: BridgeError.self) { try await tester.call("increment", ["name": "a"]) }
         #expect(error?.code == "COUNTER_LIMIT")
@@ -289,13 +290,14 @@ struct CounterScriptTests {
             plugins: [CounterPlugin()],
             options: .testing(configuration: ["Counter": ["limit": 4]]))
         #expect(result.stderr == "")
-        #expect(result.lines == [
-            "value 0",
-            "changed a=2",
-            "increment 2",
-            "true COUNTER_LIMIT { name: 'a', limit: 4, attempted: 7 }",
-            "countdown [ 3, 2, 1 ]",
-        ])
+        #expect(
+            result.lines == [
+                "value 0",
+                "changed a=2",
+                "increment 2",
+                "true COUNTER_LIMIT { name: 'a', limit: 4, attempted: 7 }",
+                "countdown [ 3, 2, 1 ]",
+            ])
         #expect(result.exitCode == 3)
     }
 
