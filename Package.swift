@@ -51,7 +51,9 @@ let package = Package(
         // The `jsbridge` executable: the only place that wires the built-in plugins.
         .executableTarget(name: "jsbridge", dependencies: ["JSBridgeCLI", "EchoPlugin"]),
         // The example plugin that docs/writing-a-plugin.md walks through.
-        .target(name: "CounterPlugin", dependencies: ["JSBridgeCore"], path: "examples/counter-plugin/Sources/CounterPlugin"),
+        .target(
+            name: "CounterPlugin", dependencies: ["JSBridgeCore"], path: "examples/counter-plugin/Sources/CounterPlugin"
+        ),
         .executableTarget(
             name: "counter-runtime", dependencies: ["JSBridgeCLI", "CounterPlugin", "EchoPlugin"],
             path: "examples/counter-plugin/Sources/counter-runtime"),

@@ -33,8 +33,12 @@ public enum JSBridgeScripts {
         File(
             name: "events.js", source: PackageResources.events_js,
             globals: ["DOMException", "Event", "CustomEvent", "EventTarget", "AbortSignal", "AbortController"],
-            internals: ["DOMException", "Event", "CustomEvent", "EventTarget", "AbortSignal", "AbortController", "abortSignal"]),
-        File(name: "url.js", source: PackageResources.url_js, globals: ["URL", "URLSearchParams"], internals: ["URL", "URLSearchParams"]),
+            internals: [
+                "DOMException", "Event", "CustomEvent", "EventTarget", "AbortSignal", "AbortController", "abortSignal",
+            ]),
+        File(
+            name: "url.js", source: PackageResources.url_js, globals: ["URL", "URLSearchParams"],
+            internals: ["URL", "URLSearchParams"]),
         File(
             name: "structured-clone.js", source: PackageResources.structured_clone_js,
             globals: ["structuredClone"], internals: ["structuredClone"]),

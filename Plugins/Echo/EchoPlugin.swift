@@ -59,10 +59,12 @@ public struct EchoPlugin: BridgePlugin {
             count = try c.decode(Int.self, forKey: .count)
             intervalMs = try c.decodeIfPresent(Int.self, forKey: .intervalMs) ?? 0
             guard (0...1_000_000).contains(count) else {
-                throw DecodingError.dataCorruptedError(forKey: .count, in: c, debugDescription: "must be between 0 and 1000000")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .count, in: c, debugDescription: "must be between 0 and 1000000")
             }
             guard intervalMs >= 0 else {
-                throw DecodingError.dataCorruptedError(forKey: .intervalMs, in: c, debugDescription: "must not be negative")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .intervalMs, in: c, debugDescription: "must not be negative")
             }
         }
 

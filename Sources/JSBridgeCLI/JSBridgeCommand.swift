@@ -36,13 +36,17 @@ struct JSBridgeCommand: ParsableCommand {
             """,
         version: "jsbridge \(JSBridgeVersion.string)")
 
-    @Option(name: [.short, .customLong("eval")], help: ArgumentHelp("Run <code> instead of a script file.", valueName: "code"))
+    @Option(
+        name: [.short, .customLong("eval")],
+        help: ArgumentHelp("Run <code> instead of a script file.", valueName: "code"))
     var eval: String?
 
     @Option(help: ArgumentHelp("Per-plugin configuration: a JSON object keyed by plugin name.", valueName: "file.json"))
     var config: String?
 
-    @Option(help: ArgumentHelp("Location source: gpsd://host:port, fixed:lat,lon[,alt] or nmea:<file>.", valueName: "source"))
+    @Option(
+        help: ArgumentHelp(
+            "Location source: gpsd://host:port, fixed:lat,lon[,alt] or nmea:<file>.", valueName: "source"))
     var location: String?
 
     @Flag(help: "Print one stderr line per bridge call and result, with timing.")
@@ -62,10 +66,15 @@ struct JSBridgeCommand: ParsableCommand {
     @Flag(name: .customLong("allow-all"), help: "Allow every capability.")
     var allowAll = false
 
-    @Option(name: .customLong("app-id"), help: ArgumentHelp("Storage namespace (default: derived from the script's path).", valueName: "id"))
+    @Option(
+        name: .customLong("app-id"),
+        help: ArgumentHelp("Storage namespace (default: derived from the script's path).", valueName: "id"))
     var appID: String?
 
-    @Option(name: .customLong("storage-dir"), help: ArgumentHelp("Where app data lives (default: $XDG_DATA_HOME/jsbridge or ~/.local/share/jsbridge).", valueName: "dir"))
+    @Option(
+        name: .customLong("storage-dir"),
+        help: ArgumentHelp(
+            "Where app data lives (default: $XDG_DATA_HOME/jsbridge or ~/.local/share/jsbridge).", valueName: "dir"))
     var storageDir: String?
 
     @Argument(parsing: .remaining, help: ArgumentHelp("The script to run, then its arguments.", valueName: "script.js"))
@@ -91,13 +100,16 @@ struct JSBridgeCommand: ParsableCommand {
         if allowNet.contains("*") {
             net = .all
         } else if !allowNet.isEmpty {
-            let entries = allowNet.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-            net = .hosts(try entries.map { entry in
-                guard let pattern = Permissions.HostPattern(parsing: entry) else {
-                    throw ValidationError("--allow-net: '\(entry)' is not a host or host:port.")
-                }
-                return pattern
-            })
+            let entries = allowNet.flatMap {
+                $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            }
+            net = .hosts(
+                try entries.map { entry in
+                    guard let pattern = Permissions.HostPattern(parsing: entry) else {
+                        throw ValidationError("--allow-net: '\(entry)' is not a host or host:port.")
+                    }
+                    return pattern
+                })
         }
         return Permissions(net: net, location: allowLocation)
     }
@@ -123,8 +135,9 @@ struct JSBridgeCommand: ParsableCommand {
         let storage = StorageLocation(
             appID: appID ?? Self.defaultAppID(for: script),
             directory: storageDir ?? StorageLocation.defaultDirectory(environment: environment))
-        let host = BridgeHost(options: .init(
-            permissions: try permissions(), configuration: configuration, storage: storage))
+        let host = BridgeHost(
+            options: .init(
+                permissions: try permissions(), configuration: configuration, storage: storage))
         for plugin in Self.pluginFactory.withLock({ $0 })() { try host.register(plugin) }
 
         let options = RuntimeOptions(
@@ -158,7 +171,9 @@ struct JSBridgeCommand: ParsableCommand {
 
     static func isValidAppID(_ id: String) -> Bool {
         !id.isEmpty && id.count <= 128 && !id.hasPrefix(".")
-            && id.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
+            && id.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
+            }
     }
 
     /// `<script name>-<hash of its absolute path>`, or `eval` for `-e`.
@@ -198,7 +213,9 @@ struct JSBridgeCommand: ParsableCommand {
     /// Splits the command line at the script: options before it are parsed (a bare `--allow-net` means
     /// "every host"); the script and everything after it are passed through untouched, after a `--`.
     static func normalize(_ arguments: [String]) throws -> [String] {
-        let takesValue: Set<String> = ["-e", "--eval", "--config", "--location", "--timeout", "--app-id", "--storage-dir"]
+        let takesValue: Set<String> = [
+            "-e", "--eval", "--config", "--location", "--timeout", "--app-id", "--storage-dir",
+        ]
         let flags: Set<String> = [
             "--trace", "--allow-net", "--allow-location", "--allow-all", "-h", "--help", "--version",
         ]
@@ -241,15 +258,16 @@ struct LocationSource {
         } else if text.hasPrefix("fixed:") {
             let numbers = text.dropFirst("fixed:".count).split(separator: ",").map { Double($0) }
             guard (2...3).contains(numbers.count), numbers.allSatisfy({ $0?.isFinite == true }),
-                  let lat = numbers[0], let lon = numbers[1], abs(lat) <= 90, abs(lon) <= 180
+                let lat = numbers[0], let lon = numbers[1], abs(lat) <= 90, abs(lon) <= 180
             else {
-                throw ValidationError("--location: expected fixed:lat,lon[,alt] with -90…90 and -180…180, got '\(text)'.")
+                throw ValidationError(
+                    "--location: expected fixed:lat,lon[,alt] with -90…90 and -180…180, got '\(text)'.")
             }
         } else if text.hasPrefix("nmea:") {
             guard text.count > "nmea:".count else { throw ValidationError("--location: expected nmea:<file>.") }
         } else {
-            throw ValidationError("--location: unknown source '\(text)'; use gpsd://host:port, fixed:lat,lon[,alt] or nmea:<file>.")
+            throw ValidationError(
+                "--location: unknown source '\(text)'; use gpsd://host:port, fixed:lat,lon[,alt] or nmea:<file>.")
         }
     }
 }
-

@@ -51,7 +51,9 @@ extension BridgeError {
     public static func invalidArgument(_ message: String, issues: [ArgumentIssue] = []) -> BridgeError {
         var data: JSONValue?
         if !issues.isEmpty {
-            data = .object(["issues": .array(issues.map { .object(["path": .string($0.path), "message": .string($0.message)]) })])
+            data = .object([
+                "issues": .array(issues.map { .object(["path": .string($0.path), "message": .string($0.message)]) })
+            ])
         }
         return BridgeError(code: Code.invalidArgument, message: message, data: data)
     }

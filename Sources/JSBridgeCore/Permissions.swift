@@ -52,11 +52,15 @@ public struct Permissions: Sendable, Hashable {
                 let rest = hostPart[hostPart.index(after: close)...]
                 hostPart = hostPart[hostPart.index(after: hostPart.startIndex)..<close]
                 if !rest.isEmpty {
-                    guard rest.hasPrefix(":"), let p = Int(rest.dropFirst()), (0...65535).contains(p) else { return nil }
+                    guard rest.hasPrefix(":"), let p = Int(rest.dropFirst()), (0...65535).contains(p) else {
+                        return nil
+                    }
                     port = p
                 }
             } else if let colon = hostPart.lastIndex(of: ":") {
-                guard let p = Int(hostPart[hostPart.index(after: colon)...]), (0...65535).contains(p) else { return nil }
+                guard let p = Int(hostPart[hostPart.index(after: colon)...]), (0...65535).contains(p) else {
+                    return nil
+                }
                 port = p
                 hostPart = hostPart[..<colon]
             }

@@ -25,7 +25,8 @@ public final class ManualClock: BridgeClock {
 
     public func now() -> Date {
         let elapsed = state.withLock { $0.elapsed }
-        return start.addingTimeInterval(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return start.addingTimeInterval(
+            Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
     /// How many tasks are sleeping on this clock.
@@ -45,7 +46,11 @@ public final class ManualClock: BridgeClock {
                     return false
                 }
                 if resumeNow {
-                    if Task.isCancelled { continuation.resume(throwing: CancellationError()) } else { continuation.resume() }
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        continuation.resume()
+                    }
                 }
             }
         } onCancel: {
@@ -70,7 +75,8 @@ public final class ManualClock: BridgeClock {
         let deadline = ContinuousClock.now + timeout
         while sleeperCount < count {
             if ContinuousClock.now > deadline {
-                throw BridgeError(code: BridgeError.Code.timeout, message: "No task slept on the ManualClock within \(timeout).")
+                throw BridgeError(
+                    code: BridgeError.Code.timeout, message: "No task slept on the ManualClock within \(timeout).")
             }
             try await Task.sleep(for: .milliseconds(1))
         }

@@ -45,7 +45,9 @@ public final class PluginTester: Sendable {
         let id = nextID.add(1, ordering: .relaxed).newValue
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<CallOutcome, Never>) in
             let sink = SingleOutcomeSink(continuation)
-            registry.invoke(resolved, arguments: arguments, reply: CallReply(callID: id, plugin: pluginName, action: action, sink: sink))
+            registry.invoke(
+                resolved, arguments: arguments,
+                reply: CallReply(callID: id, plugin: pluginName, action: action, sink: sink))
         }
         switch outcome {
         case .value(let value): return value
@@ -55,7 +57,9 @@ public final class PluginTester: Sendable {
     }
 
     /// Calls an action with `Encodable` arguments and decodes its result as `R`.
-    public func call<R: Decodable>(_ action: String, _ arguments: some Encodable & Sendable, as type: R.Type) async throws -> R {
+    public func call<R: Decodable>(_ action: String, _ arguments: some Encodable & Sendable, as type: R.Type)
+        async throws -> R
+    {
         let value = try await call(action, try encodeResult(arguments))
         return try JSONValueDecoder().decode(R.self, from: value)
     }

@@ -37,7 +37,9 @@ public enum ScriptRunner {
         environment: [String: String] = [:],
         timeout: Duration = .seconds(60)
     ) async -> ScriptResult {
-        await run(.eval(code), plugins: plugins, options: options, arguments: arguments, environment: environment, timeout: timeout)
+        await run(
+            .eval(code), plugins: plugins, options: options, arguments: arguments, environment: environment,
+            timeout: timeout)
     }
 
     /// Runs `script` with `plugins` on a fresh host, on a dedicated JS thread.
@@ -65,8 +67,10 @@ public enum ScriptRunner {
                     options: RuntimeOptions(
                         arguments: arguments, environment: environment, timeout: timeout, output: output))
                 let code = runtime.run(script)
-                continuation.resume(returning: ScriptResult(
-                    stdout: output.stdout, stderr: output.stderr, exitCode: code, uncaughtErrors: runtime.uncaughtErrors))
+                continuation.resume(
+                    returning: ScriptResult(
+                        stdout: output.stdout, stderr: output.stderr, exitCode: code,
+                        uncaughtErrors: runtime.uncaughtErrors))
             }
             thread.name = "jsbridge-js"
             thread.stackSize = 8 << 20

@@ -8,7 +8,9 @@ private let hello = "$SPECS/fixtures/hello.js"
 
 /// A scratch directory removed when the test ends.
 private func withScratchDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("jsbridge-cli-scratch-\(UUID().uuidString)").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "jsbridge-cli-scratch-\(UUID().uuidString)"
+    ).path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: path) }
     return try await body(path)
@@ -32,8 +34,10 @@ private func withScratchDirectory<T>(_ body: (String) async throws -> T) async t
         let result = try await CLI.run([flag])
         #expect(result.exitCode == 0, "\(result.summary)")
         #expect(result.stderr.isEmpty, "\(result.summary)")
-        for word in ["USAGE", "<script.js>", "--eval", "--config", "--location", "--trace", "--timeout",
-                     "--allow-net", "--allow-location", "--allow-all", "--app-id", "--storage-dir", "--version"] {
+        for word in [
+            "USAGE", "<script.js>", "--eval", "--config", "--location", "--trace", "--timeout",
+            "--allow-net", "--allow-location", "--allow-all", "--app-id", "--storage-dir", "--version",
+        ] {
             #expect(result.stdout.contains(word), "--help does not mention \(word)\n\(result.summary)")
         }
     }
@@ -56,7 +60,9 @@ private func withScratchDirectory<T>(_ body: (String) async throws -> T) async t
         .init(arguments: ["--timeout=-1", hello], message: "--timeout must be a positive number of seconds"),
         .init(arguments: ["--timeout", "nan", hello], message: "--timeout must be a positive number of seconds"),
         .init(arguments: ["--timeout"], message: "Missing value for '--timeout"),
-        .init(arguments: ["--allow-net=http://example.com", hello], message: "--allow-net: 'http://example.com' is not a host or host:port"),
+        .init(
+            arguments: ["--allow-net=http://example.com", hello],
+            message: "--allow-net: 'http://example.com' is not a host or host:port"),
         .init(arguments: ["--allow-net=example.com:99999", hello], message: "'example.com:99999'"),
         .init(arguments: ["--allow-net=example.com:http", hello], message: "'example.com:http'"),
         .init(arguments: ["--allow-net=a.com,:80", hello], message: "':80'"),
@@ -67,7 +73,8 @@ private func withScratchDirectory<T>(_ body: (String) async throws -> T) async t
         .init(arguments: ["--location", "fixed:a,b", hello], message: "--location: expected fixed:lat,lon"),
         .init(arguments: ["--location", "gpsd://localhost", hello], message: "--location: expected gpsd://host:port"),
         .init(arguments: ["--location", "nmea:", hello], message: "--location: expected nmea:<file>"),
-        .init(arguments: ["--config", "$TMP/missing.json", hello], message: "--config: cannot read '$TMP/missing.json'"),
+        .init(
+            arguments: ["--config", "$TMP/missing.json", hello], message: "--config: cannot read '$TMP/missing.json'"),
         .init(arguments: ["--config", "$TMP", hello], message: "--config: cannot read"),
         .init(arguments: ["--config", "$SPECS/fixtures/invalid-config.json", hello], message: "is not valid JSON"),
         .init(arguments: ["--config", "$SPECS/fixtures/array-config.json", hello], message: "must hold a JSON object"),
@@ -77,7 +84,9 @@ private func withScratchDirectory<T>(_ body: (String) async throws -> T) async t
     func usageErrorsExitTwoWithAMessage(_ usage: UsageError) async throws {
         let result = try await CLI.run(usage.arguments)
         #expect(result.exitCode == 2, "\(result.summary)")
-        #expect(result.stderr.contains(usage.message), "stderr should mention \(usage.message.debugDescription)\n\(result.summary)")
+        #expect(
+            result.stderr.contains(usage.message),
+            "stderr should mention \(usage.message.debugDescription)\n\(result.summary)")
         #expect(result.stderr.contains("jsbridge"), "\(result.summary)")
         #expect(result.stdout.isEmpty, "nothing runs after a usage error\n\(result.summary)")
     }
@@ -184,7 +193,8 @@ private func withScratchDirectory<T>(_ body: (String) async throws -> T) async t
                 """
             let result = try await CLI.run(["-e", code], workingDirectory: "\(scratch)/cwd", binary: copy)
             #expect(result.exitCode == 0, "\(result.summary)")
-            #expect(result.stdout == "object object function function function function 2\nasync ok\n", "\(result.summary)")
+            #expect(
+                result.stdout == "object object function function function function 2\nasync ok\n", "\(result.summary)")
             #expect(result.stderr.isEmpty, "\(result.summary)")
         }
     }
@@ -205,10 +215,14 @@ private func withScratchDirectory<T>(_ body: (String) async throws -> T) async t
 
     @Test
     func exitListenersRunAfterAnUncaughtError() async throws {
-        let thrown = try await CLI.run(["-e", "process.on('exit', (code) => console.log('exit listener', code)); throw new Error('x')"])
+        let thrown = try await CLI.run([
+            "-e", "process.on('exit', (code) => console.log('exit listener', code)); throw new Error('x')",
+        ])
         #expect(thrown.exitCode == 1)
         #expect(thrown.stdout == "exit listener 1\n", "\(thrown.summary)")
-        let rejected = try await CLI.run(["-e", "process.on('exit', (code) => console.log('exit listener', code)); Promise.reject(new Error('x'))"])
+        let rejected = try await CLI.run([
+            "-e", "process.on('exit', (code) => console.log('exit listener', code)); Promise.reject(new Error('x'))",
+        ])
         #expect(rejected.exitCode == 1)
         #expect(rejected.stdout == "exit listener 1\n", "\(rejected.summary)")
     }

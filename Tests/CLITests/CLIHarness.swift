@@ -46,10 +46,11 @@ enum CLIPaths {
                 return URL(fileURLWithPath: candidate).standardizedFileURL.path
             }
         }
-        throw HarnessError(description: """
-            The jsbridge binary was not found (looked at: \(candidates.joined(separator: ", "))). \
-            Build it first (`swift build --build-tests`) or set JSBRIDGE_BIN to its path.
-            """)
+        throw HarnessError(
+            description: """
+                The jsbridge binary was not found (looked at: \(candidates.joined(separator: ", "))). \
+                Build it first (`swift build --build-tests`) or set JSBRIDGE_BIN to its path.
+                """)
     }
 }
 
@@ -205,9 +206,13 @@ enum CLI {
         try? stdoutHandle.close()
         try? stderrHandle.close()
 
-        let envPrefix = overrides.isEmpty ? "" : "env " + overrides.keys.sorted().map { key in
-            environment[key].map { shellQuote("\(key)=\($0)") } ?? "-u \(key)"
-        }.joined(separator: " ") + " "
+        let envPrefix =
+            overrides.isEmpty
+            ? ""
+            : "env "
+                + overrides.keys.sorted().map { key in
+                    environment[key].map { shellQuote("\(key)=\($0)") } ?? "-u \(key)"
+                }.joined(separator: " ") + " "
         let rawStdout = String(decoding: fm.contents(atPath: stdoutPath) ?? Data(), as: UTF8.self)
         let rawStderr = String(decoding: fm.contents(atPath: stderrPath) ?? Data(), as: UTF8.self)
         let substitutions = Self.substitutions(sandbox: sandbox, binary: binary)
@@ -219,7 +224,8 @@ enum CLI {
             rawStdout: rawStdout,
             rawStderr: rawStderr,
             elapsed: elapsed,
-            commandLine: "cd \(shellQuote(directory)) && " + envPrefix + ([binary] + arguments).map(shellQuote).joined(separator: " "))
+            commandLine: "cd \(shellQuote(directory)) && " + envPrefix
+                + ([binary] + arguments).map(shellQuote).joined(separator: " "))
     }
 
     /// (path, placeholder) pairs, longest path first; real paths too, in case a directory is a symlink.

@@ -63,7 +63,9 @@ struct Spec {
         var text = String(decoding: data, as: UTF8.self)
         if text.hasSuffix("\n") { text.removeLast() }
         var current: (kind: String, lines: [String])?
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).enumerated() {
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            .enumerated()
+        {
             if line.hasPrefix("--- ") {
                 if let current { sections.append(current) }
                 let kind = String(line.dropFirst(4)).trimmingCharacters(in: .whitespaces)
@@ -89,13 +91,19 @@ struct Spec {
             case "args": options += try Self.words(value)
             case "script-args": scriptArguments += try Self.words(value)
             case "exit":
-                guard let code = Int32(value) else { throw HarnessError(description: "\(name).expected: bad exit code '\(value)'.") }
+                guard let code = Int32(value) else {
+                    throw HarnessError(description: "\(name).expected: bad exit code '\(value)'.")
+                }
                 exitCode = code
             case "time-limit":
-                guard let seconds = Double(value) else { throw HarnessError(description: "\(name).expected: bad time-limit '\(value)'.") }
+                guard let seconds = Double(value) else {
+                    throw HarnessError(description: "\(name).expected: bad time-limit '\(value)'.")
+                }
                 timeLimit = seconds
             case "env":
-                guard let equals = value.firstIndex(of: "=") else { throw HarnessError(description: "\(name).expected: env needs NAME=value.") }
+                guard let equals = value.firstIndex(of: "=") else {
+                    throw HarnessError(description: "\(name).expected: env needs NAME=value.")
+                }
                 environment[String(value[..<equals])] = String(value[value.index(after: equals)...])
             case "unset": environment[value] = .some(nil)
             default: throw HarnessError(description: "\(name).expected:\(number + 1): unknown key '\(key)'.")
@@ -121,7 +129,13 @@ struct Spec {
                 word.append(character)
                 escaped = false
             } else if let q = quote {
-                if character == q { quote = nil } else if character == "\\" && q == "\"" { escaped = true } else { word.append(character) }
+                if character == q {
+                    quote = nil
+                } else if character == "\\" && q == "\"" {
+                    escaped = true
+                } else {
+                    word.append(character)
+                }
             } else if character == "'" || character == "\"" {
                 quote = character
                 inWord = true
@@ -144,7 +158,10 @@ struct Spec {
 }
 
 /// Compares `actual` with `expected` and records a readable failure.
-func expectSame(_ actual: String, _ expected: String, _ what: String, _ result: RunResult, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectSame(
+    _ actual: String, _ expected: String, _ what: String, _ result: RunResult,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     guard actual != expected else { return }
     let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
     let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
@@ -152,7 +169,8 @@ func expectSame(_ actual: String, _ expected: String, _ what: String, _ result: 
     while first < min(actualLines.count, expectedLines.count), actualLines[first] == expectedLines[first] { first += 1 }
     let expectedLine = first < expectedLines.count ? String(expectedLines[first]) : "(end)"
     let actualLine = first < actualLines.count ? String(actualLines[first]) : "(end)"
-    Issue.record("""
+    Issue.record(
+        """
         \(what) differs at line \(first + 1):
           expected: \(expectedLine.debugDescription)
           actual:   \(actualLine.debugDescription)
@@ -188,18 +206,24 @@ func expectSame(_ actual: String, _ expected: String, _ what: String, _ result: 
             case "contains once":
                 for line in lines where !line.isEmpty {
                     let count = output.components(separatedBy: line).count - 1
-                    #expect(count == 1, "\(stream) should contain \(line.debugDescription) once, found \(count) times\n\(result.summary)")
+                    #expect(
+                        count == 1,
+                        "\(stream) should contain \(line.debugDescription) once, found \(count) times\n\(result.summary)"
+                    )
                 }
             case "matches":
                 let outputLines = output.split(separator: "\n").map(String.init)
                 for pattern in lines where !pattern.isEmpty {
                     let regex = try Regex(pattern)
-                    #expect(outputLines.contains { $0.wholeMatch(of: regex) != nil },
-                            "no line of \(stream) matches /\(pattern)/\n\(result.summary)")
+                    #expect(
+                        outputLines.contains { $0.wholeMatch(of: regex) != nil },
+                        "no line of \(stream) matches /\(pattern)/\n\(result.summary)")
                 }
             case "lacks":
                 for line in lines where !line.isEmpty {
-                    #expect(!output.contains(line), "\(stream) should not contain \(line.debugDescription)\n\(result.summary)")
+                    #expect(
+                        !output.contains(line),
+                        "\(stream) should not contain \(line.debugDescription)\n\(result.summary)")
                 }
             default:
                 Issue.record("unknown section \(kind)")

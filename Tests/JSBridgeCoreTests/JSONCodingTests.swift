@@ -49,17 +49,26 @@ struct JSONValueDecoderTests {
     }
 
     @Test func reportsJavaScriptPathsForNestedErrors() {
-        let json = #"{"name":"Ada","nights":1,"rooms":[{"number":1,"price":1},{"number":2,"price":2},{"number":3,"price":"abc"}]}"#
-        #expect(issue(Booking.self, json) == ArgumentIssue(path: "rooms[2].price", message: #"expected a number, got a string ("abc")"#))
+        let json =
+            #"{"name":"Ada","nights":1,"rooms":[{"number":1,"price":1},{"number":2,"price":2},{"number":3,"price":"abc"}]}"#
+        #expect(
+            issue(Booking.self, json)
+                == ArgumentIssue(path: "rooms[2].price", message: #"expected a number, got a string ("abc")"#))
 
         let tagError = #"{"name":"A","nights":1,"rooms":[{"number":1,"price":1,"tags":["a",7]}]}"#
-        #expect(issue(Booking.self, tagError) == ArgumentIssue(path: "rooms[0].tags[1]", message: "expected a string, got a number (7)"))
+        #expect(
+            issue(Booking.self, tagError)
+                == ArgumentIssue(path: "rooms[0].tags[1]", message: "expected a string, got a number (7)"))
     }
 
     @Test func missingKeysNameTheKeyInPathAndMessage() {
-        #expect(issue(Booking.self, #"{"nights":1,"rooms":[]}"#) == ArgumentIssue(path: "name", message: #"missing required key "name""#))
+        #expect(
+            issue(Booking.self, #"{"nights":1,"rooms":[]}"#)
+                == ArgumentIssue(path: "name", message: #"missing required key "name""#))
         let nested = #"{"name":"A","nights":1,"rooms":[{"number":1,"price":1},{"price":2}]}"#
-        #expect(issue(Booking.self, nested) == ArgumentIssue(path: "rooms[1].number", message: #"missing required key "number""#))
+        #expect(
+            issue(Booking.self, nested)
+                == ArgumentIssue(path: "rooms[1].number", message: #"missing required key "number""#))
     }
 
     @Test func keyNotFoundKeepsTheStandardShape() throws {
@@ -73,7 +82,9 @@ struct JSONValueDecoderTests {
     }
 
     @Test func nullForARequiredValueIsValueNotFound() throws {
-        #expect(issue(Booking.self, #"{"name":null,"nights":1,"rooms":[]}"#) == ArgumentIssue(path: "name", message: "expected a string, got null"))
+        #expect(
+            issue(Booking.self, #"{"name":null,"nights":1,"rooms":[]}"#)
+                == ArgumentIssue(path: "name", message: "expected a string, got null"))
         do {
             _ = try decode(Booking.self, #"{"name":null,"nights":1,"rooms":[]}"#)
         } catch DecodingError.valueNotFound(let type, let context) {
@@ -87,18 +98,23 @@ struct JSONValueDecoderTests {
         #expect(missing.note == nil && missing.extra == nil)
         let null = try decode(Booking.self, #"{"name":"A","nights":1,"rooms":[],"note":null,"extra":null}"#)
         #expect(null.note == nil && null.extra == nil)
-        let present = try decode(Booking.self, #"{"name":"A","nights":1,"rooms":[],"note":"hi","extra":{"z":[1,{"y":null}],"a":2}}"#)
+        let present = try decode(
+            Booking.self, #"{"name":"A","nights":1,"rooms":[],"note":"hi","extra":{"z":[1,{"y":null}],"a":2}}"#)
         #expect(present.note == "hi")
         #expect(present.extra?.objectValue?.keys == ["z", "a"])
         #expect(present.extra?.serialized() == #"{"z":[1,{"y":null}],"a":2}"#)
-        #expect(issue(Booking.self, #"{"name":"A","nights":1,"rooms":[],"note":5}"#) == ArgumentIssue(path: "note", message: "expected a string, got a number (5)"))
+        #expect(
+            issue(Booking.self, #"{"name":"A","nights":1,"rooms":[],"note":5}"#)
+                == ArgumentIssue(path: "note", message: "expected a string, got a number (5)"))
         #expect(try decode([Int?].self, "[1,null,3]") == [1, nil, 3])
         #expect(try decode(Int?.self, "null") == nil)
     }
 
     @Test func integersMustBeIntegralAndInRange() throws {
         #expect(issue(Int.self, "2.5") == ArgumentIssue(path: "", message: "expected an integer, got a number (2.5)"))
-        #expect(issue([Int].self, #"[1,"abc"]"#) == ArgumentIssue(path: "[1]", message: #"expected an integer, got a string ("abc")"#))
+        #expect(
+            issue([Int].self, #"[1,"abc"]"#)
+                == ArgumentIssue(path: "[1]", message: #"expected an integer, got a string ("abc")"#))
         do {
             _ = try decode(Int.self, "1152921504606846976")  // 2^60
             Issue.record("expected an error")
@@ -121,7 +137,8 @@ struct JSONValueDecoderTests {
     @Test func noCoercionBetweenKinds() {
         #expect(issue(Bool.self, "1") == ArgumentIssue(path: "", message: "expected a boolean, got a number (1)"))
         #expect(issue(String.self, "1") == ArgumentIssue(path: "", message: "expected a string, got a number (1)"))
-        #expect(issue(Double.self, #""1""#) == ArgumentIssue(path: "", message: #"expected a number, got a string ("1")"#))
+        #expect(
+            issue(Double.self, #""1""#) == ArgumentIssue(path: "", message: #"expected a number, got a string ("1")"#))
         #expect(issue(Room.self, "[]") == ArgumentIssue(path: "", message: "expected an object, got an array"))
         #expect(issue([Int].self, "{}") == ArgumentIssue(path: "", message: "expected an array, got an object"))
         #expect(issue(Bool.self, "null") == ArgumentIssue(path: "", message: "expected a boolean, got null"))
@@ -155,10 +172,14 @@ struct JSONValueDecoderTests {
         let micro = try decode(Date.self, #""2024-01-02T03:04:05.678901Z""#)
         #expect(abs(micro.timeIntervalSince1970 - 1_704_164_645.678901) < 1e-6)
 
-        #expect(issue(Date.self, #""2024-13-01T00:00:00Z""#)?.message.hasPrefix(#"invalid date "2024-13-01T00:00:00Z""#) == true)
+        #expect(
+            issue(Date.self, #""2024-13-01T00:00:00Z""#)?.message.hasPrefix(#"invalid date "2024-13-01T00:00:00Z""#)
+                == true)
         #expect(issue(Date.self, #""2023-02-29""#) != nil)
         #expect(issue(Date.self, #""2024-01-02T03:04:05""#) != nil, "a time without a zone is ambiguous")
-        #expect(issue(Date.self, "true")?.message == "expected a date (an ISO-8601 string or milliseconds since 1970), got a boolean (true)")
+        #expect(
+            issue(Date.self, "true")?.message
+                == "expected a date (an ISO-8601 string or milliseconds since 1970), got a boolean (true)")
     }
 
     @Test func dataAndURLDecodeFromStrings() throws {
@@ -172,7 +193,9 @@ struct JSONValueDecoderTests {
         struct Price: Codable, Equatable { var amount: Decimal }
         #expect(try decode(Decimal.self, "0.1") == Decimal(string: "0.1"))
         #expect(try decode(Price.self, #"{"amount":1234.5678}"#) == Price(amount: Decimal(string: "1234.5678")!))
-        #expect(issue(Price.self, #"{"amount":"1"}"#) == ArgumentIssue(path: "amount", message: #"expected a number, got a string ("1")"#))
+        #expect(
+            issue(Price.self, #"{"amount":"1"}"#)
+                == ArgumentIssue(path: "amount", message: #"expected a number, got a string ("1")"#))
         #expect(try JSONValueEncoder().encode(Price(amount: Decimal(string: "12.5")!)) == ["amount": 12.5])
         #expect(try JSONValueEncoder().encode([Decimal(string: "0.1")!]).serialized() == "[0.1]")
     }
@@ -189,7 +212,9 @@ struct JSONValueDecoderTests {
         #expect(try decode([String: Int].self, #"{"a":1,"b":2}"#) == ["a": 1, "b": 2])
         #expect(try decode([Int: String].self, #"{"1":"x"}"#) == [1: "x"])
         #expect(try decode([Color].self, #"["red","green"]"#) == [.red, .green])
-        #expect(issue([String: Int].self, #"{"a":1,"first name":"x"}"#) == ArgumentIssue(path: #"["first name"]"#, message: #"expected an integer, got a string ("x")"#))
+        #expect(
+            issue([String: Int].self, #"{"a":1,"first name":"x"}"#)
+                == ArgumentIssue(path: #"["first name"]"#, message: #"expected an integer, got a string ("x")"#))
         #expect(issue([Color].self, #"["red","blue"]"#)?.path == "[1]")
     }
 
@@ -240,19 +265,27 @@ struct JSONValueDecoderTests {
             init(from decoder: any Decoder) throws {
                 var container = try decoder.unkeyedContainer()
                 for _ in 0..<3 {
-                    if try container.decodeNil() { values.append(nil) } else { values.append(try container.decode(Int.self)) }
+                    if try container.decodeNil() {
+                        values.append(nil)
+                    } else {
+                        values.append(try container.decode(Int.self))
+                    }
                 }
             }
         }
         #expect(try decode(Triple.self, "[1,null,3]").values == [1, nil, 3])
-        #expect(issue(Triple.self, "[1,null]") == ArgumentIssue(path: "[2]", message: "expected an element at index 2, but the array has only 2"))
+        #expect(
+            issue(Triple.self, "[1,null]")
+                == ArgumentIssue(path: "[2]", message: "expected an element at index 2, but the array has only 2"))
     }
 
     @Test func superDecoderReadsTheSuperKey() throws {
         class Base: Decodable {
             let id: Int
             enum K: CodingKey { case id }
-            required init(from decoder: any Decoder) throws { id = try decoder.container(keyedBy: K.self).decode(Int.self, forKey: .id) }
+            required init(from decoder: any Decoder) throws {
+                id = try decoder.container(keyedBy: K.self).decode(Int.self, forKey: .id)
+            }
         }
         final class Derived: Base {
             let name: String
@@ -281,7 +314,9 @@ struct JSONValueDecoderTests {
     @Test func userInfoReachesTypes() throws {
         struct ReadsInfo: Decodable {
             var flag: Bool
-            init(from decoder: any Decoder) throws { flag = decoder.userInfo[CodingUserInfoKey(rawValue: "flag")!] as? Bool ?? false }
+            init(from decoder: any Decoder) throws {
+                flag = decoder.userInfo[CodingUserInfoKey(rawValue: "flag")!] as? Bool ?? false
+            }
         }
         var decoder = JSONValueDecoder()
         decoder.userInfo[CodingUserInfoKey(rawValue: "flag")!] = true
@@ -301,7 +336,8 @@ struct JSONValueDecoderTests {
 
     @Test func issuesFromFoundationsDecoderAlsoGetJavaScriptPaths() throws {
         do {
-            _ = try JSONDecoder().decode(Booking.self, from: Data(#"{"name":"A","nights":1,"rooms":[{"number":1,"price":"x"}]}"#.utf8))
+            _ = try JSONDecoder().decode(
+                Booking.self, from: Data(#"{"name":"A","nights":1,"rooms":[{"number":1,"price":"x"}]}"#.utf8))
             Issue.record("expected an error")
         } catch let error as DecodingError {
             #expect(error.issues.first?.path == "rooms[0].price")
@@ -329,7 +365,10 @@ struct JSONValueEncoderTests {
             name: "Ada", nights: 2, rooms: [Room(number: 1, price: 9.5, tags: ["x"]), Room(number: 2, price: 3)],
             note: nil, extra: ["k": [1, nil]])
         let value = try JSONValueEncoder().encode(booking)
-        #expect(value.serialized() == #"{"name":"Ada","nights":2,"rooms":[{"number":1,"price":9.5,"tags":["x"]},{"number":2,"price":3}],"extra":{"k":[1,null]}}"#)
+        #expect(
+            value.serialized()
+                == #"{"name":"Ada","nights":2,"rooms":[{"number":1,"price":9.5,"tags":["x"]},{"number":2,"price":3}],"extra":{"k":[1,null]}}"#
+        )
         #expect(try JSONValueDecoder().decode(Booking.self, from: value) == booking)
     }
 
@@ -340,7 +379,9 @@ struct JSONValueEncoderTests {
         #expect(try encoder.encode(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
         #expect(try encoder.encode(Date(timeIntervalSince1970: -62_198_755_200)) == "-000001-01-01T00:00:00.000Z")
         #expect(try encoder.encode(Date(timeIntervalSince1970: 253_402_300_800)) == "+010000-01-01T00:00:00.000Z")
-        #expect(try encoder.encode(["at": Date(timeIntervalSince1970: 1_704_164_645)]) == ["at": "2024-01-02T03:04:05.000Z"])
+        #expect(
+            try encoder.encode(["at": Date(timeIntervalSince1970: 1_704_164_645)]) == ["at": "2024-01-02T03:04:05.000Z"]
+        )
         #expect(throws: EncodingError.self) { try encoder.encode(Date(timeIntervalSince1970: 1e13)) }
         // Round trip through the decoder.
         let date = Date(timeIntervalSince1970: 1_234_567_890.123)
@@ -408,7 +449,10 @@ struct JSONValueEncoderTests {
             }
         }
         let value = try JSONValueEncoder().encode(Custom())
-        #expect(value.serialized() == #"{"meta":{"depth":3,"tags":["t",{"depth":null}]},"list":[1,[true],"super-value"],"base":{"from":"base"},"super":7}"#)
+        #expect(
+            value.serialized()
+                == #"{"meta":{"depth":3,"tags":["t",{"depth":null}]},"list":[1,[true],"super-value"],"base":{"from":"base"},"super":7}"#
+        )
     }
 
     @Test func encodingErrorsCarryThePath() throws {
@@ -443,12 +487,15 @@ struct JSONValueCodableTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let data = try encoder.encode(original)
-        #expect(String(decoding: data, as: UTF8.self) == #"{"id":1,"payload":{"list":[1,2.5,"s",null,true,{"deep":{}}],"n":-3}}"#)
+        #expect(
+            String(decoding: data, as: UTF8.self)
+                == #"{"id":1,"payload":{"list":[1,2.5,"s",null,true,{"deep":{}}],"n":-3}}"#)
         #expect(try JSONDecoder().decode(Envelope.self, from: data) == original)
     }
 
     @Test func foundationDecodesEveryKind() throws {
-        let value = try JSONDecoder().decode(JSONValue.self, from: Data(#"[null,true,0,-1.5,"x",[],{"a":{"b":[false]}}]"#.utf8))
+        let value = try JSONDecoder().decode(
+            JSONValue.self, from: Data(#"[null,true,0,-1.5,"x",[],{"a":{"b":[false]}}]"#.utf8))
         #expect(value == [nil, true, 0, -1.5, "x", [], ["a": ["b": [false]]]])
     }
 

@@ -127,7 +127,8 @@ struct JSONParsingTests {
         #expect(throws: JSONParseError(message: "Unterminated string starting at offset 1", offset: 1)) {
             try JSONValue(parsing: "[\"abc")
         }
-        #expect(throws: JSONParseError(message: "Unescaped control character U+000A in string at offset 2", offset: 2)) {
+        #expect(throws: JSONParseError(message: "Unescaped control character U+000A in string at offset 2", offset: 2))
+        {
             try JSONValue(parsing: "\"a\nb\"")
         }
         #expect(throws: JSONParseError(message: "Invalid escape character 'x' in string at offset 2", offset: 2)) {
@@ -221,22 +222,24 @@ final class ResultBox<T>: @unchecked Sendable {
 @Suite("JSON serializing")
 struct JSONSerializingTests {
     // Expected strings are what node prints for `JSON.stringify(x)`.
-    @Test(arguments: [
-        (0.0, "0"), (-0.0, "0"), (1, "1"), (-1, "-1"), (1.5, "1.5"), (-1.5, "-1.5"),
-        (0.1, "0.1"), (0.1 + 0.2, "0.30000000000000004"), (1e21, "1e+21"), (1e20, "100000000000000000000"),
-        (123_456_789_012_345_680_000, "123456789012345680000"), (0.000001, "0.000001"), (1e-7, "1e-7"),
-        (1.5e-7, "1.5e-7"), (9_007_199_254_740_992, "9007199254740992"), (1_152_921_504_606_846_976, "1152921504606847000"),
-        (Double.leastNonzeroMagnitude, "5e-324"), (Double.greatestFiniteMagnitude, "1.7976931348623157e+308"),
-        (1e100, "1e+100"), (123.456, "123.456"), (1e15, "1000000000000000"), (1e16, "10000000000000000"),
-        (1.2345e-5, "0.000012345"), (100, "100"), (-1e-7, "-1e-7"), (2.5e21, "2.5e+21"),
-        (9.999999999999999e20, "999999999999999900000"), (1.0 / 3, "0.3333333333333333"),
-        (1.0000000000000002, "1.0000000000000002"), (0.000001234, "0.000001234"), (1.2345e-7, "1.2345e-7"),
-        (-123456.789, "-123456.789"), (4.35, "4.35"), (2.2250738585072014e-308, "2.2250738585072014e-308"),
-        (12_345_678_901_234_567_890, "12345678901234567000"), (0.00001, "0.00001"),
-        (1e-5 * 1.1, "0.000011000000000000001"), (1.1e-5, "0.000011"), (5e-7, "5e-7"), (1e301, "1e+301"),
-        (144_115_188_075_855_870, "144115188075855870"), (-9_007_199_254_740_991, "-9007199254740991"),
-        (Double.nan, "null"), (Double.infinity, "null"), (-Double.infinity, "null"),
-    ] as [(Double, String)])
+    @Test(
+        arguments: [
+            (0.0, "0"), (-0.0, "0"), (1, "1"), (-1, "-1"), (1.5, "1.5"), (-1.5, "-1.5"),
+            (0.1, "0.1"), (0.1 + 0.2, "0.30000000000000004"), (1e21, "1e+21"), (1e20, "100000000000000000000"),
+            (123_456_789_012_345_680_000, "123456789012345680000"), (0.000001, "0.000001"), (1e-7, "1e-7"),
+            (1.5e-7, "1.5e-7"), (9_007_199_254_740_992, "9007199254740992"),
+            (1_152_921_504_606_846_976, "1152921504606847000"),
+            (Double.leastNonzeroMagnitude, "5e-324"), (Double.greatestFiniteMagnitude, "1.7976931348623157e+308"),
+            (1e100, "1e+100"), (123.456, "123.456"), (1e15, "1000000000000000"), (1e16, "10000000000000000"),
+            (1.2345e-5, "0.000012345"), (100, "100"), (-1e-7, "-1e-7"), (2.5e21, "2.5e+21"),
+            (9.999999999999999e20, "999999999999999900000"), (1.0 / 3, "0.3333333333333333"),
+            (1.0000000000000002, "1.0000000000000002"), (0.000001234, "0.000001234"), (1.2345e-7, "1.2345e-7"),
+            (-123456.789, "-123456.789"), (4.35, "4.35"), (2.2250738585072014e-308, "2.2250738585072014e-308"),
+            (12_345_678_901_234_567_890, "12345678901234567000"), (0.00001, "0.00001"),
+            (1e-5 * 1.1, "0.000011000000000000001"), (1.1e-5, "0.000011"), (5e-7, "5e-7"), (1e301, "1e+301"),
+            (144_115_188_075_855_870, "144115188075855870"), (-9_007_199_254_740_991, "-9007199254740991"),
+            (Double.nan, "null"), (Double.infinity, "null"), (-Double.infinity, "null"),
+        ] as [(Double, String)])
     func formatsNumbersLikeJavaScript(number: Double, expected: String) {
         #expect(JSONValue.number(number).serialized() == expected)
     }
@@ -286,7 +289,9 @@ struct JSONSerializingTests {
             "null": nil, "t": true, "f": false, "n": -12, "s": "x",
             "a": [1, [2, []], [:]], "o": ["k": ["deep": [true]]],
         ]
-        #expect(value.serialized() == #"{"null":null,"t":true,"f":false,"n":-12,"s":"x","a":[1,[2,[]],{}],"o":{"k":{"deep":[true]}}}"#)
+        #expect(
+            value.serialized()
+                == #"{"null":null,"t":true,"f":false,"n":-12,"s":"x","a":[1,[2,[]],{}],"o":{"k":{"deep":[true]}}}"#)
         #expect(value.description == value.serialized())
     }
 

@@ -41,7 +41,9 @@ import Testing
         let registry = host.makeRegistry { _, _, _ in }
         #expect(throws: BridgeError.pluginNotFound("Nope")) { try registry.resolve(plugin: "Nope", action: "x") }
         #expect(throws: BridgeError.actionNotFound("Named", "x")) { try registry.resolve(plugin: "Named", action: "x") }
-        #expect(try registry.invokeSync(registry.resolve(plugin: "Named", action: "hello"), arguments: "Ann") == "Hello, Ann!")
+        #expect(
+            try registry.invokeSync(registry.resolve(plugin: "Named", action: "hello"), arguments: "Ann")
+                == "Hello, Ann!")
     }
 
     @Test func aReplyAnswersOnceAndReportsDroppedCalls() {
@@ -60,12 +62,18 @@ import Testing
         do { _ = CallReply(callID: 8, plugin: "P", action: "b", sink: dropped) }
         let outcomes = dropped.outcomes.withLock { $0 }
         #expect(outcomes.count == 1)
-        if case .failed(let error) = outcomes.first { #expect(error.code == "DROPPED") } else { Issue.record("not DROPPED") }
+        if case .failed(let error) = outcomes.first {
+            #expect(error.code == "DROPPED")
+        } else {
+            Issue.record("not DROPPED")
+        }
     }
 
     @Test func errorsMapToBridgeCodes() {
         struct Plain: Error {}
-        struct Coded: BridgeErrorConvertible { var bridgeError: BridgeError { BridgeError(code: "MINE", message: "m") } }
+        struct Coded: BridgeErrorConvertible {
+            var bridgeError: BridgeError { BridgeError(code: "MINE", message: "m") }
+        }
         #expect(BridgeError(from: Plain()).code == "PLUGIN_ERROR")
         #expect(BridgeError(from: Coded()).code == "MINE")
         #expect(BridgeError(from: CancellationError()).code == "CANCELLED")

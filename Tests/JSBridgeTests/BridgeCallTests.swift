@@ -14,13 +14,15 @@ func runScript(
 
 @Suite struct BridgeCallTests {
     @Test func execSyncReturnsTheValue() async {
-        let result = await runScript(#"console.log(bridge.execSync("Echo", "ping", [41]), bridge.execSync("Echo", "ping", 1.5))"#)
+        let result = await runScript(
+            #"console.log(bridge.execSync("Echo", "ping", [41]), bridge.execSync("Echo", "ping", 1.5))"#)
         #expect(result.lines == ["42 2.5"])
         #expect(result.exitCode == 0)
     }
 
     @Test func callRoundTripsNestedJSONWithUnicode() async {
-        let result = await runScript(#"""
+        let result = await runScript(
+            #"""
             const value = { s: "héllo 🌍 \u0000 \"q\"", n: [1, 2.5, -0, 1e300, null, true], o: { deep: { x: [] } } };
             bridge.call("Echo", "echo", value).then((back) => console.log(JSON.stringify(back) === JSON.stringify(value)));
             """#)
@@ -28,7 +30,8 @@ func runScript(
     }
 
     @Test func pluginProxyAndCordovaExec() async {
-        let result = await runScript(#"""
+        let result = await runScript(
+            #"""
             bridge.plugins.Echo.echo({ a: 1 }).then((v) => console.log("proxy", v.a));
             cordova.exec((v) => console.log("exec", v.b), (e) => console.log("bad", e), "Echo", "echo", [{ b: 2 }]);
             cordova.exec(null, (e) => console.log("fail", e.code, e.plugin, e.action), "Echo", "fail", [{ code: "MINE" }]);
@@ -36,11 +39,15 @@ func runScript(
             console.log("has", "Echo" in bridge.plugins, Object.keys(bridge.plugins).includes("Probe"));
             """#)
         #expect(result.lines.first == "has true true")
-        #expect(Set(result.lines.dropFirst()) == ["proxy 1", "exec 2", "fail MINE Echo fail", "proxy-missing PLUGIN_NOT_FOUND"])
+        #expect(
+            Set(result.lines.dropFirst()) == [
+                "proxy 1", "exec 2", "fail MINE Echo fail", "proxy-missing PLUGIN_NOT_FOUND",
+            ])
     }
 
     @Test func streamThroughExecCallsSuccessPerValue() async {
-        let result = await runScript(#"""
+        let result = await runScript(
+            #"""
             const got = [];
             cordova.exec((v) => got.push(v), (e) => console.log(e), "Echo", "ticks", [{ count: 4 }]);
             setTimeout(() => console.log(got.join(",")), 200);
@@ -50,7 +57,8 @@ func runScript(
 
     @Test func subscribeDeliversValuesAndCancelReachesSwift() async {
         let log = ProbePlugin.Log()
-        let result = await runScript(#"""
+        let result = await runScript(
+            #"""
             const seen = [];
             const sub = bridge.subscribe("Probe", "forever", {}, (v) => {
               seen.push(v);
@@ -65,7 +73,8 @@ func runScript(
     }
 
     @Test func subscribeFinishesNormally() async {
-        let result = await runScript(#"""
+        let result = await runScript(
+            #"""
             const seen = [];
             bridge.subscribe("Echo", "ticks", { count: 3, intervalMs: 1 }, (v) => seen.push(v)).done.then(() => console.log(seen));
             """#)
@@ -73,7 +82,8 @@ func runScript(
     }
 
     @Test func eventsReachListenersUntilRemoved() async {
-        let result = await runScript(#"""
+        let result = await runScript(
+            #"""
             const seen = [];
             const handle = bridge.on("Probe", "tick", (p) => { seen.push(p.i); if (p.i === 1) handle.remove(); });
             bridge.call("Probe", "emit", 3).then(async (n) => {
@@ -90,15 +100,20 @@ func runScript(
     }
 
     @Test func setUpFailureRejectsReadyAndTheCalls() async {
-        let result = await ScriptRunner.run(#"""
+        let result = await ScriptRunner.run(
+            #"""
             bridge.ready.catch((e) => console.log("ready", e.code));
             bridge.call("Broken", "ok").catch((e) => console.log("call", e.code, e.message));
             """#, plugins: [BrokenPlugin()])
-        #expect(result.lines == ["ready BROKEN_SETUP", "call BROKEN_SETUP Plugin 'Broken' failed to set up: the disk is on fire"])
+        #expect(
+            result.lines == [
+                "ready BROKEN_SETUP", "call BROKEN_SETUP Plugin 'Broken' failed to set up: the disk is on fire",
+            ])
     }
 
     @Test func callbackTableIsEmptyAfterManyCalls() async {
-        let result = await runScript(#"""
+        let result = await runScript(
+            #"""
             (async () => {
               for (let round = 0; round < 20; round++) {
                 const batch = [];
@@ -116,7 +131,8 @@ func runScript(
 
     @Test func serialExecutorRunsCallsOneAtATimeInOrder() async {
         let log = ProbePlugin.Log()
-        let result = await runScript(#"""
+        let result = await runScript(
+            #"""
             Promise.all([
               bridge.call("Probe", "serialDelay", { ms: 30, tag: "a" }),
               bridge.call("Probe", "serialDelay", { ms: 1, tag: "b" }),
@@ -136,12 +152,14 @@ func runScript(
 
     @Test func configurationReachesThePlugin() async {
         let options = BridgeHost.Options.testing(configuration: ["Probe": ["mode": "fast", "level": 3]])
-        let result = await runScript(#"console.log(JSON.stringify(bridge.execSync("Probe", "configuration")))"#, options: options)
+        let result = await runScript(
+            #"console.log(JSON.stringify(bridge.execSync("Probe", "configuration")))"#, options: options)
         #expect(result.lines == [#"{"mode":"fast","level":3}"#])
     }
 
     @Test func fiftyMegabyteStringArgument() async {
-        let result = await runScript(#"""
+        let result = await runScript(
+            #"""
             const big = "x".repeat(50 * 1024 * 1024);
             bridge.call("Probe", "length", big).then((n) => console.log(n));
             """#)

@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct TimerAndLoopTests {
     @Test func timersFireInDeadlineOrderWithNodeArguments() async {
-        let result = await ScriptRunner.run(#"""
+        let result = await ScriptRunner.run(
+            #"""
             const order = [];
             setTimeout((a, b) => order.push(`t20:${a}${b}`), 20, "x", "y");
             setTimeout(() => order.push("t0"), 0);
@@ -20,7 +21,8 @@ import Testing
     }
 
     @Test func intervalsRepeatUntilCleared() async {
-        let result = await ScriptRunner.run(#"""
+        let result = await ScriptRunner.run(
+            #"""
             let n = 0;
             const id = setInterval(() => { if (++n === 3) { clearInterval(id); console.log("cleared", n); } }, 1);
             """#)
@@ -29,7 +31,8 @@ import Testing
     }
 
     @Test func clearTimeoutAcceptsTheTimeoutAndItsNumber() async {
-        let result = await ScriptRunner.run(#"""
+        let result = await ScriptRunner.run(
+            #"""
             const a = setTimeout(() => console.log("a fired"), 5);
             const b = setTimeout(() => console.log("b fired"), 5);
             clearTimeout(a);
@@ -41,7 +44,8 @@ import Testing
 
     @Test func unrefTimersDoNotKeepTheProcessAlive() async {
         let started = ContinuousClock.now
-        let result = await ScriptRunner.run(#"setTimeout(() => console.log("late"), 5000).unref(); console.log("done")"#)
+        let result = await ScriptRunner.run(
+            #"setTimeout(() => console.log("late"), 5000).unref(); console.log("done")"#)
         #expect(result.lines == ["done"])
         #expect(ContinuousClock.now - started < .seconds(3))
     }
@@ -70,7 +74,8 @@ import Testing
     }
 
     @Test func exitInsideACallbackStopsAtOnceAndRunsExitHandlers() async {
-        let result = await ScriptRunner.run(#"""
+        let result = await ScriptRunner.run(
+            #"""
             process.on("exit", (code) => console.log("exit handler", code));
             setTimeout(() => { process.exit(3); console.log("not printed"); }, 1);
             setTimeout(() => console.log("not printed either"), 30);
@@ -83,7 +88,8 @@ import Testing
 
 @Suite struct ErrorReportingTests {
     @Test func uncaughtExceptionPrintsLocationAndStackOnce() async throws {
-        let file = try ScriptFile("\n\nfunction inner() { throw new RangeError(\"deep\"); }\nfunction outer() { inner(); }\nouter();\n")
+        let file = try ScriptFile(
+            "\n\nfunction inner() { throw new RangeError(\"deep\"); }\nfunction outer() { inner(); }\nouter();\n")
         let result = await ScriptRunner.run(.file(file.path))
         #expect(result.exitCode == 1)
         #expect(result.stderr.hasPrefix("\(file.path):3:"))
@@ -95,7 +101,8 @@ import Testing
     }
 
     @Test func unhandledRejectionExitsOne() async {
-        let result = await ScriptRunner.run(#"Promise.reject(new TypeError("nobody listens")); setTimeout(() => console.log("never"), 50)"#)
+        let result = await ScriptRunner.run(
+            #"Promise.reject(new TypeError("nobody listens")); setTimeout(() => console.log("never"), 50)"#)
         #expect(result.exitCode == 1)
         #expect(result.stderr.contains("Uncaught (in promise) TypeError: nobody listens"))
         #expect(result.stdout.isEmpty)
@@ -129,20 +136,22 @@ import Testing
         let dir = TemporaryDirectory.make(prefix: "modules")
         try "exports.name = 'a'; const b = require('./b'); exports.seenB = b.name; exports.bSawA = b.sawA;"
             .write(toFile: dir + "/a.js", atomically: true, encoding: .utf8)
-        try "exports.name = 'b'; exports.sawA = require('./a.js').name; exports.count = (globalThis.loads = (globalThis.loads || 0) + 1);"
+        try
+            "exports.name = 'b'; exports.sawA = require('./a.js').name; exports.count = (globalThis.loads = (globalThis.loads || 0) + 1);"
             .write(toFile: dir + "/b.js", atomically: true, encoding: .utf8)
         try #"{"answer": 42}"#.write(toFile: dir + "/data.json", atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: dir + "/lib", withIntermediateDirectories: true)
-        try "module.exports = { dir: __dirname, file: __filename };".write(toFile: dir + "/lib/index.js", atomically: true, encoding: .utf8)
+        try "module.exports = { dir: __dirname, file: __filename };".write(
+            toFile: dir + "/lib/index.js", atomically: true, encoding: .utf8)
         try """
-            const a = require('./a');
-            require('./b');
-            const lib = require('./lib');
-            console.log(a.seenB, a.bSawA, globalThis.loads, require('./data.json').answer);
-            console.log(lib.dir.endsWith('/lib'), lib.file.endsWith('/lib/index.js'), require.resolve('./data') === __dirname + '/data.json');
-            try { require('./missing') } catch (e) { console.log(e.code) }
-            try { require('left-pad') } catch (e) { console.log(e.code) }
-            """.write(toFile: dir + "/main.js", atomically: true, encoding: .utf8)
+        const a = require('./a');
+        require('./b');
+        const lib = require('./lib');
+        console.log(a.seenB, a.bSawA, globalThis.loads, require('./data.json').answer);
+        console.log(lib.dir.endsWith('/lib'), lib.file.endsWith('/lib/index.js'), require.resolve('./data') === __dirname + '/data.json');
+        try { require('./missing') } catch (e) { console.log(e.code) }
+        try { require('left-pad') } catch (e) { console.log(e.code) }
+        """.write(toFile: dir + "/main.js", atomically: true, encoding: .utf8)
         let result = await ScriptRunner.run(.file(dir + "/main.js"))
         #expect(result.lines == ["b a 1 42", "true true true", "MODULE_NOT_FOUND", "MODULE_NOT_FOUND"])
     }
@@ -150,7 +159,8 @@ import Testing
 
 @Suite struct GlobalsTests {
     @Test func consoleFormatsLikeNode() async {
-        let result = await ScriptRunner.run(#"""
+        let result = await ScriptRunner.run(
+            #"""
             console.log({ a: 1, nested: { deep: { deeper: { deepest: 1 } } }, list: [1, "two", null] });
             console.log(new Map([["k", 1]]), new Set([1, 2]));
             const cycle = { name: "c" }; cycle.self = cycle; console.log(cycle);
@@ -158,21 +168,23 @@ import Testing
             console.error("to stderr");
             """#)
         // Exactly what Node 20 prints for the same statements.
-        #expect(result.lines == [
-            "{",
-            "  a: 1,",
-            "  nested: { deep: { deeper: [Object] } },",
-            "  list: [ 1, 'two', null ]",
-            "}",
-            "Map(1) { 'k' => 1 } Set(2) { 1, 2 }",
-            "<ref *1> { name: 'c', self: [Circular *1] }",
-            #"Ann is 42.9 years and {"x":1} extra"#,
-        ])
+        #expect(
+            result.lines == [
+                "{",
+                "  a: 1,",
+                "  nested: { deep: { deeper: [Object] } },",
+                "  list: [ 1, 'two', null ]",
+                "}",
+                "Map(1) { 'k' => 1 } Set(2) { 1, 2 }",
+                "<ref *1> { name: 'c', self: [Circular *1] }",
+                #"Ann is 42.9 years and {"x":1} extra"#,
+            ])
         #expect(result.stderr == "to stderr\n")
     }
 
     @Test func encodingURLAndStructuredClone() async {
-        let result = await ScriptRunner.run(#"""
+        let result = await ScriptRunner.run(
+            #"""
             const bytes = new TextEncoder().encode("héllo €");
             console.log(bytes.length, new TextDecoder().decode(bytes));
             const url = new URL("../x?a=1&b=two words#frag", "https://Example.com:443/dir/sub/page");
@@ -180,11 +192,12 @@ import Testing
             const copy = structuredClone({ d: new Date(0), m: new Map([[1, 2]]) });
             console.log(copy.d instanceof Date, copy.m.get(1));
             """#)
-        #expect(result.lines == [
-            "10 héllo €",
-            "https://example.com/dir/x?a=1&b=two%20words#frag two words",
-            "true 2",
-        ])
+        #expect(
+            result.lines == [
+                "10 héllo €",
+                "https://example.com/dir/x?a=1&b=two%20words#frag two words",
+                "true 2",
+            ])
     }
 }
 

@@ -24,7 +24,8 @@ struct TimerQueue {
     mutating func start(id: Int, delay: UInt64, repeats: Bool, now: UInt64) {
         cancel(id: id)
         sequence += 1
-        let timer = Timer(deadline: now + delay, interval: repeats ? delay : nil, referenced: true, generation: sequence)
+        let timer = Timer(
+            deadline: now + delay, interval: repeats ? delay : nil, referenced: true, generation: sequence)
         timers[id] = timer
         referencedCount += 1
         push(Entry(deadline: timer.deadline, sequence: sequence, id: id, generation: sequence))

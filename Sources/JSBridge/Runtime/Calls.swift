@@ -11,7 +11,9 @@ extension JSRuntime {
             guard index >= 0, Int(index) < actions.count else { throw .type("Unknown action index \(index).") }
             guard let invoke = syncInvokers[Int(index)] else {
                 let resolved = actions[Int(index)]
-                throw .bridge(.actionNotFound(resolved.plugin.name, resolved.name), plugin: resolved.plugin.name, action: resolved.name)
+                throw .bridge(
+                    .actionNotFound(resolved.plugin.name, resolved.name), plugin: resolved.plugin.name,
+                    action: resolved.name)
             }
             let arguments = try jsonArgument(call[1])
             if options.trace { return try tracedSyncCall(Int(index), invoke, arguments) }
@@ -34,9 +36,12 @@ extension JSRuntime {
             } catch {
                 throw .type("Arguments could not be read as JSON: \(error)")
             }
-            let reply = CallReply(callID: id, plugin: resolved.plugin.name, action: resolved.name, sink: InboxSink(inbox: inbox))
+            let reply = CallReply(
+                callID: id, plugin: resolved.plugin.name, action: resolved.name, sink: InboxSink(inbox: inbox))
             let start = options.trace ? jsb_monotonic_ns() : 0
-            if options.trace { output.write("[jsbridge] call \(resolved.plugin.name).\(resolved.name) id=\(id)\n", to: .stderr) }
+            if options.trace {
+                output.write("[jsbridge] call \(resolved.plugin.name).\(resolved.name) id=\(id)\n", to: .stderr)
+            }
             let prepared = PreparedCall(resolved: resolved, arguments: arguments, reply: reply)
             inFlight[id] = InFlightCall(handle: prepared.handle, action: index, start: start)
             // Started in a batch when control returns to the loop (one executor wake-up per batch).
@@ -79,7 +84,8 @@ extension JSRuntime {
     private func trace(_ resolved: ResolvedAction, id: String, start: UInt64, outcome: String) {
         let ms = Double(jsb_monotonic_ns() - start) / 1_000_000
         let duration = String(format: "%.3fms", ms)
-        output.write("[jsbridge] done \(resolved.plugin.name).\(resolved.name) id=\(id) \(outcome) \(duration)\n", to: .stderr)
+        output.write(
+            "[jsbridge] done \(resolved.plugin.name).\(resolved.name) id=\(id) \(outcome) \(duration)\n", to: .stderr)
     }
 
     /// Starts the calls JavaScript made since the last flush.

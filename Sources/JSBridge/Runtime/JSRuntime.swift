@@ -78,8 +78,10 @@ public final class JSRuntime {
     }
 
     deinit {
-        for hook in [hooks.dispatch, hooks.fireTimer, hooks.reportUncaught, hooks.makeError, hooks.serialize,
-                     hooks.runMain, hooks.runExit] {
+        for hook in [
+            hooks.dispatch, hooks.fireTimer, hooks.reportUncaught, hooks.makeError, hooks.serialize,
+            hooks.runMain, hooks.runExit,
+        ] {
             if let hook { JSValueUnprotect(context, hook) }
         }
         if let sentinel = hooks.exitSentinel { JSValueUnprotect(context, sentinel) }
@@ -214,13 +216,14 @@ public final class JSRuntime {
             "version": .string(JSBridgeVersion.string),
             "pid": .number(Double(getpid())),
             "setUpFailures": .array(setUpFailures.map { $0.jsonValue }),
-            "lazyFiles": .array(JSBridgeScripts.files.filter(\.isLazy).map { file in
-                .object([
-                    "file": .string(file.name),
-                    "globals": .array(file.globals.map(JSONValue.string)),
-                    "internals": .array(file.internals.map(JSONValue.string)),
-                ])
-            }),
+            "lazyFiles": .array(
+                JSBridgeScripts.files.filter(\.isLazy).map { file in
+                    .object([
+                        "file": .string(file.name),
+                        "globals": .array(file.globals.map(JSONValue.string)),
+                        "internals": .array(file.internals.map(JSONValue.string)),
+                    ])
+                }),
         ])
     }
 
@@ -323,7 +326,8 @@ public final class JSRuntime {
 
     private func armTimeLimit() {
         guard let timeout = options.timeout else { return }
-        let ns = UInt64(timeout.components.seconds) * 1_000_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000)
+        let ns =
+            UInt64(timeout.components.seconds) * 1_000_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000)
         termination.deadline = startTime + ns
         termination.arm()
     }
@@ -386,7 +390,8 @@ final class TerminationState: Sendable {
     /// (Re-)arms JavaScriptCore's watchdog; it fires once per arming, so the callback re-arms it.
     func arm() {
         guard let group = JSContextGroupRef(bitPattern: groupAddress) else { return }
-        _ = jsb_set_execution_time_limit(group, Self.period, terminateCallback, Unmanaged.passUnretained(self).toOpaque())
+        _ = jsb_set_execution_time_limit(
+            group, Self.period, terminateCallback, Unmanaged.passUnretained(self).toOpaque())
     }
 
     var deadline: UInt64? {

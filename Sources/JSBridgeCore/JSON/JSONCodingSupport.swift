@@ -131,7 +131,8 @@ enum JSONDateCoding {
         } else {
             yearText = (year < 0 ? "-" : "+") + pad(Int64(year.magnitude), 6)
         }
-        return "\(yearText)-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millisecond, 3))Z"
+        return
+            "\(yearText)-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millisecond, 3))Z"
     }
 
     /// Parses an ISO-8601 / RFC 3339 date: `YYYY-MM-DD` (UTC midnight) or

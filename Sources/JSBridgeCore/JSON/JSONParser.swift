@@ -143,7 +143,8 @@ struct JSONParserCore {
         if offset >= end {
             return JSONParseError(message: "Unexpected end of input at offset \(offset)", offset: offset)
         }
-        return JSONParseError(message: "Unexpected character \(describeCharacter(at: offset)) at offset \(offset)", offset: offset)
+        return JSONParseError(
+            message: "Unexpected character \(describeCharacter(at: offset)) at offset \(offset)", offset: offset)
     }
 
     func error(_ text: String, at offset: Int) -> JSONParseError {

@@ -56,7 +56,9 @@ extension DecodingError {
                     message: "missing required key \(JSONValue.string(key.stringValue).serialized())")
             ]
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            return [ArgumentIssue(path: ArgumentIssue.javaScriptPath(context.codingPath), message: context.debugDescription)]
+            return [
+                ArgumentIssue(path: ArgumentIssue.javaScriptPath(context.codingPath), message: context.debugDescription)
+            ]
         @unknown default:
             return [ArgumentIssue(path: "", message: String(describing: self))]
         }
@@ -88,18 +90,24 @@ enum JSONUnbox {
 
     @inline(__always)
     static func string(_ value: JSONValue, _ path: () -> [any CodingKey]) throws -> String {
-        guard case .string(let string) = value else { throw mismatch(String.self, expected: "a string", got: value, path) }
+        guard case .string(let string) = value else {
+            throw mismatch(String.self, expected: "a string", got: value, path)
+        }
         return string
     }
 
     @inline(__always)
     static func double(_ value: JSONValue, _ path: () -> [any CodingKey]) throws -> Double {
-        guard case .number(let number) = value else { throw mismatch(Double.self, expected: "a number", got: value, path) }
+        guard case .number(let number) = value else {
+            throw mismatch(Double.self, expected: "a number", got: value, path)
+        }
         return number
     }
 
     static func float(_ value: JSONValue, _ path: () -> [any CodingKey]) throws -> Float {
-        guard case .number(let number) = value else { throw mismatch(Float.self, expected: "a number", got: value, path) }
+        guard case .number(let number) = value else {
+            throw mismatch(Float.self, expected: "a number", got: value, path)
+        }
         let result = Float(number)
         if number.isFinite && !result.isFinite {
             throw corrupted("number \(JSONValue.javaScriptString(for: number)) is out of range for Float", path)
@@ -108,13 +116,17 @@ enum JSONUnbox {
     }
 
     @inline(__always)
-    static func integer<I: FixedWidthInteger>(_ value: JSONValue, _ type: I.Type, _ path: () -> [any CodingKey]) throws -> I {
+    static func integer<I: FixedWidthInteger>(_ value: JSONValue, _ type: I.Type, _ path: () -> [any CodingKey]) throws
+        -> I
+    {
         guard case .number(let number) = value else { throw mismatch(I.self, expected: "an integer", got: value, path) }
         if number.magnitude <= JSONValue.maxExactInteger, let result = I(exactly: number) { return result }
         return try integerFailure(number, type, path)
     }
 
-    static func integerFailure<I: FixedWidthInteger>(_ number: Double, _ type: I.Type, _ path: () -> [any CodingKey]) throws -> I {
+    static func integerFailure<I: FixedWidthInteger>(_ number: Double, _ type: I.Type, _ path: () -> [any CodingKey])
+        throws -> I
+    {
         if number.isNaN || (number.isFinite && number.rounded(.towardZero) != number) {
             throw mismatch(I.self, expected: "an integer", got: .number(number), path)
         }
@@ -148,7 +160,8 @@ enum JSONUnbox {
             throw mismatch(Decimal.self, expected: "a number", got: value, path)
         }
         guard number.isFinite, let decimal = Decimal(string: JSONValue.javaScriptString(for: number)) else {
-            throw corrupted("number \(JSONValue.javaScriptString(for: number)) cannot be represented as a Decimal", path)
+            throw corrupted(
+                "number \(JSONValue.javaScriptString(for: number)) cannot be represented as a Decimal", path)
         }
         return decimal
     }
@@ -183,7 +196,9 @@ final class JSONDecodingContext {
     }
 
     /// Decodes `T` from `value` at `node`, special-casing leaf and Foundation types.
-    func unwrap<T: Decodable>(_ value: JSONValue, as type: T.Type, at node: @autoclosure () -> CodingPathNode) throws -> T {
+    func unwrap<T: Decodable>(_ value: JSONValue, as type: T.Type, at node: @autoclosure () -> CodingPathNode) throws
+        -> T
+    {
         if T.self == JSONValue.self { return value as! T }
         if T.self == String.self { return try JSONUnbox.string(value, { node().codingPath }) as! T }
         if T.self == Int.self { return try JSONUnbox.integer(value, Int.self, { node().codingPath }) as! T }
@@ -294,22 +309,54 @@ struct JSONKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     func decodeNil(forKey key: Key) throws -> Bool { try value(for: key).isNull }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try JSONUnbox.bool(value(for: key), { path(key) }) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try JSONUnbox.string(value(for: key), { path(key) }) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try JSONUnbox.double(value(for: key), { path(key) }) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try JSONUnbox.float(value(for: key), { path(key) }) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try JSONUnbox.integer(value(for: key), type, { path(key) }) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try JSONUnbox.integer(value(for: key), type, { path(key) }) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try JSONUnbox.integer(value(for: key), type, { path(key) }) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try JSONUnbox.integer(value(for: key), type, { path(key) }) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try JSONUnbox.integer(value(for: key), type, { path(key) }) }
-    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try JSONUnbox.integer(value(for: key), type, { path(key) }) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try JSONUnbox.integer(value(for: key), type, { path(key) }) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try JSONUnbox.integer(value(for: key), type, { path(key) }) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try JSONUnbox.integer(value(for: key), type, { path(key) }) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try JSONUnbox.integer(value(for: key), type, { path(key) }) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try JSONUnbox.integer(value(for: key), type, { path(key) }) }
-    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try JSONUnbox.integer(value(for: key), type, { path(key) }) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        try JSONUnbox.bool(value(for: key), { path(key) })
+    }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try JSONUnbox.string(value(for: key), { path(key) })
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try JSONUnbox.double(value(for: key), { path(key) })
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        try JSONUnbox.float(value(for: key), { path(key) })
+    }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        try JSONUnbox.integer(value(for: key), type, { path(key) })
+    }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+        try JSONUnbox.integer(value(for: key), type, { path(key) })
+    }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+        try JSONUnbox.integer(value(for: key), type, { path(key) })
+    }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+        try JSONUnbox.integer(value(for: key), type, { path(key) })
+    }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        try JSONUnbox.integer(value(for: key), type, { path(key) })
+    }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 {
+        try JSONUnbox.integer(value(for: key), type, { path(key) })
+    }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+        try JSONUnbox.integer(value(for: key), type, { path(key) })
+    }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+        try JSONUnbox.integer(value(for: key), type, { path(key) })
+    }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+        try JSONUnbox.integer(value(for: key), type, { path(key) })
+    }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+        try JSONUnbox.integer(value(for: key), type, { path(key) })
+    }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+        try JSONUnbox.integer(value(for: key), type, { path(key) })
+    }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 {
+        try JSONUnbox.integer(value(for: key), type, { path(key) })
+    }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try context.unwrap(value(for: key), as: T.self, at: node.appending(key))
     }
@@ -369,7 +416,8 @@ struct JSONKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     func superDecoder() throws -> any Decoder {
-        JSONValueDecoderImpl(value: object["super"] ?? .null, node: node.appending(JSONCodingKey.super), context: context)
+        JSONValueDecoderImpl(
+            value: object["super"] ?? .null, node: node.appending(JSONCodingKey.super), context: context)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
@@ -405,7 +453,8 @@ struct JSONUnkeyedDecodingContainer: UnkeyedDecodingContainer {
                 type,
                 DecodingError.Context(
                     codingPath: path(),
-                    debugDescription: "expected an element at index \(currentIndex), but the array has only \(array.count)"))
+                    debugDescription:
+                        "expected an element at index \(currentIndex), but the array has only \(array.count)"))
         }
         return array[currentIndex]
     }
@@ -435,13 +484,23 @@ struct JSONUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: Int16.Type) throws -> Int16 { try next(type) { try JSONUnbox.integer($0, type, $1) } }
     mutating func decode(_ type: Int32.Type) throws -> Int32 { try next(type) { try JSONUnbox.integer($0, type, $1) } }
     mutating func decode(_ type: Int64.Type) throws -> Int64 { try next(type) { try JSONUnbox.integer($0, type, $1) } }
-    mutating func decode(_ type: Int128.Type) throws -> Int128 { try next(type) { try JSONUnbox.integer($0, type, $1) } }
+    mutating func decode(_ type: Int128.Type) throws -> Int128 {
+        try next(type) { try JSONUnbox.integer($0, type, $1) }
+    }
     mutating func decode(_ type: UInt.Type) throws -> UInt { try next(type) { try JSONUnbox.integer($0, type, $1) } }
     mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try next(type) { try JSONUnbox.integer($0, type, $1) } }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next(type) { try JSONUnbox.integer($0, type, $1) } }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next(type) { try JSONUnbox.integer($0, type, $1) } }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next(type) { try JSONUnbox.integer($0, type, $1) } }
-    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try next(type) { try JSONUnbox.integer($0, type, $1) } }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 {
+        try next(type) { try JSONUnbox.integer($0, type, $1) }
+    }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 {
+        try next(type) { try JSONUnbox.integer($0, type, $1) }
+    }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 {
+        try next(type) { try JSONUnbox.integer($0, type, $1) }
+    }
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 {
+        try next(type) { try JSONUnbox.integer($0, type, $1) }
+    }
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let value = try current(type)
         let result = try context.unwrap(value, as: T.self, at: node.appending(index: currentIndex))
@@ -449,7 +508,9 @@ struct JSONUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         return result
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         let value = try current([String: JSONValue].self)
         guard case .object(let object) = value else {
             throw JSONUnbox.mismatch([String: JSONValue].self, expected: "an object", got: value, path)
@@ -465,7 +526,8 @@ struct JSONUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         guard case .array(let array) = value else {
             throw JSONUnbox.mismatch([JSONValue].self, expected: "an array", got: value, path)
         }
-        let container = JSONUnkeyedDecodingContainer(array: array, node: node.appending(index: currentIndex), context: context)
+        let container = JSONUnkeyedDecodingContainer(
+            array: array, node: node.appending(index: currentIndex), context: context)
         currentIndex += 1
         return container
     }

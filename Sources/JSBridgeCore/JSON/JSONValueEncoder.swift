@@ -58,7 +58,8 @@ enum JSONBox {
 
     static func date(_ value: Date, _ path: () -> [any CodingKey]) throws -> JSONValue {
         guard let text = JSONDateCoding.format(value) else {
-            throw invalid(value, "date \(value.timeIntervalSince1970) s since 1970 is outside JavaScript's Date range", path)
+            throw invalid(
+                value, "date \(value.timeIntervalSince1970) s since 1970 is outside JavaScript's Date range", path)
         }
         return .string(text)
     }
@@ -351,11 +352,14 @@ struct JSONUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         array.slots.append(try context.wrap(value, at: node.appending(index: array.slots.count)))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let nested = EncodedObject()
         let nestedNode = node.appending(index: array.slots.count)
         array.slots.append(.object(nested))
-        return KeyedEncodingContainer(JSONKeyedEncodingContainer<NestedKey>(object: nested, node: nestedNode, context: context))
+        return KeyedEncodingContainer(
+            JSONKeyedEncodingContainer<NestedKey>(object: nested, node: nestedNode, context: context))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

@@ -19,9 +19,13 @@ public struct ActionTable: Sendable {
         _ name: String, args: A.Type,
         _ body: @escaping @Sendable (PluginContext, A) throws -> R
     ) {
-        add(name, Action(kind: .sync, executor: .concurrent, body: .sync { context, json in
-            try encodeResult(try body(context, try decodeArguments(A.self, from: json)))
-        }))
+        add(
+            name,
+            Action(
+                kind: .sync, executor: .concurrent,
+                body: .sync { context, json in
+                    try encodeResult(try body(context, try decodeArguments(A.self, from: json)))
+                }))
     }
 
     /// An asynchronous action: `async throws` Swift on the executor it declares.
@@ -30,14 +34,18 @@ public struct ActionTable: Sendable {
         _ name: String, args: A.Type, on executor: Executor = .concurrent,
         _ body: @escaping @Sendable (PluginContext, A) async throws -> R
     ) {
-        add(name, Action(kind: .async, executor: executor, body: .reply { context, json, reply in
-            do {
-                let args = try decodeArguments(A.self, from: json)
-                reply.resolve(try encodeResult(try await body(context, args)))
-            } catch {
-                reply.reject(BridgeError(from: error))
-            }
-        }))
+        add(
+            name,
+            Action(
+                kind: .async, executor: executor,
+                body: .reply { context, json, reply in
+                    do {
+                        let args = try decodeArguments(A.self, from: json)
+                        reply.resolve(try encodeResult(try await body(context, args)))
+                    } catch {
+                        reply.reject(BridgeError(from: error))
+                    }
+                }))
     }
 
     /// A stream action: yields values until it returns, throws, or JavaScript cancels it.
@@ -47,15 +55,19 @@ public struct ActionTable: Sendable {
         on executor: Executor = .concurrent,
         _ body: @escaping @Sendable (PluginContext, A, StreamWriter<E>) async throws -> Void
     ) {
-        add(name, Action(kind: .stream, executor: executor, body: .reply { context, json, reply in
-            do {
-                let args = try decodeArguments(A.self, from: json)
-                try await body(context, args, StreamWriter(reply: reply))
-                reply.finish()
-            } catch {
-                reply.reject(BridgeError(from: error))
-            }
-        }))
+        add(
+            name,
+            Action(
+                kind: .stream, executor: executor,
+                body: .reply { context, json, reply in
+                    do {
+                        let args = try decodeArguments(A.self, from: json)
+                        try await body(context, args, StreamWriter(reply: reply))
+                        reply.finish()
+                    } catch {
+                        reply.reject(BridgeError(from: error))
+                    }
+                }))
     }
 
     /// A Cordova-style action that answers through `reply` whenever it likes.
@@ -67,13 +79,17 @@ public struct ActionTable: Sendable {
         _ name: String, args: A.Type, on executor: Executor = .concurrent,
         _ body: @escaping @Sendable (PluginContext, A, CallReply) async -> Void
     ) {
-        add(name, Action(kind: .async, executor: executor, body: .reply { context, json, reply in
-            do {
-                await body(context, try decodeArguments(A.self, from: json), reply)
-            } catch {
-                reply.reject(error)
-            }
-        }))
+        add(
+            name,
+            Action(
+                kind: .async, executor: executor,
+                body: .reply { context, json, reply in
+                    do {
+                        await body(context, try decodeArguments(A.self, from: json), reply)
+                    } catch {
+                        reply.reject(error)
+                    }
+                }))
     }
 
     @usableFromInline
@@ -85,14 +101,17 @@ public struct ActionTable: Sendable {
 extension ActionTable {
     /// A synchronous action without arguments.
     @inlinable
-    public mutating func sync<R: Encodable & Sendable>(_ name: String, _ body: @escaping @Sendable (PluginContext) throws -> R) {
+    public mutating func sync<R: Encodable & Sendable>(
+        _ name: String, _ body: @escaping @Sendable (PluginContext) throws -> R
+    ) {
         sync(name, args: NoArguments.self) { context, _ in try body(context) }
     }
 
     /// An asynchronous action without arguments.
     @inlinable
     public mutating func async<R: Encodable & Sendable>(
-        _ name: String, on executor: Executor = .concurrent, _ body: @escaping @Sendable (PluginContext) async throws -> R
+        _ name: String, on executor: Executor = .concurrent,
+        _ body: @escaping @Sendable (PluginContext) async throws -> R
     ) {
         async(name, args: NoArguments.self, on: executor) { context, _ in try await body(context) }
     }
@@ -103,13 +122,16 @@ extension ActionTable {
         _ name: String, of element: E.Type = E.self, on executor: Executor = .concurrent,
         _ body: @escaping @Sendable (PluginContext, StreamWriter<E>) async throws -> Void
     ) {
-        stream(name, args: NoArguments.self, of: element, on: executor) { context, _, out in try await body(context, out) }
+        stream(name, args: NoArguments.self, of: element, on: executor) { context, _, out in
+            try await body(context, out)
+        }
     }
 
     /// A Cordova-style action without arguments.
     @inlinable
     public mutating func callback(
-        _ name: String, on executor: Executor = .concurrent, _ body: @escaping @Sendable (PluginContext, CallReply) async -> Void
+        _ name: String, on executor: Executor = .concurrent,
+        _ body: @escaping @Sendable (PluginContext, CallReply) async -> Void
     ) {
         callback(name, args: NoArguments.self, on: executor) { context, _, reply in await body(context, reply) }
     }

@@ -51,9 +51,10 @@ public final class CallReply: Sendable {
     deinit {
         if !answered.load(ordering: .acquiring) {
             sink.deliver(
-                .failed(BridgeError(
-                    code: BridgeError.Code.dropped,
-                    message: "\(plugin).\(action) released call \(callID) without answering it.")),
+                .failed(
+                    BridgeError(
+                        code: BridgeError.Code.dropped,
+                        message: "\(plugin).\(action) released call \(callID) without answering it.")),
                 callID: callID)
         }
     }
@@ -84,7 +85,8 @@ public final class CallReply: Sendable {
         if !answered.exchange(true, ordering: .acquiringAndReleasing) {
             sink.deliver(outcome, callID: callID)
         } else {
-            sink.reportMisuse("\(plugin).\(action) answered call \(callID) more than once; the extra answer was ignored.")
+            sink.reportMisuse(
+                "\(plugin).\(action) answered call \(callID) more than once; the extra answer was ignored.")
         }
     }
 }
