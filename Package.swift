@@ -11,6 +11,10 @@ let package = Package(
         .library(name: "JSBridgeTesting", targets: ["JSBridgeTesting"]),
         .library(name: "JSBridgeCLI", targets: ["JSBridgeCLI"]),
         .library(name: "EchoPlugin", targets: ["EchoPlugin"]),
+        .library(name: "ModelConversion", targets: ["ModelConversion"]),
+        .library(name: "ModelPlugin", targets: ["ModelPlugin"]),
+        .library(name: "StoragePlugin", targets: ["StoragePlugin"]),
+        .library(name: "LocationPlugin", targets: ["LocationPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -32,6 +36,7 @@ let package = Package(
             resources: [
                 "loader.js", "inspect.js", "console.js", "errors.js", "encoding.js", "events.js", "url.js",
                 "structured-clone.js", "timers.js", "process.js", "module.js", "bridge.js",
+                "storage.js", "model.js", "location.js",
             ].map { .embedInCode($0) }
         ),
         // The engine: JavaScriptCore host, event loop, command queue.
@@ -43,6 +48,14 @@ let package = Package(
         .target(name: "JSBridgeTesting", dependencies: ["JSBridge", "JSBridgeCore"]),
         // Built-in diagnostic plugin.
         .target(name: "EchoPlugin", dependencies: ["JSBridgeCore"], path: "Plugins/Echo"),
+        // The model conversion engine (JSON ⇄ models; no bridge types) and its bridge plugin.
+        .target(name: "ModelConversion", dependencies: ["JSBridgeCore"]),
+        .target(name: "ModelPlugin", dependencies: ["JSBridgeCore", "ModelConversion"], path: "Plugins/Model"),
+        // SQLite (the system library) and the Storage plugin on it.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "StoragePlugin", dependencies: ["JSBridgeCore", "CSQLite"], path: "Plugins/Storage"),
+        // The Location plugin: gpsd / fixed / NMEA sources and offline reverse geocoding.
+        .target(name: "LocationPlugin", dependencies: ["JSBridgeCore"], path: "Plugins/Location"),
         // The command line (flags, exit codes) as a library, for `jsbridge` and users' own runtimes.
         .target(
             name: "JSBridgeCLI",
@@ -60,6 +73,10 @@ let package = Package(
         .testTarget(name: "JSBridgeCoreTests", dependencies: ["JSBridgeCore"]),
         .testTarget(name: "JSBridgeTests", dependencies: ["JSBridge", "JSBridgeTesting", "EchoPlugin"]),
         .testTarget(name: "EchoPluginTests", dependencies: ["EchoPlugin", "JSBridgeTesting"]),
+        .testTarget(name: "ModelConversionTests", dependencies: ["ModelConversion"]),
+        .testTarget(name: "ModelPluginTests", dependencies: ["ModelPlugin", "JSBridgeTesting"]),
+        .testTarget(name: "StoragePluginTests", dependencies: ["StoragePlugin", "JSBridgeTesting"]),
+        .testTarget(name: "LocationPluginTests", dependencies: ["LocationPlugin", "JSBridgeTesting"]),
         .testTarget(name: "CLITests", dependencies: ["jsbridge"], exclude: ["Specs"]),
         .testTarget(
             name: "CounterPluginTests", dependencies: ["CounterPlugin", "JSBridgeTesting"],

@@ -12,6 +12,17 @@ public enum JSBridgeScripts {
         public let globals: [String]
         /// `internal` names a lazy file defines.
         public let internals: [String]
+        /// The plugin whose JS API this file is: it is installed only when that plugin is registered.
+        public let plugin: String?
+
+        init(name: String, source: [UInt8], globals: [String], internals: [String], plugin: String? = nil) {
+            self.name = name
+            self.source = source
+            self.globals = globals
+            self.internals = internals
+            self.plugin = plugin
+        }
+
         public var isLazy: Bool { !globals.isEmpty || !internals.isEmpty }
     }
 
@@ -42,5 +53,13 @@ public enum JSBridgeScripts {
         File(
             name: "structured-clone.js", source: PackageResources.structured_clone_js,
             globals: ["structuredClone"], internals: ["structuredClone"]),
+        // Plugin APIs (DESIGN §3.3): a global namespace per plugin, over `bridge.plugins.<Name>`.
+        File(
+            name: "storage.js", source: PackageResources.storage_js,
+            globals: ["Storage", "localStorage", "sessionStorage"], internals: [], plugin: "Storage"),
+        File(name: "model.js", source: PackageResources.model_js, globals: ["Model"], internals: [], plugin: "Model"),
+        File(
+            name: "location.js", source: PackageResources.location_js,
+            globals: ["Location", "navigator", "GeolocationPositionError"], internals: [], plugin: "Location"),
     ]
 }

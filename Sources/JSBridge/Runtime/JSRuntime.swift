@@ -206,6 +206,7 @@ public final class JSRuntime {
             }
             manifest[plugin.name] = .object(table)
         }
+        let registeredNames = Set(registry.plugins.map(\.name))
         var env = JSONObject()
         for key in options.environment.keys.sorted() { env[key] = .string(options.environment[key]!) }
         return .object([
@@ -217,7 +218,7 @@ public final class JSRuntime {
             "pid": .number(Double(getpid())),
             "setUpFailures": .array(setUpFailures.map { $0.jsonValue }),
             "lazyFiles": .array(
-                JSBridgeScripts.files.filter(\.isLazy).map { file in
+                JSBridgeScripts.files.filter { $0.isLazy && ($0.plugin.map(registeredNames.contains) ?? true) }.map { file in
                     .object([
                         "file": .string(file.name),
                         "globals": .array(file.globals.map(JSONValue.string)),

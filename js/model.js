@@ -1,0 +1,1 @@
+// The model plugin's JS API: not written yet (the plugin is not registered, so this never loads).
