@@ -20,9 +20,13 @@ class BridgeError extends Error {
 }
 Object.defineProperty(BridgeError.prototype, "name", { value: "BridgeError", writable: true, configurable: true });
 
+// plugin → action → [index, kind, syncFunction?]
 const manifest = Object.create(null);
 for (const [plugin, actions] of Object.entries(internal.startup.manifest)) {
-  manifest[plugin] = Object.assign(Object.create(null), actions);
+  manifest[plugin] = Object.create(null);
+  for (const [action, [index, kind]] of Object.entries(actions)) {
+    manifest[plugin][action] = kind === 0 ? [index, kind, internal.syncFunctions[index]] : [index, kind];
+  }
 }
 
 const pending = new Map(); // id → call entry
@@ -198,7 +202,7 @@ function execSync(plugin, action, args) {
   const entry = lookup(plugin, action);
   if (entry[1] !== SYNC) throw wrongKind(plugin, action, entry[1], "synchronous");
   try {
-    return internal.callSync(entry[0], execArguments(args));
+    return entry[2](execArguments(args));
   } catch (error) {
     throw withCall(error, plugin, action);
   }
@@ -209,7 +213,7 @@ function call(plugin, action, args, options) {
   try {
     const entry = lookup(plugin, action);
     const kind = entry[1];
-    if (kind === SYNC) return Promise.resolve(internal.callSync(entry[0], args));
+    if (kind === SYNC) return Promise.resolve(entry[2](args));
     if (kind === STREAM) throw wrongKind(plugin, action, kind, "promise (async)");
     const json = serialize(args);
     checkOptions(options);
@@ -232,7 +236,7 @@ function exec(success, fail, plugin, action, args) {
     const kind = entry[1];
     args = execArguments(args);
     if (kind === SYNC) {
-      const value = internal.callSync(entry[0], args);
+      const value = entry[2](args);
       queueMicrotask(() => invokeUserCallback(success, value));
       return;
     }

@@ -50,7 +50,7 @@ func runScript(
             #"""
             const got = [];
             cordova.exec((v) => got.push(v), (e) => console.log(e), "Echo", "ticks", [{ count: 4 }]);
-            setTimeout(() => console.log(got.join(",")), 200);
+            const poll = setInterval(() => { if (got.length >= 4) { clearInterval(poll); console.log(got.join(",")); } }, 5);
             """#)
         #expect(result.lines == ["0,1,2,3"])
     }

@@ -4,26 +4,12 @@ import JSBridgeCore
 /// The command queue: JS → native calls, and native outcomes delivered back to JS in batches.
 extension JSRuntime {
     func installBridgeNatives() {
-        // callSync(actionIndex, args) → value; throws a BridgeError.
-        defineNative("callSync") { [unowned(unsafe) self] call throws(NativeError) in
-            try ensureRunning()
-            let index = call.number(0)
-            guard index >= 0, Int(index) < actions.count else { throw .type("Unknown action index \(index).") }
-            guard let invoke = syncInvokers[Int(index)] else {
-                let resolved = actions[Int(index)]
-                throw .bridge(
-                    .actionNotFound(resolved.plugin.name, resolved.name), plugin: resolved.plugin.name,
-                    action: resolved.name)
-            }
-            let arguments = try jsonArgument(call[1])
-            if options.trace { return try tracedSyncCall(Int(index), invoke, arguments) }
-            do throws(BridgeError) {
-                return makeValue(try invoke(arguments))
-            } catch {
-                let resolved = actions[Int(index)]
-                throw .bridge(error, plugin: resolved.plugin.name, action: resolved.name)
-            }
+        // syncFunctions[actionIndex](args) → value: one native function per sync action (no lookup per call).
+        let functions = syncInvokers.indices.map { index -> JSValueRef? in
+            guard let invoke = syncInvokers[index] else { return JSValueMakeNull(context) }
+            return makeNativeFunction(syncCall(index, invoke))
         }
+        setProperty(internalObject, "syncFunctions", JSObjectMakeArray(context, functions.count, functions, nil))
         // callAsync(actionIndex, id, argsJSON): starts an async or stream action.
         defineNative("callAsync") { [unowned(unsafe) self] call throws(NativeError) in
             try ensureRunning()
@@ -56,6 +42,24 @@ extension JSRuntime {
                 if options.trace { trace(actions[entry.action], id: "\(id)", start: entry.start, outcome: "cancelled") }
             }
             return nil
+        }
+    }
+
+    /// The body of the native function for sync action `index`: `(args) → value`, throwing a BridgeError.
+    private func syncCall(
+        _ index: Int, _ invoke: @escaping @Sendable (JSONValue) throws(BridgeError) -> JSONValue
+    ) -> (NativeCall) throws(NativeError) -> JSValueRef? {
+        let resolved = actions[index]
+        let (plugin, action) = (resolved.plugin.name, resolved.name)
+        return { [unowned(unsafe) self] call throws(NativeError) in
+            try ensureRunning()
+            let arguments = try jsonArgument(call[0])
+            if options.trace { return try tracedSyncCall(index, invoke, arguments) }
+            do throws(BridgeError) {
+                return makeValue(try invoke(arguments))
+            } catch {
+                throw .bridge(error, plugin: plugin, action: action)
+            }
         }
     }
 

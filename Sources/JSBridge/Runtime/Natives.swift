@@ -7,9 +7,13 @@ import JSBridgeScripts
 extension JSRuntime {
     /// Defines native function `name` on `internal`.
     func defineNative(_ name: String, _ body: @escaping (NativeCall) throws(NativeError) -> JSValueRef?) {
+        setProperty(internalObject, name, makeNativeFunction(body))
+    }
+
+    /// A JS function object that runs `body`.
+    func makeNativeFunction(_ body: @escaping (NativeCall) throws(NativeError) -> JSValueRef?) -> JSObjectRef {
         let box = NativeFunctionBox(runtime: self, body: body)
-        let function = JSObjectMake(context, NativeFunctionClass.shared, Unmanaged.passRetained(box).toOpaque())!
-        setProperty(internalObject, name, function)
+        return JSObjectMake(context, NativeFunctionClass.shared, Unmanaged.passRetained(box).toOpaque())!
     }
 
     /// Throws the exit sentinel once the runtime is stopping, so no more work starts.
