@@ -62,7 +62,8 @@ let package = Package(
             dependencies: ["JSBridge", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The `jsbridge` executable: the only place that wires the built-in plugins.
-        .executableTarget(name: "jsbridge", dependencies: ["JSBridgeCLI", "EchoPlugin"]),
+        .executableTarget(
+            name: "jsbridge", dependencies: ["JSBridgeCLI", "EchoPlugin", "LocationPlugin", "ModelPlugin", "StoragePlugin"]),
         // The example plugin that docs/writing-a-plugin.md walks through.
         .target(
             name: "CounterPlugin", dependencies: ["JSBridgeCore"], path: "examples/counter-plugin/Sources/CounterPlugin"

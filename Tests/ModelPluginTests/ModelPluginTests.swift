@@ -1,0 +1,133 @@
+import JSBridgeCore
+import JSBridgeTesting
+import ModelConversion
+import ModelPlugin
+import Testing
+
+@Suite struct ModelPluginActionTests {
+    @Test func defineConvertAndErrors() async throws {
+        let tester = try await PluginTester(ModelPlugin())
+        _ = try tester.callSync("define", ["name": "Room", "schema": ["number": "int", "price": ["type": "double", "min": 0]]])
+        _ = try tester.callSync("define", ["name": "Hotel", "schema": ["name": "string", "rooms": ["Room"]]])
+        let hotel = try tester.callSync("convert", ["name": "Hotel", "value": ["name": "Ritz", "rooms": [["number": "1", "price": 2]]]])
+        #expect(hotel == ["name": "Ritz", "rooms": [["number": 1, "price": 2]]])
+        let async = try await tester.call("convertAsync", ["name": "Hotel", "value": ["name": "A", "rooms": []]])
+        #expect(async == ["name": "A", "rooms": []])
+        let bad = #expect(throws: BridgeError.self) {
+            try tester.callSync("convert", ["name": "Hotel", "value": ["rooms": [[:], [:], ["number": 1, "price": -5]]]])
+        }
+        #expect(bad?.code == "DATA_FORMAT")
+        #expect(bad?.data?["issues"]?.arrayValue?.map { $0["path"]?.stringValue ?? "" } == [
+            "name", "rooms[0].number", "rooms[0].price", "rooms[1].number", "rooms[1].price", "rooms[2].price",
+        ])
+        #expect(bad?.data?["issues"]?[5] == ["path": "rooms[2].price", "code": "OUT_OF_RANGE", "message": "value -5 is below the minimum 0", "input": -5])
+        let unknown = #expect(throws: BridgeError.self) { try tester.callSync("convert", ["name": "Nope", "value": [:]]) }
+        #expect(unknown?.code == "UNKNOWN_MODEL")
+        let typo = #expect(throws: BridgeError.self) { try tester.callSync("define", ["name": "X", "schema": ["a": "strng"]]) }
+        #expect(typo?.code == "UNKNOWN_TYPE")
+        #expect(typo?.data == ["path": "a"])
+        let redefined = #expect(throws: BridgeError.self) {
+            try tester.callSync("define", ["name": "Room", "schema": ["number": "string"]])
+        }
+        #expect(redefined?.code == "REDEFINITION")
+        #expect(try tester.callSync("validate", ["name": "Room", "value": ["number": 1, "price": 1]]) == [])
+        #expect(try tester.callSync("names", nil) == ["Room", "Hotel"])
+    }
+}
+
+@Suite struct ModelScriptTests {
+    func run(_ code: String) async -> ScriptResult {
+        await ScriptRunner.run(code, plugins: [ModelPlugin()], timeout: .seconds(30))
+    }
+
+    @Test func jsAPI() async {
+        let result = await run(
+            """
+            Model.define("Room", { number: "int", price: { type: "double", min: 0 }, kind: { type: "string", enum: ["single", "suite"], default: "single" } });
+            Model.define("Hotel", {
+              name: "string",
+              desc: { type: "string?", keys: ["ext.desc", "description"] },
+              opened: "date?",
+              rooms: ["Room"],
+            }, { after(hotel) { for (const room of hotel.rooms) room.hotel = hotel; } });
+            const h = Model.convert("Hotel", { name: "Ritz", ext: { desc: "grand" }, opened: 1442377209, rooms: [{ number: "101", price: "99.5" }] });
+            console.log(JSON.stringify(h.rooms[0].number), h.rooms[0].price, h.rooms[0].kind, h.desc, h.opened);
+            console.log(h.rooms[0].hotel === h);
+            console.log(JSON.stringify(Model.toJSON("Hotel", h)));
+            try {
+              Model.convert("Hotel", { rooms: [{ number: 1, price: 1 }, { number: 2, price: 1 }, { number: "x", price: -1 }] });
+            } catch (e) {
+              console.log(e instanceof BridgeError, e.code, e.data.issues.map((i) => i.path + ":" + i.code).join(","));
+            }
+            console.log(JSON.stringify(Model.validate("Room", { number: 1, price: "abc" })));
+            try { Model.convert("Nope", {}); } catch (e) { console.log(e.code); }
+            try { Model.define("Bad", { a: "strng" }); } catch (e) { console.log(e.code, e.message.split(".")[0]); }
+            try { Model.define("Room", { number: "string" }); } catch (e) { console.log(e.code); }
+            const s = Model.sample("Hotel");
+            console.log(s.name, s.rooms.length, s.rooms[0].hotel === s, JSON.stringify(Model.sample("Room", { json: true })));
+            const text = Model.archive("Hotel", h);
+            const back = Model.unarchive(text);
+            console.log(back.model, back.value.rooms[0].hotel === back.value, Model.equals("Hotel", h, back.value));
+            console.log(Model.describe("Room", { number: 1 }));
+            Model.convertAsync("Hotel", { name: "Async", rooms: [] }).then((v) => console.log("async", v.name));
+            Model.convertAsync("Hotel", { rooms: 5 }).catch((e) => console.log("async error", e.code, e.data.issues.length));
+            """)
+        #expect(result.stderr == "")
+        #expect(result.lines == [
+            "101 99.5 single grand 2015-09-16T04:20:09Z",
+            "true",
+            #"{"name":"Ritz","ext":{"desc":"grand"},"opened":"2015-09-16T04:20:09Z","rooms":[{"number":101,"price":99.5,"kind":"single"}]}"#,
+            "true DATA_FORMAT name:REQUIRED,rooms[2].number:TYPE,rooms[2].price:OUT_OF_RANGE",
+            #"[{"path":"price","code":"TYPE","message":"expected a number, got a string that is not a number","input":"abc"}]"#,
+            "UNKNOWN_MODEL",
+            "UNKNOWN_TYPE Field 'a': Unknown type 'strng'",
+            "REDEFINITION",
+            "Jane Doe 1 true {\"number\":42,\"price\":9.99,\"kind\":\"single\"}",
+            "Hotel true true",
+            #"Room({"number":1})"#.replacingOccurrences(of: #"{"number":1}"#, with: "number: 1"),
+            "async Async",
+            "async error DATA_FORMAT 2",
+        ])
+        #expect(result.exitCode == 0)
+    }
+
+    @Test func badInputFromJS() async {
+        let result = await run(
+            """
+            Model.define("Node", { child: "Node?", label: "string?" });
+            const cyclic = { label: "a" }; cyclic.child = cyclic;
+            try { Model.convert("Node", cyclic); } catch (e) { console.log(e.code, e.data.issues[0].path); }
+            let deep = null;
+            for (let i = 0; i < 2000; i++) deep = { child: deep };
+            try { Model.convert("Node", deep); } catch (e) { console.log(e.code, e.data.issues[0].code); }
+            let shallower = null;
+            for (let i = 0; i < 400; i++) shallower = { child: shallower };
+            console.log(Model.convert("Node", shallower, { maxDepth: 450 }).child !== null);
+            try { Model.convert("Node", deep, { maxDepth: 5000 }); } catch (e) { console.log(e.code, e.data.issues[0].path); }
+            Model.define("Num", { n: "int", s: "string" });
+            try { Model.convert("Num", { n: 2 ** 53 + 2, s: "\\ud800" }); } catch (e) { console.log(e.data.issues.map((i) => i.code).join()); }
+            console.log(JSON.stringify(Model.convert("Num", { n: 1, s: "\\ud800" }).s));
+            Model.define("Shape", {}, { discriminator: { key: "kind", mapping: { c: "Circle" } } });
+            Model.define("Circle", { kind: "string", r: "double" });
+            try { Model.convert("Shape", { kind: "z" }); } catch (e) { console.log(e.data.issues[0].code, e.data.issues[0].path); }
+            console.log(JSON.stringify(Model.convert("Shape", { kind: "c", r: "1.5" })));
+            const big = []; for (let i = 0; i < 100000; i++) big.push({ n: i, s: "x" });
+            Model.define("List", { items: ["Num"] });
+            console.log(Model.convert("List", { items: big }).items.length);
+            try { Model.define("Hook", { a: "int" }, { before() {} }); } catch (e) { console.log(e.constructor.name); }
+            """)
+        #expect(result.stderr == "")
+        #expect(result.lines == [
+            "INVALID_ARGUMENT value.child",
+            "DATA_FORMAT TOO_DEEP",
+            "true",
+            "INVALID_ARGUMENT options.maxDepth",
+            "OUT_OF_RANGE",
+            #""\ufffd""#.replacingOccurrences(of: "\\ufffd", with: "\u{FFFD}"),
+            "UNKNOWN_DISCRIMINATOR kind",
+            #"{"kind":"c","r":1.5}"#,
+            "100000",
+            "TypeError",
+        ])
+    }
+}
