@@ -45,7 +45,9 @@ let package = Package(
             dependencies: ["CJavaScriptCore", "JSBridgeCore", "JSBridgeScripts"]
         ),
         // Headless test kit for plugin authors.
-        .target(name: "JSBridgeTesting", dependencies: ["JSBridge", "JSBridgeCore"]),
+        .target(
+            name: "JSBridgeTesting",
+            dependencies: ["JSBridge", "JSBridgeCore", "StoragePlugin", "LocationPlugin"]),
         // Built-in diagnostic plugin.
         .target(name: "EchoPlugin", dependencies: ["JSBridgeCore"], path: "Plugins/Echo"),
         // The model conversion engine (JSON ⇄ models; no bridge types) and its bridge plugin.

@@ -1,4 +1,5 @@
 import Foundation
+import JSBridgeCore
 
 /// One position fix from a source (the domain core's type; the plugin maps it to W3C fields).
 public struct Fix: Sendable, Hashable {
@@ -33,19 +34,6 @@ public struct Fix: Sendable, Hashable {
     }
 }
 
-/// The time source of the core (the plugin adapts its injected bridge clock to it).
-public protocol LocationClock: Sendable {
-    func now() -> Date
-    func sleep(for duration: Duration) async throws
-}
-
-/// The system clock.
-public struct SystemLocationClock: LocationClock {
-    public init() {}
-    public func now() -> Date { Date() }
-    public func sleep(for duration: Duration) async throws { try await ContinuousClock().sleep(for: duration) }
-}
-
 /// Why no position could be delivered.
 public enum LocationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The source cannot deliver positions (gpsd not running, file missing, …) — W3C code 2.
@@ -69,7 +57,7 @@ public protocol LocationSource: Sendable {
     /// A description such as `gpsd://127.0.0.1:2947`.
     var description: String { get }
     /// Fixes as they arrive; throws ``LocationError/unavailable(_:)`` when the source cannot deliver any.
-    func fixes(clock: any LocationClock) -> AsyncThrowingStream<Fix, any Error>
+    func fixes(clock: any BridgeClock) -> AsyncThrowingStream<Fix, any Error>
 }
 
 /// The parsed form of `--location` / `{"Location": {"source": …}}`.
@@ -140,7 +128,7 @@ public struct FixedSource: LocationSource {
 
     public var description: String { LocationSourceSpec.fixed(coordinate, altitude: altitude).description }
 
-    public func fixes(clock: any LocationClock) -> AsyncThrowingStream<Fix, any Error> {
+    public func fixes(clock: any BridgeClock) -> AsyncThrowingStream<Fix, any Error> {
         let fix = Fix(
             coordinate: coordinate, altitude: altitude, accuracy: accuracy, altitudeAccuracy: altitude == nil ? nil : 0,
             heading: nil, speed: 0, timestamp: clock.now())

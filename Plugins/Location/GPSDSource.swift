@@ -1,4 +1,5 @@
 import Foundation
+import JSBridgeCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -35,7 +36,7 @@ public final class GPSDSource: LocationSource {
     /// Connections made so far (reconnections included).
     public var totalConnections: Int { connectCount.load(ordering: .relaxed) }
 
-    public func fixes(clock: any LocationClock) -> AsyncThrowingStream<Fix, any Error> {
+    public func fixes(clock: any BridgeClock) -> AsyncThrowingStream<Fix, any Error> {
         AsyncThrowingStream { continuation in
             let stop = StopFlag()
             continuation.onTermination = { _ in stop.set() }
@@ -53,7 +54,7 @@ public final class GPSDSource: LocationSource {
         var isSet: Bool { flag.load(ordering: .acquiring) }
     }
 
-    private func run(stop: StopFlag, clock: any LocationClock, yield: (Fix) -> Void, finish: ((any Error)?) -> Void) {
+    private func run(stop: StopFlag, clock: any BridgeClock, yield: (Fix) -> Void, finish: ((any Error)?) -> Void) {
         var everConnected = false
         var merger = TPVMerger()
         while !stop.isSet {

@@ -95,7 +95,7 @@ public struct LocationPlugin: BridgePlugin {
             }
             state.maxDistanceKm.withLock { $0 = max }
         }
-        let service = LocationService(source: source, clock: BridgeLocationClock(clock: context.clock))
+        let service = LocationService(source: source, clock: context.clock)
         let geocoder = state.injectedGeocoder ?? ReverseGeocoder(indexPath: configuration.geonamesIndex)
         state.service.withLock { $0 = service }
         state.geocoder.withLock { $0 = geocoder }
@@ -368,11 +368,4 @@ extension GeonamesIndexError: BridgeErrorConvertible {
             BridgeError(code: "GEOCODER_UNAVAILABLE", message: description, data: ["path": .string(path)])
         }
     }
-}
-
-/// The host's injected clock as the core's clock.
-struct BridgeLocationClock: LocationClock {
-    let clock: any BridgeClock
-    func now() -> Date { clock.now() }
-    func sleep(for duration: Duration) async throws { try await clock.sleep(for: duration) }
 }

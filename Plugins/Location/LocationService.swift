@@ -1,4 +1,5 @@
 import Foundation
+import JSBridgeCore
 import Synchronization
 
 /// What a watch delivers: a position, or a timeout notice (the watch goes on, as in W3C).
@@ -15,10 +16,10 @@ public enum WatchEvent: Sendable, Hashable {
 ///   source (and without the timeout); `.zero` always asks the source.
 public final class LocationService: Sendable {
     public let source: any LocationSource
-    public let clock: any LocationClock
+    public let clock: any BridgeClock
     private let cache = Mutex<Fix?>(nil)
 
-    public init(source: any LocationSource, clock: any LocationClock = SystemLocationClock()) {
+    public init(source: any LocationSource, clock: any BridgeClock = SystemClock()) {
         self.source = source
         self.clock = clock
     }

@@ -1,4 +1,5 @@
 import Foundation
+import JSBridgeCore
 import Synchronization
 
 /// One parsed NMEA 0183 sentence the replay understands (GGA, RMC).
@@ -211,7 +212,7 @@ public struct NMEAReplaySource: LocationSource {
 
     public var description: String { "nmea:\(path)" }
 
-    public func fixes(clock: any LocationClock) -> AsyncThrowingStream<Fix, any Error> {
+    public func fixes(clock: any BridgeClock) -> AsyncThrowingStream<Fix, any Error> {
         let path = path, speed = speed, statistics = statistics
         return AsyncThrowingStream { continuation in
             let task = Task {

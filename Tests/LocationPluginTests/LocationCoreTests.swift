@@ -1,4 +1,5 @@
 import Foundation
+import JSBridgeCore
 import LocationPlugin
 import Testing
 
@@ -89,7 +90,7 @@ enum GeonamesFixture {
         try (lines.joined(separator: "\r\n") + "\r\n").write(to: file, atomically: true, encoding: .utf8)
         let source = NMEAReplaySource(path: file.path, speed: 0)
         var fixes: [Fix] = []
-        for try await fix in source.fixes(clock: SystemLocationClock()) { fixes.append(fix) }
+        for try await fix in source.fixes(clock: SystemClock()) { fixes.append(fix) }
         #expect(fixes.count == 2)
         #expect(source.statistics.skipped == 4)
         #expect(source.statistics.sentences == 5)
@@ -108,7 +109,7 @@ enum GeonamesFixture {
         try text.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
         let start = ContinuousClock.now
         var count = 0
-        for try await _ in NMEAReplaySource(path: file.path, speed: 100).fixes(clock: SystemLocationClock()) { count += 1 }
+        for try await _ in NMEAReplaySource(path: file.path, speed: 100).fixes(clock: SystemClock()) { count += 1 }
         let elapsed = ContinuousClock.now - start
         #expect(count == 3)
         #expect(elapsed >= .milliseconds(190) && elapsed < .seconds(10))
@@ -116,7 +117,7 @@ enum GeonamesFixture {
 
     @Test func missingFileIsUnavailable() async {
         await #expect(throws: LocationError.self) {
-            for try await _ in NMEAReplaySource(path: "/nonexistent/track.nmea", speed: 0).fixes(clock: SystemLocationClock()) {}
+            for try await _ in NMEAReplaySource(path: "/nonexistent/track.nmea", speed: 0).fixes(clock: SystemClock()) {}
         }
     }
 }
