@@ -41,7 +41,9 @@ let brute = time(3) { points.prefix(bruteCount).reduce(0) { $0 &+ (index.nearest
 // Same answers on the brute-force subset.
 var mismatches = 0
 for p in points.prefix(bruteCount) where index.nearest(to: p)?.index != index.nearestBruteForce(to: p)?.index {
-    if let a = index.nearest(to: p), let b = index.nearestBruteForce(to: p), abs(a.distanceKm - b.distanceKm) < 1e-6 { continue }
+    if let a = index.nearest(to: p), let b = index.nearestBruteForce(to: p), abs(a.distanceKm - b.distanceKm) < 1e-6 {
+        continue
+    }
     mismatches += 1
 }
 let treeUs = tree.seconds / Double(queries) * 1e6
@@ -52,6 +54,8 @@ print(String(format: "k-d tree     %10.2f µs/query", treeUs))
 print(String(format: "brute force  %10.2f µs/query", bruteUs))
 print(String(format: "speed-up     %10.1f×  (target ≥ 50×: %@)", ratio, ratio >= 50 ? "PASS" : "MISS"))
 print("mismatches: \(mismatches)")
-print(String(format: #"{"cities":%d,"treeUsPerQuery":%.3f,"bruteUsPerQuery":%.3f,"ratio":%.1f,"mismatches":%d}"#,
-             index.count, treeUs, bruteUs, ratio, mismatches))
+print(
+    String(
+        format: #"{"cities":%d,"treeUsPerQuery":%.3f,"bruteUsPerQuery":%.3f,"ratio":%.1f,"mismatches":%d}"#,
+        index.count, treeUs, bruteUs, ratio, mismatches))
 exit(mismatches == 0 ? 0 : 1)

@@ -82,14 +82,18 @@ public enum LocationSourceSpec: Sendable, Hashable, CustomStringConvertible {
                     port = p
                 }
             } else if let colon = rest.lastIndex(of: ":") {
-                guard let p = Int(rest[rest.index(after: colon)...]), (1...65535).contains(p) else { throw Self.bad(text) }
+                guard let p = Int(rest[rest.index(after: colon)...]), (1...65535).contains(p) else {
+                    throw Self.bad(text)
+                }
                 port = p
                 host = rest[..<colon]
             }
             guard !host.isEmpty else { throw Self.bad(text) }
             self = .gpsd(host: String(host), port: port)
         } else if text.hasPrefix("fixed:") {
-            let numbers = text.dropFirst("fixed:".count).split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let numbers = text.dropFirst("fixed:".count).split(separator: ",").map {
+                Double($0.trimmingCharacters(in: .whitespaces))
+            }
             guard (2...3).contains(numbers.count), numbers.allSatisfy({ $0?.isFinite == true }),
                 let lat = numbers[0], let lon = numbers[1], abs(lat) <= 90, abs(lon) <= 180
             else { throw Self.bad(text) }

@@ -21,8 +21,10 @@ public final class GPSDSource: LocationSource {
     private let connections = Atomic<Int>(0)
     private let connectCount = Atomic<Int>(0)
 
-    public init(host: String = "127.0.0.1", port: Int = 2947, connectTimeout: Duration = .seconds(2),
-                reconnectInterval: Duration = .milliseconds(250)) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 2947, connectTimeout: Duration = .seconds(2),
+        reconnectInterval: Duration = .milliseconds(250)
+    ) {
         self.host = host
         self.port = port
         self.connectTimeout = connectTimeout
@@ -41,7 +43,11 @@ public final class GPSDSource: LocationSource {
             let stop = StopFlag()
             continuation.onTermination = { _ in stop.set() }
             let thread = Thread { [self] in
-                run(stop: stop, clock: clock) { continuation.yield($0) } finish: { continuation.finish(throwing: $0) }
+                run(stop: stop, clock: clock) {
+                    continuation.yield($0)
+                } finish: {
+                    continuation.finish(throwing: $0)
+                }
             }
             thread.name = "jsbridge-gpsd"
             thread.start()
@@ -64,10 +70,11 @@ public final class GPSDSource: LocationSource {
                 fd = socket
             case .failure(let reason):
                 if !everConnected {
-                    finish(LocationError.unavailable(
-                        "Cannot connect to gpsd at \(host):\(port) (\(reason)). Is gpsd running? Start it (e.g. "
-                            + "`gpsd -N -S \(port) /dev/ttyUSB0`) or choose another source with --location "
-                            + "(fixed:lat,lon or nmea:<file>)."))
+                    finish(
+                        LocationError.unavailable(
+                            "Cannot connect to gpsd at \(host):\(port) (\(reason)). Is gpsd running? Start it (e.g. "
+                                + "`gpsd -N -S \(port) /dev/ttyUSB0`) or choose another source with --location "
+                                + "(fixed:lat,lon or nmea:<file>)."))
                     return
                 }
                 Self.pause(reconnectInterval, stop: stop)
@@ -123,7 +130,8 @@ public final class GPSDSource: LocationSource {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let first = list else {
-            return .failure(ConnectFailure(reason: "cannot resolve '\(host)': \(String(cString: gai_strerror(status)))"))
+            return .failure(
+                ConnectFailure(reason: "cannot resolve '\(host)': \(String(cString: gai_strerror(status)))"))
         }
         defer { freeaddrinfo(list) }
         var lastError = "no address"
@@ -210,7 +218,8 @@ struct TPVMerger {
         }
         guard pendingSince != nil else { return nil }
         let mode = (fields["mode"] as? NSNumber)?.intValue ?? 0
-        guard mode >= 2, let lat = (fields["lat"] as? NSNumber)?.doubleValue, let lon = (fields["lon"] as? NSNumber)?.doubleValue
+        guard mode >= 2, let lat = (fields["lat"] as? NSNumber)?.doubleValue,
+            let lon = (fields["lon"] as? NSNumber)?.doubleValue
         else { return nil }
         func number(_ key: String) -> Double? { (fields[key] as? NSNumber)?.doubleValue }
         var altitude: Double?

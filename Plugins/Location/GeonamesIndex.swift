@@ -84,14 +84,20 @@ public struct GeonamesIndex: Sendable {
             offsets = try reader.array(UInt32.self, n + 1)
             let stringsLength = Int(try reader.u32())
             strings = try reader.bytes(stringsLength)
-            guard offsets.last.map({ Int($0) == stringsLength }) ?? false else { throw ByteReader.Failure("bad offsets") }
+            guard offsets.last.map({ Int($0) == stringsLength }) ?? false else {
+                throw ByteReader.Failure("bad offsets")
+            }
             let metaLength = Int(try reader.u32())
             let meta = String(decoding: try reader.bytes(metaLength), as: UTF8.self)
             var countries: [String: String] = [:], admin1: [String: String] = [:]
             for line in meta.split(separator: "\n") {
                 let parts = line.split(separator: "\t", maxSplits: 2).map(String.init)
                 guard parts.count == 3 else { continue }
-                if parts[0] == "C" { countries[parts[1]] = parts[2] } else if parts[0] == "A" { admin1[parts[1]] = parts[2] }
+                if parts[0] == "C" {
+                    countries[parts[1]] = parts[2]
+                } else if parts[0] == "A" {
+                    admin1[parts[1]] = parts[2]
+                }
             }
             self.countries = countries
             self.admin1Names = admin1
@@ -112,8 +118,10 @@ public struct GeonamesIndex: Sendable {
 
     /// Decodes city `i`.
     public func record(at i: Int) -> CityRecord {
-        let fields = strings[Int(offsets[i])..<Int(offsets[i + 1])].split(separator: 0x1f, omittingEmptySubsequences: false)
-            .map { String(decoding: $0, as: UTF8.self) }
+        let fields = strings[Int(offsets[i])..<Int(offsets[i + 1])].split(
+            separator: 0x1f, omittingEmptySubsequences: false
+        )
+        .map { String(decoding: $0, as: UTF8.self) }
         var localized: [String: String] = [:]
         for field in fields.dropFirst(5) {
             if let eq = field.firstIndex(of: "=") {
@@ -200,11 +208,14 @@ public struct GeonamesIndex: Sendable {
     }
 
     /// The nearest city within `maxDistanceKm` by checking every city (the benchmark's baseline).
-    public func nearestBruteForce(to point: Coordinate, maxDistanceKm: Double = .infinity) -> (index: Int, distanceKm: Double)? {
+    public func nearestBruteForce(to point: Coordinate, maxDistanceKm: Double = .infinity) -> (
+        index: Int, distanceKm: Double
+    )? {
         var best = -1
         var bestKm = Double.infinity
         for i in 0..<latitudes.count {
-            let km = Geo.distanceKm(point, Coordinate(latitude: Double(latitudes[i]) / 1e6, longitude: Double(longitudes[i]) / 1e6))
+            let km = Geo.distanceKm(
+                point, Coordinate(latitude: Double(latitudes[i]) / 1e6, longitude: Double(longitudes[i]) / 1e6))
             if km < bestKm {
                 bestKm = km
                 best = i

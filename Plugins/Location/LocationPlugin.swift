@@ -69,7 +69,9 @@ public struct LocationPlugin: BridgePlugin {
         } else {
             let spec: LocationSourceSpec
             do {
-                spec = try configuration.source.map { text throws(LocationError) in try LocationSourceSpec(parsing: text) } ?? .default
+                spec =
+                    try configuration.source.map { text throws(LocationError) in try LocationSourceSpec(parsing: text) }
+                    ?? .default
             } catch {
                 throw BridgeError.invalidArgument(
                     "The configuration of plugin 'Location' is invalid.",
@@ -113,7 +115,8 @@ public struct LocationPlugin: BridgePlugin {
         }
         a.stream("watch", args: PositionOptions.self, of: JSONValue.self) { context, options, out in
             try context.require(.location)
-            let stream = try state.requireService().watch(maximumAge: options.maximumAgeDuration, timeout: options.timeoutDuration)
+            let stream = try state.requireService().watch(
+                maximumAge: options.maximumAgeDuration, timeout: options.timeoutDuration)
             do {
                 for try await event in stream {
                     switch event {
@@ -133,7 +136,9 @@ public struct LocationPlugin: BridgePlugin {
             let (place, address) = state.last.withLock { $0 }
             return JSONValue.object([
                 "location": fix.map(Self.encode) ?? .null,
-                "coordinate": fix.map { ["latitude": .number($0.coordinate.latitude), "longitude": .number($0.coordinate.longitude)] } ?? .null,
+                "coordinate": fix.map {
+                    ["latitude": .number($0.coordinate.latitude), "longitude": .number($0.coordinate.longitude)]
+                } ?? .null,
                 "city": place.map { .string($0.city) } ?? .null,
                 "address": address.map(JSONValue.string) ?? .null,
             ])
@@ -273,7 +278,8 @@ public struct PositionOptions: Decodable, Sendable {
         maximumAge = try c.decodeIfPresent(Double.self, forKey: .maximumAge)
         for (key, value) in [(CodingKeys.timeout, timeout), (.maximumAge, maximumAge)] {
             if let value, !(value >= 0) {
-                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "must be a non-negative number of milliseconds")
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: c, debugDescription: "must be a non-negative number of milliseconds")
             }
         }
     }
@@ -297,10 +303,12 @@ public struct CoordinateArgument: Decodable, Sendable {
         let latitude = try c.decode(Double.self, forKey: .latitude)
         let longitude = try c.decode(Double.self, forKey: .longitude)
         guard abs(latitude) <= 90 else {
-            throw DecodingError.dataCorruptedError(forKey: .latitude, in: c, debugDescription: "must be between -90 and 90")
+            throw DecodingError.dataCorruptedError(
+                forKey: .latitude, in: c, debugDescription: "must be between -90 and 90")
         }
         guard abs(longitude) <= 180 else {
-            throw DecodingError.dataCorruptedError(forKey: .longitude, in: c, debugDescription: "must be between -180 and 180")
+            throw DecodingError.dataCorruptedError(
+                forKey: .longitude, in: c, debugDescription: "must be between -180 and 180")
         }
         coordinate = Coordinate(latitude: latitude, longitude: longitude)
     }
@@ -332,7 +340,8 @@ public struct PlaceArguments: Decodable, Sendable {
         }
         for (key, value) in [(CodingKeys.timeout, timeout), (.maximumAge, maximumAge)] {
             if let value, !(value >= 0) {
-                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "must be a non-negative number of milliseconds")
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: c, debugDescription: "must be a non-negative number of milliseconds")
             }
         }
     }

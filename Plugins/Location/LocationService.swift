@@ -62,7 +62,9 @@ public final class LocationService: Sendable {
 
     /// Positions as they arrive (a fresh-enough cached fix first), with a `timeout` event whenever no fix
     /// arrived for `timeout`. Ends when the source ends; stopping the consumer stops the source.
-    public func watch(maximumAge: Duration = .zero, timeout: Duration? = nil) -> AsyncThrowingStream<WatchEvent, any Error> {
+    public func watch(maximumAge: Duration = .zero, timeout: Duration? = nil) -> AsyncThrowingStream<
+        WatchEvent, any Error
+    > {
         let source = source, clock = clock
         let cached = cachedFix(maximumAge: maximumAge)
         return AsyncThrowingStream { continuation in

@@ -7,7 +7,9 @@ public enum NMEASentence: Sendable, Hashable {
     /// `$--GGA`: time of day, position (nil without a fix), HDOP, altitude above mean sea level, geoid separation.
     case gga(time: TimeOfDay, coordinate: Coordinate?, hdop: Double?, altitudeMSL: Double?, geoidSeparation: Double?)
     /// `$--RMC`: time, validity, position, speed (knots), course (degrees), date.
-    case rmc(time: TimeOfDay, valid: Bool, coordinate: Coordinate?, speedKnots: Double?, course: Double?, date: DateComponents?)
+    case rmc(
+        time: TimeOfDay, valid: Bool, coordinate: Coordinate?, speedKnots: Double?, course: Double?,
+        date: DateComponents?)
     /// A well-formed sentence of another type (ignored, not counted as bad).
     case other(String)
 
@@ -37,7 +39,9 @@ public enum NMEA {
         var sum: UInt8 = 0
         for byte in body.utf8 { sum ^= byte }
         let computed = String(format: "%02X", sum)
-        guard given.count == 2, given.allSatisfy(\.isHexDigit) else { throw .malformed("bad checksum field '\(given)'") }
+        guard given.count == 2, given.allSatisfy(\.isHexDigit) else {
+            throw .malformed("bad checksum field '\(given)'")
+        }
         guard given == computed else { throw .badChecksum(expected: given, computed: computed) }
         let fields = body.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard let tag = fields.first, tag.count >= 5, tag.allSatisfy({ $0.isLetter || $0.isNumber }) else {
@@ -48,7 +52,9 @@ public enum NMEA {
         func number(_ i: Int) throws(NMEAParseError) -> Double? {
             let text = field(i)
             if text.isEmpty { return nil }
-            guard let value = Double(text), value.isFinite else { throw .malformed("field \(i) of \(type) is not a number: '\(text)'") }
+            guard let value = Double(text), value.isFinite else {
+                throw .malformed("field \(i) of \(type) is not a number: '\(text)'")
+            }
             return value
         }
         switch type {
@@ -67,14 +73,17 @@ public enum NMEA {
             let coordinate = valid ? try parseCoordinate(field(3), field(4), field(5), field(6)) : nil
             var date: DateComponents?
             let d = field(9)
-            if d.count == 6, let dd = Int(d.prefix(2)), let mm = Int(d.dropFirst(2).prefix(2)), let yy = Int(d.suffix(2)),
+            if d.count == 6, let dd = Int(d.prefix(2)), let mm = Int(d.dropFirst(2).prefix(2)),
+                let yy = Int(d.suffix(2)),
                 (1...31).contains(dd), (1...12).contains(mm)
             {
                 date = DateComponents(year: yy < 80 ? 2000 + yy : 1900 + yy, month: mm, day: dd)
             } else if !d.isEmpty {
                 throw .malformed("bad RMC date '\(d)'")
             }
-            return .rmc(time: time, valid: valid, coordinate: coordinate, speedKnots: try number(7), course: try number(8), date: date)
+            return .rmc(
+                time: time, valid: valid, coordinate: coordinate, speedKnots: try number(7), course: try number(8),
+                date: date)
         default:
             return .other(type)
         }
@@ -87,14 +96,18 @@ public enum NMEA {
         return .init(seconds: Double(hh * 3600 + mm * 60) + ss)
     }
 
-    static func parseCoordinate(_ lat: String, _ ns: String, _ lon: String, _ ew: String) throws(NMEAParseError) -> Coordinate {
+    static func parseCoordinate(_ lat: String, _ ns: String, _ lon: String, _ ew: String) throws(NMEAParseError)
+        -> Coordinate
+    {
         func degrees(_ text: String, _ degreeDigits: Int) -> Double? {
-            guard text.count > degreeDigits + 1, let d = Double(text.prefix(degreeDigits)), let m = Double(text.dropFirst(degreeDigits)),
+            guard text.count > degreeDigits + 1, let d = Double(text.prefix(degreeDigits)),
+                let m = Double(text.dropFirst(degreeDigits)),
                 m < 60
             else { return nil }
             return d + m / 60
         }
-        guard var latitude = degrees(lat, 2), var longitude = degrees(lon, 3), ["N", "S"].contains(ns), ["E", "W"].contains(ew)
+        guard var latitude = degrees(lat, 2), var longitude = degrees(lon, 3), ["N", "S"].contains(ns),
+            ["E", "W"].contains(ew)
         else { throw .malformed("bad position '\(lat),\(ns),\(lon),\(ew)'") }
         if ns == "S" { latitude = -latitude }
         if ew == "W" { longitude = -longitude }
@@ -218,7 +231,8 @@ public struct NMEAReplaySource: LocationSource {
             let task = Task {
                 do {
                     guard let data = FileManager.default.contents(atPath: path) else {
-                        throw LocationError.unavailable("The NMEA file '\(path)' cannot be read (missing or not readable).")
+                        throw LocationError.unavailable(
+                            "The NMEA file '\(path)' cannot be read (missing or not readable).")
                     }
                     let text = String(decoding: data, as: UTF8.self)
                     var assembler = NMEAFixAssembler()
@@ -227,7 +241,9 @@ public struct NMEAReplaySource: LocationSource {
                         if let previous, speed > 0 {
                             var gap = seconds - previous
                             if gap < 0 { gap += 86_400 }
-                            if gap > 0 { try await clock.sleep(for: .milliseconds(Int((gap / speed * 1000).rounded()))) }
+                            if gap > 0 {
+                                try await clock.sleep(for: .milliseconds(Int((gap / speed * 1000).rounded())))
+                            }
                         }
                         previous = seconds
                         var fix = fix
@@ -245,9 +261,13 @@ public struct NMEAReplaySource: LocationSource {
                             continue
                         }
                         statistics.sentence()
-                        if let (fix, seconds) = assembler.add(sentence, fallbackDate: clock.now()) { try await deliver(fix, seconds) }
+                        if let (fix, seconds) = assembler.add(sentence, fallbackDate: clock.now()) {
+                            try await deliver(fix, seconds)
+                        }
                     }
-                    if let (fix, seconds) = assembler.flush(fallbackDate: clock.now()) { try await deliver(fix, seconds) }
+                    if let (fix, seconds) = assembler.flush(fallbackDate: clock.now()) {
+                        try await deliver(fix, seconds)
+                    }
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)

@@ -92,14 +92,22 @@ private func conversionOptions(_ json: JSONValue?) throws -> ConversionOptions {
         default:
             throw BridgeError.invalidArgument(
                 "Invalid conversion option '\(key)'.",
-                issues: [ArgumentIssue(path: "options.\(key)", message: "unknown option or wrong type (strict: boolean, nullLikes: [string], maxDepth: 1…500, maxIssues: number)")])
+                issues: [
+                    ArgumentIssue(
+                        path: "options.\(key)",
+                        message:
+                            "unknown option or wrong type (strict: boolean, nullLikes: [string], maxDepth: 1…500, maxIssues: number)"
+                    )
+                ])
         }
     }
     return options
 }
 
 func unknownModel(_ name: String) -> BridgeError {
-    BridgeError(code: "UNKNOWN_MODEL", message: "No model named '\(name)' is defined (use Model.define first).", data: ["model": .string(name)])
+    BridgeError(
+        code: "UNKNOWN_MODEL", message: "No model named '\(name)' is defined (use Model.define first).",
+        data: ["model": .string(name)])
 }
 
 extension ModelError: BridgeErrorConvertible {

@@ -37,10 +37,13 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
         case commit = "COMMIT"
         case rollback = "ROLLBACK"
         case get = "SELECT value FROM items WHERE grp = ?1 AND key = ?2"
-        case size = "SELECT length(CAST(key AS BLOB)) + length(CAST(value AS BLOB)) FROM items WHERE grp = ?1 AND key = ?2"
-        case upsert = "INSERT INTO items(grp, key, value) VALUES (?1, ?2, ?3) ON CONFLICT(grp, key) DO UPDATE SET value = excluded.value"
+        case size =
+            "SELECT length(CAST(key AS BLOB)) + length(CAST(value AS BLOB)) FROM items WHERE grp = ?1 AND key = ?2"
+        case upsert =
+            "INSERT INTO items(grp, key, value) VALUES (?1, ?2, ?3) ON CONFLICT(grp, key) DO UPDATE SET value = excluded.value"
         case delete = "DELETE FROM items WHERE grp = ?1 AND key = ?2"
-        case groupSize = "SELECT total(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))) FROM items WHERE grp = ?1"
+        case groupSize =
+            "SELECT total(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))) FROM items WHERE grp = ?1"
         case clear = "DELETE FROM items WHERE grp = ?1"
         case used = "SELECT value FROM meta WHERE name = 'usedBytes'"
         case addUsed = "UPDATE meta SET value = value + ?1 WHERE name = 'usedBytes'"
@@ -61,7 +64,8 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
     /// otherwise a readable slug plus a hash of the original, so two ids never share a file.
     static func safeFileName(_ appID: String) -> String {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".utf8)
-        let plain = !appID.isEmpty && appID.utf8.count <= 100 && appID.utf8.allSatisfy(allowed.contains)
+        let plain =
+            !appID.isEmpty && appID.utf8.count <= 100 && appID.utf8.allSatisfy(allowed.contains)
             && appID != "." && appID != ".." && !appID.hasPrefix(".")
         if plain { return appID }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -69,9 +73,12 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }
-        let slug = String(String.UnicodeScalarView(appID.unicodeScalars.suffix(60).map {
-            $0.isASCII && allowed.contains(UInt8($0.value)) ? $0 : "_"
-        })).trimmingCharacters(in: CharacterSet(charactersIn: "._"))
+        let slug = String(
+            String.UnicodeScalarView(
+                appID.unicodeScalars.suffix(60).map {
+                    $0.isASCII && allowed.contains(UInt8($0.value)) ? $0 : "_"
+                })
+        ).trimmingCharacters(in: CharacterSet(charactersIn: "._"))
         let hex = String(hash, radix: 16)
         return (slug.isEmpty ? "app" : slug) + "-" + String(repeating: "0", count: 16 - hex.count) + hex
     }
@@ -100,11 +107,13 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
                 atPath: directory.isEmpty ? "." : directory, withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .failure(path: path, message: "cannot create the directory '\(directory)': \(error.localizedDescription)")
+            throw .failure(
+                path: path, message: "cannot create the directory '\(directory)': \(error.localizedDescription)")
         }
         let lockFD = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lockFD >= 0 else {
-            throw .failure(path: path, message: "cannot open the lock file '\(path).lock': \(String(cString: strerror(errno)))")
+            throw .failure(
+                path: path, message: "cannot open the lock file '\(path).lock': \(String(cString: strerror(errno)))")
         }
         defer { Glibc.close(lockFD) }  // also releases the lock
         while flock(lockFD, LOCK_EX) != 0 {
@@ -112,7 +121,9 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
                 throw .failure(path: path, message: "cannot lock '\(path).lock': \(String(cString: strerror(errno)))")
             }
         }
-        let milliseconds = Int32(clamping: busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            clamping: busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        )
         do throws(SQLiteFailure) {
             try openDatabase(busyTimeoutMs: milliseconds)
         } catch {

@@ -50,7 +50,8 @@ public struct StoragePlugin: BridgePlugin {
             }
             if let pollIntervalMs, !(10...60_000).contains(pollIntervalMs) {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .pollIntervalMs, in: c, debugDescription: "must be between 10 and 60000, got \(pollIntervalMs)")
+                    forKey: .pollIntervalMs, in: c,
+                    debugDescription: "must be between 10 and 60000, got \(pollIntervalMs)")
             }
         }
 
@@ -87,7 +88,8 @@ public struct StoragePlugin: BridgePlugin {
                 case .string(let value) = pair[1]
             else {
                 throw BridgeError.invalidArgument(
-                    "setItem takes [key, value], two strings.", issues: [ArgumentIssue(path: "", message: "expected [key, value]")])
+                    "setItem takes [key, value], two strings.",
+                    issues: [ArgumentIssue(path: "", message: "expected [key, value]")])
             }
             try state.store(context).set(key, value, in: local)
             return .null
@@ -102,7 +104,8 @@ public struct StoragePlugin: BridgePlugin {
         }
         a.sync("key", args: JSONValue.self) { context, args -> JSONValue in
             guard case .number(let n) = args else {
-                throw BridgeError.invalidArgument("key takes an index.", issues: [ArgumentIssue(path: "", message: "expected a number")])
+                throw BridgeError.invalidArgument(
+                    "key takes an index.", issues: [ArgumentIssue(path: "", message: "expected a number")])
             }
             guard n >= 0, n < 9.0e15 else { return .null }
             return try state.store(context).key(at: Int(n), in: local).map(JSONValue.string) ?? .null

@@ -8,7 +8,6 @@ public enum Coerce {
     /// The largest integer that converts losslessly (JavaScript's `Number.MAX_SAFE_INTEGER`).
     public static let maxSafeInteger: Double = 9_007_199_254_740_991
 
-    
     public static func string(_ value: JSONValue, _ ctx: inout ConversionContext, key: String? = nil) -> String? {
         switch value {
         case .string(let s): return s
@@ -19,7 +18,6 @@ public enum Coerce {
         }
     }
 
-    
     public static func int(_ value: JSONValue, _ ctx: inout ConversionContext, key: String? = nil) -> Int? {
         switch value {
         case .number(let n):
@@ -37,12 +35,13 @@ public enum Coerce {
         }
     }
 
-    
     static func integer(_ n: Double, _ value: JSONValue, _ ctx: inout ConversionContext, _ key: String?) -> Int? {
         if n.magnitude <= maxSafeInteger {
             let i = Int(n)
             if Double(i) == n { return i }
-            ctx.fail(ModelIssue.Code.notInteger, "expected an integer, got \(JSONValue.javaScriptString(for: n))", input: value, key: key)
+            ctx.fail(
+                ModelIssue.Code.notInteger, "expected an integer, got \(JSONValue.javaScriptString(for: n))",
+                input: value, key: key)
             return nil
         }
         if n.isFinite {
@@ -56,7 +55,6 @@ public enum Coerce {
         return nil
     }
 
-    
     public static func double(_ value: JSONValue, _ ctx: inout ConversionContext, key: String? = nil) -> Double? {
         switch value {
         case .number(let n):
@@ -74,7 +72,6 @@ public enum Coerce {
         }
     }
 
-    
     static func numericStringFailure<T>(
         _ s: String, _ value: JSONValue, _ what: String, _ ctx: inout ConversionContext, _ key: String?
     ) -> T? {
@@ -82,14 +79,15 @@ public enum Coerce {
         if ["nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"].contains(t) {
             ctx.fail(ModelIssue.Code.notFinite, "expected a finite number, got \"\(s)\"", input: value, key: key)
         } else {
-            ctx.fail(ModelIssue.Code.type, "expected \(what), got a string that is not a number", input: value, key: key)
+            ctx.fail(
+                ModelIssue.Code.type, "expected \(what), got a string that is not a number", input: value, key: key)
         }
         return nil
     }
 
     /// Parses a decimal number string (JSON number syntax, optional surrounding spaces, optional `+`);
     /// returns `nil` for anything else, including hex, `NaN` and infinities.
-    
+
     static func parseNumber(_ s: String) -> Double? {
         var utf8 = Substring(s).utf8
         while utf8.first == 0x20 { utf8 = utf8.dropFirst() }
@@ -108,7 +106,6 @@ public enum Coerce {
         return d
     }
 
-    
     public static func bool(_ value: JSONValue, _ ctx: inout ConversionContext, key: String? = nil) -> Bool? {
         switch value {
         case .bool(let b): return b
@@ -128,7 +125,6 @@ public enum Coerce {
         return nil
     }
 
-    
     static func boolWord(_ s: String) -> Bool? {
         guard s.utf8.count <= 7 else { return nil }
         switch s.lowercased().trimmingCharacters(in: .whitespaces) {
@@ -166,7 +162,8 @@ public enum Coerce {
 
     public static func url(_ value: JSONValue, _ ctx: inout ConversionContext, key: String? = nil) -> URL? {
         guard case .string(let s) = value else {
-            ctx.fail(ModelIssue.Code.type, "expected a URL string, got \(value.typeDescription)", input: value, key: key)
+            ctx.fail(
+                ModelIssue.Code.type, "expected a URL string, got \(value.typeDescription)", input: value, key: key)
             return nil
         }
         if let url = URL(string: s), !s.isEmpty { return url }
@@ -177,7 +174,8 @@ public enum Coerce {
     /// Checks a URL string without building a `URL` (the schema engine keeps URLs as strings).
     static func urlString(_ value: JSONValue, _ ctx: inout ConversionContext, key: String? = nil) -> String? {
         guard case .string(let s) = value else {
-            ctx.fail(ModelIssue.Code.type, "expected a URL string, got \(value.typeDescription)", input: value, key: key)
+            ctx.fail(
+                ModelIssue.Code.type, "expected a URL string, got \(value.typeDescription)", input: value, key: key)
             return nil
         }
         if !s.isEmpty && !s.utf8.contains(where: { $0 <= 0x20 || $0 == 0x22 || $0 == 0x3C || $0 == 0x3E }) {
@@ -270,7 +268,9 @@ public enum DateFormats {
         return v
     }
 
-    private static func make(_ y: Int64, _ mo: Int64, _ d: Int64, _ h: Int64, _ mi: Int64, _ s: Int64, _ frac: Double, _ offset: Int64)
+    private static func make(
+        _ y: Int64, _ mo: Int64, _ d: Int64, _ h: Int64, _ mi: Int64, _ s: Int64, _ frac: Double, _ offset: Int64
+    )
         -> Date?
     {
         guard (1...12).contains(mo), d >= 1, d <= daysIn(mo, y), h <= 24, mi <= 59, s <= 60 else { return nil }
@@ -342,8 +342,10 @@ public enum DateFormats {
         return make(y, mo, d, h, mi, s, frac, offset)
     }
 
-    private static let months: [[UInt8]] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-        .map { Array($0.utf8) }
+    private static let months: [[UInt8]] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ]
+    .map { Array($0.utf8) }
 
     /// `Wed Sep 16 12:20:09 +0800 2015` or `Wed Sep 16 12:20:09.000 +0800 2015`.
     private static func parseWeibo(_ b: UnsafeBufferPointer<UInt8>) -> Date? {
@@ -355,7 +357,9 @@ public enum DateFormats {
             let y = digits(b, i + 7, 4)
         else { return nil }
         let sign = b[i + 1]
-        guard sign == 0x2B || sign == 0x2D, let hh = digits(b, i + 2, 2), let mm = digits(b, i + 4, 2) else { return nil }
+        guard sign == 0x2B || sign == 0x2D, let hh = digits(b, i + 2, 2), let mm = digits(b, i + 4, 2) else {
+            return nil
+        }
         let offset = (hh * 3600 + mm * 60) * (sign == 0x2D ? -1 : 1)
         return make(y, Int64(mIndex + 1), d, h, mi, s, frac, offset)
     }

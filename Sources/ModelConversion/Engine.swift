@@ -114,7 +114,10 @@ final class CompiledProgram: @unchecked Sendable {
                 let keys = s.keys(of: f)
                 return CompiledField(
                     name: f.name, keys: keys,
-                    paths: keys.map { $0.contains(".") ? $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) : [$0] },
+                    paths: keys.map {
+                        $0.contains(".")
+                            ? $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) : [$0]
+                    },
                     type: compile(f.type), required: f.isRequired, defaultValue: f.defaultValue, oneOf: f.oneOf,
                     minimum: f.minimum, maximum: f.maximum, policy: f.onInvalid ?? s.onInvalid, strict: f.strict,
                     hasChecks: f.oneOf != nil || f.minimum != nil || f.maximum != nil)
@@ -146,14 +149,18 @@ final class CompiledProgram: @unchecked Sendable {
         }
         if let resolver = model.resolver, let target = resolver(value), target != model.name {
             guard let i = index[target] else {
-                ctx.fail(ModelIssue.Code.unknownModel, "the resolver of '\(model.name)' chose '\(target)', which is not defined", input: nil)
+                ctx.fail(
+                    ModelIssue.Code.unknownModel,
+                    "the resolver of '\(model.name)' chose '\(target)', which is not defined", input: nil)
                 return nil
             }
             model = models[i]
         }
         if let d = model.discriminator, case .object(let o) = value {
             guard let raw = o[d.key], !ctx.isNullish(raw) else {
-                ctx.fail(ModelIssue.Code.required, "missing discriminator '\(d.key)' of '\(model.name)'", input: nil, key: d.key)
+                ctx.fail(
+                    ModelIssue.Code.required, "missing discriminator '\(d.key)' of '\(model.name)'", input: nil,
+                    key: d.key)
                 return nil
             }
             let tag: String
@@ -174,18 +181,24 @@ final class CompiledProgram: @unchecked Sendable {
                     }
                 }
             } else if let missing = d.unknown[tag] {
-                ctx.fail(ModelIssue.Code.unknownModel, "discriminator '\(tag)' names model '\(missing)', which is not defined", input: raw, key: d.key)
+                ctx.fail(
+                    ModelIssue.Code.unknownModel,
+                    "discriminator '\(tag)' names model '\(missing)', which is not defined", input: raw, key: d.key)
                 return nil
             } else {
                 let known = d.targets.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-                ctx.fail(ModelIssue.Code.unknownDiscriminator, "unknown '\(d.key)' value for '\(model.name)' (expected one of \(known))", input: raw, key: d.key)
+                ctx.fail(
+                    ModelIssue.Code.unknownDiscriminator,
+                    "unknown '\(d.key)' value for '\(model.name)' (expected one of \(known))", input: raw, key: d.key)
                 return nil
             }
         }
         var input = value
         if let before = model.before, let replaced = before(value, &ctx) { input = replaced }
         guard case .object(let object) = input else {
-            ctx.fail(ModelIssue.Code.type, "expected an object (model \(model.name)), got \(input.typeDescription)", input: input)
+            ctx.fail(
+                ModelIssue.Code.type, "expected an object (model \(model.name)), got \(input.typeDescription)",
+                input: input)
             return nil
         }
         let savedStrict = ctx.strict
@@ -232,7 +245,9 @@ final class CompiledProgram: @unchecked Sendable {
                     out[field.name] = .null
                 } else {
                     let mark = ctx.issues.count
-                    ctx.fail(ModelIssue.Code.null, "null is not allowed for required field '\(field.name)'", input: raw, key: foundKey)
+                    ctx.fail(
+                        ModelIssue.Code.null, "null is not allowed for required field '\(field.name)'", input: raw,
+                        key: foundKey)
                     if field.policy == .useDefault {
                         ctx.demote(from: mark)
                         out[field.name] = .null
@@ -274,11 +289,17 @@ final class CompiledProgram: @unchecked Sendable {
         default: return true
         }
         if let min = field.minimum, measure < min {
-            ctx.fail(ModelIssue.Code.range, "\(what) \(JSONValue.javaScriptString(for: measure)) is below the minimum \(JSONValue.javaScriptString(for: min))", input: value)
+            ctx.fail(
+                ModelIssue.Code.range,
+                "\(what) \(JSONValue.javaScriptString(for: measure)) is below the minimum \(JSONValue.javaScriptString(for: min))",
+                input: value)
             return false
         }
         if let max = field.maximum, measure > max {
-            ctx.fail(ModelIssue.Code.range, "\(what) \(JSONValue.javaScriptString(for: measure)) is above the maximum \(JSONValue.javaScriptString(for: max))", input: value)
+            ctx.fail(
+                ModelIssue.Code.range,
+                "\(what) \(JSONValue.javaScriptString(for: measure)) is above the maximum \(JSONValue.javaScriptString(for: max))",
+                input: value)
             return false
         }
         return true
@@ -368,7 +389,9 @@ final class CompiledProgram: @unchecked Sendable {
         var model = models[modelIndex]
         guard case .object(let object) = value else {
             if !value.isNull {
-                ctx.fail(ModelIssue.Code.type, "expected an object (model \(model.name)), got \(value.typeDescription)", input: value)
+                ctx.fail(
+                    ModelIssue.Code.type, "expected an object (model \(model.name)), got \(value.typeDescription)",
+                    input: value)
             }
             return value
         }
@@ -376,7 +399,10 @@ final class CompiledProgram: @unchecked Sendable {
             ctx.fail(ModelIssue.Code.tooDeep, "nesting deeper than \(ctx.options.maxDepth) levels", input: nil)
             return .null
         }
-        if let d = model.discriminator, let tagValue = object[d.key] ?? model.fields.first(where: { $0.keys.first == d.key }).flatMap({ object[$0.name] }) {
+        if let d = model.discriminator,
+            let tagValue = object[d.key]
+                ?? model.fields.first(where: { $0.keys.first == d.key }).flatMap({ object[$0.name] })
+        {
             let tag = tagValue.stringValue ?? tagValue.doubleValue.map { JSONValue.javaScriptString(for: $0) } ?? ""
             if let t = d.targets[tag] { model = models[t] }
         }
@@ -413,7 +439,8 @@ final class CompiledProgram: @unchecked Sendable {
         case .date:
             switch value {
             case .string(let s): return DateFormats.parse(s).map { .string(DateFormats.iso8601($0)) } ?? value
-            case .number(let n) where n.isFinite: return .string(DateFormats.iso8601(Date(timeIntervalSince1970: n / 1000)))
+            case .number(let n) where n.isFinite:
+                return .string(DateFormats.iso8601(Date(timeIntervalSince1970: n / 1000)))
             default: return value
             }
         case .array(let e), .set(let e):

@@ -89,7 +89,7 @@ public struct ConversionContext {
     }
 
     /// Moves the issues recorded since `mark` to ``warnings``.
-    
+
     public mutating func demote(from mark: Int) {
         guard issues.count > mark else { return }
         warnings.append(contentsOf: issues[mark...])
@@ -97,7 +97,7 @@ public struct ConversionContext {
     }
 
     /// Whether `string` is a null-like string in lenient mode.
-    
+
     public func isNullLike(_ string: String) -> Bool {
         if strict { return false }
         if defaultNulls {
@@ -117,7 +117,7 @@ public struct ConversionContext {
     static let defaultList: [String] = Array(ConversionOptions.defaultNullLikes)
 
     /// Whether a value counts as null (`null`, or a null-like string when lenient).
-    
+
     public func isNullish(_ value: JSONValue) -> Bool {
         switch value {
         case .null: return true

@@ -46,7 +46,8 @@ public final class ModelRegistry: Sendable {
                     throw SchemaError(
                         code: "REDEFINITION",
                         message:
-                            "Model '\(schema.name)' is already defined with a different schema (pass replace: true to replace it).")
+                            "Model '\(schema.name)' is already defined with a different schema (pass replace: true to replace it)."
+                    )
                 }
             } else {
                 s.order.append(schema.name)
@@ -58,18 +59,25 @@ public final class ModelRegistry: Sendable {
 
     private func validate(_ schema: ModelSchema) throws(SchemaError) {
         guard let first = schema.name.unicodeScalars.first, first.properties.isUppercase else {
-            throw SchemaError(code: "INVALID_SCHEMA", message: "Model name '\(schema.name)' must start with an uppercase letter.")
+            throw SchemaError(
+                code: "INVALID_SCHEMA", message: "Model name '\(schema.name)' must start with an uppercase letter.")
         }
         var seen = Set<String>()
         for field in schema.fields {
             guard seen.insert(field.name).inserted else {
-                throw SchemaError(code: "INVALID_SCHEMA", message: "Field '\(field.name)' is declared twice in '\(schema.name)'.", path: field.name)
+                throw SchemaError(
+                    code: "INVALID_SCHEMA", message: "Field '\(field.name)' is declared twice in '\(schema.name)'.",
+                    path: field.name)
             }
             if let min = field.minimum, let max = field.maximum, min > max {
-                throw SchemaError(code: "INVALID_SCHEMA", message: "Field '\(field.name)': minimum \(min) is above maximum \(max).", path: field.name)
+                throw SchemaError(
+                    code: "INVALID_SCHEMA", message: "Field '\(field.name)': minimum \(min) is above maximum \(max).",
+                    path: field.name)
             }
             if field.keys.contains(where: { $0.isEmpty }) {
-                throw SchemaError(code: "INVALID_SCHEMA", message: "Field '\(field.name)': a key must not be empty.", path: field.name)
+                throw SchemaError(
+                    code: "INVALID_SCHEMA", message: "Field '\(field.name)': a key must not be empty.", path: field.name
+                )
             }
         }
     }
@@ -182,7 +190,12 @@ public final class ModelRegistry: Sendable {
         let program = program()
         var ctx = ConversionContext(options: .lenient)
         guard let index = program.index[name] else {
-            throw ModelError(model: name, issues: [ModelIssue(path: "", code: ModelIssue.Code.unknownModel, message: "no model named '\(name)' is defined")])
+            throw ModelError(
+                model: name,
+                issues: [
+                    ModelIssue(
+                        path: "", code: ModelIssue.Code.unknownModel, message: "no model named '\(name)' is defined")
+                ])
         }
         let out = program.reverseModel(model, index, &ctx)
         if !ctx.issues.isEmpty { throw ModelError(model: name, issues: ctx.issues) }
@@ -193,12 +206,15 @@ public final class ModelRegistry: Sendable {
 /// Parses JSON bytes for a conversion, rejecting invalid UTF-8 and escaped lone surrogates.
 public func parseJSON(_ bytes: some Collection<UInt8>, model: String) throws(ModelError) -> JSONValue {
     let checked: ModelIssue? =
-        bytes.withContiguousStorageIfAvailable { checkUnicode($0) } ?? Array(bytes).withUnsafeBufferPointer { checkUnicode($0) }
+        bytes.withContiguousStorageIfAvailable { checkUnicode($0) }
+        ?? Array(bytes).withUnsafeBufferPointer { checkUnicode($0) }
     if let checked { throw ModelError(model: model, issues: [checked]) }
     do {
         return try JSONValue(parsing: bytes)
     } catch {
-        throw ModelError(model: model, issues: [ModelIssue(path: "", code: ModelIssue.Code.parse, message: "invalid JSON: \(error.message)")])
+        throw ModelError(
+            model: model,
+            issues: [ModelIssue(path: "", code: ModelIssue.Code.parse, message: "invalid JSON: \(error.message)")])
     }
 }
 
@@ -234,12 +250,15 @@ func checkUnicode(_ b: UnsafeBufferPointer<UInt8>) -> ModelIssue? {
             if c == 0x5C, i + 1 < n {
                 if b[i + 1] == 0x75, let u = hex(i + 2) {
                     if (0xD800...0xDBFF).contains(u) {
-                        guard i + 11 < n + 0, b[i + 6] == 0x5C, b[i + 7] == 0x75, let low = hex(i + 8), (0xDC00...0xDFFF).contains(low)
+                        guard i + 11 < n + 0, b[i + 6] == 0x5C, b[i + 7] == 0x75, let low = hex(i + 8),
+                            (0xDC00...0xDFFF).contains(low)
                         else { return bad("lone surrogate escape \\u\(String(u, radix: 16, uppercase: true))") }
                         i += 12
                         continue
                     }
-                    if (0xDC00...0xDFFF).contains(u) { return bad("lone surrogate escape \\u\(String(u, radix: 16, uppercase: true))") }
+                    if (0xDC00...0xDFFF).contains(u) {
+                        return bad("lone surrogate escape \\u\(String(u, radix: 16, uppercase: true))")
+                    }
                     i += 6
                     continue
                 }
@@ -263,7 +282,8 @@ func checkUnicode(_ b: UnsafeBufferPointer<UInt8>) -> ModelIssue? {
             guard cc & 0xC0 == 0x80 else { return bad("invalid UTF-8 sequence") }
             cp = cp << 6 | UInt32(cc & 0x3F)
         }
-        if (len == 3 && (cp < 0x800 || (0xD800...0xDFFF).contains(cp))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) {
+        if (len == 3 && (cp < 0x800 || (0xD800...0xDFFF).contains(cp))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF))
+        {
             return bad("invalid UTF-8 sequence")
         }
         i += len

@@ -42,7 +42,8 @@ public indirect enum FieldType: Sendable, Hashable, CustomStringConvertible {
         let known = builtInNames.keys.sorted().joined(separator: ", ")
         throw SchemaError(
             code: "UNKNOWN_TYPE",
-            message: "Unknown type '\(text)'. Built-in types: \(known); arrays [T], sets Set<T>, maps {T}, optional T?; "
+            message:
+                "Unknown type '\(text)'. Built-in types: \(known); arrays [T], sets Set<T>, maps {T}, optional T?; "
                 + "a model name starts with an uppercase letter.")
     }
 
@@ -151,7 +152,8 @@ public struct ModelSchema: Sendable, Hashable {
 
     public init(
         name: String, fields: [FieldSchema], strict: Bool? = nil, keyStrategy: KeyStrategy = .none,
-        onInvalid: InvalidPolicy = .fail, only: [String]? = nil, ignore: [String] = [], discriminator: Discriminator? = nil
+        onInvalid: InvalidPolicy = .fail, only: [String]? = nil, ignore: [String] = [],
+        discriminator: Discriminator? = nil
     ) {
         self.name = name
         self.fields = fields

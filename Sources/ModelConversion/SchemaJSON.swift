@@ -8,7 +8,9 @@ extension ModelSchema {
     /// discriminator: { key, mapping } }`.
     public init(name: String, json schema: JSONValue, options: JSONValue = .null) throws(SchemaError) {
         guard case .object(let fields) = schema else {
-            throw SchemaError(code: "INVALID_SCHEMA", message: "The schema of '\(name)' must be an object of fields, got \(schema.typeDescription).")
+            throw SchemaError(
+                code: "INVALID_SCHEMA",
+                message: "The schema of '\(name)' must be an object of fields, got \(schema.typeDescription).")
         }
         var parsed = [FieldSchema]()
         for (fieldName, spec) in fields {
@@ -16,7 +18,9 @@ extension ModelSchema {
         }
         self.init(name: name, fields: parsed)
         guard case .object(let o) = options else {
-            if !options.isNull { throw SchemaError(code: "INVALID_SCHEMA", message: "The options of '\(name)' must be an object.") }
+            if !options.isNull {
+                throw SchemaError(code: "INVALID_SCHEMA", message: "The options of '\(name)' must be an object.")
+            }
             return
         }
         for (key, value) in o {
@@ -24,7 +28,8 @@ extension ModelSchema {
             case "strict": strict = try value.bool(key)
             case "keyStrategy":
                 guard let s = value.stringValue, let k = KeyStrategy(rawValue: s == "snake" ? "snake_case" : s) else {
-                    throw SchemaError(code: "INVALID_SCHEMA", message: "keyStrategy must be \"none\" or \"snake_case\".", path: key)
+                    throw SchemaError(
+                        code: "INVALID_SCHEMA", message: "keyStrategy must be \"none\" or \"snake_case\".", path: key)
                 }
                 keyStrategy = k
             case "onInvalid": onInvalid = try InvalidPolicy(json: value, path: key)
@@ -32,12 +37,16 @@ extension ModelSchema {
             case "ignore", "blacklist": ignore = try value.strings(key)
             case "discriminator":
                 guard let k = value["key"]?.stringValue, case .object(let m)? = value["mapping"] else {
-                    throw SchemaError(code: "INVALID_SCHEMA", message: "discriminator must be { key: string, mapping: { value: ModelName } }.", path: key)
+                    throw SchemaError(
+                        code: "INVALID_SCHEMA",
+                        message: "discriminator must be { key: string, mapping: { value: ModelName } }.", path: key)
                 }
                 var mapping = [String: String]()
                 for (tag, model) in m {
                     guard let modelName = model.stringValue else {
-                        throw SchemaError(code: "INVALID_SCHEMA", message: "discriminator mapping values must be model names.", path: "discriminator.mapping.\(tag)")
+                        throw SchemaError(
+                            code: "INVALID_SCHEMA", message: "discriminator mapping values must be model names.",
+                            path: "discriminator.mapping.\(tag)")
                     }
                     mapping[tag] = modelName
                 }
@@ -62,7 +71,9 @@ extension ModelSchema {
         if !ignore.isEmpty { options["ignore"] = .array(ignore.map(JSONValue.string)) }
         if let d = discriminator {
             options["discriminator"] = [
-                "key": .string(d.key), "mapping": .object(JSONObject(d.mapping.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+                "key": .string(d.key),
+                "mapping": .object(
+                    JSONObject(d.mapping.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
             ]
         }
         out["options"] = .object(options)
@@ -75,12 +86,15 @@ extension FieldSchema {
         let path = name
         switch spec {
         case .string(let t):
-            do { self.init(name, try FieldType.parse(t)) } catch { throw SchemaError(code: error.code, message: "Field '\(name)': \(error.message)", path: path) }
+            do { self.init(name, try FieldType.parse(t)) } catch {
+                throw SchemaError(code: error.code, message: "Field '\(name)': \(error.message)", path: path)
+            }
         case .array:
             self.init(name, try FieldType(json: spec, path: path))
         case .object(let o):
             guard let typeSpec = o["type"] else {
-                throw SchemaError(code: "INVALID_SCHEMA", message: "Field '\(name)': an options object needs a 'type'.", path: path)
+                throw SchemaError(
+                    code: "INVALID_SCHEMA", message: "Field '\(name)': an options object needs a 'type'.", path: path)
             }
             self.init(name, try FieldType(json: typeSpec, path: path + ".type"))
             for (key, value) in o {
@@ -94,21 +108,30 @@ extension FieldSchema {
                 case "required": required = try value.bool(p)
                 case "default": defaultValue = value
                 case "enum", "oneOf", "scope":
-                    guard case .array(let a) = value else { throw SchemaError(code: "INVALID_SCHEMA", message: "Field '\(name)': enum must be an array.", path: p) }
+                    guard case .array(let a) = value else {
+                        throw SchemaError(
+                            code: "INVALID_SCHEMA", message: "Field '\(name)': enum must be an array.", path: p)
+                    }
                     oneOf = a
                 case "min", "minimum": minimum = try value.number(p)
                 case "max", "maximum": maximum = try value.number(p)
                 case "onInvalid": onInvalid = try InvalidPolicy(json: value, path: p)
                 case "strict": strict = try value.bool(p)
                 default:
-                    throw SchemaError(code: "INVALID_SCHEMA", message: "Field '\(name)': unknown option '\(key)'.", path: p)
+                    throw SchemaError(
+                        code: "INVALID_SCHEMA", message: "Field '\(name)': unknown option '\(key)'.", path: p)
                 }
             }
             if keys.contains(where: { $0.isEmpty }) {
-                throw SchemaError(code: "INVALID_SCHEMA", message: "Field '\(name)': a key must not be empty.", path: path)
+                throw SchemaError(
+                    code: "INVALID_SCHEMA", message: "Field '\(name)': a key must not be empty.", path: path)
             }
         default:
-            throw SchemaError(code: "INVALID_SCHEMA", message: "Field '\(name)': expected a type name, [type] or an options object, got \(spec.typeDescription).", path: path)
+            throw SchemaError(
+                code: "INVALID_SCHEMA",
+                message:
+                    "Field '\(name)': expected a type name, [type] or an options object, got \(spec.typeDescription).",
+                path: path)
         }
     }
 
@@ -130,10 +153,14 @@ extension FieldType {
     init(json: JSONValue, path: String) throws(SchemaError) {
         switch json {
         case .string(let t):
-            do { self = try FieldType.parse(t) } catch { throw SchemaError(code: error.code, message: "Field '\(path)': \(error.message)", path: path) }
+            do { self = try FieldType.parse(t) } catch {
+                throw SchemaError(code: error.code, message: "Field '\(path)': \(error.message)", path: path)
+            }
         case .array(let a):
             guard a.count == 1 else {
-                throw SchemaError(code: "INVALID_SCHEMA", message: "Field '\(path)': an array type is written [type] with exactly one element.", path: path)
+                throw SchemaError(
+                    code: "INVALID_SCHEMA",
+                    message: "Field '\(path)': an array type is written [type] with exactly one element.", path: path)
             }
             self = .array(try FieldType(json: a[0], path: path + "[0]"))
         case .object(let o) where o.count == 1 && (o["set"] != nil || o["map"] != nil || o["optional"] != nil):
@@ -141,7 +168,9 @@ extension FieldType {
             let inner = try FieldType(json: v, path: path + "." + k)
             self = k == "set" ? .set(inner) : k == "map" ? .map(inner) : .optional(inner)
         default:
-            throw SchemaError(code: "INVALID_SCHEMA", message: "Field '\(path)': expected a type name or [type], got \(json.typeDescription).", path: path)
+            throw SchemaError(
+                code: "INVALID_SCHEMA",
+                message: "Field '\(path)': expected a type name or [type], got \(json.typeDescription).", path: path)
         }
     }
 }
@@ -149,7 +178,8 @@ extension FieldType {
 extension InvalidPolicy {
     init(json: JSONValue, path: String) throws(SchemaError) {
         guard let s = json.stringValue, let p = InvalidPolicy(rawValue: s == "null" ? "default" : s) else {
-            throw SchemaError(code: "INVALID_SCHEMA", message: "onInvalid must be \"fail\", \"default\" or \"null\".", path: path)
+            throw SchemaError(
+                code: "INVALID_SCHEMA", message: "onInvalid must be \"fail\", \"default\" or \"null\".", path: path)
         }
         self = p
     }
@@ -157,23 +187,33 @@ extension InvalidPolicy {
 
 extension JSONValue {
     fileprivate func bool(_ path: String) throws(SchemaError) -> Bool {
-        guard case .bool(let b) = self else { throw SchemaError(code: "INVALID_SCHEMA", message: "'\(path)' must be a boolean.", path: path) }
+        guard case .bool(let b) = self else {
+            throw SchemaError(code: "INVALID_SCHEMA", message: "'\(path)' must be a boolean.", path: path)
+        }
         return b
     }
     fileprivate func number(_ path: String) throws(SchemaError) -> Double {
-        guard case .number(let n) = self, n.isFinite else { throw SchemaError(code: "INVALID_SCHEMA", message: "'\(path)' must be a number.", path: path) }
+        guard case .number(let n) = self, n.isFinite else {
+            throw SchemaError(code: "INVALID_SCHEMA", message: "'\(path)' must be a number.", path: path)
+        }
         return n
     }
     fileprivate func string(_ path: String) throws(SchemaError) -> String {
-        guard case .string(let s) = self else { throw SchemaError(code: "INVALID_SCHEMA", message: "'\(path)' must be a string.", path: path) }
+        guard case .string(let s) = self else {
+            throw SchemaError(code: "INVALID_SCHEMA", message: "'\(path)' must be a string.", path: path)
+        }
         return s
     }
     fileprivate func strings(_ path: String) throws(SchemaError) -> [String] {
         if case .string(let s) = self { return [s] }
-        guard case .array(let a) = self else { throw SchemaError(code: "INVALID_SCHEMA", message: "'\(path)' must be an array of strings.", path: path) }
+        guard case .array(let a) = self else {
+            throw SchemaError(code: "INVALID_SCHEMA", message: "'\(path)' must be an array of strings.", path: path)
+        }
         var out = [String]()
         for v in a {
-            guard case .string(let s) = v else { throw SchemaError(code: "INVALID_SCHEMA", message: "'\(path)' must be an array of strings.", path: path) }
+            guard case .string(let s) = v else {
+                throw SchemaError(code: "INVALID_SCHEMA", message: "'\(path)' must be an array of strings.", path: path)
+            }
             out.append(s)
         }
         return out

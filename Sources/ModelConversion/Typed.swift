@@ -1,5 +1,6 @@
 import Foundation
 import JSBridgeCore
+import Synchronization
 
 /// A value a typed model field can hold: converts from JSON with the conversion table and back.
 public protocol ModelValue {
@@ -67,11 +68,13 @@ extension ModelConvertible {
     }
 
     /// Converts UTF-8 JSON bytes (invalid UTF-8 and escaped lone surrogates are `INVALID_UNICODE` issues).
+    @inlinable
     public init(jsonBytes: some Collection<UInt8>, options: ConversionOptions = .lenient) throws(ModelError) {
         try self.init(json: try parseJSON(jsonBytes, model: Self.modelMapping.name), options: options)
     }
 
     /// Every issue `json` has as this model (empty when it converts).
+    @inlinable
     public static func validate(_ json: JSONValue, options: ConversionOptions = .lenient) -> [ModelIssue] {
         var ctx = ConversionContext(options: options)
         _ = modelMapping.decode(json, &ctx)
@@ -91,13 +94,15 @@ extension ModelConvertible {
     /// `GithubUser(login: "facebook", userID: 69631, …)`.
     public var modelDescription: String {
         guard case .object(let o) = Self.modelMapping.encodeByName(self) else { return "\(Self.self)()" }
-        return "\(Self.modelMapping.name)(" + o.map { "\($0.key): \($0.value.serialized())" }.joined(separator: ", ") + ")"
+        return "\(Self.modelMapping.name)(" + o.map { "\($0.key): \($0.value.serialized())" }.joined(separator: ", ")
+            + ")"
     }
 
     /// A stable archive (`{"$model","$version","value"}`) Storage can persist; restore with ``init(archive:)``.
     public func archived() -> String {
         let envelope: JSONObject = [
-            "$model": .string(Self.modelMapping.name), "$version": .number(Double(ModelRegistry.archiveVersion)), "value": jsonValue(),
+            "$model": .string(Self.modelMapping.name), "$version": .number(Double(ModelRegistry.archiveVersion)),
+            "value": jsonValue(),
         ]
         return JSONValue.object(envelope).serialized()
     }
@@ -107,7 +112,11 @@ extension ModelConvertible {
         guard envelope["$model"]?.stringValue == Self.modelMapping.name, let value = envelope["value"] else {
             throw ModelError(
                 model: Self.modelMapping.name,
-                issues: [ModelIssue(path: "$model", code: ModelIssue.Code.type, message: "not an archive of \(Self.modelMapping.name)", input: envelope["$model"])])
+                issues: [
+                    ModelIssue(
+                        path: "$model", code: ModelIssue.Code.type,
+                        message: "not an archive of \(Self.modelMapping.name)", input: envelope["$model"])
+                ])
         }
         try self.init(json: value)
     }
@@ -123,15 +132,16 @@ public final class TypedField<M> {
     @usableFromInline let required: Bool
     @usableFromInline let policy: InvalidPolicy?
     @usableFromInline let decode: (inout M, JSONValue, inout ConversionContext) -> Void
-    let isNil: (M) -> Bool
-    let write: (M, inout ModelJSONWriter) -> Void
+    let isNil: (UnsafePointer<M>) -> Bool
+    let write: (UnsafePointer<M>, inout ModelJSONWriter) -> Void
     let encode: (M) -> JSONValue
 
     @usableFromInline
     init(
         name: String, keys: [String], paths: [[String]], required: Bool, policy: InvalidPolicy?,
-        decode: @escaping (inout M, JSONValue, inout ConversionContext) -> Void, isNil: @escaping (M) -> Bool,
-        write: @escaping (M, inout ModelJSONWriter) -> Void, encode: @escaping (M) -> JSONValue
+        decode: @escaping (inout M, JSONValue, inout ConversionContext) -> Void,
+        isNil: @escaping (UnsafePointer<M>) -> Bool,
+        write: @escaping (UnsafePointer<M>, inout ModelJSONWriter) -> Void, encode: @escaping (M) -> JSONValue
     ) {
         self.name = name
         self.keys = keys
@@ -167,8 +177,12 @@ public struct ModelMappingBuilder<M: ModelConvertible> {
         _ name: String, _ keyPath: WritableKeyPath<M, V>, keys: String..., required: Bool? = nil,
         onInvalid: InvalidPolicy? = nil, range: ClosedRange<Double>? = nil, oneOf: [JSONValue]? = nil
     ) {
-        let keys = !keys.isEmpty ? keys : keyStrategy == .snakeCase && snakeCase(name) != name ? [snakeCase(name), name] : [name]
+        let keys =
+            !keys.isEmpty
+            ? keys : keyStrategy == .snakeCase && snakeCase(name) != name ? [snakeCase(name), name] : [name]
         let required = required ?? !V.modelIsOptional
+        // Stored properties of structs are read and written at their offset (no key path projection).
+        let offset = MemoryLayout<M>.offset(of: keyPath)
         fields.append(
             TypedField(
                 name: name, keys: keys,
@@ -179,7 +193,8 @@ public struct ModelMappingBuilder<M: ModelConvertible> {
                         if V.modelIsOptional {
                             model[keyPath: keyPath] = V.modelNull!
                         } else if required {
-                            ctx.fail(ModelIssue.Code.null, "null is not allowed for required field '\(name)'", input: raw)
+                            ctx.fail(
+                                ModelIssue.Code.null, "null is not allowed for required field '\(name)'", input: raw)
                         }
                         return
                     }
@@ -192,13 +207,32 @@ public struct ModelMappingBuilder<M: ModelConvertible> {
                         return
                     }
                     if let oneOf, !oneOf.contains(v.modelEncode()) {
-                        ctx.fail(ModelIssue.Code.notInEnum, "must be one of \(oneOf.map { $0.serialized() }.joined(separator: ", "))", input: raw)
+                        ctx.fail(
+                            ModelIssue.Code.notInEnum,
+                            "must be one of \(oneOf.map { $0.serialized() }.joined(separator: ", "))", input: raw)
                         return
                     }
-                    model[keyPath: keyPath] = v
+                    if let offset {
+                        withUnsafeMutablePointer(to: &model) { p in
+                            (UnsafeMutableRawPointer(p) + offset).assumingMemoryBound(to: V.self).pointee = v
+                        }
+                    } else {
+                        model[keyPath: keyPath] = v
+                    }
                 },
-                isNil: { $0[keyPath: keyPath].modelIsNil },
-                write: { model, w in model[keyPath: keyPath].modelWrite(&w) },
+                isNil: { p in
+                    if let offset {
+                        return (UnsafeRawPointer(p) + offset).assumingMemoryBound(to: V.self).pointee.modelIsNil
+                    }
+                    return p.pointee[keyPath: keyPath].modelIsNil
+                },
+                write: { p, w in
+                    if let offset {
+                        (UnsafeRawPointer(p) + offset).assumingMemoryBound(to: V.self).pointee.modelWrite(&w)
+                    } else {
+                        p.pointee[keyPath: keyPath].modelWrite(&w)
+                    }
+                },
                 encode: { $0[keyPath: keyPath].modelEncode() }))
     }
 }
@@ -213,6 +247,9 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
     @usableFromInline let before: ((JSONValue) -> JSONValue)?
     @usableFromInline let after: ((inout M, inout ConversionContext) -> Void)?
     private let layout: [WriteNode]
+    /// The last object shape seen: its keys and, per field, the position of the field's key (-1: absent).
+    private let shape = Mutex<(keys: [String], positions: [Int])?>(nil)
+    @usableFromInline let allSimple: Bool
 
     private indirect enum WriteNode {
         case field(Int, [UInt8])
@@ -231,6 +268,7 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
         self.policy = onInvalid
         self.before = builder.before
         self.after = builder.after
+        self.allSimple = builder.fields.allSatisfy(\.simple)
         // Output layout: fields grouped by the components of their first key.
         func keyBytes(_ k: String) -> [UInt8] {
             var w = ModelJSONWriter()
@@ -263,6 +301,19 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
         layout = makeLayout(root)
     }
 
+    /// Per field, the position of its key in `object` (-1 when absent); cached for the last shape seen,
+    /// so objects with the same keys in the same order (the common case) are matched without hashing.
+    @usableFromInline
+    func positions(in object: JSONObject) -> [Int] {
+        let keys = object.keys
+        if let cached = shape.withLock({ $0 }), cached.keys == keys { return cached.positions }
+        var index = [String: Int](minimumCapacity: keys.count)
+        for (i, k) in keys.enumerated() where index[k] == nil { index[k] = i }
+        let positions = fields.map { index[$0.firstKey] ?? -1 }
+        shape.withLock { $0 = (keys, positions) }
+        return positions
+    }
+
     @usableFromInline
     func lookup(_ object: JSONObject, _ path: [String], _ key: String) -> JSONValue? {
         if path.count == 1 { return object[key] }
@@ -282,7 +333,8 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
         var input = value
         if let before { input = before(value) }
         guard case .object(let object) = input else {
-            ctx.fail(ModelIssue.Code.type, "expected an object (model \(name)), got \(input.typeDescription)", input: input)
+            ctx.fail(
+                ModelIssue.Code.type, "expected an object (model \(name)), got \(input.typeDescription)", input: input)
             return nil
         }
         guard ctx.depth < ctx.options.maxDepth else {
@@ -294,10 +346,15 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
         if let strict { ctx.strict = strict }
         ctx.depth += 1
         var model = M()
-        for field in fields {
+        let positions = allSimple ? positions(in: object) : []
+        let values = object.values
+        for (fieldIndex, field) in fields.enumerated() {
             var found: JSONValue?
             var foundKey = field.firstKey
-            if field.simple {
+            if allSimple {
+                let p = positions[fieldIndex]
+                if p >= 0 { found = values[p] }
+            } else if field.simple {
                 found = object[foundKey]
             } else {
                 for i in field.paths.indices {
@@ -335,7 +392,7 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
 
     func encode(_ model: M) -> JSONValue {
         var out = JSONObject()
-        for field in fields where !field.isNil(model) {
+        for field in fields where !withUnsafePointer(to: model, { field.isNil($0) }) {
             setPath(&out, field.paths[0][...], field.encode(model))
         }
         return .object(out)
@@ -361,10 +418,10 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
     }
 
     func write(_ model: M, _ w: inout ModelJSONWriter) {
-        write(layout, model, &w)
+        withUnsafePointer(to: model) { write(layout, $0, &w) }
     }
 
-    private func write(_ nodes: [WriteNode], _ model: M, _ w: inout ModelJSONWriter) {
+    private func write(_ nodes: [WriteNode], _ model: UnsafePointer<M>, _ w: inout ModelJSONWriter) {
         w.bytes.append(0x7B)
         var first = true
         for node in nodes {
@@ -440,8 +497,12 @@ public struct ModelJSONWriter {
         }
         var v = value.magnitude
         if value < 0 { bytes.append(0x2D) }
-        var tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var tmp:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var n = 0
         withUnsafeMutableBytes(of: &tmp) { buf in
             while v > 0 {
@@ -481,7 +542,11 @@ extension Double: ModelValue {
     }
     public func modelEncode() -> JSONValue { .number(self) }
     public func modelWrite(_ writer: inout ModelJSONWriter) {
-        if self == rounded(), magnitude < 1e15 { writer.writeInt(Int(self)) } else { writer.bytes.append(contentsOf: JSONValue.javaScriptString(for: self).utf8) }
+        if self == rounded(), magnitude < 1e15 {
+            writer.writeInt(Int(self))
+        } else {
+            writer.bytes.append(contentsOf: JSONValue.javaScriptString(for: self).utf8)
+        }
     }
     public var modelMeasure: Double? { self }
 }
@@ -497,13 +562,17 @@ extension Bool: ModelValue {
 }
 
 extension Date: ModelValue {
-    public static func modelDecode(_ value: JSONValue, _ ctx: inout ConversionContext) -> Date? { Coerce.date(value, &ctx) }
+    public static func modelDecode(_ value: JSONValue, _ ctx: inout ConversionContext) -> Date? {
+        Coerce.date(value, &ctx)
+    }
     public func modelEncode() -> JSONValue { .string(DateFormats.iso8601(self)) }
     public func modelWrite(_ writer: inout ModelJSONWriter) { writer.writeString(DateFormats.iso8601(self)) }
 }
 
 extension URL: ModelValue {
-    public static func modelDecode(_ value: JSONValue, _ ctx: inout ConversionContext) -> URL? { Coerce.url(value, &ctx) }
+    public static func modelDecode(_ value: JSONValue, _ ctx: inout ConversionContext) -> URL? {
+        Coerce.url(value, &ctx)
+    }
     public func modelEncode() -> JSONValue { .string(absoluteString) }
     public func modelWrite(_ writer: inout ModelJSONWriter) { writer.writeString(absoluteString) }
 }
@@ -585,7 +654,9 @@ extension Set: ModelValue where Element: ModelValue {
         var out = Set<Element>()
         return decodeElements(value, &ctx) { out.insert($0) } ? out : nil
     }
-    public func modelEncode() -> JSONValue { .array(map { $0.modelEncode() }.sorted { $0.serialized() < $1.serialized() }) }
+    public func modelEncode() -> JSONValue {
+        .array(map { $0.modelEncode() }.sorted { $0.serialized() < $1.serialized() })
+    }
     public var modelMeasure: Double? { Double(count) }
 }
 

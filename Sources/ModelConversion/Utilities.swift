@@ -6,7 +6,12 @@ extension ModelRegistry {
     /// with `asJSON` the JSON form (keys as the server would send them — the basis of HTTP auto-mocks).
     public func sample(_ name: String, asJSON: Bool = false) throws(ModelError) -> JSONValue {
         guard let schema = schema(name) else {
-            throw ModelError(model: name, issues: [ModelIssue(path: "", code: ModelIssue.Code.unknownModel, message: "no model named '\(name)' is defined")])
+            throw ModelError(
+                model: name,
+                issues: [
+                    ModelIssue(
+                        path: "", code: ModelIssue.Code.unknownModel, message: "no model named '\(name)' is defined")
+                ])
         }
         var counter = 0
         let model = sampleModel(schema, depth: 0, counter: &counter)
@@ -15,7 +20,9 @@ extension ModelRegistry {
 
     private func sampleModel(_ schema: ModelSchema, depth: Int, counter: inout Int) -> JSONValue {
         var chosen = schema
-        if let d = schema.discriminator, let first = d.mapping.sorted(by: { $0.key < $1.key }).first, let sub = self.schema(first.value) {
+        if let d = schema.discriminator, let first = d.mapping.sorted(by: { $0.key < $1.key }).first,
+            let sub = self.schema(first.value)
+        {
             chosen = sub
         }
         var out = JSONObject()
@@ -26,7 +33,8 @@ extension ModelRegistry {
         return .object(out)
     }
 
-    private func sampleField(_ field: FieldSchema, in schema: ModelSchema, depth: Int, counter: inout Int) -> JSONValue {
+    private func sampleField(_ field: FieldSchema, in schema: ModelSchema, depth: Int, counter: inout Int) -> JSONValue
+    {
         if let d = schema.discriminator, field.name == d.key || schema.keys(of: field).first == d.key,
             let tag = d.mapping.first(where: { $0.value == schema.name })?.key
         {
@@ -46,38 +54,65 @@ extension ModelRegistry {
             return sampleValue(inner, field: field, depth: depth, counter: &counter)
         case .string:
             let s: String
-            if has("email", "mail") { s = "jane.doe@example.com" }
-            else if has("url", "link", "avatar", "image", "href", "blog") { s = "https://example.com/\(field.name)" }
-            else if has("login", "username", "nick", "handle") { s = "jane_doe" }
-            else if has("name") { s = "Jane Doe" }
-            else if has("title") { s = "A sample title" }
-            else if has("phone", "mobile", "tel") { s = "+1 555 0100" }
-            else if has("city", "location") { s = "Paris" }
-            else if has("country") { s = "France" }
-            else if has("color", "colour") { s = "#3366ff" }
-            else if has("id") { s = "id-\(counter)" }
-            else if has("desc", "bio", "text", "content", "comment", "summary") { s = "Lorem ipsum dolor sit amet." }
-            else if has("type", "kind", "status") { s = "default" }
-            else { s = "sample \(field.name)" }
+            if has("email", "mail") {
+                s = "jane.doe@example.com"
+            } else if has("url", "link", "avatar", "image", "href", "blog") {
+                s = "https://example.com/\(field.name)"
+            } else if has("login", "username", "nick", "handle") {
+                s = "jane_doe"
+            } else if has("name") {
+                s = "Jane Doe"
+            } else if has("title") {
+                s = "A sample title"
+            } else if has("phone", "mobile", "tel") {
+                s = "+1 555 0100"
+            } else if has("city", "location") {
+                s = "Paris"
+            } else if has("country") {
+                s = "France"
+            } else if has("color", "colour") {
+                s = "#3366ff"
+            } else if has("id") {
+                s = "id-\(counter)"
+            } else if has("desc", "bio", "text", "content", "comment", "summary") {
+                s = "Lorem ipsum dolor sit amet."
+            } else if has("type", "kind", "status") {
+                s = "default"
+            } else {
+                s = "sample \(field.name)"
+            }
             return .string(clampLength(s, field))
         case .int:
             var v: Double
-            if has("id") { v = Double(counter) }
-            else if has("age") { v = 30 }
-            else if has("year") { v = 2024 }
-            else if has("count", "followers", "following", "total", "num", "size") { v = 42 }
-            else if has("price", "amount", "cost") { v = 100 }
-            else { v = 1 }
+            if has("id") {
+                v = Double(counter)
+            } else if has("age") {
+                v = 30
+            } else if has("year") {
+                v = 2024
+            } else if has("count", "followers", "following", "total", "num", "size") {
+                v = 42
+            } else if has("price", "amount", "cost") {
+                v = 100
+            } else {
+                v = 1
+            }
             if let min = field.minimum, v < min { v = min.rounded(.up) }
             if let max = field.maximum, v > max { v = max.rounded(.down) }
             return .number(v)
         case .double:
             var v: Double
-            if has("lat") { v = 48.8566 }
-            else if has("lon", "lng") { v = 2.3522 }
-            else if has("price", "amount", "cost") { v = 9.99 }
-            else if has("rating", "score") { v = 4.5 }
-            else { v = 1.5 }
+            if has("lat") {
+                v = 48.8566
+            } else if has("lon", "lng") {
+                v = 2.3522
+            } else if has("price", "amount", "cost") {
+                v = 9.99
+            } else if has("rating", "score") {
+                v = 4.5
+            } else {
+                v = 1.5
+            }
             if let min = field.minimum, v < min { v = min }
             if let max = field.maximum, v > max { v = max }
             return .number(v)
@@ -92,10 +127,11 @@ extension ModelRegistry {
         case .array(let e), .set(let e):
             if case .model = e, depth >= 2 { return .array([]) }
             let count = max(Int(field.minimum ?? 1), 1)
-            return .array((0..<min(count, 3)).map { _ in
-                counter += 1
-                return sampleValue(e, field: field, depth: depth, counter: &counter)
-            })
+            return .array(
+                (0..<min(count, 3)).map { _ in
+                    counter += 1
+                    return sampleValue(e, field: field, depth: depth, counter: &counter)
+                })
         case .map(let e):
             if case .model = e, depth >= 2 { return .object([:]) }
             return .object(["key": sampleValue(e, field: field, depth: depth, counter: &counter)])
@@ -118,18 +154,34 @@ extension ModelRegistry {
     /// in JSON form (first keys, dates ISO 8601). The same model always gives the same text.
     public func archive(_ name: String, _ model: JSONValue) throws(ModelError) -> String {
         let json = try toJSON(name, model)
-        let envelope: JSONObject = ["$model": .string(name), "$version": .number(Double(Self.archiveVersion)), "value": json]
+        let envelope: JSONObject = [
+            "$model": .string(name), "$version": .number(Double(Self.archiveVersion)), "value": json,
+        ]
         return JSONValue.object(envelope).serialized()
     }
 
     /// Restores a model archived by ``archive(_:_:)`` (converting again, so a schema change is checked).
-    public func unarchive(_ text: String, options: ConversionOptions = .lenient) throws(ModelError) -> (model: String, value: JSONValue) {
+    public func unarchive(_ text: String, options: ConversionOptions = .lenient) throws(ModelError) -> (
+        model: String, value: JSONValue
+    ) {
         let envelope = try parseJSON(Array(text.utf8), model: "archive")
         guard let name = envelope["$model"]?.stringValue, let value = envelope["value"] else {
-            throw ModelError(model: "archive", issues: [ModelIssue(path: "", code: ModelIssue.Code.type, message: "not a model archive (expected {\"$model\", \"$version\", \"value\"})")])
+            throw ModelError(
+                model: "archive",
+                issues: [
+                    ModelIssue(
+                        path: "", code: ModelIssue.Code.type,
+                        message: "not a model archive (expected {\"$model\", \"$version\", \"value\"})")
+                ])
         }
         guard let version = envelope["$version"]?.intValue, version <= Self.archiveVersion else {
-            throw ModelError(model: name, issues: [ModelIssue(path: "$version", code: ModelIssue.Code.range, message: "unsupported archive version", input: envelope["$version"])])
+            throw ModelError(
+                model: name,
+                issues: [
+                    ModelIssue(
+                        path: "$version", code: ModelIssue.Code.range, message: "unsupported archive version",
+                        input: envelope["$version"])
+                ])
         }
         return (name, try convert(name, value, options: options))
     }
@@ -151,7 +203,8 @@ extension ModelRegistry {
 
     private func normalized(_ v: JSONValue) -> JSONValue {
         switch v {
-        case .object(let o): return .object(JSONObject(o.filter { !$0.value.isNull }.map { ($0.key, normalized($0.value)) }))
+        case .object(let o):
+            return .object(JSONObject(o.filter { !$0.value.isNull }.map { ($0.key, normalized($0.value)) }))
         case .array(let a): return .array(a.map(normalized))
         default: return v
         }

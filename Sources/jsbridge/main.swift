@@ -1,7 +1,8 @@
 import EchoPlugin
 import JSBridgeCLI
 import LocationPlugin
+import ModelPlugin
 import StoragePlugin
 
 // The `jsbridge` executable: the CLI with the built-in plugins.
-JSBridgeCLI.main(plugins: { [EchoPlugin(), LocationPlugin(), StoragePlugin()] })
+JSBridgeCLI.main(plugins: { [EchoPlugin(), LocationPlugin(), ModelPlugin(), StoragePlugin()] })

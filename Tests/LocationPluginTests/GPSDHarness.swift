@@ -26,9 +26,15 @@ final class NMEAFeeder: Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        guard bound == 0, listen(fd, 8) == 0 else { throw HarnessError("feeder: cannot listen: \(String(cString: strerror(errno)))") }
-        withUnsafeMutablePointer(to: &address) { _ = $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard bound == 0, listen(fd, 8) == 0 else {
+            throw HarnessError("feeder: cannot listen: \(String(cString: strerror(errno)))")
+        }
+        withUnsafeMutablePointer(to: &address) {
+            _ = $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
         port = Int(UInt16(bigEndian: address.sin_port))
         listener = fd
         let thread = Thread { [self] in acceptLoop() }
@@ -53,13 +59,17 @@ final class NMEAFeeder: Sendable {
         while !stopped.load(ordering: .acquiring) {
             if !silent {
                 let t = String(format: "12%02d%02d.00", (second / 60) % 60, second % 60)
-                let text = NMEA.sentence("GPGGA,\(t),3954.2520,N,11624.4440,E,1,08,0.9,50.0,M,-8.0,M,,") + "\r\n"
+                let text =
+                    NMEA.sentence("GPGGA,\(t),3954.2520,N,11624.4440,E,1,08,0.9,50.0,M,-8.0,M,,") + "\r\n"
                     + NMEA.sentence("GPRMC,\(t),A,3954.2520,N,11624.4440,E,1.5,45.0,211126,,,A") + "\r\n"
-                let sent = Array(text.utf8).withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let sent = Array(text.utf8).withUnsafeBytes {
+                    send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
                 if sent < 0 { return }
                 second += 1
             }
-            Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds))
+            Thread.sleep(
+                forTimeInterval: Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds))
         }
     }
 
@@ -79,7 +89,8 @@ final class GPSD: @unchecked Sendable {
     private let process = Process()
 
     static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
-    static let executable: String = ["/usr/sbin/gpsd", "/usr/bin/gpsd", "/usr/local/sbin/gpsd"]
+    static let executable: String =
+        ["/usr/sbin/gpsd", "/usr/bin/gpsd", "/usr/local/sbin/gpsd"]
         .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/sbin/gpsd"
 
     init(port: Int? = nil, feederPort: Int) throws {
@@ -139,9 +150,13 @@ func freePort() throws -> Int {
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+    }
     guard bound == 0 else { throw HarnessError("cannot bind a free port") }
-    withUnsafeMutablePointer(to: &address) { _ = $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    withUnsafeMutablePointer(to: &address) {
+        _ = $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
@@ -153,7 +168,9 @@ func canConnect(port: Int) -> Bool {
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = UInt16(port).bigEndian
     return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     } == 0
 }
 

@@ -11,10 +11,15 @@ enum GeonamesFixture {
         if FileManager.default.fileExists(atPath: installed) { return installed }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("jsbridge-geonames-\(getpid()).jsbgeo").path
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jsbridge-geonames-\(getpid()).jsbgeo"
+        ).path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", root.appendingPathComponent("scripts/build-geonames-index.py").path, "--quiet", "--output", output]
+        process.arguments = [
+            "python3", root.appendingPathComponent("scripts/build-geonames-index.py").path, "--quiet", "--output",
+            output,
+        ]
         try? process.run()
         process.waitUntilExit()
         return output
@@ -47,7 +52,9 @@ enum GeonamesFixture {
 
     @Test func sourceSpecs() throws {
         #expect(try LocationSourceSpec(parsing: "gpsd://localhost:2948") == .gpsd(host: "localhost", port: 2948))
-        #expect(try LocationSourceSpec(parsing: "fixed:1.5,2,3") == .fixed(Coordinate(latitude: 1.5, longitude: 2), altitude: 3))
+        #expect(
+            try LocationSourceSpec(parsing: "fixed:1.5,2,3")
+                == .fixed(Coordinate(latitude: 1.5, longitude: 2), altitude: 3))
         #expect(try LocationSourceSpec(parsing: "nmea:/tmp/x.nmea") == .nmea(path: "/tmp/x.nmea"))
         #expect(throws: LocationError.self) { try LocationSourceSpec(parsing: "fixed:91,0") }
         #expect(throws: LocationError.self) { try LocationSourceSpec(parsing: "serial:/dev/ttyS0") }
@@ -105,7 +112,9 @@ enum GeonamesFixture {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pace-\(UUID().uuidString).nmea")
         defer { try? FileManager.default.removeItem(at: file) }
         // Fixes 10 s apart, replayed 100× faster: 200 ms in all (20 s if the speed were ignored).
-        let text = (0..<3).map { NMEA.sentence("GPGGA,1200\($0)0.00,4851.2046,N,00221.0280,E,1,08,1.0,35.0,M,45.0,M,,") }
+        let text = (0..<3).map {
+            NMEA.sentence("GPGGA,1200\($0)0.00,4851.2046,N,00221.0280,E,1,08,1.0,35.0,M,45.0,M,,")
+        }
         try text.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
         let start = ContinuousClock.now
         var count = 0
@@ -117,7 +126,8 @@ enum GeonamesFixture {
 
     @Test func missingFileIsUnavailable() async {
         await #expect(throws: LocationError.self) {
-            for try await _ in NMEAReplaySource(path: "/nonexistent/track.nmea", speed: 0).fixes(clock: SystemClock()) {}
+            for try await _ in NMEAReplaySource(path: "/nonexistent/track.nmea", speed: 0).fixes(clock: SystemClock()) {
+            }
         }
     }
 }
@@ -147,7 +157,8 @@ enum GeonamesFixture {
         let eiffel = try #require(try geocoder.city(at: Coordinate(latitude: 48.8584, longitude: 2.2945)))
         #expect(eiffel.district == "Paris 16 Passy")
         #expect(eiffel.formattedAddress == "Paris, France")
-        let beijing = try #require(try geocoder.city(at: Coordinate(latitude: 39.9042, longitude: 116.4074), lang: "zh-CN"))
+        let beijing = try #require(
+            try geocoder.city(at: Coordinate(latitude: 39.9042, longitude: 116.4074), lang: "zh-CN"))
         #expect(beijing.city == "北京")
         #expect(beijing.lang == "zh")
         #expect(beijing.population > 10_000_000)
@@ -158,7 +169,8 @@ enum GeonamesFixture {
         #expect(paris.city == "Paris" && paris.lang == nil)
         // The open Atlantic: the nearest place is ~500 km away, beyond the 50 km default.
         #expect(try geocoder.city(at: Coordinate(latitude: 0, longitude: -30)) == nil)
-        #expect(try geocoder.city(at: Coordinate(latitude: 0, longitude: -30), maxDistanceKm: 1000)?.countryCode == "BR")
+        #expect(
+            try geocoder.city(at: Coordinate(latitude: 0, longitude: -30), maxDistanceKm: 1000)?.countryCode == "BR")
     }
 
     @Test func kdTreeAgreesWithBruteForce() throws {
@@ -166,7 +178,8 @@ enum GeonamesFixture {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<40 {
             let point = Coordinate(
-                latitude: Double.random(in: -60...70, using: &generator), longitude: Double.random(in: -180...180, using: &generator))
+                latitude: Double.random(in: -60...70, using: &generator),
+                longitude: Double.random(in: -180...180, using: &generator))
             let fast = index.nearest(to: point)
             let slow = index.nearestBruteForce(to: point)
             #expect(fast?.index == slow?.index || abs((fast?.distanceKm ?? 0) - (slow?.distanceKm ?? 0)) < 1e-6)

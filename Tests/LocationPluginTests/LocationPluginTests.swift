@@ -14,7 +14,8 @@ func gpsdConfig(_ port: Int) -> JSONObject {
     @Test func oneShotFixAndMaximumAgeCache() async throws {
         try await withGPSD { gpsd, _ in
             let source = GPSDSource(port: gpsd.port)
-            let tester = try await PluginTester(LocationPlugin(source: source), options: .testing(permissions: allowLocation))
+            let tester = try await PluginTester(
+                LocationPlugin(source: source), options: .testing(permissions: allowLocation))
             let first = try await tester.call("getCurrentPosition", ["timeout": 10_000])
             #expect(first["coords"]?["latitude"]?.doubleValue.map { abs($0 - 39.9042) < 1e-6 } == true)
             #expect(first["coords"]?["longitude"]?.doubleValue.map { abs($0 - 116.4074) < 1e-6 } == true)
@@ -42,7 +43,8 @@ func gpsdConfig(_ port: Int) -> JSONObject {
                 navigator.geolocation.getCurrentPosition(() => console.log("fix?"), (e) => {
                   console.log(e.code, e.code === GeolocationPositionError.TIMEOUT, e.TIMEOUT, e.bridgeCode, Date.now() - t0 >= 290);
                 }, { timeout: 300 });
-                """, plugins: [LocationPlugin()], options: .testing(configuration: gpsdConfig(gpsd.port), permissions: allowLocation),
+                """, plugins: [LocationPlugin()],
+                options: .testing(configuration: gpsdConfig(gpsd.port), permissions: allowLocation),
                 timeout: .seconds(20))
             #expect(result.lines == ["3 true 3 TIMEOUT true"])
             #expect(result.exitCode == 0)
@@ -57,7 +59,8 @@ func gpsdConfig(_ port: Int) -> JSONObject {
               console.log(e.code, e.message.startsWith("Cannot connect to gpsd at 127.0.0.1:\(port) (connection refused)"));
             });
             Location.getCurrentPosition().catch((e) => console.log(e.code));
-            """, plugins: [LocationPlugin()], options: .testing(configuration: gpsdConfig(port), permissions: allowLocation),
+            """, plugins: [LocationPlugin()],
+            options: .testing(configuration: gpsdConfig(port), permissions: allowLocation),
             timeout: .seconds(20))
         #expect(result.lines.sorted() == ["2 true", "POSITION_UNAVAILABLE"])
     }
@@ -76,7 +79,10 @@ func gpsdConfig(_ port: Int) -> JSONObject {
                 console.log("id", id);
                 """, plugins: [LocationPlugin(source: source)], options: .testing(permissions: allowLocation),
                 timeout: .seconds(30))
-            #expect(result.lines == ["id 1", "true 39.9042 number", "true 39.9042 number", "true 39.9042 number", "after 3"])
+            #expect(
+                result.lines == [
+                    "id 1", "true 39.9042 number", "true 39.9042 number", "true 39.9042 number", "after 3",
+                ])
             #expect(result.exitCode == 0)
             #expect(await eventually { source.openConnections == 0 })
         }
@@ -88,7 +94,8 @@ func gpsdConfig(_ port: Int) -> JSONObject {
         var gpsd = try GPSD(feederPort: feeder.port)
         defer { gpsd.stop() }
         let source = GPSDSource(port: gpsd.port)
-        let tester = try await PluginTester(LocationPlugin(source: source), options: .testing(permissions: allowLocation))
+        let tester = try await PluginTester(
+            LocationPlugin(source: source), options: .testing(permissions: allowLocation))
         var stream = try tester.stream("watch", [:]).makeAsyncIterator()
         let before = try #require(try await stream.next()?["timestamp"]?.doubleValue)
         gpsd.stop()
@@ -115,7 +122,9 @@ func gpsdConfig(_ port: Int) -> JSONObject {
 @Suite struct LocationPluginTests {
     func fixedOptions(_ permissions: Permissions = allowLocation) -> BridgeHost.Options {
         .testing(
-            configuration: ["Location": ["source": "fixed:39.9042,116.4074,42", "geonamesIndex": .string(GeonamesFixture.path)]],
+            configuration: [
+                "Location": ["source": "fixed:39.9042,116.4074,42", "geonamesIndex": .string(GeonamesFixture.path)]
+            ],
             permissions: permissions)
     }
 
@@ -126,14 +135,17 @@ func gpsdConfig(_ port: Int) -> JSONObject {
             Location.checkPermission().then((s) => console.log(s));
             Location.getCurrentPosition().catch((e) => console.log(e.code));
             """, plugins: [LocationPlugin()], options: fixedOptions(.none))
-        #expect(result.lines.sorted() == [
-            "1 1 Location access was not granted; run with --allow-location.", "PERMISSION_DENIED", "denied",
-        ])
+        #expect(
+            result.lines.sorted() == [
+                "1 1 Location access was not granted; run with --allow-location.", "PERMISSION_DENIED", "denied",
+            ])
         let tester = try await PluginTester(LocationPlugin(), options: fixedOptions(.none))
         let error = await #expect(throws: BridgeError.self) { try await tester.call("getCity", [:]) }
         #expect(error?.code == "PERMISSION_DENIED")
         // Geocoding given coordinates and geometry need no permission.
-        #expect(try await tester.call("getAddress", ["coords": ["latitude": 48.8566, "longitude": 2.3522]]) == "Paris, France")
+        #expect(
+            try await tester.call("getAddress", ["coords": ["latitude": 48.8566, "longitude": 2.3522]])
+                == "Paris, France")
     }
 
     @Test func fixedSourceCityAddressAndLastKnown() async throws {
@@ -157,24 +169,26 @@ func gpsdConfig(_ port: Int) -> JSONObject {
               await Location.getCity({ latitude: 91, longitude: 0 }).catch((e) => console.log(e.code, e.data.issues[0].path));
             })();
             """, plugins: [LocationPlugin()], options: fixedOptions())
-        #expect(result.lines == [
-            "39.9042 116.4074 42 0 false",
-            #"[{"latitude":39.9042,"longitude":116.4074},null]"#,
-            "北京 China CN Asia/Shanghai 0.94",
-            "San Francisco, California, United States",
-            "null",
-            "39.9042 Beijing, China",
-            "Beijing Beijing, China 116.4074",
-            "344",
-            "90",
-            "INVALID_ARGUMENT coords.latitude",
-        ])
+        #expect(
+            result.lines == [
+                "39.9042 116.4074 42 0 false",
+                #"[{"latitude":39.9042,"longitude":116.4074},null]"#,
+                "北京 China CN Asia/Shanghai 0.94",
+                "San Francisco, California, United States",
+                "null",
+                "39.9042 Beijing, China",
+                "Beijing Beijing, China 116.4074",
+                "344",
+                "90",
+                "INVALID_ARGUMENT coords.latitude",
+            ])
         #expect(result.stderr == "")
     }
 
     @Test func missingIndexIsAClearError() async throws {
         let tester = try await PluginTester(
-            LocationPlugin(), options: .testing(configuration: ["Location": ["geonamesIndex": "/nonexistent/x.jsbgeo"]]))
+            LocationPlugin(), options: .testing(configuration: ["Location": ["geonamesIndex": "/nonexistent/x.jsbgeo"]])
+        )
         let error = await #expect(throws: BridgeError.self) {
             try await tester.call("getCity", ["coords": ["latitude": 1, "longitude": 2]])
         }
@@ -184,17 +198,22 @@ func gpsdConfig(_ port: Int) -> JSONObject {
 
     @Test func badSourceConfigurationFailsSetUp() async throws {
         await #expect(throws: BridgeError.self) {
-            _ = try await PluginTester(LocationPlugin(), options: .testing(configuration: ["Location": ["source": "serial:x"]]))
+            _ = try await PluginTester(
+                LocationPlugin(), options: .testing(configuration: ["Location": ["source": "serial:x"]]))
         }
     }
 
     @Test func nmeaReplayThroughTheBridge() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).nmea")
         defer { try? FileManager.default.removeItem(at: file) }
-        let lines = (0..<3).map { NMEA.sentence("GPGGA,12000\($0).00,3352.1280,S,15112.5580,E,1,08,1.0,10.0,M,20.0,M,,") } + ["junk*ZZ"]
+        let lines =
+            (0..<3).map { NMEA.sentence("GPGGA,12000\($0).00,3352.1280,S,15112.5580,E,1,08,1.0,10.0,M,20.0,M,,") } + [
+                "junk*ZZ"
+            ]
         try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
         let options = BridgeHost.Options.testing(
-            configuration: ["Location": ["source": .string("nmea:\(file.path)"), "nmeaSpeed": 0]], permissions: allowLocation)
+            configuration: ["Location": ["source": .string("nmea:\(file.path)"), "nmeaSpeed": 0]],
+            permissions: allowLocation)
         let result = await ScriptRunner.run(
             """
             const seen = [];

@@ -27,7 +27,9 @@ import Testing
         #expect(one(.double, "NaN").1.first?.code == "NOT_FINITE")
         #expect(one(.double, "-Infinity").1.first?.code == "NOT_FINITE")
         #expect(one(.double, "inf").1.first?.code == "NOT_FINITE")
-        for (word, value) in [("true", true), ("YES", true), ("no", false), ("1", true), ("0", false), ("false", false)] {
+        for (word, value) in [
+            ("true", true), ("YES", true), ("no", false), ("1", true), ("0", false), ("false", false),
+        ] {
             #expect(one(.bool, .string(word)).0 == .bool(value))
         }
         #expect(one(.bool, 1).0 == true)
@@ -93,16 +95,23 @@ import Testing
 @Suite struct SchemaEngineTests {
     @Test func convertsWithKeysPathsAndDefaults() throws {
         let r = try hotelRegistry()
-        let out = try r.convert("Hotel", json("""
-            {"name":"Ritz","ext":{"desc":"grand"},"description":"other","opened":"2015-09-16T12:20:09+08:00",
-             "site":"","rooms":[{"number":"101","price":"99.5","kind":"single","tags":["a","a","b"]}]}
-            """))
-        #expect(out == json("""
-            {"name":"Ritz","desc":"grand","stars":3,"opened":"2015-09-16T04:20:09Z","site":null,
-             "rooms":[{"number":101,"price":99.5,"kind":"single","tags":["a","b"]}],"byFloor":null,"extra":null}
-            """))
+        let out = try r.convert(
+            "Hotel",
+            json(
+                """
+                {"name":"Ritz","ext":{"desc":"grand"},"description":"other","opened":"2015-09-16T12:20:09+08:00",
+                 "site":"","rooms":[{"number":"101","price":"99.5","kind":"single","tags":["a","a","b"]}]}
+                """))
+        #expect(
+            out
+                == json(
+                    """
+                    {"name":"Ritz","desc":"grand","stars":3,"opened":"2015-09-16T04:20:09Z","site":null,
+                     "rooms":[{"number":101,"price":99.5,"kind":"single","tags":["a","b"]}],"byFloor":null,"extra":null}
+                    """))
         // First non-null candidate wins.
-        let second = try r.convert("Hotel", json(#"{"name":"A","ext":{"desc":null},"description":"fallback","rooms":[]}"#))
+        let second = try r.convert(
+            "Hotel", json(#"{"name":"A","ext":{"desc":null},"description":"fallback","rooms":[]}"#))
         #expect(second["desc"] == "fallback")
         // Back to JSON: the first key, nested paths rebuilt.
         let back = try r.toJSON("Hotel", out)
@@ -113,15 +122,20 @@ import Testing
 
     @Test func collectsEveryIssueWithPaths() throws {
         let r = try hotelRegistry()
-        let issues = r.validate("Hotel", json("""
-            {"stars":9,"opened":"soon","rooms":[{"number":1,"price":1,"kind":"single"},{"number":2.5,"price":-1,"kind":"villa"},
-             {"number":3,"price":{},"kind":"suite"},null],"byFloor":{"1":[{"number":"x","price":1,"kind":"single"}]}}
-            """))
-        #expect(issues.map { "\($0.path) \($0.code)" } == [
-            "name REQUIRED", "stars OUT_OF_RANGE", "opened DATE_FORMAT", "rooms[1].number NOT_INTEGER",
-            "rooms[1].price OUT_OF_RANGE", "rooms[1].kind NOT_IN_ENUM", "rooms[2].price TYPE", "rooms[3] NULL",
-            "byFloor.1[0].number TYPE",
-        ].map { $0.replacingOccurrences(of: "byFloor.1", with: "byFloor[\"1\"]") })
+        let issues = r.validate(
+            "Hotel",
+            json(
+                """
+                {"stars":9,"opened":"soon","rooms":[{"number":1,"price":1,"kind":"single"},{"number":2.5,"price":-1,"kind":"villa"},
+                 {"number":3,"price":{},"kind":"suite"},null],"byFloor":{"1":[{"number":"x","price":1,"kind":"single"}]}}
+                """))
+        #expect(
+            issues.map { "\($0.path) \($0.code)" }
+                == [
+                    "name REQUIRED", "stars OUT_OF_RANGE", "opened DATE_FORMAT", "rooms[1].number NOT_INTEGER",
+                    "rooms[1].price OUT_OF_RANGE", "rooms[1].kind NOT_IN_ENUM", "rooms[2].price TYPE", "rooms[3] NULL",
+                    "byFloor.1[0].number TYPE",
+                ].map { $0.replacingOccurrences(of: "byFloor.1", with: "byFloor[\"1\"]") })
         #expect(issues[3].input == 2.5)
         #expect(issues[6].input == "{object with 0 keys}" || issues[6].input == .object([:]))
         #expect(throws: ModelError.self) { try r.convert("Hotel", ["rooms": "none"]) }
@@ -131,17 +145,21 @@ import Testing
         let r = try hotelRegistry()
         #expect(r.validate("Hotel", [1, 2]).map(\.code) == ["TYPE"])
         #expect(r.validate("Hotel", ["name": ["x"], "rooms": ["a"]]).map(\.path) == ["name", "rooms[0]"])
-        #expect(r.validate("Hotel", ["name": "x", "rooms": [["number": [], "price": true, "kind": 3]]]).map(\.path)
-            == ["rooms[0].number", "rooms[0].kind"])  // price: true → 1 (lenient)
+        #expect(
+            r.validate("Hotel", ["name": "x", "rooms": [["number": [], "price": true, "kind": 3]]]).map(\.path)
+                == ["rooms[0].number", "rooms[0].kind"])  // price: true → 1 (lenient)
     }
 
     @Test func invalidPolicyUsesDefaultNeverZero() throws {
         let r = ModelRegistry()
-        try r.define(ModelSchema(name: "P", fields: [
-            FieldSchema("count", .int, defaultValue: 7, onInvalid: .useDefault),
-            FieldSchema("score", .optional(.double), onInvalid: .useDefault),
-            FieldSchema("name", .string),
-        ]))
+        try r.define(
+            ModelSchema(
+                name: "P",
+                fields: [
+                    FieldSchema("count", .int, defaultValue: 7, onInvalid: .useDefault),
+                    FieldSchema("score", .optional(.double), onInvalid: .useDefault),
+                    FieldSchema("name", .string),
+                ]))
         let result = r.check("P", ["count": "many", "score": "high", "name": "x"])
         #expect(result.value == ["count": 7, "score": nil, "name": "x"])
         #expect(result.warnings.map(\.path) == ["count", "score"])
@@ -150,9 +168,13 @@ import Testing
 
     @Test func whitelistBlacklistAndSnakeCase() throws {
         let r = ModelRegistry()
-        try r.define(ModelSchema(
-            name: "U", fields: [FieldSchema("avatarURL", .string), FieldSchema("userID", .int), FieldSchema("secret", .string)],
-            keyStrategy: .snakeCase, ignore: ["secret"]))
+        try r.define(
+            ModelSchema(
+                name: "U",
+                fields: [
+                    FieldSchema("avatarURL", .string), FieldSchema("userID", .int), FieldSchema("secret", .string),
+                ],
+                keyStrategy: .snakeCase, ignore: ["secret"]))
         let u = try r.convert("U", ["avatar_url": "a", "user_id": 1, "secret": "s"])
         #expect(u == ["avatarURL": "a", "userID": 1])
         #expect(try r.convert("U", ["avatarURL": "b", "userID": 2]) == ["avatarURL": "b", "userID": 2])
@@ -163,17 +185,26 @@ import Testing
 
     @Test func polymorphismByDiscriminatorAndResolver() throws {
         let r = ModelRegistry()
-        try r.define(ModelSchema(name: "Circle", fields: [FieldSchema("kind", .string), FieldSchema("radius", .double)]))
+        try r.define(
+            ModelSchema(name: "Circle", fields: [FieldSchema("kind", .string), FieldSchema("radius", .double)]))
         try r.define(ModelSchema(name: "Square", fields: [FieldSchema("kind", .string), FieldSchema("side", .double)]))
-        try r.define(ModelSchema(
-            name: "Shape", fields: [],
-            discriminator: Discriminator(key: "kind", mapping: ["circle": "Circle", "square": "Square", "blob": "Blob"])))
+        try r.define(
+            ModelSchema(
+                name: "Shape", fields: [],
+                discriminator: Discriminator(
+                    key: "kind", mapping: ["circle": "Circle", "square": "Square", "blob": "Blob"])))
         try r.define(ModelSchema(name: "Drawing", fields: [FieldSchema("shapes", .array(.model("Shape")))]))
-        let d = try r.convert("Drawing", json(#"{"shapes":[{"kind":"circle","radius":"2"},{"kind":"square","side":3}]}"#))
+        let d = try r.convert(
+            "Drawing", json(#"{"shapes":[{"kind":"circle","radius":"2"},{"kind":"square","side":3}]}"#))
         #expect(d == json(#"{"shapes":[{"kind":"circle","radius":2},{"kind":"square","side":3}]}"#))
-        #expect(try r.toJSON("Drawing", d) == json(#"{"shapes":[{"kind":"circle","radius":2},{"kind":"square","side":3}]}"#))
+        #expect(
+            try r.toJSON("Drawing", d) == json(#"{"shapes":[{"kind":"circle","radius":2},{"kind":"square","side":3}]}"#)
+        )
         let bad = r.validate("Drawing", json(#"{"shapes":[{"kind":"hexagon"},{"radius":1},{"kind":"blob"}]}"#))
-        #expect(bad.map { "\($0.path) \($0.code)" } == ["shapes[0].kind UNKNOWN_DISCRIMINATOR", "shapes[1].kind REQUIRED", "shapes[2].kind UNKNOWN_MODEL"])
+        #expect(
+            bad.map { "\($0.path) \($0.code)" } == [
+                "shapes[0].kind UNKNOWN_DISCRIMINATOR", "shapes[1].kind REQUIRED", "shapes[2].kind UNKNOWN_MODEL",
+            ])
         #expect(bad[0].input == "hexagon")
         // A custom resolver picks by shape of the data.
         try r.define(ModelSchema(name: "Any2D", fields: [FieldSchema("radius", .double)]))
@@ -191,11 +222,12 @@ import Testing
         }
         r.setAfterTransform("Hotel") { hotel, _ in
             guard case .array(let rooms)? = hotel["rooms"] else { return }
-            hotel["rooms"] = .array(rooms.map { room in
-                guard case .object(var o) = room else { return room }
-                o["hotel"] = hotel["name"]
-                return .object(o)
-            })
+            hotel["rooms"] = .array(
+                rooms.map { room in
+                    guard case .object(var o) = room else { return room }
+                    o["hotel"] = hotel["name"]
+                    return .object(o)
+                })
         }
         let h = try r.convert("Hotel", json(#"{"name":"Ritz","rooms":[{"number":1,"price":2}]}"#))
         #expect(h["rooms"]?[0]?["kind"] == "single")
@@ -210,7 +242,9 @@ import Testing
         let r = ModelRegistry()
         try r.define(ModelSchema(name: "A", fields: [FieldSchema("x", .int)]))
         try r.define(ModelSchema(name: "A", fields: [FieldSchema("x", .int)]))  // same again: fine
-        let e = #expect(throws: SchemaError.self) { try r.define(ModelSchema(name: "A", fields: [FieldSchema("x", .string)])) }
+        let e = #expect(throws: SchemaError.self) {
+            try r.define(ModelSchema(name: "A", fields: [FieldSchema("x", .string)]))
+        }
         #expect(e?.code == "REDEFINITION")
         try r.define(ModelSchema(name: "A", fields: [FieldSchema("x", .string)]), redefinition: .replace)
         #expect(try r.convert("A", ["x": 1]) == ["x": "1"])
@@ -229,7 +263,8 @@ import Testing
     @Test func plainObjectSchema() throws {
         let schema = try ModelSchema(
             name: "Hotel",
-            json: json("""
+            json: json(
+                """
                 {"name":"string","rooms":["Room"],"stars":{"type":"int","default":3,"min":1,"max":5},
                  "desc":{"type":"string","keys":["ext.desc","description"],"optional":true},
                  "kind":{"type":"string","enum":["a","b"],"onInvalid":"default","default":"a"}}
@@ -247,7 +282,8 @@ import Testing
     @Test func deepNestingIsATooDeepIssueNotACrash() throws {
         let r = ModelRegistry()
         try r.define(ModelSchema(name: "Node", fields: [FieldSchema("child", .optional(.model("Node")))]))
-        try r.define(ModelSchema(name: "Box", fields: [FieldSchema("raw", .any), FieldSchema("list", .optional(.any))]))
+        try r.define(
+            ModelSchema(name: "Box", fields: [FieldSchema("raw", .any), FieldSchema("list", .optional(.any))]))
         var text = String(repeating: #"{"child":"#, count: 10_000) + "null" + String(repeating: "}", count: 10_000)
         var deep = json(text)
         let issues = r.validate("Node", deep)
@@ -268,12 +304,14 @@ import Testing
 
     @Test func hugeArrays() throws {
         let r = try hotelRegistry()
-        let rooms = JSONValue.array((0..<200_000).map { i in ["number": .number(Double(i)), "price": 1, "kind": "single"] })
+        let rooms = JSONValue.array(
+            (0..<200_000).map { i in ["number": .number(Double(i)), "price": 1, "kind": "single"] })
         let out = try r.convert("Hotel", ["name": "Big", "rooms": rooms])
         #expect(out["rooms"]?.arrayValue?.count == 200_000)
         var bad = rooms.arrayValue!
         for i in stride(from: 0, to: 200_000, by: 2) { bad[i] = "x" }
-        let issues = r.validate("Hotel", ["name": "Big", "rooms": .array(bad)], options: ConversionOptions(maxIssues: 50))
+        let issues = r.validate(
+            "Hotel", ["name": "Big", "rooms": .array(bad)], options: ConversionOptions(maxIssues: 50))
         #expect(issues.count == 51)
         #expect(issues.last?.code == "TOO_MANY_ISSUES")
         #expect(issues[1].path == "rooms[2]")
@@ -293,7 +331,9 @@ import Testing
         let pair = Array(#"{"name":"\ud83d\ude00","rooms":[]}"#.utf8)
         #expect(try r.convert("Hotel", json: pair)["name"] == "😀")
         let broken = Array(#"{"name":"#.utf8)
-        #expect((#expect(throws: ModelError.self) { try r.convert("Hotel", json: broken) })?.issues.first?.code == "JSON_PARSE")
+        #expect(
+            (#expect(throws: ModelError.self) { try r.convert("Hotel", json: broken) })?.issues.first?.code
+                == "JSON_PARSE")
     }
 
     @Test func sampleArchiveEqualityDescription() throws {
@@ -305,7 +345,8 @@ import Testing
         #expect(s["rooms"]?[0]?["kind"] == "single")
         let wire = try r.sample("Hotel", asJSON: true)
         #expect(wire["ext"]?["desc"] != nil)
-        let h = try r.convert("Hotel", json(#"{"name":"Ritz","rooms":[{"number":1,"price":2,"kind":"suite"}],"opened":1442377209}"#))
+        let h = try r.convert(
+            "Hotel", json(#"{"name":"Ritz","rooms":[{"number":1,"price":2,"kind":"suite"}],"opened":1442377209}"#))
         let archived = try r.archive("Hotel", h)
         #expect(archived.hasPrefix(#"{"$model":"Hotel","$version":1,"value":{"name":"Ritz""#))
         #expect(try r.archive("Hotel", h) == archived)
@@ -346,34 +387,54 @@ import Testing
     }
 
     @Test func typedIssuesAndTransforms() throws {
-        let h = try TypedHotel(json: json("""
-            {"name":"Ritz","ext":{"desc":"grand"},"stars":"9","rooms":[{"number":1,"price":"10"}],"tags":["a","a"],
-             "byFloor":{"1":{"number":"2","price":3}}}
-            """))
+        let h = try TypedHotel(
+            json: json(
+                """
+                {"name":"Ritz","ext":{"desc":"grand"},"stars":"9","rooms":[{"number":1,"price":"10"}],"tags":["a","a"],
+                 "byFloor":{"1":{"number":"2","price":3}}}
+                """))
         #expect(h.desc == "grand")
         #expect(h.stars == 3)  // out of range → the property's own default (policy .useDefault), never 0
         #expect(h.rooms == [TypedRoom(number: 1, price: 10, hotelName: "Ritz")])
         #expect(h.tags == ["a"])
         #expect(h.byFloor["1"]?.number == 2)
-        let issues = TypedHotel.validate(json(#"{"rooms":[{"number":1.5,"price":-1},{"number":"x"}, null],"tags":[null]}"#))
-        #expect(issues.map { "\($0.path) \($0.code)" } == [
-            "name REQUIRED", "rooms[0].number NOT_INTEGER", "rooms[0].price OUT_OF_RANGE", "rooms[1].number TYPE",
-            "rooms[1].price REQUIRED", "rooms[2] NULL", "tags[0] NULL",
-        ])
+        let issues = TypedHotel.validate(
+            json(#"{"rooms":[{"number":1.5,"price":-1},{"number":"x"}, null],"tags":[null]}"#))
+        #expect(
+            issues.map { "\($0.path) \($0.code)" } == [
+                "name REQUIRED", "rooms[0].number NOT_INTEGER", "rooms[0].price OUT_OF_RANGE", "rooms[1].number TYPE",
+                "rooms[1].price REQUIRED", "rooms[2] NULL", "tags[0] NULL",
+            ])
         let back = try JSONValue(parsing: h.jsonBytes())
         #expect(back["ext"] == ["desc": "grand"])
         #expect(back["rooms"] == [["number": 1, "price": 10]])
         #expect(back == h.jsonValue())
-        let strict = #expect(throws: ModelError.self) { try TypedHotel(json: ["name": 5, "rooms": []], options: .strictMode) }
+        let strict = #expect(throws: ModelError.self) {
+            try TypedHotel(json: ["name": 5, "rooms": []], options: .strictMode)
+        }
         #expect(strict?.issues.map(\.path) == ["name"])
     }
 
     @Test func typedDeepRecursionIsBounded() throws {
         var text = String(repeating: #"{"number":1,"price":1,"rooms":["#, count: 1) + "]}"
-        text = #"{"name":"x","rooms":"# + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + "}"
+        text =
+            #"{"name":"x","rooms":"# + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + "}"
         var value = json(text)
         let issues = TypedHotel.validate(value)
         #expect(issues.map(\.code) == ["TYPE"])
         releaseDeep(&value)
+    }
+}
+
+@Suite struct ShapeCacheTests {
+    @Test func differentKeyOrdersAndMissingKeys() throws {
+        let a = try TypedRoom(json: ["number": 1, "price": 2])
+        let b = try TypedRoom(json: ["price": 3, "number": 4])
+        let c = try TypedRoom(json: ["price": 3, "number": 4])
+        #expect([a.number, b.number, c.number] == [Int](arrayLiteral: 1, 4, 4))
+        #expect([a.price, b.price] == [Double](arrayLiteral: 2, 3))
+        #expect(TypedRoom.validate(["price": 3, "extra": 1]).map(\.path) == ["number"])
+        #expect(TypedRoom.validate(["number": 3, "extra": 1]).map(\.path) == ["price"])
+        #expect(try TypedRoom(json: ["number": 5, "price": 6]).number == 5)
     }
 }

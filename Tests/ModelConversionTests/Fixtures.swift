@@ -10,22 +10,28 @@ func json(_ text: String) -> JSONValue {
 /// A registry with the hotel example: a hotel with rooms, prices and dates.
 func hotelRegistry() throws -> ModelRegistry {
     let r = ModelRegistry()
-    try r.define(ModelSchema(name: "Room", fields: [
-        FieldSchema("number", .int),
-        FieldSchema("price", .double, minimum: 0),
-        FieldSchema("kind", .string, oneOf: ["single", "double", "suite"]),
-        FieldSchema("tags", .optional(.set(.string))),
-    ]))
-    try r.define(ModelSchema(name: "Hotel", fields: [
-        FieldSchema("name", .string),
-        FieldSchema("desc", .optional(.string), keys: ["ext.desc", "description"]),
-        FieldSchema("stars", .int, defaultValue: 3, minimum: 1, maximum: 5),
-        FieldSchema("opened", .optional(.date)),
-        FieldSchema("site", .optional(.url)),
-        FieldSchema("rooms", .array(.model("Room"))),
-        FieldSchema("byFloor", .optional(.map(.array(.model("Room"))))),
-        FieldSchema("extra", .optional(.any)),
-    ]))
+    try r.define(
+        ModelSchema(
+            name: "Room",
+            fields: [
+                FieldSchema("number", .int),
+                FieldSchema("price", .double, minimum: 0),
+                FieldSchema("kind", .string, oneOf: ["single", "double", "suite"]),
+                FieldSchema("tags", .optional(.set(.string))),
+            ]))
+    try r.define(
+        ModelSchema(
+            name: "Hotel",
+            fields: [
+                FieldSchema("name", .string),
+                FieldSchema("desc", .optional(.string), keys: ["ext.desc", "description"]),
+                FieldSchema("stars", .int, defaultValue: 3, minimum: 1, maximum: 5),
+                FieldSchema("opened", .optional(.date)),
+                FieldSchema("site", .optional(.url)),
+                FieldSchema("rooms", .array(.model("Room"))),
+                FieldSchema("byFloor", .optional(.map(.array(.model("Room"))))),
+                FieldSchema("extra", .optional(.any)),
+            ]))
     return r
 }
 
@@ -35,9 +41,13 @@ func releaseDeep(_ value: inout JSONValue) {
     var current = value
     while true {
         levels.append(current)
-        if case .array(let a) = current, let first = a.first { current = first }
-        else if case .object(let o) = current, let first = o.values.first { current = first }
-        else { break }
+        if case .array(let a) = current, let first = a.first {
+            current = first
+        } else if case .object(let o) = current, let first = o.values.first {
+            current = first
+        } else {
+            break
+        }
     }
     value = .null
     current = .null

@@ -7,23 +7,35 @@ import Testing
 @Suite struct ModelPluginActionTests {
     @Test func defineConvertAndErrors() async throws {
         let tester = try await PluginTester(ModelPlugin())
-        _ = try tester.callSync("define", ["name": "Room", "schema": ["number": "int", "price": ["type": "double", "min": 0]]])
+        _ = try tester.callSync(
+            "define", ["name": "Room", "schema": ["number": "int", "price": ["type": "double", "min": 0]]])
         _ = try tester.callSync("define", ["name": "Hotel", "schema": ["name": "string", "rooms": ["Room"]]])
-        let hotel = try tester.callSync("convert", ["name": "Hotel", "value": ["name": "Ritz", "rooms": [["number": "1", "price": 2]]]])
+        let hotel = try tester.callSync(
+            "convert", ["name": "Hotel", "value": ["name": "Ritz", "rooms": [["number": "1", "price": 2]]]])
         #expect(hotel == ["name": "Ritz", "rooms": [["number": 1, "price": 2]]])
         let async = try await tester.call("convertAsync", ["name": "Hotel", "value": ["name": "A", "rooms": []]])
         #expect(async == ["name": "A", "rooms": []])
         let bad = #expect(throws: BridgeError.self) {
-            try tester.callSync("convert", ["name": "Hotel", "value": ["rooms": [[:], [:], ["number": 1, "price": -5]]]])
+            try tester.callSync(
+                "convert", ["name": "Hotel", "value": ["rooms": [[:], [:], ["number": 1, "price": -5]]]])
         }
         #expect(bad?.code == "DATA_FORMAT")
-        #expect(bad?.data?["issues"]?.arrayValue?.map { $0["path"]?.stringValue ?? "" } == [
-            "name", "rooms[0].number", "rooms[0].price", "rooms[1].number", "rooms[1].price", "rooms[2].price",
-        ])
-        #expect(bad?.data?["issues"]?[5] == ["path": "rooms[2].price", "code": "OUT_OF_RANGE", "message": "value -5 is below the minimum 0", "input": -5])
-        let unknown = #expect(throws: BridgeError.self) { try tester.callSync("convert", ["name": "Nope", "value": [:]]) }
+        #expect(
+            bad?.data?["issues"]?.arrayValue?.map { $0["path"]?.stringValue ?? "" } == [
+                "name", "rooms[0].number", "rooms[0].price", "rooms[1].number", "rooms[1].price", "rooms[2].price",
+            ])
+        #expect(
+            bad?.data?["issues"]?[5] == [
+                "path": "rooms[2].price", "code": "OUT_OF_RANGE", "message": "value -5 is below the minimum 0",
+                "input": -5,
+            ])
+        let unknown = #expect(throws: BridgeError.self) {
+            try tester.callSync("convert", ["name": "Nope", "value": [:]])
+        }
         #expect(unknown?.code == "UNKNOWN_MODEL")
-        let typo = #expect(throws: BridgeError.self) { try tester.callSync("define", ["name": "X", "schema": ["a": "strng"]]) }
+        let typo = #expect(throws: BridgeError.self) {
+            try tester.callSync("define", ["name": "X", "schema": ["a": "strng"]])
+        }
         #expect(typo?.code == "UNKNOWN_TYPE")
         #expect(typo?.data == ["path": "a"])
         let redefined = #expect(throws: BridgeError.self) {
@@ -73,21 +85,22 @@ import Testing
             Model.convertAsync("Hotel", { rooms: 5 }).catch((e) => console.log("async error", e.code, e.data.issues.length));
             """)
         #expect(result.stderr == "")
-        #expect(result.lines == [
-            "101 99.5 single grand 2015-09-16T04:20:09Z",
-            "true",
-            #"{"name":"Ritz","ext":{"desc":"grand"},"opened":"2015-09-16T04:20:09Z","rooms":[{"number":101,"price":99.5,"kind":"single"}]}"#,
-            "true DATA_FORMAT name:REQUIRED,rooms[2].number:TYPE,rooms[2].price:OUT_OF_RANGE",
-            #"[{"path":"price","code":"TYPE","message":"expected a number, got a string that is not a number","input":"abc"}]"#,
-            "UNKNOWN_MODEL",
-            "UNKNOWN_TYPE Field 'a': Unknown type 'strng'",
-            "REDEFINITION",
-            "Jane Doe 1 true {\"number\":42,\"price\":9.99,\"kind\":\"single\"}",
-            "Hotel true true",
-            #"Room({"number":1})"#.replacingOccurrences(of: #"{"number":1}"#, with: "number: 1"),
-            "async Async",
-            "async error DATA_FORMAT 2",
-        ])
+        #expect(
+            result.lines == [
+                "101 99.5 single grand 2015-09-16T04:20:09Z",
+                "true",
+                #"{"name":"Ritz","ext":{"desc":"grand"},"opened":"2015-09-16T04:20:09Z","rooms":[{"number":101,"price":99.5,"kind":"single"}]}"#,
+                "true DATA_FORMAT name:REQUIRED,rooms[2].number:TYPE,rooms[2].price:OUT_OF_RANGE",
+                #"[{"path":"price","code":"TYPE","message":"expected a number, got a string that is not a number","input":"abc"}]"#,
+                "UNKNOWN_MODEL",
+                "UNKNOWN_TYPE Field 'a': Unknown type 'strng'",
+                "REDEFINITION",
+                "Jane Doe 1 true {\"number\":42,\"price\":9.99,\"kind\":\"single\"}",
+                "Hotel true true",
+                #"Room({"number":1})"#.replacingOccurrences(of: #"{"number":1}"#, with: "number: 1"),
+                "async Async",
+                "async error DATA_FORMAT 2",
+            ])
         #expect(result.exitCode == 0)
     }
 
@@ -117,17 +130,18 @@ import Testing
             try { Model.define("Hook", { a: "int" }, { before() {} }); } catch (e) { console.log(e.constructor.name); }
             """)
         #expect(result.stderr == "")
-        #expect(result.lines == [
-            "INVALID_ARGUMENT value.child",
-            "DATA_FORMAT TOO_DEEP",
-            "true",
-            "INVALID_ARGUMENT options.maxDepth",
-            "OUT_OF_RANGE",
-            #""\ufffd""#.replacingOccurrences(of: "\\ufffd", with: "\u{FFFD}"),
-            "UNKNOWN_DISCRIMINATOR kind",
-            #"{"kind":"c","r":1.5}"#,
-            "100000",
-            "TypeError",
-        ])
+        #expect(
+            result.lines == [
+                "INVALID_ARGUMENT value.child",
+                "DATA_FORMAT TOO_DEEP",
+                "true",
+                "INVALID_ARGUMENT options.maxDepth",
+                "OUT_OF_RANGE",
+                #""\ufffd""#.replacingOccurrences(of: "\\ufffd", with: "\u{FFFD}"),
+                "UNKNOWN_DISCRIMINATOR kind",
+                #"{"kind":"c","r":1.5}"#,
+                "100000",
+                "TypeError",
+            ])
     }
 }

@@ -49,7 +49,9 @@ import Testing
 
     @Test(arguments: Kind.allCases) func exactText(_ kind: Kind) throws {
         let store = try Self.makeStore(kind)
-        let values = ["", "nul\u{0}inside", "emoji 🎉👩‍👩‍👧", "日本語", "\u{FFFF}\u{10FFFF}", String(repeating: "x", count: 100_000)]
+        let values = [
+            "", "nul\u{0}inside", "emoji 🎉👩‍👩‍👧", "日本語", "\u{FFFF}\u{10FFFF}", String(repeating: "x", count: 100_000),
+        ]
         for (index, value) in values.enumerated() { try store.set("k\(index)", value, in: "g") }
         for (index, value) in values.enumerated() { #expect(try store.get("k\(index)", in: "g") == value) }
         // Keys that are canonically equivalent but different bytes stay distinct in SQLite.
@@ -62,11 +64,16 @@ import Testing
 
     @Test(arguments: Kind.allCases) func atomicBatchAndQuota(_ kind: Kind) throws {
         let store = try Self.makeStore(kind, quota: 100)
-        try store.apply([.set(group: "g", key: "a", value: String(repeating: "1", count: 40)), .set(group: "g", key: "b", value: "2")])
+        try store.apply([
+            .set(group: "g", key: "a", value: String(repeating: "1", count: 40)),
+            .set(group: "g", key: "b", value: "2"),
+        ])
         #expect(try store.usedBytes() == 43)
         // Over the quota: nothing of the batch is written.
         #expect(throws: StorageError.quotaExceeded(quotaBytes: 100, usedBytes: 43, requiredBytes: 60)) {
-            try store.apply([.remove(group: "g", key: "b"), .set(group: "g", key: "c", value: String(repeating: "3", count: 61))])
+            try store.apply([
+                .remove(group: "g", key: "b"), .set(group: "g", key: "c", value: String(repeating: "3", count: 61)),
+            ])
         }
         #expect(try store.get("b", in: "g") == "2")
         #expect(try store.get("c", in: "g") == nil)
@@ -85,7 +92,9 @@ import Testing
         let store = try Self.makeStore(kind)
         let seen = Locked<[StorageChange]>([])
         let observation = store.observe { changes in seen.withLock { $0 += changes } }
-        try store.apply([.set(group: "g", key: "a", value: "1"), .remove(group: "g", key: "a"), .remove(group: "g", key: "none")])
+        try store.apply([
+            .set(group: "g", key: "a", value: "1"), .remove(group: "g", key: "a"), .remove(group: "g", key: "none"),
+        ])
         try store.set("b", "2", in: "g")
         try store.clear("g")
         try store.clear("empty")

@@ -37,18 +37,23 @@ enum Worker {
     static let environmentKey = "JSBRIDGE_STORAGE_WORKER"
 
     /// The test binary (`/proc/self/exe`).
-    static let selfExecutable: String = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+    static let selfExecutable: String =
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
 
     /// The `jsbridge` binary next to the test binary, if it has the Storage plugin.
     static let jsbridge: String? = {
         let directory = URL(fileURLWithPath: selfExecutable).deletingLastPathComponent()
-        for candidate in [directory.appendingPathComponent("jsbridge").path,
-                          directory.deletingLastPathComponent().appendingPathComponent("jsbridge").path]
+        for candidate in [
+            directory.appendingPathComponent("jsbridge").path,
+            directory.deletingLastPathComponent().appendingPathComponent("jsbridge").path,
+        ]
         where FileManager.default.isExecutableFile(atPath: candidate) {
             let probe = Process()
             probe.executableURL = URL(fileURLWithPath: candidate)
-            probe.arguments = ["--storage-dir", NSTemporaryDirectory(), "--app-id", "probe", "-e",
-                               "console.log(typeof bridge.plugins.Storage.getItem === 'function' && 'Storage' in bridge.plugins)"]
+            probe.arguments = [
+                "--storage-dir", NSTemporaryDirectory(), "--app-id", "probe", "-e",
+                "console.log(typeof bridge.plugins.Storage.getItem === 'function' && 'Storage' in bridge.plugins)",
+            ]
             probe.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
             let pipe = Pipe()
             probe.standardOutput = pipe
@@ -67,8 +72,10 @@ enum Worker {
         var environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         if let jsbridge {
             process.executableURL = URL(fileURLWithPath: jsbridge)
-            process.arguments = ["--app-id", appID, "--storage-dir", directory, "-e",
-                                 "const ack = (key) => console.log(key);\n" + script]
+            process.arguments = [
+                "--app-id", appID, "--storage-dir", directory, "-e",
+                "const ack = (key) => console.log(key);\n" + script,
+            ]
         } else {
             process.executableURL = URL(fileURLWithPath: selfExecutable)
             process.arguments = ["--testing-library", "swift-testing", "--filter", "StorageWorker"]
@@ -128,7 +135,9 @@ enum Worker {
         #expect(try store.count(in: StoragePlugin.defaultGroup) == 1000)
         var wrong: [String] = []
         for worker in 0..<4 {
-            for i in 0..<250 where try store.get("w\(worker)-\(i)", in: "") != String(i) { wrong.append("w\(worker)-\(i)") }
+            for i in 0..<250 where try store.get("w\(worker)-\(i)", in: "") != String(i) {
+                wrong.append("w\(worker)-\(i)")
+            }
             for i in 250..<500
             where try store.get("w\(worker)-\(i)", in: "default") != "{\"i\":\(i),\"worker\":\(worker)}" {
                 wrong.append("default/w\(worker)-\(i)")
@@ -202,6 +211,7 @@ enum Worker {
         writer.0.waitUntilExit()
         output.append(pipe.fileHandleForReading.readDataToEndOfFile())
         watcher.waitUntilExit()
-        #expect(String(decoding: output, as: UTF8.self) == "ready\n[\"prefs\",\"theme\",{\"dark\":true},\"external\"]\n")
+        #expect(
+            String(decoding: output, as: UTF8.self) == "ready\n[\"prefs\",\"theme\",{\"dark\":true},\"external\"]\n")
     }
 }

@@ -215,7 +215,8 @@ import Testing
             BridgeHost.Options(storage: StorageLocation(appID: appID, directory: directory))
         }
         let first = await Self.run(
-            #"localStorage.setItem("k", "one"); Storage.set("p", 1).then(() => console.log("ok"));"#, options: options("one"))
+            #"localStorage.setItem("k", "one"); Storage.set("p", 1).then(() => console.log("ok"));"#,
+            options: options("one"))
         #expect(first.lines == ["ok"])
         let second = await Self.run(
             """
@@ -242,6 +243,8 @@ import Testing
         let kept = try FileManager.default.contentsOfDirectory(atPath: options.storage.directory)
             .filter { $0.hasPrefix("bad.sqlite.corrupt-") }
         #expect(kept.count == 1)
-        #expect(FileManager.default.contents(atPath: options.storage.directory + "/" + kept[0]) == Data(repeating: 7, count: 4096))
+        #expect(
+            FileManager.default.contents(atPath: options.storage.directory + "/" + kept[0])
+                == Data(repeating: 7, count: 4096))
     }
 }

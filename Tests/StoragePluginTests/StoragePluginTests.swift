@@ -41,12 +41,16 @@ import Testing
         #expect(try await tester.call("remove", ["group": "g", "key": "a"]) == true)
         #expect(try await tester.call("remove", ["group": "g", "key": "a"]) == false)
 
-        let notJSON = await #expect(throws: BridgeError.self) { try await tester.call("set", ["key": "a", "json": "{oops"]) }
+        let notJSON = await #expect(throws: BridgeError.self) {
+            try await tester.call("set", ["key": "a", "json": "{oops"])
+        }
         #expect(notJSON?.code == "INVALID_ARGUMENT")
         #expect(notJSON?.data?["issues"]?[0]?["path"] == "json")
         let noValue = await #expect(throws: BridgeError.self) { try await tester.call("set", ["key": "a"]) }
         #expect(noValue?.data?["issues"]?[0]?["path"] == "value")
-        let emptyGroup = await #expect(throws: BridgeError.self) { try await tester.call("get", ["group": "", "key": "a"]) }
+        let emptyGroup = await #expect(throws: BridgeError.self) {
+            try await tester.call("get", ["group": "", "key": "a"])
+        }
         #expect(emptyGroup?.data?["issues"]?[0]?["path"] == "group")
         let badOp = await #expect(throws: BridgeError.self) {
             try await tester.call("transaction", ["ops": [["op": "set", "key": "k", "value": 1], ["op": "explode"]]])
@@ -65,7 +69,8 @@ import Testing
         #expect(try await tester.call("usage") == ["usedBytes": 9, "quotaBytes": 10])
 
         let bad = await #expect(throws: BridgeError.self) {
-            _ = try await PluginTester(StoragePlugin(), options: .testing(configuration: ["Storage": ["quotaBytes": -1]]))
+            _ = try await PluginTester(
+                StoragePlugin(), options: .testing(configuration: ["Storage": ["quotaBytes": -1]]))
         }
         #expect(bad?.code == "INVALID_ARGUMENT")
         #expect(bad?.data?["issues"]?[0]?["path"] == "quotaBytes")

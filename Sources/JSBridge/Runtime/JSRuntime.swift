@@ -218,7 +218,8 @@ public final class JSRuntime {
             "pid": .number(Double(getpid())),
             "setUpFailures": .array(setUpFailures.map { $0.jsonValue }),
             "lazyFiles": .array(
-                JSBridgeScripts.files.filter { $0.isLazy && ($0.plugin.map(registeredNames.contains) ?? true) }.map { file in
+                JSBridgeScripts.files.filter { $0.isLazy && ($0.plugin.map(registeredNames.contains) ?? true) }.map {
+                    file in
                     .object([
                         "file": .string(file.name),
                         "globals": .array(file.globals.map(JSONValue.string)),

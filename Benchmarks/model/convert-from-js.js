@@ -1,0 +1,31 @@
+// Model.convert from JS vs a hand-written JS mapping (run by Benchmarks/model/run with a release jsbridge).
+const user = require(process.argv[2] + "/yymodel-githubuser.json");
+const N = Number(process.argv[3]);
+Model.define("GithubUser", {
+  login: "string", userID: { type: "int", key: "id" }, avatarURL: "url", gravatarID: "string", url: "url",
+  htmlURL: "url", followersURL: "url", followingURL: "string", gistsURL: "string", starredURL: "string",
+  subscriptionsURL: "url", organizationsURL: "url", reposURL: "url", eventsURL: "string",
+  receivedEventsURL: "url", type: "string", siteAdmin: "bool", name: "string", company: "string?",
+  blog: "url?", location: "string?", email: "string?", hireable: "bool?", bio: "string?",
+  publicRepos: "int", publicGists: "int", followers: "int", following: "int",
+}, { keyStrategy: "snake_case" });
+const str = (v) => typeof v === "string" ? v : typeof v === "number" ? String(v) : undefined;
+const int = (v) => typeof v === "number" && Number.isSafeInteger(v) ? v : typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : undefined;
+function hand(o) {
+  return { login: str(o.login), userID: int(o.id), avatarURL: str(o.avatar_url), gravatarID: str(o.gravatar_id),
+    url: str(o.url), htmlURL: str(o.html_url), followersURL: str(o.followers_url), followingURL: str(o.following_url),
+    gistsURL: str(o.gists_url), starredURL: str(o.starred_url), subscriptionsURL: str(o.subscriptions_url),
+    organizationsURL: str(o.organizations_url), reposURL: str(o.repos_url), eventsURL: str(o.events_url),
+    receivedEventsURL: str(o.received_events_url), type: str(o.type), siteAdmin: o.site_admin === true,
+    name: str(o.name), company: o.company ?? null, blog: str(o.blog) ?? null, location: str(o.location) ?? null,
+    email: o.email ?? null, hireable: o.hireable ?? null, bio: str(o.bio) ?? null, publicRepos: int(o.public_repos),
+    publicGists: int(o.public_gists), followers: int(o.followers), following: int(o.following) };
+}
+function best(f) {
+  let b = Infinity;
+  for (let r = 0; r < 5; r++) { const t = performance.now(); for (let i = 0; i < N; i++) f(); b = Math.min(b, (performance.now() - t) / N); }
+  return b * 1e6;
+}
+const h = best(() => hand(user));
+const m = best(() => Model.convert("GithubUser", user));
+console.log(`RESULT js_hand_ns=${h.toFixed(0)} js_model_ns=${m.toFixed(0)}`);
