@@ -60,6 +60,8 @@ public enum JSBridgeScripts {
         File(name: "model.js", source: PackageResources.model_js, globals: ["Model"], internals: [], plugin: "Model"),
         File(
             name: "location.js", source: PackageResources.location_js,
-            globals: ["Location", "navigator", "GeolocationPositionError"], internals: [], plugin: "Location"),
+            globals: [
+                "Location", "navigator", "GeolocationPositionError", "GeolocationPosition", "GeolocationCoordinates",
+            ], internals: [], plugin: "Location"),
     ]
 }
