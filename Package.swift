@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "EchoPluginTests", dependencies: ["EchoPlugin", "JSBridgeTesting"]),
         .testTarget(name: "ModelConversionTests", dependencies: ["ModelConversion"]),
         .testTarget(name: "ModelPluginTests", dependencies: ["ModelPlugin", "JSBridgeTesting"]),
-        .testTarget(name: "StoragePluginTests", dependencies: ["StoragePlugin", "JSBridgeTesting"]),
+        .testTarget(name: "StoragePluginTests", dependencies: ["StoragePlugin", "ModelPlugin", "JSBridgeTesting"]),
         .testTarget(name: "LocationPluginTests", dependencies: ["LocationPlugin", "JSBridgeTesting"]),
         .testTarget(name: "CLITests", dependencies: ["jsbridge"], exclude: ["Specs"]),
         .testTarget(

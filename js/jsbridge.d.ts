@@ -364,6 +364,13 @@ interface StorageGroup {
   /** Values returned for keys that are not stored: per process, never written (NSUserDefaults' registration domain). */
   registerDefaults(values: { readonly [key: string]: StorageValue }): void;
   /** Applies `ops` atomically, all or none (ops without a `group` act on this group). */
+  /** Stores `model` as an archive of model `name` (`Model.archive`'s stable form; needs the Model plugin). */
+  archiveModel(key: string, name: string, model: object): Promise<void>;
+  /**
+   * The archived model converted again with its model's current schema; `null` when nothing is stored.
+   * Rejects with `DATA_FORMAT` (and `data.issues`) when it no longer fits, or holds another model than `name`.
+   */
+  unarchiveModel<T = any>(key: string, name?: string): Promise<T | null>;
   transaction(ops: readonly StorageOperation[]): Promise<void>;
   /** Watches one key of the group. */
   watch(key: string, listener: (change: StorageChange) => void): StorageWatch;
@@ -437,6 +444,13 @@ interface StorageConstructor {
   clear(): Promise<void>;
   registerDefaults(values: { readonly [key: string]: StorageValue }): void;
   /** Applies `ops` (across groups) atomically, all or none (the quota included). */
+  /** Stores `model` as an archive of model `name` (`Model.archive`'s stable form; needs the Model plugin). */
+  archiveModel(key: string, name: string, model: object): Promise<void>;
+  /**
+   * The archived model converted again with its model's current schema; `null` when nothing is stored.
+   * Rejects with `DATA_FORMAT` (and `data.issues`) when it no longer fits, or holds another model than `name`.
+   */
+  unarchiveModel<T = any>(key: string, name?: string): Promise<T | null>;
   transaction(ops: readonly StorageOperation[]): Promise<void>;
   /**
    * Calls `listener` on changes of a key of the default group (`"key"`), of `{group, key}`, of a whole group

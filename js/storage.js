@@ -268,6 +268,44 @@ class StorageGroup {
     if (map === undefined) defaults.set(this.name, map = new Map());
     for (const [key, text] of texts) map.set(key, text);
   }
+  /// Stores `model` under `key` as an archive of model `name` (`Model.archive`: a stable, self-describing
+  /// JSON form); `unarchiveModel` restores it through the model's current schema.
+  archiveModel(key, name, model) {
+    try {
+      checkKey(key, "archiveModel");
+      const archive = modelAPI("archiveModel").archive(name, model);
+      return call("set", { group: this.name, key, json: archive });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  /// The model archived under `key`, converted again with its model's current schema: `null` when nothing
+  /// is stored; `DATA_FORMAT` with the issues when the archive no longer fits the schema, is not an archive,
+  /// or (when `name` is given) holds another model.
+  unarchiveModel(key, name) {
+    try { checkKey(key, "unarchiveModel"); } catch (error) { return Promise.reject(error); }
+    const group = this.name;
+    return call("get", { group, key }).then((text) => {
+      if (text === null) return null;
+      const model = modelAPI("unarchiveModel");
+      let restored;
+      try {
+        restored = model.unarchive(text);
+      } catch (error) {
+        if (error instanceof BridgeError) {
+          error.message = `The value stored at '${key}' (group '${group}') does not restore: ${error.message}`;
+        }
+        throw error;
+      }
+      if (name !== undefined && restored.model !== name) {
+        throw new BridgeError("DATA_FORMAT",
+          `The value stored at '${key}' (group '${group}') is a '${restored.model}' archive, not '${name}'.`,
+          { plugin: PLUGIN, action: "unarchiveModel", data: { issues: [{ path: "", code: "MODEL_MISMATCH",
+            message: `expected a '${name}' archive, got '${restored.model}'` }] } });
+      }
+      return restored.value;
+    });
+  }
   /// Applies `ops` atomically (ops without a group apply to this group).
   transaction(ops) { return transaction(ops, this.name); }
   /// Calls `listener` on changes of `key`, or of the whole group without a key.
@@ -276,6 +314,15 @@ class StorageGroup {
     return watch({ group: this.name, key: checkKey(key, "watch") }, listener);
   }
   get [Symbol.toStringTag]() { return "StorageGroup"; }
+}
+
+/// The `Model` API, which archiving needs: the Model plugin must be registered.
+function modelAPI(action) {
+  if (!("Model" in bridge.plugins)) {
+    throw new BridgeError("PLUGIN_NOT_FOUND", "Archiving models needs the Model plugin, which is not registered.",
+      { plugin: PLUGIN, action });
+  }
+  return globalThis.Model;
 }
 
 function group(name) {
@@ -384,6 +431,8 @@ const statics = {
   clear: () => defaultGroup.clear(),
   registerDefaults: (values) => defaultGroup.registerDefaults(values),
   transaction: (ops) => transaction(ops),
+  archiveModel: (key, name, model) => defaultGroup.archiveModel(key, name, model),
+  unarchiveModel: (key, name) => defaultGroup.unarchiveModel(key, name),
   watch,
   /// `{usedBytes, quotaBytes}` of this app id (localStorage and every group).
   usage: () => call("usage", null),
