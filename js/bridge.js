@@ -348,6 +348,21 @@ internal.makeError = function (kind, message, code, plugin, action, data) {
 };
 internal.BridgeError = BridgeError;
 
+/// For the runtime's plugin JS files: `plugin`'s sync `action` as a function of its argument (no lookup or
+/// argument array per call), throwing BridgeErrors that name the call.
+internal.syncAction = function (plugin, action) {
+  const entry = lookup(plugin, action);
+  if (entry[1] !== SYNC) throw wrongKind(plugin, action, entry[1], "synchronous");
+  const fn = entry[2];
+  return (args) => {
+    try {
+      return fn(args);
+    } catch (error) {
+      throw withCall(error, plugin, action);
+    }
+  };
+};
+
 internal.defineGlobal("bridge", bridge);
 internal.defineGlobal("cordova", { exec, version: internal.startup.version, plugins });
 internal.defineGlobal("BridgeError", BridgeError);

@@ -129,6 +129,155 @@ function finish(name, value) {
   return value;
 }
 
+
+// ---- Fast path ------------------------------------------------------------------------------------------
+// `Model.convert` without options first tries a JS function compiled from the model's plan (native action
+// "fastPlans"). It handles only input that needs no coercion and has no issue — every value already of the
+// exact JS type, plain objects/arrays, strings well-formed and not null-like, URLs already valid — and returns
+// exactly what the native converter would; anything else returns BAIL and the call goes to the native side
+// (which reports issues as before). `{native: true}` forces the native path.
+const BAIL = Symbol("bail");
+const OBJECT_PROTO = Object.prototype;
+const ARRAY_PROTO = Array.prototype;
+const getProto = Object.getPrototypeOf;
+const isArray = Array.isArray;
+const isSafeInteger = Number.isSafeInteger;
+let fastFns = new Map();     // name → compiled function, or null when the model has no fast path
+let nullLikes = null;        // Set of the native default null-like strings
+const fastStats = { fast: 0, native: 0 };
+
+/// Whether a URL string would pass the native check (non-empty, no byte ≤ 0x20, '"', '<', '>').
+function validURL(s) {
+  const n = s.length;
+  if (n === 0) return false;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c <= 32 || c === 34 || c === 60 || c === 62) return false;
+  }
+  return true;
+}
+
+function compileModel(name, plans, fns) {
+  let counter = 0;
+  const tmp = () => `t${counter++}`;
+  // Strings of top-level fields whose well-formedness is checked once, on a rope of them
+  // all, at the end (a rope of 8-bit strings is well-formed without scanning it).
+  const deferredStrings = [];
+  let minNull = Infinity, maxNull = -1;
+  for (const s of nullLikes) { minNull = Math.min(minNull, s.length); maxNull = Math.max(maxNull, s.length); }
+  const notNullLike = (src) => `(${src}.length > ${maxNull} || ${src}.length < ${minNull} || !NL.has(${src}))`;
+  // Code validating `src` (never undefined/null unless the type allows it) into `dst`, or `return B`.
+  // `top`: `dst` is a field result of this model (its string checks may be deferred).
+  function gen(type, src, dst, top) {
+    if (typeof type === "string") {
+      switch (type) {
+        case "string":
+          if (top) {
+            deferredStrings.push(dst);
+            return `if (typeof ${src} !== "string" || !${notNullLike(src)}) return B; ${dst} = ${src};`;
+          }
+          return `if (typeof ${src} !== "string" || !${src}.isWellFormed() || !${notNullLike(src)}) return B; ${dst} = ${src};`;
+        case "url":
+          if (top) {
+            deferredStrings.push(dst);
+            return `if (typeof ${src} !== "string" || !${notNullLike(src)} || !validURL(${src})) return B; ${dst} = ${src};`;
+          }
+          return `if (typeof ${src} !== "string" || !${src}.isWellFormed() || !${notNullLike(src)} || !validURL(${src})) return B; ${dst} = ${src};`;
+        case "int":
+          return `if (typeof ${src} !== "number" || !isSafeInteger(${src})) return B; ${dst} = ${src} + 0;`;
+        case "double":
+          return `if (typeof ${src} !== "number" || ${src} - ${src} !== 0) return B; ${dst} = ${src} + 0;`;
+        case "bool":
+          return `if (typeof ${src} !== "boolean") return B; ${dst} = ${src};`;
+      }
+      throw new Error("fast path: unexpected type " + type);
+    }
+    if (type.model !== undefined) {
+      return `${dst} = F[${JSON.stringify(type.model)}](${src}, d + 1); if (${dst} === B) return B;`;
+    }
+    if (type.optional !== undefined) {
+      const inner = type.optional;
+      // `url?`: an empty string converts to null (lenient).
+      const emptyURL = inner === "url" ? ` else if (${src} === "") ${dst} = null;` : "";
+      return `if (${src} === null) ${dst} = null;${emptyURL} else { ${gen(inner, src, dst, top)} }`;
+    }
+    if (type.array !== undefined) {
+      const i = tmp(), e = tmp(), a = tmp(), n = tmp();
+      return `if (!isArray(${src}) || getProto(${src}) !== AP || ${src}.toJSON !== undefined || d > 100) return B;` +
+        ` const ${n} = ${src}.length; const ${a} = new Array(${n});` +
+        ` for (let ${i} = 0; ${i} < ${n}; ${i}++) { const ${e} = ${src}[${i}]; if (${e} === undefined) return B; let x; ${gen(type.array, e, "x")} ${a}[${i}] = x; }` +
+        ` ${dst} = ${a};`;
+    }
+    throw new Error("fast path: unexpected type " + JSON.stringify(type));
+  }
+  const plan = plans[name];
+  const lines = [`if (typeof o !== "object" || o === null || getProto(o) !== OP || o.toJSON !== undefined || d > 100) return B;`];
+  // Every distinct key is read once; the object must have no other own enumerable property (the native
+  // path serializes the whole input and rejects functions, symbols, BigInts and cycles anywhere in it).
+  const keyVars = new Map();
+  for (const field of plan.fields) {
+    for (const key of field.keys) {
+      if (!keyVars.has(key)) {
+        const k = `k${keyVars.size}`;
+        keyVars.set(key, k);
+        lines.push(`const ${k} = o[${JSON.stringify(key)}];`);
+      }
+    }
+  }
+  const present = [...keyVars.values()].map((k) => `(${k} !== undefined)`).join(" + ") || "0";
+  lines.push(`if (Object.keys(o).length !== ${present}) return B;`);
+  const out = [];
+  plan.fields.forEach((field, index) => {
+    const r = `r${index}`;
+    const optional = typeof field.type === "object" && field.type.optional !== undefined;
+    const [v, ...others] = field.keys.map((key) => keyVars.get(key));
+    lines.push(`let ${r};`);
+    let absent;
+    if (!field.required) {
+      absent = `${r} = null;`;
+    } else if (optional) {
+      // Required but nullable: an explicit null (under any key) converts to null; missing everywhere is an issue.
+      absent = `if (${[v, ...others].map((x) => `${x} === null`).join(" || ")}) ${r} = null; else return B;`;
+    } else {
+      absent = "return B;";
+    }
+    const otherChecks = others.map((w) => `if (${w} !== undefined && ${w} !== null) return B;`).join(" ");
+    lines.push(`if (${v} === undefined || ${v} === null) { ${otherChecks} ${absent} } else { ${gen(field.type, v, r, true)} }`);
+    out.push(`${JSON.stringify(field.name)}: ${r}`);
+  });
+  // Joined with "a" so that surrogates of neighbouring strings cannot pair up; a null result joins as "null",
+  // which is harmless.
+  if (deferredStrings.length !== 0) lines.push(`if (!("" + ${deferredStrings.join(' + "a" + ')}).isWellFormed()) return B;`);
+  lines.push(`return { ${out.join(", ")} };`);
+  const body = lines.join("\n");
+  const factory = new Function("B", "F", "OP", "AP", "getProto", "isArray", "isSafeInteger", "NL", "validURL",
+    `return function fast_${name.replace(/[^A-Za-z0-9_]/g, "_")}(o, d) {\n${body}\n};`);
+  return factory(BAIL, fns, OBJECT_PROTO, ARRAY_PROTO, getProto, isArray, isSafeInteger, nullLikes, validURL);
+}
+
+/// The fast converter of `name` (compiled on first use), or null.
+function fastConverter(name) {
+  let fn = fastFns.get(name);
+  if (fn !== undefined) return fn;
+  fn = null;
+  try {
+    const { plans, nullLikes: list } = sync("fastPlans", { name });
+    if (nullLikes === null) nullLikes = new Set(list);
+    if (plans[name]) {
+      const fns = Object.create(null);
+      for (const model of Object.keys(plans)) {
+        if (plans[model]) fns[model] = fastFns.get(model) || compileModel(model, plans, fns);
+      }
+      for (const model of Object.keys(fns)) if (!fastFns.has(model)) fastFns.set(model, fns[model]);
+      fn = fns[name];
+    }
+  } catch (error) {
+    fn = null;
+  }
+  fastFns.set(name, fn);
+  return fn;
+}
+
 function conversionArgs(name, value, options) {
   checkName(name);
   const args = { name, value };
@@ -158,6 +307,7 @@ const Model = {
     }
     const described = sync("define", { name, schema, options: nativeOptions ?? null });
     remember(name, described);
+    fastFns = new Map();
     if (after !== undefined) hooks.set(name, { after }); else hooks.delete(name);
     hookCache = null;
     return described;
@@ -165,7 +315,25 @@ const Model = {
 
   /// Converts synchronously; throws `BridgeError` `DATA_FORMAT` with `data.issues`.
   convert(name, value, options) {
+    if (options === undefined || options === null) {
+      const fast = typeof name === "string" ? fastConverter(name) : null;
+      if (fast !== null) {
+        const result = fast(value, 0);
+        if (result !== BAIL) { fastStats.fast++; return finish(name, result); }
+      }
+    } else if (typeof options === "object" && options.native === true) {
+      const { native, ...rest } = options;
+      options = Object.keys(rest).length === 0 ? undefined : rest;
+    }
+    fastStats.native++;
     return finish(name, sync("convert", conversionArgs(name, value, options)));
+  },
+
+  /// Diagnostics of the JS fast path: `{fast, native}` call counts, and whether `name` has a fast path.
+  fastPath(name) {
+    const fn = name === undefined ? null : fastConverter(name);
+    return { fast: fastStats.fast, native: fastStats.native, available: name === undefined ? undefined : fn !== null,
+      source: fn === null ? undefined : fn.toString() };
   },
 
   /// Converts off the JS thread (for large payloads); rejects like `convert` throws.

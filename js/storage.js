@@ -40,9 +40,17 @@ function requireArguments(count, needed, method) {
 // MARK: - Web Storage
 
 /// localStorage: every call reads or writes the database (other processes' writes are seen at once).
+const getItemAction = internal.syncAction(PLUGIN, "getItem");
+const setItemAction = internal.syncAction(PLUGIN, "setItem");
 const nativeBackend = {
-  getItem: (key) => execSync("getItem", [key]),
-  setItem: (key, value) => { execSync("setItem", [key, value]); },
+  getItem: (key) => getItemAction(key),
+  setItem: (key, value) => {
+    try {
+      setItemAction([key, value]);
+    } catch (error) {
+      throw named(error);
+    }
+  },
   removeItem: (key) => { execSync("removeItem", [key]); },
   clear: () => { execSync("clearItems", []); },
   key: (index) => execSync("key", [index]),
@@ -121,8 +129,21 @@ class Storage {
 function makeStorage(backend) {
   const target = new Storage(constructing);
   const own = (t, property) => typeof property === "symbol" || property in t;
+  // The hot methods, bound to this backend: a read through the proxy then costs one lookup.
+  const fast = Object.assign(Object.create(null), {
+    getItem(key) {
+      requireArguments(arguments.length, 1, "getItem");
+      return backend.getItem(String(key));
+    },
+    setItem(key, value) {
+      requireArguments(arguments.length, 2, "setItem");
+      backend.setItem(String(key), String(value));
+    },
+  });
   const proxy = new Proxy(target, {
     get(t, property, receiver) {
+      const method = fast[property];
+      if (method !== undefined) return method;
       if (own(t, property)) return Reflect.get(t, property, receiver === proxy ? t : receiver);
       const value = backend.getItem(property);
       return value === null ? undefined : value;

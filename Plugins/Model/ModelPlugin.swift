@@ -28,6 +28,9 @@ public struct ModelPlugin: BridgePlugin {
             return schema.json
         }
         a.sync("names") { _ in registry.names }
+        a.sync("fastPlans", args: JSONValue.self) { _, args in
+            registry.fastPlans(try args.requiredString("name"))
+        }
         a.sync("convert", args: JSONValue.self) { _, args in try convert(registry, args) }
         a.async("convertAsync", args: JSONValue.self) { _, args in try convert(registry, args) }
         a.sync("toJSON", args: JSONValue.self) { _, args in

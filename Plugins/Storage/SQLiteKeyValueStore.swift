@@ -29,6 +29,9 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
     private var db: OpaquePointer?
     private var statements: [Query: OpaquePointer] = [:]
     private var closed = false
+    /// The bytes stored, as of `data_version` `version`: valid while no other connection has committed, so
+    /// writes check the quota without a usage row to update (a second page per commit) or a scan.
+    private var usedCache: (bytes: Int, version: Int64)?
     private let observers = ObserverList()
 
     /// The SQL the store runs, each prepared once and cached.
@@ -45,8 +48,7 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
         case groupSize =
             "SELECT total(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))) FROM items WHERE grp = ?1"
         case clear = "DELETE FROM items WHERE grp = ?1"
-        case used = "SELECT value FROM meta WHERE name = 'usedBytes'"
-        case addUsed = "UPDATE meta SET value = value + ?1 WHERE name = 'usedBytes'"
+        case used = "SELECT total(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))) FROM items"
         case keys = "SELECT key FROM items WHERE grp = ?1 ORDER BY key"
         case entries = "SELECT key, value FROM items WHERE grp = ?1 ORDER BY key"
         case count = "SELECT count(*) FROM items WHERE grp = ?1"
@@ -160,8 +162,6 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
             CREATE TABLE IF NOT EXISTS items (
                 grp TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (grp, key)
             ) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
-            INSERT OR IGNORE INTO meta (name, value) VALUES ('usedBytes', 0);
             """)
         // A damaged page anywhere in the tables shows here rather than in the middle of a write.
         var check: String?
@@ -259,15 +259,17 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
     }
 
     public func usedBytes() throws(StorageError) -> Int {
-        try locked { () throws(SQLiteFailure) -> Int in try readUsed() }
+        try locked { () throws(SQLiteFailure) -> Int in try readUsed(version: try dataVersion(), pendingDelta: 0) }
     }
 
     public func externalVersion() throws(StorageError) -> Int64 {
-        try locked { () throws(SQLiteFailure) -> Int64 in
-            let statement = try prepared(.dataVersion)
-            defer { sqlite3_reset(statement) }
-            return try step(statement) ? sqlite3_column_int64(statement, 0) : 0
-        }
+        try locked { () throws(SQLiteFailure) -> Int64 in try dataVersion() }
+    }
+
+    private func dataVersion() throws(SQLiteFailure) -> Int64 {
+        let statement = try prepared(.dataVersion)
+        defer { sqlite3_reset(statement) }
+        return try step(statement) ? sqlite3_column_int64(statement, 0) : 0
     }
 
     public func apply(_ operations: [StorageOperation]) throws(StorageError) {
@@ -277,6 +279,8 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
         let changes = try locked { () throws(SQLiteFailure) -> [StorageChange] in
             try run(.begin)
             do throws(SQLiteFailure) {
+                // Under the write lock: no other connection commits until ours does.
+                let version = try dataVersion()
                 var delta = 0
                 var changes: [StorageChange] = []
                 for operation in operations {
@@ -315,21 +319,21 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
                         }
                     }
                 }
-                if delta != 0 {
-                    if delta > 0, let quotaBytes {
-                        let used = try readUsed()
-                        if used + delta > quotaBytes {
-                            quotaError = .quotaExceeded(quotaBytes: quotaBytes, usedBytes: used, requiredBytes: delta)
-                            try? run(.rollback)
-                            return []
-                        }
+                if delta > 0, let quotaBytes {
+                    // `used` reads this transaction's view: subtract our own uncommitted delta.
+                    let used = try readUsed(version: version, pendingDelta: delta)
+                    if used + delta > quotaBytes {
+                        quotaError = .quotaExceeded(quotaBytes: quotaBytes, usedBytes: used, requiredBytes: delta)
+                        try? run(.rollback)
+                        return []
                     }
-                    let statement = try prepared(.addUsed)
-                    defer { sqlite3_reset(statement) }
-                    sqlite3_bind_int64(statement, 1, Int64(delta))
-                    _ = try step(statement)
                 }
                 try run(.commit)
+                if let cached = usedCache, cached.version == version {
+                    usedCache = (cached.bytes + delta, version)
+                } else {
+                    usedCache = nil
+                }
                 return changes
             } catch {
                 if sqlite3_get_autocommit(db) == 0 { try? run(.rollback) }
@@ -366,10 +370,16 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
         return try step(statement) ? Int(sqlite3_column_int64(statement, 0)) : nil
     }
 
-    private func readUsed() throws(SQLiteFailure) -> Int {
+    /// The bytes stored before the current transaction's own `pendingDelta`: from the cache while no other
+    /// connection has committed since it was taken, else by summing the table once.
+    private func readUsed(version: Int64, pendingDelta: Int) throws(SQLiteFailure) -> Int {
+        if let cached = usedCache, cached.version == version { return cached.bytes }
         let statement = try prepared(.used)
         defer { sqlite3_reset(statement) }
-        return try step(statement) ? Int(sqlite3_column_int64(statement, 0)) : 0
+        let total = try step(statement) ? Int(sqlite3_column_double(statement, 0)) : 0
+        let before = total - pendingDelta
+        usedCache = (before, version)
+        return before
     }
 
     private func prepared(_ query: Query) throws(SQLiteFailure) -> OpaquePointer {
