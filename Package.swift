@@ -15,9 +15,12 @@ let package = Package(
         .library(name: "ModelPlugin", targets: ["ModelPlugin"]),
         .library(name: "StoragePlugin", targets: ["StoragePlugin"]),
         .library(name: "LocationPlugin", targets: ["LocationPlugin"]),
+        .library(name: "HTTPPlugin", targets: ["HTTPPlugin"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // C: the JavaScriptCore C API and small C helpers (all C includes live in shim.h).
@@ -36,7 +39,7 @@ let package = Package(
             resources: [
                 "loader.js", "inspect.js", "console.js", "errors.js", "encoding.js", "events.js", "url.js",
                 "structured-clone.js", "timers.js", "process.js", "module.js", "bridge.js",
-                "storage.js", "model.js", "location.js",
+                "storage.js", "model.js", "location.js", "http.js",
             ].map { .embedInCode($0) }
         ),
         // The engine: JavaScriptCore host, event loop, command queue.
@@ -47,7 +50,12 @@ let package = Package(
         // Headless test kit for plugin authors.
         .target(
             name: "JSBridgeTesting",
-            dependencies: ["JSBridge", "JSBridgeCore", "StoragePlugin", "LocationPlugin"]),
+            dependencies: [
+                "JSBridge", "JSBridgeCore", "StoragePlugin", "LocationPlugin", "HTTPPlugin",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         // Built-in diagnostic plugin.
         .target(name: "EchoPlugin", dependencies: ["JSBridgeCore"], path: "Plugins/Echo"),
         // The model conversion engine (JSON ⇄ models; no bridge types) and its bridge plugin.
@@ -58,6 +66,16 @@ let package = Package(
         .target(name: "StoragePlugin", dependencies: ["JSBridgeCore", "CSQLite"], path: "Plugins/Storage"),
         // The Location plugin: gpsd / fixed / NMEA sources and offline reverse geocoding.
         .target(name: "LocationPlugin", dependencies: ["JSBridgeCore"], path: "Plugins/Location"),
+        // The HTTP plugin: fetch() and DAOs over a transport protocol (AsyncHTTPClient live).
+        .target(
+            name: "HTTPPlugin",
+            dependencies: [
+                "JSBridgeCore", "ModelConversion",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Plugins/HTTP"),
         // The command line (flags, exit codes) as a library, for `jsbridge` and users' own runtimes.
         .target(
             name: "JSBridgeCLI",
@@ -65,7 +83,8 @@ let package = Package(
         ),
         // The `jsbridge` executable: the only place that wires the built-in plugins.
         .executableTarget(
-            name: "jsbridge", dependencies: ["JSBridgeCLI", "EchoPlugin", "LocationPlugin", "ModelPlugin", "StoragePlugin"]),
+            name: "jsbridge", dependencies: ["JSBridgeCLI", "EchoPlugin", "LocationPlugin", "ModelPlugin", "StoragePlugin", "HTTPPlugin",
+            ]),
         // The example plugin that docs/writing-a-plugin.md walks through.
         .target(
             name: "CounterPlugin", dependencies: ["JSBridgeCore"], path: "examples/counter-plugin/Sources/CounterPlugin"
@@ -80,6 +99,7 @@ let package = Package(
         .testTarget(name: "ModelPluginTests", dependencies: ["ModelPlugin", "JSBridgeTesting"]),
         .testTarget(name: "StoragePluginTests", dependencies: ["StoragePlugin", "ModelPlugin", "JSBridgeTesting"]),
         .testTarget(name: "LocationPluginTests", dependencies: ["LocationPlugin", "JSBridgeTesting"]),
+        .testTarget(name: "HTTPPluginTests", dependencies: ["HTTPPlugin", "JSBridgeTesting"]),
         .testTarget(name: "CLITests", dependencies: ["jsbridge"], exclude: ["Specs"]),
         .testTarget(
             name: "CounterPluginTests", dependencies: ["CounterPlugin", "JSBridgeTesting"],

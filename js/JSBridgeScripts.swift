@@ -63,5 +63,8 @@ public enum JSBridgeScripts {
             globals: [
                 "Location", "navigator", "GeolocationPositionError", "GeolocationPosition", "GeolocationCoordinates",
             ], internals: [], plugin: "Location"),
+        File(
+            name: "http.js", source: PackageResources.http_js,
+            globals: ["fetch", "Headers", "Request", "Response", "HTTP"], internals: [], plugin: "HTTP"),
     ]
 }

@@ -1,0 +1,1 @@
+// The HTTP plugin's JS API: being written.
