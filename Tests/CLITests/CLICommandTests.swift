@@ -112,7 +112,7 @@ private func withScratchDirectory<T>(_ body: (String) async throws -> T) async t
         #expect(!result.timedOut)
         #expect(result.stdout == "spinning\n", "\(result.summary)")
         #expect(result.stderr.contains("--timeout"), "\(result.summary)")
-        #expect(result.elapsed < .seconds(8), "took \(result.elapsed)")
+        #expect(result.elapsed < .seconds(20), "took \(result.elapsed)")
         #expect(result.elapsed >= .milliseconds(900), "stopped too early: \(result.elapsed)")
     }
 
@@ -120,7 +120,7 @@ private func withScratchDirectory<T>(_ body: (String) async throws -> T) async t
         let result = try await CLI.run(["--timeout", "0.5", "-e", "setInterval(() => {}, 10)"])
         #expect(result.exitCode == 1, "\(result.summary)")
         #expect(result.stderr.contains("--timeout"), "\(result.summary)")
-        #expect(result.elapsed < .seconds(8), "took \(result.elapsed)")
+        #expect(result.elapsed < .seconds(20), "took \(result.elapsed)")
     }
 
     @Test func aScriptThatEndsBeforeItsTimeoutExitsAtOnce() async throws {

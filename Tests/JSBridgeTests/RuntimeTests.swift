@@ -45,9 +45,9 @@ import Testing
     @Test func unrefTimersDoNotKeepTheProcessAlive() async {
         let started = ContinuousClock.now
         let result = await ScriptRunner.run(
-            #"setTimeout(() => console.log("late"), 5000).unref(); console.log("done")"#)
+            #"setTimeout(() => console.log("late"), 60000).unref(); console.log("done")"#)
         #expect(result.lines == ["done"])
-        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test func timerWithoutAFunctionThrowsNodesError() async {
