@@ -1,1 +1,495 @@
-// The HTTP plugin's JS API: being written.
+// http.js — the HTTP plugin's JS API: WHATWG `fetch`, `Headers`, `Request`, `Response`, and the `HTTP`
+// namespace. Requests go through the plugin's async action `request`; bodies cross the bridge as UTF-8
+// text when they are valid UTF-8, else as base64 (see docs/http.md).
+
+const PLUGIN = "HTTP";
+const { URL, URLSearchParams, DOMException, AbortSignal, utf8Encode, utf8Decode } = internal;
+
+// MARK: - Base64 (request bodies out, binary response bodies in)
+
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const DECODE = new Uint8Array(128).fill(255);
+for (let i = 0; i < 64; i++) DECODE[ALPHABET.charCodeAt(i)] = i;
+
+function base64Encode(bytes) {
+  const parts = [];
+  let out = "";
+  const n = bytes.length;
+  let i = 0;
+  for (; i + 2 < n; i += 3) {
+    const v = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    out += ALPHABET[v >> 18] + ALPHABET[(v >> 12) & 63] + ALPHABET[(v >> 6) & 63] + ALPHABET[v & 63];
+    if (out.length >= 8192) { parts.push(out); out = ""; }
+  }
+  if (i < n) {
+    const v = (bytes[i] << 16) | (i + 1 < n ? bytes[i + 1] << 8 : 0);
+    out += ALPHABET[v >> 18] + ALPHABET[(v >> 12) & 63] + (i + 1 < n ? ALPHABET[(v >> 6) & 63] : "=") + "=";
+  }
+  parts.push(out);
+  return parts.join("");
+}
+
+function base64Decode(text) {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 61) end--;
+  const bytes = new Uint8Array(Math.floor(end * 3 / 4));
+  let j = 0, buffer = 0, bits = 0;
+  for (let i = 0; i < end; i++) {
+    buffer = (buffer << 6) | DECODE[text.charCodeAt(i)];
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[j++] = (buffer >> bits) & 0xff;
+    }
+  }
+  return bytes;
+}
+
+// MARK: - Headers
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+function normalizeValue(value) {
+  return `${value}`.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
+}
+
+function checkName(name) {
+  name = `${name}`;
+  if (!TOKEN.test(name)) throw new TypeError(`Header name is not valid: "${name}"`);
+  return name.toLowerCase();
+}
+
+function checkValue(value) {
+  value = normalizeValue(value);
+  if (/[\0\r\n]/.test(value)) throw new TypeError(`Header value is not valid: ${JSON.stringify(value)}`);
+  return value;
+}
+
+const headerList = new WeakMap(); // Headers → { list: [[lowerName, value]], guard: "none" | "immutable" }
+
+function headersState(headers) {
+  const state = headerList.get(headers);
+  if (state === undefined) throw new TypeError('Value of "this" must be of type Headers');
+  return state;
+}
+
+function mutable(headers) {
+  const state = headersState(headers);
+  if (state.guard === "immutable") throw new TypeError("Headers are immutable");
+  return state.list;
+}
+
+class Headers {
+  constructor(init) {
+    headerList.set(this, { list: [], guard: "none" });
+    if (init === undefined || init === null) return;
+    if (typeof init !== "object" && typeof init !== "function") {
+      throw new TypeError("Failed to construct 'Headers': The provided value is not of type 'HeadersInit'.");
+    }
+    if (init instanceof Headers) {
+      for (const [name, value] of headersState(init).list) this.append(name, value);
+    } else if (typeof init[Symbol.iterator] === "function") {
+      for (const pair of init) {
+        const entry = typeof pair === "string" ? null : [...pair];
+        if (entry === null || entry.length !== 2) {
+          throw new TypeError("Failed to construct 'Headers': Each header pair must be an iterable [name, value] tuple.");
+        }
+        this.append(entry[0], entry[1]);
+      }
+    } else {
+      for (const key of Object.keys(init)) this.append(key, init[key]);
+    }
+  }
+
+  append(name, value) {
+    const list = mutable(this);
+    list.push([checkName(name), checkValue(value)]);
+  }
+
+  delete(name) {
+    const list = mutable(this);
+    const lower = checkName(name);
+    for (let i = list.length - 1; i >= 0; i--) if (list[i][0] === lower) list.splice(i, 1);
+  }
+
+  get(name) {
+    const lower = checkName(name);
+    const values = headersState(this).list.filter((entry) => entry[0] === lower).map((entry) => entry[1]);
+    return values.length === 0 ? null : values.join(", ");
+  }
+
+  getSetCookie() {
+    return headersState(this).list.filter((entry) => entry[0] === "set-cookie").map((entry) => entry[1]);
+  }
+
+  has(name) {
+    const lower = checkName(name);
+    return headersState(this).list.some((entry) => entry[0] === lower);
+  }
+
+  set(name, value) {
+    const list = mutable(this);
+    const lower = checkName(name);
+    value = checkValue(value);
+    const index = list.findIndex((entry) => entry[0] === lower);
+    if (index === -1) {
+      list.push([lower, value]);
+      return;
+    }
+    list[index] = [lower, value];
+    for (let i = list.length - 1; i > index; i--) if (list[i][0] === lower) list.splice(i, 1);
+  }
+
+  /// Sorted by name, values of a name combined with ", " (each Set-Cookie kept apart).
+  #sorted() {
+    const list = headersState(this).list;
+    const names = [...new Set(list.map((entry) => entry[0]))].sort();
+    const out = [];
+    for (const name of names) {
+      if (name === "set-cookie") {
+        for (const entry of list) if (entry[0] === name) out.push([name, entry[1]]);
+      } else {
+        out.push([name, list.filter((entry) => entry[0] === name).map((entry) => entry[1]).join(", ")]);
+      }
+    }
+    return out;
+  }
+
+  forEach(callback, thisArg) {
+    if (typeof callback !== "function") throw new TypeError("Headers.forEach needs a function.");
+    for (const [name, value] of this.#sorted()) callback.call(thisArg, value, name, this);
+  }
+
+  *entries() { yield* this.#sorted(); }
+  *keys() { for (const [name] of this.#sorted()) yield name; }
+  *values() { for (const [, value] of this.#sorted()) yield value; }
+  [Symbol.iterator]() { return this.entries(); }
+  get [Symbol.toStringTag]() { return "Headers"; }
+}
+
+function headersFrom(list, guard) {
+  const headers = new Headers();
+  const state = headersState(headers);
+  state.list = list;
+  state.guard = guard;
+  return headers;
+}
+
+// MARK: - Bodies
+
+/// A body's content: text (a JS string) and/or bytes (a Uint8Array); converted lazily.
+class BodyContent {
+  constructor(text, bytes) { this.text = text; this.bytes = bytes; }
+  asText() {
+    if (this.text === undefined) this.text = utf8Decode(this.bytes);
+    return this.text.charCodeAt(0) === 0xfeff ? this.text.slice(1) : this.text;
+  }
+  asBytes() {
+    if (this.bytes === undefined) this.bytes = utf8Encode(this.text);
+    return this.bytes;
+  }
+  /// What crosses the bridge: text when we have it, else base64.
+  wire() {
+    return this.text !== undefined ? { body: this.text } : { bodyBase64: base64Encode(this.bytes) };
+  }
+}
+
+function copyBytes(view) {
+  return new Uint8Array(view.buffer.slice(view.byteOffset, view.byteOffset + view.byteLength));
+}
+
+/// Extracts a body and its default Content-Type from a BodyInit.
+function extractBody(body) {
+  if (typeof body === "string") return [new BodyContent(body, undefined), "text/plain;charset=UTF-8"];
+  if (body instanceof URLSearchParams) {
+    return [new BodyContent(body.toString(), undefined), "application/x-www-form-urlencoded;charset=UTF-8"];
+  }
+  if (body instanceof ArrayBuffer || (typeof SharedArrayBuffer === "function" && body instanceof SharedArrayBuffer)) {
+    return [new BodyContent(undefined, new Uint8Array(body.slice(0))), null];
+  }
+  if (ArrayBuffer.isView(body)) return [new BodyContent(undefined, copyBytes(body)), null];
+  if (body !== null && typeof body === "object" && typeof body.getReader === "function") {
+    throw new TypeError("ReadableStream bodies are not supported yet: pass a string, ArrayBuffer or typed array.");
+  }
+  return [new BodyContent(`${body}`, undefined), "text/plain;charset=UTF-8"];
+}
+
+const bodyUsedError = () => new TypeError("Body is unusable: Body has already been read");
+
+/// The Body mixin over `#content` / `#used` slots kept in a WeakMap (shared by Request and Response).
+const bodies = new WeakMap(); // Request | Response → { content: BodyContent | null, used: boolean }
+
+function consume(owner) {
+  const state = bodies.get(owner);
+  if (state === undefined) return Promise.reject(new TypeError("Illegal invocation"));
+  if (state.used) return Promise.reject(bodyUsedError());
+  if (state.content !== null) state.used = true;
+  return Promise.resolve(state.content);
+}
+
+const bodyMethods = {
+  get bodyUsed() { return bodies.get(this)?.used === true; },
+  text() { return consume(this).then((content) => content === null ? "" : content.asText()); },
+  json() { return this.text().then((text) => JSON.parse(text)); },
+  arrayBuffer() {
+    return consume(this).then((content) => {
+      if (content === null) return new ArrayBuffer(0);
+      const bytes = content.asBytes();
+      return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer.slice(0) : copyBytes(bytes).buffer;
+    });
+  },
+  bytes() { return this.arrayBuffer().then((buffer) => new Uint8Array(buffer)); },
+};
+
+function mixBody(cls) {
+  for (const key of Object.keys(bodyMethods)) {
+    Object.defineProperty(cls.prototype, key, { ...Object.getOwnPropertyDescriptor(bodyMethods, key), enumerable: false });
+  }
+}
+
+// MARK: - Request
+
+const METHODS = ["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"];
+const REDIRECTS = ["follow", "error", "manual"];
+
+function normalizeMethod(method) {
+  method = `${method}`;
+  if (!TOKEN.test(method)) throw new TypeError(`'${method}' is not a valid HTTP method.`);
+  const upper = method.toUpperCase();
+  if (upper === "CONNECT" || upper === "TRACE" || upper === "TRACK") {
+    throw new TypeError(`'${method}' HTTP method is unsupported.`);
+  }
+  return METHODS.includes(upper) ? upper : method;
+}
+
+function parseURL(input) {
+  try {
+    return new URL(`${input}`).href;
+  } catch (error) {
+    throw new TypeError(`Invalid URL: ${JSON.stringify(`${input}`)}`, { cause: error });
+  }
+}
+
+class Request {
+  #url; #method; #headers; #signal; #redirect; #userSignal;
+
+  constructor(input, init = {}) {
+    if (init === null || (typeof init !== "object" && typeof init !== "function")) init = {};
+    let content = null;
+    if (input instanceof Request) {
+      if (input.bodyUsed) throw new TypeError("Cannot construct a Request with a Request object that has already been used.");
+      this.#url = input.#url;
+      this.#method = input.#method;
+      this.#headers = new Headers(input.#headers);
+      this.#redirect = input.#redirect;
+      this.#userSignal = input.#userSignal;
+      content = bodies.get(input).content;
+    } else {
+      this.#url = parseURL(input);
+      this.#method = "GET";
+      this.#headers = new Headers();
+      this.#redirect = "follow";
+      this.#userSignal = undefined;
+    }
+    if (init.method !== undefined) this.#method = normalizeMethod(init.method);
+    if (init.headers !== undefined) this.#headers = new Headers(init.headers);
+    if (init.redirect !== undefined) {
+      if (!REDIRECTS.includes(init.redirect)) {
+        throw new TypeError(`Failed to construct 'Request': '${init.redirect}' is not a valid value for 'redirect'.`);
+      }
+      this.#redirect = init.redirect;
+    }
+    if (init.signal !== undefined) {
+      if (init.signal !== null && !(init.signal instanceof AbortSignal)) {
+        throw new TypeError("Failed to construct 'Request': member signal is not of type AbortSignal.");
+      }
+      this.#userSignal = init.signal ?? undefined;
+    }
+    if (init.body !== undefined && init.body !== null) {
+      const [extracted, type] = extractBody(init.body);
+      content = extracted;
+      if (type !== null && !this.#headers.has("content-type")) this.#headers.append("content-type", type);
+    } else if (init.body === null) {
+      content = null;
+    }
+    if (content !== null && (this.#method === "GET" || this.#method === "HEAD")) {
+      throw new TypeError("Request with GET/HEAD method cannot have body.");
+    }
+    if (input instanceof Request && content !== null && init.body === undefined) bodies.get(input).used = true;
+    bodies.set(this, { content, used: false });
+  }
+
+  get url() { return this.#url; }
+  get method() { return this.#method; }
+  get headers() { return this.#headers; }
+  get redirect() { return this.#redirect; }
+  get signal() {
+    if (this.#signal === undefined) this.#signal = this.#userSignal ?? new internal.AbortController().signal;
+    return this.#signal;
+  }
+  get body() { return null; }
+
+  clone() {
+    if (this.bodyUsed) throw new TypeError("Failed to execute 'clone' on 'Request': Request body is already used");
+    const copy = new Request(this, {});
+    bodies.get(this).used = false;
+    return copy;
+  }
+
+  /// What the plugin's `request` action takes (internal).
+  static _wire(request) {
+    const args = {
+      url: request.#url, method: request.#method, headers: headersState(request.#headers).list,
+      redirect: request.#redirect,
+    };
+    const content = bodies.get(request).content;
+    if (content !== null) Object.assign(args, content.wire());
+    return [args, request.#userSignal];
+  }
+
+  get [Symbol.toStringTag]() { return "Request"; }
+}
+mixBody(Request);
+const wireRequest = Request._wire;
+delete Request._wire;
+
+// MARK: - Response
+
+const NULL_BODY_STATUS = [101, 103, 204, 205, 304];
+const REDIRECT_STATUS = [301, 302, 303, 307, 308];
+
+class Response {
+  #status; #statusText; #headers; #url; #redirected; #type;
+
+  constructor(body = null, init = {}) {
+    if (init === null || (typeof init !== "object" && typeof init !== "function")) init = {};
+    const status = init.status === undefined ? 200 : Number(init.status);
+    if (!Number.isInteger(status) || status < 200 || status > 599) {
+      throw new RangeError(`Failed to construct 'Response': The status provided (${init.status}) is outside the range [200, 599].`);
+    }
+    const statusText = init.statusText === undefined ? "" : `${init.statusText}`;
+    if (/[^\t\x20-\x7e\x80-\xff]/.test(statusText)) throw new TypeError("Failed to construct 'Response': Invalid statusText");
+    this.#status = status;
+    this.#statusText = statusText;
+    this.#headers = new Headers(init.headers);
+    this.#url = "";
+    this.#redirected = false;
+    this.#type = "default";
+    let content = null;
+    if (body !== null && body !== undefined) {
+      if (NULL_BODY_STATUS.includes(status)) throw new TypeError(`Response with null body status (${status}) cannot have body`);
+      const [extracted, type] = extractBody(body);
+      content = extracted;
+      if (type !== null && !this.#headers.has("content-type")) this.#headers.append("content-type", type);
+    }
+    bodies.set(this, { content, used: false });
+  }
+
+  static json(data, init = {}) {
+    const text = JSON.stringify(data);
+    if (text === undefined) throw new TypeError("Failed to execute 'json' on 'Response': The data is not JSON serializable");
+    const response = new Response(text, init);
+    if (!(init && init.headers && new Headers(init.headers).has("content-type"))) {
+      response.#headers.set("content-type", "application/json");
+    }
+    return response;
+  }
+
+  static error() {
+    const response = new Response(null, { status: 200 });
+    response.#status = 0;
+    response.#type = "error";
+    headersState(response.#headers).guard = "immutable";
+    return response;
+  }
+
+  static redirect(url, status = 302) {
+    const href = parseURL(url);
+    if (!REDIRECT_STATUS.includes(status)) throw new RangeError(`Invalid status code ${status}`);
+    const response = new Response(null, { status, headers: { location: href } });
+    headersState(response.#headers).guard = "immutable";
+    return response;
+  }
+
+  /// A response from the plugin's answer (internal).
+  static _fromWire(answer) {
+    const response = new Response(null, { status: 200 });
+    response.#status = answer.status;
+    response.#statusText = answer.statusText;
+    response.#headers = headersFrom(answer.headers, "immutable");
+    response.#url = answer.url;
+    response.#redirected = answer.redirected;
+    response.#type = "basic";
+    const content = answer.body !== undefined ? new BodyContent(answer.body, undefined)
+      : new BodyContent(undefined, base64Decode(answer.bodyBase64));
+    bodies.get(response).content = content;
+    return response;
+  }
+
+  get status() { return this.#status; }
+  get statusText() { return this.#statusText; }
+  get ok() { return this.#status >= 200 && this.#status <= 299; }
+  get headers() { return this.#headers; }
+  get url() { return this.#url; }
+  get redirected() { return this.#redirected; }
+  get type() { return this.#type; }
+  get body() { return null; }
+
+  clone() {
+    if (this.bodyUsed) throw new TypeError("Failed to execute 'clone' on 'Response': Response body is already used");
+    const copy = new Response(null, { status: 200 });
+    copy.#status = this.#status;
+    copy.#statusText = this.#statusText;
+    copy.#headers = headersFrom(headersState(this.#headers).list.map((entry) => [...entry]), headersState(this.#headers).guard);
+    copy.#url = this.#url;
+    copy.#redirected = this.#redirected;
+    copy.#type = this.#type;
+    bodies.get(copy).content = bodies.get(this).content;
+    return copy;
+  }
+
+  get [Symbol.toStringTag]() { return "Response"; }
+}
+mixBody(Response);
+const responseFromWire = Response._fromWire;
+delete Response._fromWire;
+
+// MARK: - fetch
+
+function abortReason(signal) {
+  return signal.reason !== undefined ? signal.reason : new DOMException("This operation was aborted", "AbortError");
+}
+
+/// A network failure as fetch reports it: a TypeError whose `cause` is the BridgeError (its code copied).
+function networkError(error) {
+  if (!(error instanceof internal.BridgeError) || error.code === "PERMISSION_DENIED") return error;
+  const failure = new TypeError(`fetch failed: ${error.message}`, { cause: error });
+  if (failure.cause !== error) failure.cause = error;
+  failure.code = error.code;
+  return failure;
+}
+
+function fetch(input, init) {
+  let args, signal;
+  try {
+    const request = new Request(input, init);
+    [args, signal] = wireRequest(request);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (signal !== undefined && signal.aborted) return Promise.reject(abortReason(signal));
+  return bridge.call(PLUGIN, "request", args, signal === undefined ? undefined : { signal }).then(
+    (answer) => responseFromWire(answer),
+    (error) => {
+      if (signal !== undefined && signal.aborted) throw abortReason(signal);
+      throw networkError(error);
+    });
+}
+
+const HTTP = Object.freeze({ fetch, Headers, Request, Response });
+
+internal.defineGlobal("fetch", fetch);
+internal.defineGlobal("Headers", Headers);
+internal.defineGlobal("Request", Request);
+internal.defineGlobal("Response", Response);
+internal.defineGlobal("HTTP", HTTP);

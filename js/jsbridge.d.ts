@@ -825,3 +825,17 @@ interface JSBridgeLocation {
 }
 
 declare var Location: JSBridgeLocation;
+
+// MARK: - HTTP
+
+/**
+ * The HTTP plugin's namespace. `fetch`, `Headers`, `Request` and `Response` are also globals with the WHATWG
+ * types (from the `webworker` lib); network access needs `--allow-net`. DAOs, queues, caches and mocks are not
+ * built yet.
+ */
+declare const HTTP: Readonly<{
+  fetch: typeof fetch;
+  Headers: typeof Headers;
+  Request: typeof Request;
+  Response: typeof Response;
+}>;

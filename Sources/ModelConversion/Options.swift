@@ -60,12 +60,57 @@ public struct ConversionContext {
     /// Issues turned into defaults by an ``InvalidPolicy/useDefault`` policy.
     public var warnings: [ModelIssue] = []
     /// The path of the value being converted.
-    public var path: [PathComponent] = []
+    public var path: [PathComponent] {
+        get {
+            guard let pendingKey else { return storedPath }
+            var p = storedPath
+            p.append(.key(pendingKey))
+            return p
+        }
+        _modify {
+            materializePendingKey()
+            yield &storedPath
+        }
+        set {
+            pendingKey = nil
+            storedPath = newValue
+        }
+    }
+    /// The path without ``pendingKey``.
+    @usableFromInline var storedPath: [PathComponent] = []
+    /// The last key of the path, kept out of ``storedPath`` until something needs the whole path (typed models push
+    /// one key per field; most fields convert without reading the path, so this saves an array append and removal).
+    @usableFromInline var pendingKey: String?
+
+    @inlinable
+    mutating func materializePendingKey() {
+        if let key = pendingKey {
+            pendingKey = nil
+            storedPath.append(.key(key))
+        }
+    }
+
+    /// Appends `key` to the path (lazily).
+    @inlinable
+    mutating func pushKey(_ key: String) {
+        if pendingKey != nil { materializePendingKey() }
+        pendingKey = key
+    }
+
+    /// Removes the last path component pushed with ``pushKey(_:)``.
+    @inlinable
+    mutating func popKey() {
+        if pendingKey != nil {
+            pendingKey = nil
+        } else {
+            storedPath.removeLast()
+        }
+    }
     /// The current nesting depth.
     public var depth = 0
     public var strict: Bool
     /// Whether the null-like list is the default one (a faster check).
-    let defaultNulls: Bool
+    @usableFromInline let defaultNulls: Bool
 
     public init(options: ConversionOptions = .lenient) {
         self.options = options
@@ -98,6 +143,7 @@ public struct ConversionContext {
 
     /// Whether `string` is a null-like string in lenient mode.
 
+    @inlinable
     public func isNullLike(_ string: String) -> Bool {
         if strict { return false }
         if defaultNulls {
@@ -114,10 +160,11 @@ public struct ConversionContext {
         return options.nullLikes.contains(string)
     }
 
-    static let defaultList: [String] = Array(ConversionOptions.defaultNullLikes)
+    @usableFromInline static let defaultList: [String] = Array(ConversionOptions.defaultNullLikes)
 
     /// Whether a value counts as null (`null`, or a null-like string when lenient).
 
+    @inlinable
     public func isNullish(_ value: JSONValue) -> Bool {
         switch value {
         case .null: return true

@@ -242,7 +242,18 @@ func checkUnicode(_ b: UnsafeBufferPointer<UInt8>) -> ModelIssue? {
         ModelIssue(path: "", code: ModelIssue.Code.unicode, message: "\(message) at byte offset \(i)")
     }
     while i < n {
-        // Fast path: plain ASCII without escapes.
+        // Fast path: plain ASCII without escapes, eight bytes at a time.
+        if let base = b.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while i &+ 8 <= n {
+                let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                // A byte ≥ 0x80, or a byte equal to 0x5C (the classic "has zero byte" test on w ^ 0x5C…).
+                let x = w ^ 0x5C5C_5C5C_5C5C_5C5C
+                let backslash = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+                if (w & 0x8080_8080_8080_8080) | backslash != 0 { break }
+                i &+= 8
+            }
+        }
         while i < n, b[i] < 0x80, b[i] != 0x5C { i += 1 }
         if i >= n { break }
         let c = b[i]

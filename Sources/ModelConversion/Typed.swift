@@ -132,6 +132,10 @@ public final class TypedField<M> {
     @usableFromInline let required: Bool
     @usableFromInline let policy: InvalidPolicy?
     @usableFromInline let decode: (inout M, JSONValue, inout ConversionContext) -> Void
+    /// A scalar field (String, Int, Double, Bool or their optionals; no range or enumeration) stored at
+    /// `fastOffset`: the decode loop converts the exact-type input inline and calls `decode` only otherwise.
+    @usableFromInline let fastKind: FastKind
+    @usableFromInline let fastOffset: Int
     let isNil: (UnsafePointer<M>) -> Bool
     let write: (UnsafePointer<M>, inout ModelJSONWriter) -> Void
     let encode: (M) -> JSONValue
@@ -140,6 +144,7 @@ public final class TypedField<M> {
     init(
         name: String, keys: [String], paths: [[String]], required: Bool, policy: InvalidPolicy?,
         decode: @escaping (inout M, JSONValue, inout ConversionContext) -> Void,
+        fastKind: FastKind = .none, fastOffset: Int = 0,
         isNil: @escaping (UnsafePointer<M>) -> Bool,
         write: @escaping (UnsafePointer<M>, inout ModelJSONWriter) -> Void, encode: @escaping (M) -> JSONValue
     ) {
@@ -151,6 +156,8 @@ public final class TypedField<M> {
         self.required = required
         self.policy = policy
         self.decode = decode
+        self.fastKind = fastKind
+        self.fastOffset = fastOffset
         self.isNil = isNil
         self.write = write
         self.encode = encode
@@ -183,6 +190,7 @@ public struct ModelMappingBuilder<M: ModelConvertible> {
         let required = required ?? !V.modelIsOptional
         // Stored properties of structs are read and written at their offset (no key path projection).
         let offset = MemoryLayout<M>.offset(of: keyPath)
+        let fastKind: FastKind = offset == nil || range != nil || oneOf != nil ? .none : FastKind.of(V.self)
         fields.append(
             TypedField(
                 name: name, keys: keys,
@@ -191,7 +199,14 @@ public struct ModelMappingBuilder<M: ModelConvertible> {
                 decode: { model, raw, ctx in
                     if ctx.isNullish(raw) {
                         if V.modelIsOptional {
-                            model[keyPath: keyPath] = V.modelNull!
+                            if let offset {
+                                withUnsafeMutablePointer(to: &model) { p in
+                                    (UnsafeMutableRawPointer(p) + offset).assumingMemoryBound(to: V.self).pointee =
+                                        V.modelNull!
+                                }
+                            } else {
+                                model[keyPath: keyPath] = V.modelNull!
+                            }
                         } else if required {
                             ctx.fail(
                                 ModelIssue.Code.null, "null is not allowed for required field '\(name)'", input: raw)
@@ -220,6 +235,7 @@ public struct ModelMappingBuilder<M: ModelConvertible> {
                         model[keyPath: keyPath] = v
                     }
                 },
+                fastKind: fastKind, fastOffset: offset ?? 0,
                 isNil: { p in
                     if let offset {
                         return (UnsafeRawPointer(p) + offset).assumingMemoryBound(to: V.self).pointee.modelIsNil
@@ -247,9 +263,10 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
     @usableFromInline let before: ((JSONValue) -> JSONValue)?
     @usableFromInline let after: ((inout M, inout ConversionContext) -> Void)?
     private let layout: [WriteNode]
-    /// The last object shape seen: its keys and, per field, the position of the field's key (-1: absent).
-    private let shape = Mutex<(keys: [String], positions: [Int])?>(nil)
-    @usableFromInline let allSimple: Bool
+    /// The last object shape seen.
+    private let shapeCache = Mutex<ShapeEntry?>(nil)
+    /// The number of candidate keys over all fields.
+    private let keyCount: Int
 
     private indirect enum WriteNode {
         case field(Int, [UInt8])
@@ -268,7 +285,7 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
         self.policy = onInvalid
         self.before = builder.before
         self.after = builder.after
-        self.allSimple = builder.fields.allSatisfy(\.simple)
+        self.keyCount = builder.fields.reduce(0) { $0 + $1.keys.count }
         // Output layout: fields grouped by the components of their first key.
         func keyBytes(_ k: String) -> [UInt8] {
             var w = ModelJSONWriter()
@@ -301,23 +318,38 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
         layout = makeLayout(root)
     }
 
-    /// Per field, the position of its key in `object` (-1 when absent); cached for the last shape seen,
-    /// so objects with the same keys in the same order (the common case) are matched without hashing.
+    /// Per candidate key of every field (flattened, see `keyStart`), the position of that literal key in
+    /// `object` (-1 when absent); cached for the last shape seen, so objects with the same keys in the same
+    /// order (the common case) are matched without hashing.
     @usableFromInline
-    func positions(in object: JSONObject) -> [Int] {
+    func shape(of object: JSONObject) -> ShapeEntry {
         let keys = object.keys
-        if let cached = shape.withLock({ $0 }), cached.keys == keys { return cached.positions }
-        var index = [String: Int](minimumCapacity: keys.count)
-        for (i, k) in keys.enumerated() where index[k] == nil { index[k] = i }
-        let positions = fields.map { index[$0.firstKey] ?? -1 }
-        shape.withLock { $0 = (keys, positions) }
+        if let cached = shapeCache.withLock({ $0 }), cached.keys == keys { return cached }
+        let entry = ShapeEntry(keys: keys, positions: computePositions(keys))
+        shapeCache.withLock { $0 = entry }
+        return entry
+    }
+
+    private func computePositions(_ keys: [String]) -> [Int] {
+        var positions: [Int] = []
+        positions.reserveCapacity(keyCount)
+        if keys.count <= 12 {
+            for f in fields {
+                for k in f.keys { positions.append(keys.firstIndex(of: k) ?? -1) }
+            }
+        } else {
+            var index = [String: Int](minimumCapacity: keys.count)
+            for (i, k) in keys.enumerated() where index[k] == nil { index[k] = i }
+            for f in fields {
+                for k in f.keys { positions.append(index[k] ?? -1) }
+            }
+        }
         return positions
     }
 
+    /// A dotted path below `object` (the literal key was already looked up).
     @usableFromInline
-    func lookup(_ object: JSONObject, _ path: [String], _ key: String) -> JSONValue? {
-        if path.count == 1 { return object[key] }
-        if let literal = object[key] { return literal }
+    func lookupNested(_ object: JSONObject, _ path: [String]) -> JSONValue? {
         var current = object
         for (i, component) in path.enumerated() {
             guard let next = current[component] else { return nil }
@@ -330,8 +362,12 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
 
     @inlinable
     func decode(_ value: JSONValue, _ ctx: inout ConversionContext) -> M? {
-        var input = value
-        if let before { input = before(value) }
+        if let before { return decodeObject(before(value), &ctx) }
+        return decodeObject(value, &ctx)
+    }
+
+    @inlinable
+    func decodeObject(_ input: JSONValue, _ ctx: inout ConversionContext) -> M? {
         guard case .object(let object) = input else {
             ctx.fail(
                 ModelIssue.Code.type, "expected an object (model \(name)), got \(input.typeDescription)", input: input)
@@ -346,42 +382,64 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
         if let strict { ctx.strict = strict }
         ctx.depth += 1
         var model = M()
-        let positions = allSimple ? positions(in: object) : []
+        let shape = shape(of: object)
+        let positions = shape.positions
         let values = object.values
-        for (fieldIndex, field) in fields.enumerated() {
+        var slot = 0
+        for field in fields {
             var found: JSONValue?
-            var foundKey = field.firstKey
-            if allSimple {
-                let p = positions[fieldIndex]
+            var foundIndex = 0
+            let n = field.keys.count
+            if field.simple {
+                let p = positions[slot]
                 if p >= 0 { found = values[p] }
-            } else if field.simple {
-                found = object[foundKey]
             } else {
-                for i in field.paths.indices {
-                    if let v = lookup(object, field.paths[i], field.keys[i]) {
+                for i in 0..<n {
+                    var v: JSONValue?
+                    let p = positions[slot + i]
+                    if p >= 0 {
+                        v = values[p]
+                    } else if field.paths[i].count > 1 {
+                        v = lookupNested(object, field.paths[i])
+                    }
+                    if let v {
                         if !ctx.isNullish(v) {
                             found = v
-                            foundKey = field.keys[i]
+                            foundIndex = i
                             break
                         }
                         if found == nil {
                             found = v
-                            foundKey = field.keys[i]
+                            foundIndex = i
                         }
                     }
                 }
             }
+            slot &+= n
             guard let raw = found else {
                 if field.required {
-                    ctx.fail(ModelIssue.Code.required, "missing required key '\(foundKey)'", input: nil, key: foundKey)
+                    let key = field.firstKey
+                    ctx.fail(
+                        ModelIssue.Code.required, "missing required key '\(key)'", input: nil, key: key)
                 }
                 continue
             }
-            ctx.path.append(.key(foundKey))
+            let kind = field.fastKind
+            if kind != .none {
+                let nullLike: Bool
+                if case .string(let s) = raw { nullLike = ctx.isNullLike(s) } else { nullLike = false }
+                if !nullLike {
+                    let offset = field.fastOffset
+                    let done = withUnsafeMutableBytes(of: &model) { p in decodeFast(kind, raw, p.baseAddress! + offset)
+                    }
+                    if done { continue }
+                }
+            }
+            ctx.pushKey(foundIndex == 0 ? field.firstKey : field.keys[foundIndex])
             let mark = ctx.issues.count
             field.decode(&model, raw, &ctx)
             if ctx.issues.count > mark, (field.policy ?? policy) == .useDefault { ctx.demote(from: mark) }
-            ctx.path.removeLast()
+            ctx.popKey()
         }
         ctx.depth -= 1
         ctx.strict = savedStrict
@@ -441,6 +499,111 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
             }
         }
         w.bytes.append(0x7D)
+    }
+}
+
+/// The scalar types the typed decode loop converts inline (see ``TypedField/fastKind``).
+@usableFromInline
+enum FastKind: UInt8 {
+    case none, string, int, double, bool, optionalString, optionalInt, optionalDouble, optionalBool
+
+    @usableFromInline
+    static func of<V>(_ type: V.Type) -> FastKind {
+        if type == String.self { return .string }
+        if type == Int.self { return .int }
+        if type == Double.self { return .double }
+        if type == Bool.self { return .bool }
+        if type == String?.self { return .optionalString }
+        if type == Int?.self { return .optionalInt }
+        if type == Double?.self { return .optionalDouble }
+        if type == Bool?.self { return .optionalBool }
+        return .none
+    }
+}
+
+/// Converts `raw` inline for a scalar field when it has exactly the field's type (no coercion, no issue
+/// possible) and stores it at `offset` in `model`; returns false to let the field's general decoder handle it.
+/// The caller has checked that `raw` is not a null-like string.
+@inlinable @inline(__always)
+func decodeFast(_ kind: FastKind, _ raw: JSONValue, _ model: UnsafeMutableRawPointer) -> Bool {
+    switch kind {
+    case .none:
+        return false
+    case .string, .optionalString:
+        switch raw {
+        case .string(let s):
+            if kind == .string {
+                model.assumingMemoryBound(to: String.self).pointee = s
+            } else {
+                model.assumingMemoryBound(to: String?.self).pointee = s
+            }
+            return true
+        case .null where kind == .optionalString:
+            model.assumingMemoryBound(to: String?.self).pointee = nil
+            return true
+        default:
+            return false
+        }
+    case .int, .optionalInt:
+        switch raw {
+        case .number(let n):
+            guard n.magnitude <= Coerce.maxSafeInteger else { return false }
+            let i = Int(n)
+            guard Double(i) == n else { return false }
+            if kind == .int {
+                model.assumingMemoryBound(to: Int.self).pointee = i
+            } else {
+                model.assumingMemoryBound(to: Int?.self).pointee = i
+            }
+            return true
+        case .null where kind == .optionalInt:
+            model.assumingMemoryBound(to: Int?.self).pointee = nil
+            return true
+        default:
+            return false
+        }
+    case .double, .optionalDouble:
+        switch raw {
+        case .number(let n):
+            guard n.isFinite else { return false }
+            if kind == .double {
+                model.assumingMemoryBound(to: Double.self).pointee = n
+            } else {
+                model.assumingMemoryBound(to: Double?.self).pointee = n
+            }
+            return true
+        case .null where kind == .optionalDouble:
+            model.assumingMemoryBound(to: Double?.self).pointee = nil
+            return true
+        default:
+            return false
+        }
+    case .bool, .optionalBool:
+        switch raw {
+        case .bool(let b):
+            if kind == .bool {
+                model.assumingMemoryBound(to: Bool.self).pointee = b
+            } else {
+                model.assumingMemoryBound(to: Bool?.self).pointee = b
+            }
+            return true
+        case .null where kind == .optionalBool:
+            model.assumingMemoryBound(to: Bool?.self).pointee = nil
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// An object shape (its keys in order) and, per candidate key of every field, the key's position (-1: absent).
+@usableFromInline
+final class ShapeEntry: Sendable {
+    @usableFromInline let keys: [String]
+    @usableFromInline let positions: [Int]
+    init(keys: [String], positions: [Int]) {
+        self.keys = keys
+        self.positions = positions
     }
 }
 

@@ -1,8 +1,9 @@
 import EchoPlugin
+import HTTPPlugin
 import JSBridgeCLI
 import LocationPlugin
 import ModelPlugin
 import StoragePlugin
 
 // The `jsbridge` executable: the CLI with the built-in plugins.
-JSBridgeCLI.main(plugins: { [EchoPlugin(), LocationPlugin(), ModelPlugin(), StoragePlugin()] })
+JSBridgeCLI.main(plugins: { [EchoPlugin(), HTTPPlugin(), LocationPlugin(), ModelPlugin(), StoragePlugin()] })

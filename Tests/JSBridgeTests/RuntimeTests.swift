@@ -60,7 +60,7 @@ import Testing
         let result = await ScriptRunner.run("while (true) {}", timeout: .seconds(1))
         #expect(result.exitCode == 1)
         #expect(result.stderr.contains("stopped after the --timeout of 1s"))
-        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JSBridgeTesting
 import LocationPlugin
 import Synchronization
 
@@ -178,9 +179,16 @@ func canConnect(port: Int) -> Bool {
 func withGPSD<R>(silent: Bool = false, _ body: (GPSD, NMEAFeeder) async throws -> R) async throws -> R {
     let feeder = try NMEAFeeder(silent: silent)
     defer { feeder.stop() }
-    let gpsd = try GPSD(feederPort: feeder.port)
-    defer { gpsd.stop() }
-    return try await body(gpsd, feeder)
+    // Starting and stopping gpsd wait on the process: off the cooperative pool.
+    let gpsd = try await runBlocking { try GPSD(feederPort: feeder.port) }
+    do {
+        let result = try await body(gpsd, feeder)
+        try await runBlocking { gpsd.stop() }
+        return result
+    } catch {
+        _ = try? await runBlocking { gpsd.stop() }
+        throw error
+    }
 }
 
 /// Waits (bounded) until `condition` holds.

@@ -91,16 +91,16 @@ func gpsdConfig(_ port: Int) -> JSONObject {
     @Test func recoversAfterGPSDRestart() async throws {
         let feeder = try NMEAFeeder()
         defer { feeder.stop() }
-        var gpsd = try GPSD(feederPort: feeder.port)
-        defer { gpsd.stop() }
-        let source = GPSDSource(port: gpsd.port)
+        let first = try await runBlocking { try GPSD(feederPort: feeder.port) }
+        let source = GPSDSource(port: first.port)
         let tester = try await PluginTester(
             LocationPlugin(source: source), options: .testing(permissions: allowLocation))
         var stream = try tester.stream("watch", [:]).makeAsyncIterator()
         let before = try #require(try await stream.next()?["timestamp"]?.doubleValue)
-        gpsd.stop()
+        try await runBlocking { first.stop() }
         #expect(await eventually { source.openConnections == 0 })
-        gpsd = try GPSD(port: gpsd.port, feederPort: feeder.port)
+        let gpsd = try await runBlocking { try GPSD(port: first.port, feederPort: feeder.port) }
+        defer { gpsd.stop() }
         #expect(await eventually { source.totalConnections >= 2 && source.openConnections == 1 })
         // The new gpsd's feed starts again at 12:00:00: the receiver time jumping back proves a fix came through it.
         var recovered = false

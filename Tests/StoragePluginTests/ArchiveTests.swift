@@ -17,32 +17,34 @@ import Testing
         """#
 
     @Test func aModelRoundTripsThroughAnArchive() async {
-        let result = await run(Self.hotel + #"""
-            (async () => {
-              await Storage.archiveModel("ritz", "Hotel", hotel);
-              const stored = await Storage.get("ritz");
-              console.log(stored.$model, stored.value.rooms[0].price);
-              const back = await Storage.unarchiveModel("ritz", "Hotel");
-              console.log(Model.equals("Hotel", hotel, back), back.rooms[0].price, await Storage.unarchiveModel("missing"));
-              await Storage.group("g").archiveModel("r", "Room", hotel.rooms[0]);
-              console.log((await Storage.group("g").unarchiveModel("r")).name);
-            })();
-            """#)
+        let result = await run(
+            Self.hotel + #"""
+                (async () => {
+                  await Storage.archiveModel("ritz", "Hotel", hotel);
+                  const stored = await Storage.get("ritz");
+                  console.log(stored.$model, stored.value.rooms[0].price);
+                  const back = await Storage.unarchiveModel("ritz", "Hotel");
+                  console.log(Model.equals("Hotel", hotel, back), back.rooms[0].price, await Storage.unarchiveModel("missing"));
+                  await Storage.group("g").archiveModel("r", "Room", hotel.rooms[0]);
+                  console.log((await Storage.group("g").unarchiveModel("r")).name);
+                })();
+                """#)
         #expect(result.lines == ["Hotel 120", "true 120 null", "a"], "\(result.stderr)")
         #expect(result.exitCode == 0)
     }
 
     @Test func restoringChecksTheCurrentSchemaAndReportsMismatches() async {
-        let result = await run(Self.hotel + #"""
-            (async () => {
-              await Storage.archiveModel("ritz", "Hotel", hotel);
-              Model.define("Room", { name: "string", price: "double", beds: "int" }, { replace: true });
-              await Storage.unarchiveModel("ritz").catch((e) => console.log(e.code, e.data.issues[0].path, e.message.includes("'ritz'")));
-              await Storage.unarchiveModel("ritz", "Room").catch((e) => console.log(e.code));
-              await Storage.set("plain", { not: "an archive" });
-              await Storage.unarchiveModel("plain").catch((e) => console.log(e.code));
-            })();
-            """#)
+        let result = await run(
+            Self.hotel + #"""
+                (async () => {
+                  await Storage.archiveModel("ritz", "Hotel", hotel);
+                  Model.define("Room", { name: "string", price: "double", beds: "int" }, { replace: true });
+                  await Storage.unarchiveModel("ritz").catch((e) => console.log(e.code, e.data.issues[0].path, e.message.includes("'ritz'")));
+                  await Storage.unarchiveModel("ritz", "Room").catch((e) => console.log(e.code));
+                  await Storage.set("plain", { not: "an archive" });
+                  await Storage.unarchiveModel("plain").catch((e) => console.log(e.code));
+                })();
+                """#)
         #expect(result.lines.count == 3, "\(result.stdout)\(result.stderr)")
         #expect(result.lines.first?.hasPrefix("DATA_FORMAT rooms[0].beds true") == true)
         #expect(result.lines.dropFirst().allSatisfy { $0 == "DATA_FORMAT" })

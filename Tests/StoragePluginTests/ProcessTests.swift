@@ -7,84 +7,29 @@ import Testing
 
 // Reliability with real processes on one database: concurrent writers, kill -9 mid-stream.
 //
-// A worker runs a script with the Storage plugin against a given app id and storage directory. When the
-// built `jsbridge` binary next to the test binary has the Storage plugin, the worker is that binary;
-// otherwise (the `jsbridge` target does not link StoragePlugin yet) it is this test binary running
-// `StorageWorker.run` below, which runs the same script through ScriptRunner with the Storage plugin and an
-// `Ack` plugin. Either way the script calls `ack(key)` after each acknowledged write, which reaches stdout
-// at once (unbuffered for the test-binary worker).
-
-/// Writes each acknowledged key to stdout immediately (fd 1, no buffering), for the worker scripts.
-struct AckPlugin: BridgePlugin {
-    static let name = "Ack"
-    func actions(_ a: inout ActionTable) {
-        a.sync("ack", args: String.self) { _, key -> JSONValue in
-            var line = key + "\n"
-            line.withUTF8 { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = write(1, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written <= 0 { break }
-                    offset += written
-                }
-            }
-            return .null
-        }
-    }
-}
+// A worker is the built `jsbridge` binary (next to the test binary; it registers the Storage plugin) running a
+// script against a given app id and storage directory. The script calls `ack(key)` after each acknowledged
+// write, which prints the key on stdout.
 
 enum Worker {
-    static let environmentKey = "JSBRIDGE_STORAGE_WORKER"
-
-    /// The test binary (`/proc/self/exe`).
-    static let selfExecutable: String =
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-
-    /// The `jsbridge` binary next to the test binary, if it has the Storage plugin.
-    static let jsbridge: String? = {
-        let directory = URL(fileURLWithPath: selfExecutable).deletingLastPathComponent()
-        for candidate in [
-            directory.appendingPathComponent("jsbridge").path,
-            directory.deletingLastPathComponent().appendingPathComponent("jsbridge").path,
-        ]
-        where FileManager.default.isExecutableFile(atPath: candidate) {
-            let probe = Process()
-            probe.executableURL = URL(fileURLWithPath: candidate)
-            probe.arguments = [
-                "--storage-dir", NSTemporaryDirectory(), "--app-id", "probe", "-e",
-                "console.log(typeof bridge.plugins.Storage.getItem === 'function' && 'Storage' in bridge.plugins)",
-            ]
-            probe.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
-            let pipe = Pipe()
-            probe.standardOutput = pipe
-            probe.standardError = FileHandle.nullDevice
-            guard (try? probe.run()) != nil else { continue }
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            probe.waitUntilExit()
-            if String(decoding: output, as: UTF8.self).hasPrefix("true") { return candidate }
-        }
-        return nil
+    /// The `jsbridge` binary next to the test binary (`swift build --build-tests` builds it).
+    static let jsbridge: String = {
+        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        let directory = URL(fileURLWithPath: own).deletingLastPathComponent()
+        return [directory, directory.deletingLastPathComponent()]
+            .map { $0.appendingPathComponent("jsbridge").path }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+            ?? directory.appendingPathComponent("jsbridge").path
     }()
 
     /// A process running `script` (with `ack(key)` defined) on `appID` in `directory`, stdout to a pipe.
     static func start(_ script: String, appID: String, directory: String) throws -> (Process, Pipe) {
         let process = Process()
-        var environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-        if let jsbridge {
-            process.executableURL = URL(fileURLWithPath: jsbridge)
-            process.arguments = [
-                "--app-id", appID, "--storage-dir", directory, "-e",
-                "const ack = (key) => console.log(key);\n" + script,
-            ]
-        } else {
-            process.executableURL = URL(fileURLWithPath: selfExecutable)
-            process.arguments = ["--testing-library", "swift-testing", "--filter", "StorageWorker"]
-            environment[environmentKey] = "1"
-            environment["WORKER_APP_ID"] = appID
-            environment["WORKER_DIR"] = directory
-            environment["WORKER_SCRIPT"] = "const ack = (key) => bridge.execSync('Ack', 'ack', [key]);\n" + script
-        }
-        process.environment = environment
+        process.executableURL = URL(fileURLWithPath: jsbridge)
+        process.arguments = [
+            "--app-id", appID, "--storage-dir", directory, "-e", "const ack = (key) => console.log(key);\n" + script,
+        ]
+        process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -92,20 +37,14 @@ enum Worker {
         try process.run()
         return (process, pipe)
     }
-}
 
-/// The worker side (runs only in a child process started by `Worker.start`).
-@Suite struct StorageWorker {
-    @Test func run() async {
-        let environment = ProcessInfo.processInfo.environment
-        guard environment[Worker.environmentKey] == "1", let script = environment["WORKER_SCRIPT"],
-            let appID = environment["WORKER_APP_ID"], let directory = environment["WORKER_DIR"]
-        else { return }
-        let result = await ScriptRunner.run(
-            script, plugins: [StoragePlugin(), AckPlugin()],
-            options: BridgeHost.Options(storage: StorageLocation(appID: appID, directory: directory)))
-        if result.exitCode != 0 { FileHandle.standardError.write(Data(result.stderr.utf8)) }
-        exit(result.exitCode)
+    /// Waits (off the cooperative pool) for the rest of `pipe`'s output and the process's exit.
+    static func finish(_ process: Process, _ pipe: Pipe) async throws -> (output: String, status: Int32) {
+        try await runBlocking {
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (output, process.terminationStatus)
+        }
     }
 }
 
@@ -125,9 +64,8 @@ enum Worker {
             workers.append(try Worker.start(script, appID: "shared", directory: directory))
         }
         for (process, pipe) in workers {
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
+            let (output, status) = try await Worker.finish(process, pipe)
+            #expect(status == 0)
             #expect(output == "done\n")
         }
         let store = try SQLiteKeyValueStore(directory: directory, appID: "shared")
@@ -160,17 +98,20 @@ enum Worker {
             burst();
             """
         let (process, pipe) = try Worker.start(script, appID: "killed", directory: directory)
-        // Read acknowledgements until enough arrived, then kill -9 mid-stream.
-        var received = Data()
-        let handle = pipe.fileHandleForReading
-        while received.split(separator: UInt8(ascii: "\n")).count < 2000 {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            received.append(chunk)
+        // Read acknowledgements until enough arrived, then kill -9 mid-stream (all off the cooperative pool).
+        let received = try await runBlocking { () -> Data in
+            var received = Data()
+            let handle = pipe.fileHandleForReading
+            while received.split(separator: UInt8(ascii: "\n")).count < 2000 {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                received.append(chunk)
+            }
+            kill(process.processIdentifier, SIGKILL)
+            received.append(handle.readDataToEndOfFile())
+            process.waitUntilExit()
+            return received
         }
-        kill(process.processIdentifier, SIGKILL)
-        received.append(handle.readDataToEndOfFile())
-        process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
         // Only complete lines count as acknowledged.
         var text = String(decoding: received, as: UTF8.self)
@@ -198,20 +139,20 @@ enum Worker {
             const stop = setTimeout(() => ack("timeout"), 20000);
             """
         let (watcher, pipe) = try Worker.start(watcherScript, appID: "watched", directory: directory)
-        var output = Data()
-        while !String(decoding: output, as: UTF8.self).contains("ready\n") {
-            let chunk = pipe.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            output.append(chunk)
+        let ready = try await runBlocking { () -> String in
+            var output = Data()
+            while !String(decoding: output, as: UTF8.self).contains("ready\n") {
+                let chunk = pipe.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                output.append(chunk)
+            }
+            return String(decoding: output, as: UTF8.self)
         }
         let writer = try Worker.start(
             #"Storage.group("prefs").set("theme", { dark: true }).then(() => ack("written"));"#,
             appID: "watched", directory: directory)
-        _ = writer.1.fileHandleForReading.readDataToEndOfFile()
-        writer.0.waitUntilExit()
-        output.append(pipe.fileHandleForReading.readDataToEndOfFile())
-        watcher.waitUntilExit()
-        #expect(
-            String(decoding: output, as: UTF8.self) == "ready\n[\"prefs\",\"theme\",{\"dark\":true},\"external\"]\n")
+        _ = try await Worker.finish(writer.0, writer.1)
+        let (rest, _) = try await Worker.finish(watcher, pipe)
+        #expect(ready + rest == "ready\n[\"prefs\",\"theme\",{\"dark\":true},\"external\"]\n")
     }
 }

@@ -427,11 +427,14 @@ extension Action.Kind {
 }
 
 /// Runs async work to completion from synchronous code on a non-cooperative thread (the JS thread).
+///
+/// The work runs on the plugins' own ``ActionExecutor``, not Swift's global pool, so plugin set-up and
+/// shutdown proceed even when other code in the process blocks the global pool's few threads.
 @discardableResult
 func blockingAwait<T: Sendable>(_ operation: @escaping @Sendable () async -> T) -> T {
     let slot = BlockingSlot<T>()
     let done = DispatchSemaphore(value: 0)
-    Task {
+    Task(executorPreference: ActionExecutor.shared) {
         let value = await operation()
         slot.value.withLock { $0 = value }
         done.signal()

@@ -1,0 +1,146 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// The live ``HTTPTransport``: one AsyncHTTPClient `HTTPClient`, created on the first request and shut
+/// down (with its async `shutdown()`) by ``shutdown()``. Redirects are never followed here: the plugin
+/// follows them itself so that every hop passes the permission check.
+public final class AsyncHTTPClientTransport: HTTPTransport {
+    private enum State {
+        case idle
+        case running(HTTPClient)
+        case shutDown
+    }
+
+    private let state = Mutex<State>(.idle)
+    private let configuration: HTTPClient.Configuration
+
+    public init(connectTimeout: Duration = .seconds(10)) {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.timeout.connect = .nanoseconds(
+            Int64(connectTimeout.components.seconds) * 1_000_000_000
+                + connectTimeout.components.attoseconds / 1_000_000_000)
+        configuration.decompression = .disabled
+        // Fail at once on a refused connection (like browsers and Node) instead of retrying until the
+        // connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        self.configuration = configuration
+    }
+
+    /// Whether the `HTTPClient` was created (tests check that a plugin that made no request made none).
+    public var isClientCreated: Bool {
+        state.withLock { if case .running = $0 { true } else { false } }
+    }
+
+    private func client() throws -> HTTPClient {
+        try state.withLock { state in
+            switch state {
+            case .running(let client): return client
+            case .shutDown:
+                throw HTTPError.network(kind: "other", message: "the HTTP client was shut down", url: "")
+            case .idle:
+                let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+                state = .running(client)
+                return client
+            }
+        }
+    }
+
+    public func send(_ request: HTTPTransportRequest, timeout: Duration) async throws -> HTTPTransportResponse {
+        let client = try client()
+        var outgoing = HTTPClientRequest(url: request.url)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let response: HTTPClientResponse
+        do {
+            let nanoseconds =
+                timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+            response = try await client.execute(outgoing, timeout: .nanoseconds(nanoseconds))
+        } catch {
+            throw Self.map(error, url: request.url, timeout: timeout)
+        }
+        let body = response.body
+        let url = request.url
+        return HTTPTransportResponse(
+            status: Int(response.status.code), reason: response.status.reasonPhrase,
+            headers: response.headers.map { HTTPField($0.name, $0.value) },
+            body: HTTPResponseBody {
+                let iterator = IteratorBox(body.makeAsyncIterator())
+                return {
+                    do {
+                        return try await iterator.next()
+                    } catch {
+                        throw Self.map(error, url: url, timeout: timeout)
+                    }
+                }
+            })
+    }
+
+    public func shutdown() async {
+        let client: HTTPClient? = state.withLock { state in
+            defer { state = .shutDown }
+            if case .running(let client) = state { return client }
+            return nil
+        }
+        try? await client?.shutdown()
+    }
+
+    /// Maps AsyncHTTPClient and NIO errors to ``HTTPError`` (cancellation stays `CancellationError`).
+    static func map(_ error: any Error, url: String, timeout: Duration) -> any Error {
+        if error is CancellationError || error is HTTPError { return error }
+        let message = String(describing: error)
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .cancelled: return CancellationError()
+            case .deadlineExceeded:
+                return HTTPError.timeout(
+                    ms: Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000),
+                    url: url)
+            case .connectTimeout, .readTimeout, .writeTimeout:
+                return HTTPError.network(kind: "timeout", message: message, url: url)
+            case .remoteConnectionClosed, .bodyLengthMismatch:
+                return HTTPError.network(
+                    kind: "reset", message: "the connection closed before the response was complete", url: url)
+            case .invalidURL, .emptyHost, .emptyScheme:
+                return HTTPError.invalidURL(url, reason: message)
+            default:
+                return HTTPError.network(kind: "protocol", message: message, url: url)
+            }
+        }
+        if let error = error as? HTTPParserError {
+            if error == .invalidEOFState {
+                return HTTPError.network(
+                    kind: "reset", message: "the connection closed before the response was complete", url: url)
+            }
+            return HTTPError.network(kind: "protocol", message: message, url: url)
+        }
+        // NIOPosix's NIOConnectionError (connect failures, DNS) without importing NIOPosix.
+        if String(reflecting: type(of: error)).hasSuffix("NIOConnectionError") {
+            let dns = message.contains("dnsA") || message.contains("resolve")
+            return HTTPError.network(kind: dns ? "dns" : "connect", message: message, url: url)
+        }
+        if let error = error as? IOError {
+            let kind = error.errnoCode == ECONNRESET || error.errnoCode == EPIPE ? "reset" : "connect"
+            return HTTPError.network(kind: kind, message: message, url: url)
+        }
+        let typeName = String(reflecting: type(of: error))
+        if typeName.contains("SSL") || typeName.contains("TLS") {
+            return HTTPError.network(kind: "tls", message: message, url: url)
+        }
+        return HTTPError.network(kind: "other", message: message, url: url)
+    }
+}
+
+/// Holds the body's iterator so the non-Sendable iteration closure can advance it.
+private final class IteratorBox {
+    var iterator: HTTPClientResponse.Body.AsyncIterator
+    init(_ iterator: HTTPClientResponse.Body.AsyncIterator) { self.iterator = iterator }
+    func next() async throws -> [UInt8]? {
+        guard let buffer = try await iterator.next() else { return nil }
+        return Array(buffer: buffer)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import JSBridgeCore
+
+/// The HTTP plugin: `fetch()` (js/http.js) over an ``HTTPTransport``.
+///
+/// Action `request` takes `{url, method?, headers?: [[name, value]], body? (UTF-8 text) | bodyBase64?,
+/// redirect?: "follow" | "manual" | "error"}` and answers `{status, statusText, headers: [[name, value]],
+/// url, redirected, body | bodyBase64}` — the body crosses as text when it is valid UTF-8, else base64.
+/// Network access needs `--allow-net` for the URL's host and effective port (checked on every redirect
+/// hop, before connecting). See docs/http.md.
+public struct HTTPPlugin: BridgePlugin {
+    public static let name = "HTTP"
+
+    /// The transport requests go through (the live AsyncHTTPClient one unless injected).
+    public let transport: any HTTPTransport
+
+    /// `--config` section `"HTTP"`.
+    public struct Configuration: Decodable, Sendable {
+        /// How long to wait for a response head, in milliseconds (default 300000).
+        public var timeoutMs: Int?
+        /// How many redirects `follow` follows (default 20).
+        public var maxRedirects: Int?
+        /// The largest response body read into memory (default 256 MiB).
+        public var maxBodyBytes: Int?
+    }
+
+    public init() { self.init(transport: AsyncHTTPClientTransport()) }
+
+    public init(transport: any HTTPTransport) { self.transport = transport }
+
+    public func setUp(_ context: PluginContext) async throws {
+        let configuration = try context.configuration(as: Configuration.self)
+        var issues: [ArgumentIssue] = []
+        if let value = configuration.timeoutMs, value <= 0 {
+            issues.append(ArgumentIssue(path: "timeoutMs", message: "must be positive, got \(value)"))
+        }
+        if let value = configuration.maxRedirects, value < 0 {
+            issues.append(ArgumentIssue(path: "maxRedirects", message: "must not be negative, got \(value)"))
+        }
+        if let value = configuration.maxBodyBytes, value < 0 {
+            issues.append(ArgumentIssue(path: "maxBodyBytes", message: "must not be negative, got \(value)"))
+        }
+        if !issues.isEmpty {
+            throw BridgeError.invalidArgument("The configuration of plugin 'HTTP' is invalid.", issues: issues)
+        }
+    }
+
+    public func shutdown() async {
+        await transport.shutdown()
+    }
+
+    public func actions(_ a: inout ActionTable) {
+        let transport = self.transport
+        a.async("request", args: RequestArguments.self) { context, args -> JSONValue in
+            let configuration = try context.configuration(as: Configuration.self)
+            let fetcher = Fetcher(
+                transport: transport, timeout: .milliseconds(configuration.timeoutMs ?? 300_000),
+                maxRedirects: configuration.maxRedirects ?? 20,
+                maxBodyBytes: configuration.maxBodyBytes ?? (256 << 20),
+                authorize: { host, port in try context.require(.net(host: host, port: port)) })
+            let response = try await fetcher.fetch(try args.request())
+            return Self.encode(response)
+        }
+    }
+
+    static func encode(_ response: FetchResponse) -> JSONValue {
+        var object: JSONObject = [
+            "status": .number(Double(response.status)),
+            "statusText": .string(response.statusText),
+            "headers": .array(response.headers.map { .array([.string($0.name.lowercased()), .string($0.value)]) }),
+            "url": .string(response.url),
+            "redirected": .bool(response.redirected),
+        ]
+        if let text = String(validating: response.body, as: UTF8.self) {
+            object["body"] = .string(text)
+        } else {
+            object["bodyBase64"] = .string(Data(response.body).base64EncodedString())
+        }
+        return .object(object)
+    }
+}
+
+/// The arguments of `request`.
+struct RequestArguments: Decodable, Sendable {
+    var url: String
+    var method: String?
+    var headers: [[String]]?
+    var body: String?
+    var bodyBase64: String?
+    var redirect: String?
+
+    func request() throws(BridgeError) -> FetchRequest {
+        func invalid(_ path: String, _ message: String) -> BridgeError {
+            BridgeError.invalidArgument(
+                "Invalid arguments: at '\(path)': \(message)", issues: [ArgumentIssue(path: path, message: message)])
+        }
+        let method = method ?? "GET"
+        let token = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        guard !method.isEmpty, method.allSatisfy(token.contains) else {
+            throw invalid("method", "'\(method)' is not a valid HTTP method")
+        }
+        var fields: [HTTPField] = []
+        for (index, pair) in (headers ?? []).enumerated() {
+            guard pair.count == 2 else { throw invalid("headers[\(index)]", "expected [name, value]") }
+            fields.append(HTTPField(pair[0], pair[1]))
+        }
+        var bytes: [UInt8]?
+        if let body { bytes = Array(body.utf8) }
+        if let bodyBase64 {
+            guard let data = Data(base64Encoded: bodyBase64) else { throw invalid("bodyBase64", "is not base64") }
+            bytes = Array(data)
+        }
+        let mode: RedirectMode
+        switch redirect {
+        case nil: mode = .follow
+        case let value?:
+            guard let parsed = RedirectMode(rawValue: value) else {
+                throw invalid("redirect", "expected \"follow\", \"manual\" or \"error\", got \"\(value)\"")
+            }
+            mode = parsed
+        }
+        return FetchRequest(
+            method: method.uppercased() == method ? method : normalize(method), url: url,
+            headers: fields, body: bytes, redirect: mode)
+    }
+
+    /// Fetch normalizes the standard methods' case (`post` → `POST`), not others.
+    private func normalize(_ method: String) -> String {
+        let upper = method.uppercased()
+        return ["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"].contains(upper) ? upper : method
+    }
+}
+
+extension HTTPError: BridgeErrorConvertible {
+    public var bridgeError: BridgeError {
+        switch self {
+        case .invalidURL(let url, let reason):
+            BridgeError.invalidArgument(
+                description, issues: [ArgumentIssue(path: "url", message: "\(reason) ('\(url)')")])
+        case .network(let kind, _, let url):
+            BridgeError(
+                code: "NETWORK_ERROR", message: description, data: ["kind": .string(kind), "url": .string(url)])
+        case .timeout(let ms, let url):
+            BridgeError(
+                code: BridgeError.Code.timeout, message: description,
+                data: ["url": .string(url), "timeoutMs": .number(Double(ms))])
+        case .bodyTooLarge(let limit, let url):
+            BridgeError(
+                code: "BODY_TOO_LARGE", message: description,
+                data: ["url": .string(url), "limit": .number(Double(limit))])
+        }
+    }
+}

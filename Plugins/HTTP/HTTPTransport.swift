@@ -1,0 +1,158 @@
+import Foundation
+
+/// One header field, in the order it was given or received (names keep their case on the wire).
+public struct HTTPField: Sendable, Hashable {
+    public var name: String
+    public var value: String
+
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// A request as the transport sends it: one hop, no redirects followed.
+public struct HTTPTransportRequest: Sendable, Hashable {
+    public var method: String
+    /// An absolute `http` or `https` URL.
+    public var url: String
+    public var headers: [HTTPField]
+    public var body: [UInt8]?
+
+    public init(method: String, url: String, headers: [HTTPField] = [], body: [UInt8]? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of header `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// A response head plus its body, streamed in chunks.
+public struct HTTPTransportResponse: Sendable {
+    public var status: Int
+    public var reason: String
+    public var headers: [HTTPField]
+    public var body: HTTPResponseBody
+
+    public init(status: Int, reason: String? = nil, headers: [HTTPField] = [], body: HTTPResponseBody = .empty) {
+        self.status = status
+        self.reason = reason ?? HTTPStatus.reason(status)
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of header `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// A response body as an async sequence of byte chunks; iterate it once.
+///
+/// Stopping the iteration early (or cancelling the task that iterates) releases the connection.
+public struct HTTPResponseBody: AsyncSequence, Sendable {
+    public typealias Element = [UInt8]
+
+    private let make: @Sendable () -> AsyncIterator
+
+    /// A body whose iterator is made by `makeNext`: each call of the returned closure gives the next
+    /// chunk, or nil at the end.
+    public init(_ makeNext: @escaping @Sendable () -> (() async throws -> [UInt8]?)) {
+        self.make = { AsyncIterator(next: makeNext()) }
+    }
+
+    /// A body of the given chunks.
+    public static func chunks(_ chunks: [[UInt8]]) -> HTTPResponseBody {
+        HTTPResponseBody {
+            var remaining = chunks[...]
+            return { remaining.popFirst() }
+        }
+    }
+
+    /// A body of `bytes` in one chunk.
+    public static func bytes(_ bytes: [UInt8]) -> HTTPResponseBody { chunks(bytes.isEmpty ? [] : [bytes]) }
+
+    /// The UTF-8 of `text` in one chunk.
+    public static func text(_ text: String) -> HTTPResponseBody { bytes(Array(text.utf8)) }
+
+    /// No body.
+    public static let empty = chunks([])
+
+    public func makeAsyncIterator() -> AsyncIterator { make() }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let next: () async throws -> [UInt8]?
+        public mutating func next() async throws -> [UInt8]? { try await next() }
+    }
+
+    /// Reads the whole body; throws ``HTTPError/bodyTooLarge(limit:url:)`` past `limit` bytes.
+    public func collect(upTo limit: Int, url: String = "") async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        for try await chunk in self {
+            if bytes.count + chunk.count > limit { throw HTTPError.bodyTooLarge(limit: limit, url: url) }
+            if bytes.isEmpty { bytes = chunk } else { bytes += chunk }
+            try Task.checkCancellation()
+        }
+        return bytes
+    }
+}
+
+/// Sends one HTTP request and returns its response head with a streamed body (DESIGN §5: the live
+/// implementation is ``AsyncHTTPClientTransport``; tests swap in a recording fake).
+///
+/// Implementations throw `CancellationError` when the calling task is cancelled (and really stop the
+/// request), ``HTTPError`` for network failures, and never follow redirects themselves.
+public protocol HTTPTransport: Sendable {
+    func send(_ request: HTTPTransportRequest, timeout: Duration) async throws -> HTTPTransportResponse
+    /// Releases connections and threads; awaited in the plugin's `shutdown`.
+    func shutdown() async
+}
+
+extension HTTPTransport {
+    public func shutdown() async {}
+}
+
+/// Reason phrases of the common status codes.
+public enum HTTPStatus {
+    public static func reason(_ status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 101: "Switching Protocols"
+        case 200: "OK"
+        case 201: "Created"
+        case 202: "Accepted"
+        case 204: "No Content"
+        case 205: "Reset Content"
+        case 206: "Partial Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 304: "Not Modified"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 409: "Conflict"
+        case 410: "Gone"
+        case 412: "Precondition Failed"
+        case 413: "Content Too Large"
+        case 415: "Unsupported Media Type"
+        case 422: "Unprocessable Content"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: ""
+        }
+    }
+}

@@ -1,0 +1,243 @@
+import Foundation
+import HTTPPlugin
+import JSBridgeCore
+import JSBridgeTesting
+import Synchronization
+import Testing
+
+/// The `request` action through PluginTester, with the recording transport and the live one.
+@Suite struct HTTPActionTests {
+    static let allowAll = BridgeHost.Options.testing(permissions: Permissions(net: .all))
+
+    @Test func requestSendsMethodHeadersAndTextBody() async throws {
+        let transport = RecordingHTTPTransport { _ in
+            HTTPTransportResponse(status: 201, headers: [HTTPField("Content-Type", "text/plain")], body: .text("créé"))
+        }
+        let tester = try await PluginTester(HTTPPlugin(transport: transport), options: Self.allowAll)
+        let answer = try await tester.call(
+            "request",
+            [
+                "url": "http://example.com/items?x=1", "method": "POST", "headers": [["X-Token", "abc"]],
+                "body": "{\"a\":1}",
+            ])
+        #expect(
+            answer == [
+                "status": 201, "statusText": "Created", "headers": [["content-type", "text/plain"]],
+                "url": "http://example.com/items?x=1", "redirected": false, "body": "créé",
+            ])
+        #expect(
+            transport.requests == [
+                HTTPTransportRequest(
+                    method: "POST", url: "http://example.com/items?x=1", headers: [HTTPField("X-Token", "abc")],
+                    body: Array("{\"a\":1}".utf8))
+            ])
+    }
+
+    @Test func binaryBodiesCrossAsBase64() async throws {
+        let binary: [UInt8] = [0, 0xff, 0xfe, 0x80, 65]
+        let transport = RecordingHTTPTransport { _ in
+            HTTPTransportResponse(status: 200, body: .chunks([[0, 0xff], [0xfe, 0x80, 65]]))
+        }
+        let tester = try await PluginTester(HTTPPlugin(transport: transport), options: Self.allowAll)
+        let answer = try await tester.call(
+            "request",
+            ["url": "https://example.com/", "method": "PUT", "bodyBase64": .string(Data(binary).base64EncodedString())])
+        #expect(answer["bodyBase64"] == .string(Data(binary).base64EncodedString()))
+        #expect(answer["body"] == nil)
+        #expect(transport.requests.map(\.body) == [binary])
+    }
+
+    @Test func invalidArgumentsHavePaths() async throws {
+        let transport = RecordingHTTPTransport()
+        let tester = try await PluginTester(HTTPPlugin(transport: transport), options: Self.allowAll)
+        let cases: [(JSONValue, String)] = [
+            (["url": "http://example.com/", "redirect": "sometimes"], "redirect"),
+            (["url": "not a url"], "url"),
+            (["url": "ftp://example.com/file"], "url"),
+            (["url": "http://example.com/", "method": "GE T"], "method"),
+            (["url": "http://example.com/", "headers": [["only-name"]]], "headers[0]"),
+            (["url": 5], "url"),
+        ]
+        for (args, path) in cases {
+            let error = await #expect(throws: BridgeError.self) { try await tester.call("request", args) }
+            #expect(error?.code == "INVALID_ARGUMENT")
+            #expect(error?.data?["issues"]?[0]?["path"] == .string(path))
+        }
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test func permissionIsCheckedBeforeAnyRequest() async throws {
+        let transport = RecordingHTTPTransport()
+        let denied = try await PluginTester(HTTPPlugin(transport: transport))
+        let error = await #expect(throws: BridgeError.self) {
+            try await denied.call("request", ["url": "http://example.com/"])
+        }
+        #expect(error?.code == "PERMISSION_DENIED")
+        #expect(error?.message.contains("--allow-net=example.com:80") == true)
+        #expect(transport.requests.isEmpty)
+
+        // The effective port: 443 for https, 80 for http.
+        let list = try await PluginTester(
+            HTTPPlugin(transport: transport),
+            options: .testing(permissions: Permissions(net: .hosts([.init(host: "example.com", port: 443)]))))
+        _ = try await list.call("request", ["url": "https://EXAMPLE.com/a"])
+        let wrongPort = await #expect(throws: BridgeError.self) {
+            try await list.call("request", ["url": "http://example.com/a"])
+        }
+        #expect(wrongPort?.code == "PERMISSION_DENIED")
+        #expect(transport.requests.map(\.url) == ["https://EXAMPLE.com/a"])
+    }
+
+    @Test func redirectsAreCheckedHopByHop() async throws {
+        let transport = RecordingHTTPTransport { request in
+            if request.url.hasPrefix("http://allowed.test/") {
+                return HTTPTransportResponse(status: 302, headers: [HTTPField("Location", "http://other.test/x")])
+            }
+            return HTTPTransportResponse(status: 200, body: .text("other"))
+        }
+        let tester = try await PluginTester(
+            HTTPPlugin(transport: transport),
+            options: .testing(permissions: Permissions(net: .hosts([.init(host: "allowed.test")]))))
+        let error = await #expect(throws: BridgeError.self) {
+            try await tester.call("request", ["url": "http://allowed.test/start"])
+        }
+        #expect(error?.code == "PERMISSION_DENIED")
+        #expect(transport.requests.map(\.url) == ["http://allowed.test/start"])
+    }
+
+    @Test func redirectRewritesMethodAndDropsCredentialsAcrossOrigins() async throws {
+        let transport = RecordingHTTPTransport { request in
+            switch request.url {
+            case "http://a.test/form": HTTPTransportResponse(status: 303, headers: [HTTPField("location", "/done")])
+            case "http://a.test/done":
+                HTTPTransportResponse(status: 307, headers: [HTTPField("location", "http://b.test/final")])
+            default: HTTPTransportResponse(status: 200, body: .text("ok"))
+            }
+        }
+        let tester = try await PluginTester(HTTPPlugin(transport: transport), options: Self.allowAll)
+        let answer = try await tester.call(
+            "request",
+            [
+                "url": "http://a.test/form", "method": "POST", "body": "a=1",
+                "headers": [["content-type", "application/x-www-form-urlencoded"], ["authorization", "Bearer t"]],
+            ])
+        #expect(answer["redirected"] == true)
+        #expect(answer["url"] == "http://b.test/final")
+        let requests = transport.requests
+        #expect(requests.map(\.method) == ["POST", "GET", "GET"])
+        #expect(requests[1].body == nil)
+        #expect(requests[1].headers == [HTTPField("authorization", "Bearer t")])
+        #expect(requests[2].headers == [])
+    }
+
+    @Test func tooManyRedirectsIsANetworkError() async throws {
+        let transport = RecordingHTTPTransport { _ in
+            HTTPTransportResponse(status: 302, headers: [HTTPField("location", "/again")])
+        }
+        let tester = try await PluginTester(
+            HTTPPlugin(transport: transport),
+            options: .testing(configuration: ["HTTP": ["maxRedirects": 3]], permissions: .all))
+        let error = await #expect(throws: BridgeError.self) {
+            try await tester.call("request", ["url": "http://a.test/"])
+        }
+        #expect(error?.code == "NETWORK_ERROR")
+        #expect(error?.data?["kind"] == "redirect")
+        #expect(transport.requests.count == 4)
+    }
+
+    @Test func bodyLimitIsEnforced() async throws {
+        let transport = RecordingHTTPTransport { _ in
+            HTTPTransportResponse(status: 200, body: .text(String(repeating: "x", count: 100)))
+        }
+        let tester = try await PluginTester(
+            HTTPPlugin(transport: transport),
+            options: .testing(configuration: ["HTTP": ["maxBodyBytes": 10]], permissions: .all))
+        let error = await #expect(throws: BridgeError.self) {
+            try await tester.call("request", ["url": "http://a.test/"])
+        }
+        #expect(error?.code == "BODY_TOO_LARGE")
+    }
+
+    @Test func badConfigurationFailsSetUp() async throws {
+        let error = await #expect(throws: BridgeError.self) {
+            _ = try await PluginTester(
+                HTTPPlugin(transport: RecordingHTTPTransport()),
+                options: .testing(configuration: ["HTTP": ["timeoutMs": 0]]))
+        }
+        #expect(error?.code == "INVALID_ARGUMENT")
+        #expect(error?.data?["issues"]?[0]?["path"] == "timeoutMs")
+    }
+
+    @Test func cancellationReachesTheTransport() async throws {
+        let cancelled = Mutex(false)
+        let transport = RecordingHTTPTransport { _ in
+            do {
+                try await Task.sleep(for: .seconds(30))
+            } catch {
+                cancelled.withLock { $0 = true }
+                throw error
+            }
+            return HTTPTransportResponse(status: 200)
+        }
+        let fetcher = Fetcher(transport: transport, authorize: { _, _ in })
+        let task = Task { try await fetcher.fetch(FetchRequest(url: "http://a.test/")) }
+        while transport.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(cancelled.withLock { $0 })
+    }
+
+    @Test func shutdownShutsTheTransportDown() async throws {
+        let transport = RecordingHTTPTransport()
+        let tester = try await PluginTester(HTTPPlugin(transport: transport))
+        await tester.shutdown()
+        #expect(transport.isShutDown)
+    }
+
+    // MARK: Live transport against the test server
+
+    @Test func liveTransportIsCreatedLazilyAndShutDown() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/hello") { request in .text("hello \(request.method)", headers: [.init("X-Reply", "yes")]) }
+        let transport = AsyncHTTPClientTransport()
+        let tester = try await PluginTester(HTTPPlugin(transport: transport), options: Self.allowAll)
+        #expect(!transport.isClientCreated)
+        let answer = try await tester.call("request", ["url": .string(server.url("/hello"))])
+        #expect(transport.isClientCreated)
+        #expect(answer["status"] == 200)
+        #expect(answer["body"] == "hello GET")
+        #expect(answer["headers"]?.arrayValue?.contains(["x-reply", "yes"]) == true)
+        await tester.shutdown()
+        #expect(!transport.isClientCreated)
+        let after = await #expect(throws: BridgeError.self) {
+            try await tester.call("request", ["url": .string(server.url("/hello"))])
+        }
+        #expect(after?.code == "NETWORK_ERROR")
+        try await server.stop()
+    }
+
+    @Test func liveTransportMapsNetworkFailures() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/reset") { _ in .reset(contentLength: 1000, sending: "partial") }
+        server.route("/slow") { _ in .text("late", delay: .seconds(5)) }
+        let tester = try await PluginTester(
+            HTTPPlugin(), options: .testing(configuration: ["HTTP": ["timeoutMs": 200]], permissions: .all))
+        let reset = await #expect(throws: BridgeError.self) {
+            try await tester.call("request", ["url": .string(server.url("/reset"))])
+        }
+        #expect(reset?.code == "NETWORK_ERROR")
+        #expect(reset?.data?["kind"] == "reset", "\(reset?.message ?? "")")
+        let slow = await #expect(throws: BridgeError.self) {
+            try await tester.call("request", ["url": .string(server.url("/slow"))])
+        }
+        #expect(slow?.code == "TIMEOUT")
+        let port = server.port
+        try await server.stop()
+        let refused = await #expect(throws: BridgeError.self) {
+            try await tester.call("request", ["url": .string("http://127.0.0.1:\(port)/")])
+        }
+        #expect(refused?.code == "NETWORK_ERROR")
+        #expect(refused?.data?["kind"] == "connect")
+        await tester.shutdown()
+    }
+}
