@@ -414,21 +414,9 @@ final class CompiledProgram: @unchecked Sendable {
             ctx.path.append(.key(field.name))
             let json = reverseValue(v, field.type, &ctx)
             ctx.path.removeLast()
-            setPath(&out, field.paths[0][...], json)
+            out.set(path: field.paths[0][...], json)
         }
         return .object(out)
-    }
-
-    private func setPath(_ object: inout JSONObject, _ path: ArraySlice<String>, _ value: JSONValue) {
-        let key = path.first!
-        if path.count == 1 {
-            object[key] = value
-            return
-        }
-        var child: JSONObject
-        if case .object(let existing)? = object[key] { child = existing } else { child = JSONObject() }
-        setPath(&child, path.dropFirst(), value)
-        object[key] = .object(child)
     }
 
     func reverseValue(_ value: JSONValue, _ type: CompiledType, _ ctx: inout ConversionContext) -> JSONValue {

@@ -451,7 +451,7 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
     func encode(_ model: M) -> JSONValue {
         var out = JSONObject()
         for field in fields where !withUnsafePointer(to: model, { field.isNil($0) }) {
-            setPath(&out, field.paths[0][...], field.encode(model))
+            out.set(path: field.paths[0][...], field.encode(model))
         }
         return .object(out)
     }
@@ -461,18 +461,6 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
         var out = JSONObject()
         for field in fields { out[field.name] = field.encode(model) }
         return .object(out)
-    }
-
-    private func setPath(_ object: inout JSONObject, _ path: ArraySlice<String>, _ value: JSONValue) {
-        let key = path.first!
-        if path.count == 1 {
-            object[key] = value
-            return
-        }
-        var child: JSONObject
-        if case .object(let existing)? = object[key] { child = existing } else { child = JSONObject() }
-        setPath(&child, path.dropFirst(), value)
-        object[key] = .object(child)
     }
 
     func write(_ model: M, _ w: inout ModelJSONWriter) {

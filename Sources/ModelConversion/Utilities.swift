@@ -222,3 +222,18 @@ extension ModelRegistry {
         return "\(name)(\(parts.joined(separator: ", ")))"
     }
 }
+
+extension JSONObject {
+    /// Sets `value` at a dotted key path (`["ext", "desc"]`), creating the intermediate objects.
+    mutating func set(path: ArraySlice<String>, _ value: JSONValue) {
+        let key = path.first!
+        if path.count == 1 {
+            self[key] = value
+            return
+        }
+        var child: JSONObject
+        if case .object(let existing)? = self[key] { child = existing } else { child = JSONObject() }
+        child.set(path: path.dropFirst(), value)
+        self[key] = .object(child)
+    }
+}
