@@ -486,7 +486,173 @@ function fetch(input, init) {
     });
 }
 
-const HTTP = Object.freeze({ fetch, Headers, Request, Response });
+// MARK: - Queues
+
+const queueToken = Symbol("RequestQueue");
+const queues = new Map(); // name → RequestQueue
+
+function checkMaxConcurrent(value) {
+  const n = Number(value);
+  if (!(n === Infinity || (Number.isInteger(n) && n >= 1))) {
+    throw new RangeError(`maxConcurrent must be a positive integer or Infinity. Received ${value}`);
+  }
+  return n;
+}
+
+/// Reports an error thrown by a callback without breaking the queue (as an uncaught exception).
+function reportLater(error) {
+  Promise.resolve().then(() => { throw error; });
+}
+
+/// A named queue: tasks start in FIFO order, at most `maxConcurrent` at a time (see docs/http.md, "Queues").
+class RequestQueue {
+  #name; #max; #running = new Set(); #waiting = []; #idleCallbacks = new Set();
+
+  constructor(token, name, max) {
+    if (token !== queueToken) throw new TypeError("Illegal constructor: use HTTP.queue(name, options)");
+    this.#name = name;
+    this.#max = max;
+  }
+
+  get name() { return this.#name; }
+  get maxConcurrent() { return this.#max; }
+  set maxConcurrent(value) { this.resize(value); }
+  get running() { return this.#running.size; }
+  get waiting() { return this.#waiting.length; }
+  get isIdle() { return this.#running.size === 0 && this.#waiting.length === 0; }
+
+  /// Changes the limit: growing starts waiting tasks at once; shrinking lets running tasks finish.
+  resize(maxConcurrent) {
+    this.#max = checkMaxConcurrent(maxConcurrent);
+    this.#pump();
+    return this;
+  }
+
+  /// Queues `fn({ signal })` (it returns a value or a promise); resolves or rejects as it does.
+  /// `options.signal` aborting while the task waits removes it (rejecting with the signal's reason); once
+  /// running, the task's `signal` aborts when that signal or `cancelAll` does.
+  add(fn, options) {
+    if (typeof fn !== "function") return Promise.reject(new TypeError("queue.add needs a function."));
+    const userSignal = options?.signal ?? undefined;
+    if (userSignal !== undefined && !(userSignal instanceof AbortSignal)) {
+      return Promise.reject(new TypeError("options.signal is not an AbortSignal."));
+    }
+    if (userSignal !== undefined && userSignal.aborted) return Promise.reject(abortReason(userSignal));
+    return new Promise((resolve, reject) => {
+      const task = { fn, resolve, reject, userSignal, controller: null, onAbort: null };
+      if (userSignal !== undefined) {
+        task.onAbort = () => {
+          const index = this.#waiting.indexOf(task);
+          if (index === -1) return;
+          this.#waiting.splice(index, 1);
+          reject(abortReason(userSignal));
+          this.#checkIdle();
+        };
+        userSignal.addEventListener("abort", task.onAbort, { once: true });
+      }
+      this.#waiting.push(task);
+      this.#pump();
+    });
+  }
+
+  /// `fetch(input, init)` once the queue lets it start; `cancelAll` aborts it through its signal.
+  fetch(input, init) {
+    let userSignal;
+    try {
+      userSignal = init?.signal !== undefined && init?.signal !== null ? init.signal
+        : input instanceof Request && init?.signal !== null ? input.signal : undefined;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.add(({ signal }) => fetch(input, { ...init, signal }), { signal: userSignal });
+  }
+
+  /// Calls `callback(queue)` each time the queue drains (nothing running, nothing waiting).
+  onIdle(callback) {
+    if (typeof callback !== "function") throw new TypeError("queue.onIdle needs a function.");
+    const entry = (queue) => callback(queue);
+    this.#idleCallbacks.add(entry);
+    return { remove: () => { this.#idleCallbacks.delete(entry); } };
+  }
+
+  /// Resolves when nothing is running or waiting (at once when the queue is already idle).
+  idle() {
+    if (this.isIdle) return Promise.resolve();
+    return new Promise((resolve) => {
+      const handle = this.onIdle(() => { handle.remove(); resolve(); });
+    });
+  }
+
+  /// Rejects every waiting task with `reason` (default: an AbortError DOMException) and aborts the signal
+  /// of every running task with it (queued fetches reject with it). Returns how many tasks were hit.
+  cancelAll(reason) {
+    if (reason === undefined) reason = new DOMException(`The queue "${this.#name}" was cancelled`, "AbortError");
+    const waiting = this.#waiting.splice(0);
+    const running = [...this.#running];
+    for (const task of waiting) {
+      task.userSignal?.removeEventListener("abort", task.onAbort);
+      task.reject(reason);
+    }
+    for (const task of running) task.controller.abort(reason);
+    this.#checkIdle();
+    return waiting.length + running.length;
+  }
+
+  #pump() {
+    while (this.#running.size < this.#max && this.#waiting.length > 0) this.#start(this.#waiting.shift());
+  }
+
+  #start(task) {
+    if (task.userSignal !== undefined) task.userSignal.removeEventListener("abort", task.onAbort);
+    task.controller = new internal.AbortController();
+    const signal = task.userSignal === undefined ? task.controller.signal
+      : AbortSignal.any([task.userSignal, task.controller.signal]);
+    this.#running.add(task);
+    let result;
+    try {
+      result = Promise.resolve(task.fn({ signal }));
+    } catch (error) {
+      result = Promise.reject(error);
+    }
+    const done = () => {
+      this.#running.delete(task);
+      this.#pump();
+      this.#checkIdle();
+    };
+    // Settle the task's promise first, so its handlers run before `idle()`'s.
+    result.then((value) => { task.resolve(value); done(); }, (error) => { task.reject(error); done(); });
+  }
+
+  #checkIdle() {
+    if (!this.isIdle) return;
+    for (const callback of [...this.#idleCallbacks]) {
+      if (!this.#idleCallbacks.has(callback)) continue;
+      try {
+        callback(this);
+      } catch (error) {
+        reportLater(error);
+      }
+    }
+  }
+
+  get [Symbol.toStringTag]() { return "RequestQueue"; }
+}
+
+/// The queue named `name` (created on first use with `maxConcurrent`, default 4; later options resize it).
+function queue(name, options) {
+  name = `${name}`;
+  const max = options?.maxConcurrent;
+  let existing = queues.get(name);
+  if (existing === undefined) {
+    existing = new RequestQueue(queueToken, name, max === undefined ? 4 : checkMaxConcurrent(max));
+    queues.set(name, existing);
+  } else if (max !== undefined) {
+    existing.resize(max);
+  }
+  return existing;
+}
+
+const HTTP = Object.freeze({ fetch, Headers, Request, Response, queue, RequestQueue });
 
 internal.defineGlobal("fetch", fetch);
 internal.defineGlobal("Headers", Headers);

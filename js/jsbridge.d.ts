@@ -828,9 +828,48 @@ declare var Location: JSBridgeLocation;
 
 // MARK: - HTTP
 
+/** Options of `HTTP.queue(name, options)`. */
+interface HTTPQueueOptions {
+  /** At most this many tasks in flight (a positive integer or `Infinity`; default 4 for a new queue). */
+  maxConcurrent?: number;
+}
+
+/** A task of `queue.add`: gets the task's signal (aborted by `cancelAll` or the caller's own signal). */
+type HTTPQueueTask<T> = (context: { signal: AbortSignal }) => T | PromiseLike<T>;
+
+/**
+ * A named request queue (`HTTP.queue(name)`): tasks start in FIFO order, at most `maxConcurrent` at a time.
+ */
+interface HTTPRequestQueue {
+  readonly name: string;
+  /** The limit; setting it is `resize(n)`. */
+  maxConcurrent: number;
+  /** Tasks started and not yet settled. */
+  readonly running: number;
+  /** Tasks waiting for a slot. */
+  readonly waiting: number;
+  /** Nothing running and nothing waiting. */
+  readonly isIdle: boolean;
+  /** Changes the limit: growing starts waiting tasks at once; shrinking lets running tasks finish. */
+  resize(maxConcurrent: number): this;
+  /** `fetch(input, init)` once the queue lets it start; `cancelAll` aborts it through its signal. */
+  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  /** Runs `fn` when a slot is free; `options.signal` aborting while it waits removes it. */
+  add<T>(fn: HTTPQueueTask<T>, options?: { signal?: AbortSignal }): Promise<Awaited<T>>;
+  /** Calls `callback` each time the queue drains (synchronously, at that moment). */
+  onIdle(callback: (queue: HTTPRequestQueue) => void): { remove(): void };
+  /** Resolves when nothing is running or waiting (at once when already idle). */
+  idle(): Promise<void>;
+  /**
+   * Rejects every waiting task with `reason` (default: an `AbortError` `DOMException`) and aborts every running
+   * task's signal with it; returns how many tasks were hit. The queue stays usable.
+   */
+  cancelAll(reason?: unknown): number;
+}
+
 /**
  * The HTTP plugin's namespace. `fetch`, `Headers`, `Request` and `Response` are also globals with the WHATWG
- * types (from the `webworker` lib); network access needs `--allow-net`. DAOs, queues, caches and mocks are not
+ * types (from the `webworker` lib); network access needs `--allow-net`. DAOs, caches and mocks are not
  * built yet.
  */
 declare const HTTP: Readonly<{
@@ -838,4 +877,8 @@ declare const HTTP: Readonly<{
   Headers: typeof Headers;
   Request: typeof Request;
   Response: typeof Response;
+  /** The queue named `name`: created on first use; later calls return the same object (options resize it). */
+  queue(name: string, options?: HTTPQueueOptions): HTTPRequestQueue;
+  /** The queues' class (for `instanceof`; not constructible). */
+  RequestQueue: { readonly prototype: HTTPRequestQueue };
 }>;
