@@ -143,10 +143,7 @@ final class CompiledProgram: @unchecked Sendable {
 
     func convertModel(_ value: JSONValue, _ modelIndex: Int, _ ctx: inout ConversionContext) -> JSONValue? {
         var model = models[modelIndex]
-        if ctx.depth >= ctx.options.maxDepth {
-            ctx.fail(ModelIssue.Code.tooDeep, "nesting deeper than \(ctx.options.maxDepth) levels", input: nil)
-            return nil
-        }
+        guard ctx.checkDepth() else { return nil }
         if let resolver = model.resolver, let target = resolver(value), target != model.name {
             guard let i = index[target] else {
                 ctx.fail(
@@ -337,10 +334,7 @@ final class CompiledProgram: @unchecked Sendable {
                 ctx.fail(ModelIssue.Code.type, "expected an array, got \(value.typeDescription)", input: value)
                 return nil
             }
-            guard ctx.depth < ctx.options.maxDepth else {
-                ctx.fail(ModelIssue.Code.tooDeep, "nesting deeper than \(ctx.options.maxDepth) levels", input: nil)
-                return nil
-            }
+            guard ctx.checkDepth() else { return nil }
             ctx.depth += 1
             defer { ctx.depth -= 1 }
             var out = [JSONValue]()
@@ -365,10 +359,7 @@ final class CompiledProgram: @unchecked Sendable {
                 ctx.fail(ModelIssue.Code.type, "expected an object (a map), got \(value.typeDescription)", input: value)
                 return nil
             }
-            guard ctx.depth < ctx.options.maxDepth else {
-                ctx.fail(ModelIssue.Code.tooDeep, "nesting deeper than \(ctx.options.maxDepth) levels", input: nil)
-                return nil
-            }
+            guard ctx.checkDepth() else { return nil }
             ctx.depth += 1
             defer { ctx.depth -= 1 }
             var out = JSONObject()
@@ -395,10 +386,7 @@ final class CompiledProgram: @unchecked Sendable {
             }
             return value
         }
-        if ctx.depth >= ctx.options.maxDepth {
-            ctx.fail(ModelIssue.Code.tooDeep, "nesting deeper than \(ctx.options.maxDepth) levels", input: nil)
-            return .null
-        }
+        guard ctx.checkDepth() else { return .null }
         if let d = model.discriminator,
             let tagValue = object[d.key]
                 ?? model.fields.first(where: { $0.keys.first == d.key }).flatMap({ object[$0.name] })

@@ -54,6 +54,14 @@ public struct ConversionOptions: Sendable, Hashable {
 
 /// The state of one conversion: options, the current path, the issues found.
 public struct ConversionContext {
+    /// Whether one more level of nesting is allowed; records a `TOO_DEEP` issue when it is not.
+    @inlinable
+    public mutating func checkDepth() -> Bool {
+        guard depth >= options.maxDepth else { return true }
+        fail(ModelIssue.Code.tooDeep, "nesting deeper than \(options.maxDepth) levels", input: nil)
+        return false
+    }
+
     public let options: ConversionOptions
     /// Issues that make the conversion fail.
     public var issues: [ModelIssue] = []

@@ -373,10 +373,7 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
                 ModelIssue.Code.type, "expected an object (model \(name)), got \(input.typeDescription)", input: input)
             return nil
         }
-        guard ctx.depth < ctx.options.maxDepth else {
-            ctx.fail(ModelIssue.Code.tooDeep, "nesting deeper than \(ctx.options.maxDepth) levels", input: nil)
-            return nil
-        }
+        guard ctx.checkDepth() else { return nil }
         let start = ctx.issues.count
         let savedStrict = ctx.strict
         if let strict { ctx.strict = strict }
@@ -758,10 +755,7 @@ func decodeElements<E: ModelValue>(_ value: JSONValue, _ ctx: inout ConversionCo
         ctx.fail(ModelIssue.Code.type, "expected an array, got \(value.typeDescription)", input: value)
         return false
     }
-    guard ctx.depth < ctx.options.maxDepth else {
-        ctx.fail(ModelIssue.Code.tooDeep, "nesting deeper than \(ctx.options.maxDepth) levels", input: nil)
-        return false
-    }
+    guard ctx.checkDepth() else { return false }
     ctx.depth += 1
     defer { ctx.depth -= 1 }
     var ok = true
@@ -817,10 +811,7 @@ extension Dictionary: ModelValue where Key == String, Value: ModelValue {
             ctx.fail(ModelIssue.Code.type, "expected an object (a map), got \(value.typeDescription)", input: value)
             return nil
         }
-        guard ctx.depth < ctx.options.maxDepth else {
-            ctx.fail(ModelIssue.Code.tooDeep, "nesting deeper than \(ctx.options.maxDepth) levels", input: nil)
-            return nil
-        }
+        guard ctx.checkDepth() else { return nil }
         ctx.depth += 1
         defer { ctx.depth -= 1 }
         var out = [String: Value](minimumCapacity: object.count)

@@ -43,7 +43,7 @@ public struct ActionTable: Sendable {
                         let args = try decodeArguments(A.self, from: json)
                         reply.resolve(try encodeResult(try await body(context, args)))
                     } catch {
-                        reply.reject(BridgeError(from: error))
+                        reply.reject(error)
                     }
                 }))
     }
@@ -65,7 +65,7 @@ public struct ActionTable: Sendable {
                         try await body(context, args, StreamWriter(reply: reply))
                         reply.finish()
                     } catch {
-                        reply.reject(BridgeError(from: error))
+                        reply.reject(error)
                     }
                 }))
     }
