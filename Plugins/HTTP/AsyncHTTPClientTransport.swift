@@ -4,62 +4,62 @@ import NIOCore
 import NIOHTTP1
 import Synchronization
 
-/// The live ``HTTPTransport``: one AsyncHTTPClient `HTTPClient`, created on the first request and shut
-/// down (with its async `shutdown()`) by ``shutdown()``. Redirects are never followed here: the plugin
-/// follows them itself so that every hop passes the permission check.
+/// The live ``HTTPTransport``: AsyncHTTPClient `HTTPClient`s, created on first use and shut down (with
+/// their async `shutdown()`) by ``shutdown()``. AsyncHTTPClient's connect timeout is a client setting, so
+/// there is one client per distinct connect timeout requested (usually one). Redirects are never followed
+/// here: the plugin follows them itself so that every hop passes the permission check.
 public final class AsyncHTTPClientTransport: HTTPTransport {
-    private enum State {
-        case idle
-        case running(HTTPClient)
-        case shutDown
+    private struct State {
+        /// Clients by connect timeout in nanoseconds.
+        var clients: [Int64: HTTPClient] = [:]
+        var isShutDown = false
     }
 
-    private let state = Mutex<State>(.idle)
-    private let configuration: HTTPClient.Configuration
+    private let state = Mutex(State())
+    private let defaultConnectTimeout: Duration
 
     public init(connectTimeout: Duration = .seconds(10)) {
-        var configuration = HTTPClient.Configuration()
-        configuration.redirectConfiguration = .disallow
-        configuration.timeout.connect = .nanoseconds(
-            Int64(connectTimeout.components.seconds) * 1_000_000_000
-                + connectTimeout.components.attoseconds / 1_000_000_000)
-        configuration.decompression = .disabled
-        // Fail at once on a refused connection (like browsers and Node) instead of retrying until the
-        // connect timeout.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        self.configuration = configuration
+        self.defaultConnectTimeout = connectTimeout
     }
 
-    /// Whether the `HTTPClient` was created (tests check that a plugin that made no request made none).
+    /// Whether an `HTTPClient` was created (tests check that a plugin that made no request made none).
     public var isClientCreated: Bool {
-        state.withLock { if case .running = $0 { true } else { false } }
+        state.withLock { !$0.clients.isEmpty }
     }
 
-    private func client() throws -> HTTPClient {
-        try state.withLock { state in
-            switch state {
-            case .running(let client): return client
-            case .shutDown:
+    private func client(connectTimeout: Duration?) throws -> HTTPClient {
+        let nanoseconds = Self.nanoseconds(connectTimeout ?? defaultConnectTimeout)
+        return try state.withLock { state in
+            if state.isShutDown {
                 throw HTTPError.network(kind: "other", message: "the HTTP client was shut down", url: "")
-            case .idle:
-                let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-                state = .running(client)
-                return client
             }
+            if let client = state.clients[nanoseconds] { return client }
+            var configuration = HTTPClient.Configuration()
+            configuration.redirectConfiguration = .disallow
+            configuration.timeout.connect = .nanoseconds(nanoseconds)
+            configuration.decompression = .disabled
+            // Fail at once on a refused connection (like browsers and Node) instead of retrying until the
+            // connect timeout.
+            configuration.connectionPool.retryConnectionEstablishment = false
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            state.clients[nanoseconds] = client
+            return client
         }
     }
 
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    }
+
     public func send(_ request: HTTPTransportRequest, timeout: Duration) async throws -> HTTPTransportResponse {
-        let client = try client()
+        let client = try client(connectTimeout: request.connectTimeout)
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = HTTPMethod(rawValue: request.method)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         let response: HTTPClientResponse
         do {
-            let nanoseconds =
-                timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
-            response = try await client.execute(outgoing, timeout: .nanoseconds(nanoseconds))
+            response = try await client.execute(outgoing, timeout: .nanoseconds(Self.nanoseconds(timeout)))
         } catch {
             throw Self.map(error, url: request.url, timeout: timeout)
         }
@@ -81,12 +81,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     public func shutdown() async {
-        let client: HTTPClient? = state.withLock { state in
-            defer { state = .shutDown }
-            if case .running(let client) = state { return client }
-            return nil
+        let clients = state.withLock { state in
+            state.isShutDown = true
+            defer { state.clients = [:] }
+            return Array(state.clients.values)
         }
-        try? await client?.shutdown()
+        for client in clients { try? await client.shutdown() }
     }
 
     /// Maps AsyncHTTPClient and NIO errors to ``HTTPError`` (cancellation stays `CancellationError`).

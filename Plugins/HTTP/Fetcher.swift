@@ -12,17 +12,29 @@ public struct FetchRequest: Sendable, Hashable {
     public var headers: [HTTPField]
     public var body: [UInt8]?
     public var redirect: RedirectMode
+    /// How long to wait for each connection (nil: the transport's default).
+    public var connectTimeout: Duration?
 
     public init(
         method: String = "GET", url: String, headers: [HTTPField] = [], body: [UInt8]? = nil,
-        redirect: RedirectMode = .follow
+        redirect: RedirectMode = .follow, connectTimeout: Duration? = nil
     ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.redirect = redirect
+        self.connectTimeout = connectTimeout
     }
+}
+
+/// The final response of a fetch with its body not read yet: iterate `head.body` once (or drop it to
+/// release the connection).
+public struct OpenedResponse: Sendable {
+    public var head: HTTPTransportResponse
+    /// The URL after redirects.
+    public var url: String
+    public var redirected: Bool
 }
 
 /// A complete response: head, final URL, whether a redirect was followed, and the whole body.
@@ -92,9 +104,21 @@ public struct Fetcher: Sendable {
         "content-type", "content-length", "content-encoding", "content-language", "content-location",
     ]
 
+    /// Sends `request` and reads the whole body (up to ``maxBodyBytes``).
     public func fetch(_ request: FetchRequest) async throws -> FetchResponse {
+        let opened = try await open(request)
+        let body = try await opened.head.body.collect(upTo: maxBodyBytes, url: opened.url)
+        return FetchResponse(
+            status: opened.head.status, statusText: opened.head.reason, headers: opened.head.headers,
+            url: opened.url, redirected: opened.redirected, body: body)
+    }
+
+    /// Sends `request`, following redirects per its mode, and returns the final response head with the body
+    /// still streaming.
+    public func open(_ request: FetchRequest) async throws -> OpenedResponse {
         var current = HTTPTransportRequest(
-            method: request.method, url: request.url, headers: request.headers, body: request.body)
+            method: request.method, url: request.url, headers: request.headers, body: request.body,
+            connectTimeout: request.connectTimeout)
         var target = try HTTPTarget(request.url)
         var redirects = 0
         while true {
@@ -146,10 +170,7 @@ public struct Fetcher: Sendable {
                 target = nextTarget
                 continue
             }
-            let body = try await response.body.collect(upTo: maxBodyBytes, url: current.url)
-            return FetchResponse(
-                status: response.status, statusText: response.reason, headers: response.headers, url: current.url,
-                redirected: redirects > 0, body: body)
+            return OpenedResponse(head: response, url: current.url, redirected: redirects > 0)
         }
     }
 }

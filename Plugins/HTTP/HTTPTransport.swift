@@ -18,12 +18,17 @@ public struct HTTPTransportRequest: Sendable, Hashable {
     public var url: String
     public var headers: [HTTPField]
     public var body: [UInt8]?
+    /// How long to wait for a connection to be established (nil: the transport's default).
+    public var connectTimeout: Duration?
 
-    public init(method: String, url: String, headers: [HTTPField] = [], body: [UInt8]? = nil) {
+    public init(
+        method: String, url: String, headers: [HTTPField] = [], body: [UInt8]? = nil, connectTimeout: Duration? = nil
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.connectTimeout = connectTimeout
     }
 
     /// The first value of header `name` (case-insensitive).
