@@ -9,6 +9,9 @@ public enum HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
     case timeout(ms: Int, url: String)
     /// The response body is larger than the configured limit.
     case bodyTooLarge(limit: Int, url: String)
+    /// The server answered with a status the caller does not accept (a DAO or download wants 2xx); `body`
+    /// keeps the start of the response body (at most 64 KiB, as text).
+    case status(Int, statusText: String, url: String, headers: [HTTPField], body: String)
 
     public var description: String {
         switch self {
@@ -16,6 +19,8 @@ public enum HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
         case .network(_, let message, let url): "Network error for \(url): \(message)"
         case .timeout(let ms, let url): "\(url) did not respond within \(ms) ms."
         case .bodyTooLarge(let limit, let url): "The response body of \(url) is larger than \(limit) bytes."
+        case .status(let status, let statusText, let url, _, _):
+            "\(url) answered HTTP \(status)\(statusText.isEmpty ? "" : " \(statusText)")."
         }
     }
 }

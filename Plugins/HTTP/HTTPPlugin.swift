@@ -148,6 +148,14 @@ extension HTTPError: BridgeErrorConvertible {
             BridgeError(
                 code: "BODY_TOO_LARGE", message: description,
                 data: ["url": .string(url), "limit": .number(Double(limit))])
+        case .status(let status, let statusText, let url, let headers, let body):
+            BridgeError(
+                code: "HTTP_STATUS", message: description,
+                data: [
+                    "status": .number(Double(status)), "statusText": .string(statusText), "url": .string(url),
+                    "headers": .array(headers.map { .array([.string($0.name.lowercased()), .string($0.value)]) }),
+                    "body": .string(body),
+                ])
         }
     }
 }
