@@ -39,7 +39,7 @@ let package = Package(
             resources: [
                 "loader.js", "inspect.js", "console.js", "errors.js", "encoding.js", "events.js", "url.js",
                 "structured-clone.js", "timers.js", "process.js", "module.js", "bridge.js",
-                "storage.js", "model.js", "location.js", "http.js",
+                "storage.js", "model.js", "location.js", "http.js", "http-dao.js",
             ].map { .embedInCode($0) }
         ),
         // The engine: JavaScriptCore host, event loop, command queue.
@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "ModelPluginTests", dependencies: ["ModelPlugin", "JSBridgeTesting"]),
         .testTarget(name: "StoragePluginTests", dependencies: ["StoragePlugin", "ModelPlugin", "JSBridgeTesting"]),
         .testTarget(name: "LocationPluginTests", dependencies: ["LocationPlugin", "JSBridgeTesting"]),
-        .testTarget(name: "HTTPPluginTests", dependencies: ["HTTPPlugin", "JSBridgeTesting"]),
+        .testTarget(name: "HTTPPluginTests", dependencies: ["HTTPPlugin", "ModelPlugin", "JSBridgeTesting"]),
         .testTarget(name: "CLITests", dependencies: ["jsbridge"], exclude: ["Specs"]),
         .testTarget(
             name: "CounterPluginTests", dependencies: ["CounterPlugin", "JSBridgeTesting"],

@@ -66,5 +66,8 @@ public enum JSBridgeScripts {
         File(
             name: "http.js", source: PackageResources.http_js,
             globals: ["fetch", "Headers", "Request", "Response", "HTTP"], internals: [], plugin: "HTTP"),
+        File(
+            name: "http-dao.js", source: PackageResources.http_dao_js, globals: [], internals: ["httpDAO"],
+            plugin: "HTTP"),
     ]
 }

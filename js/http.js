@@ -652,7 +652,17 @@ function queue(name, options) {
   return existing;
 }
 
-const HTTP = Object.freeze({ fetch, Headers, Request, Response, queue, RequestQueue });
+internal.httpCore = { Headers, headersFrom, base64Encode, base64Decode, queue };
+
+const HTTP = Object.freeze({
+  fetch, Headers, Request, Response, queue, RequestQueue,
+  // DAOs live in http-dao.js, loaded on first use.
+  dao: (definition) => internal.httpDAO.dao(definition),
+  serverError: (message, options) => internal.httpDAO.serverError(message, options),
+  retry: (options) => internal.httpDAO.retry(options),
+  get DAO() { return internal.httpDAO.DAO; },
+  get DAOError() { return internal.httpDAO.DAOError; },
+});
 
 internal.defineGlobal("fetch", fetch);
 internal.defineGlobal("Headers", Headers);

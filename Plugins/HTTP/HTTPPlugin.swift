@@ -22,6 +22,18 @@ public struct HTTPPlugin: BridgePlugin {
         public var maxRedirects: Int?
         /// The largest response body read into memory (default 256 MiB).
         public var maxBodyBytes: Int?
+        /// Mocked DAOs (docs/http.md, "Mocks").
+        public var mock: MockConfiguration?
+    }
+
+    /// `--config` `"HTTP": {"mock": {...}}`: mock every DAO (`mode`), and where fixtures are.
+    public struct MockConfiguration: Codable, Sendable {
+        /// `"fixture"` or `"auto"` mocks every DAO; nil or `"off"`: only DAOs that ask for it.
+        public var mode: String?
+        /// The fixture directory (default `mocks`, relative to the working directory).
+        public var dir: String?
+        /// A delay before each mocked response, in milliseconds.
+        public var delayMs: Int?
     }
 
     public init() { self.init(transport: AsyncHTTPClientTransport()) }
@@ -39,6 +51,10 @@ public struct HTTPPlugin: BridgePlugin {
         }
         if let value = configuration.maxBodyBytes, value < 0 {
             issues.append(ArgumentIssue(path: "maxBodyBytes", message: "must not be negative, got \(value)"))
+        }
+        if let mode = configuration.mock?.mode, !["fixture", "auto", "off"].contains(mode) {
+            issues.append(
+                ArgumentIssue(path: "mock.mode", message: "expected \"fixture\", \"auto\" or \"off\", got \"\(mode)\""))
         }
         if !issues.isEmpty {
             throw BridgeError.invalidArgument("The configuration of plugin 'HTTP' is invalid.", issues: issues)
@@ -58,12 +74,33 @@ public struct HTTPPlugin: BridgePlugin {
                 maxRedirects: configuration.maxRedirects ?? 20,
                 maxBodyBytes: configuration.maxBodyBytes ?? (256 << 20),
                 authorize: { host, port in try context.require(.net(host: host, port: port)) })
-            let response = try await fetcher.fetch(try args.request())
-            return Self.encode(response)
+            let request = try args.request()
+            guard args.retry != nil || args.totalTimeoutMs != nil else {
+                return Self.encode(try await fetcher.fetch(request))
+            }
+            let policy = PolicyFetcher(
+                fetcher: fetcher, retry: args.retry, totalTimeout: args.totalTimeoutMs.map { .milliseconds($0) },
+                clock: context.clock)
+            let (response, attempts) = try await policy.fetch(request)
+            return Self.encode(response, attempts: attempts)
+        }
+        a.sync("settings") { context -> JSONValue in
+            let mock = try context.configuration(as: Configuration.self).mock
+            return [
+                "mock": [
+                    "mode": .string(mock?.mode ?? "off"), "dir": .string(mock?.dir ?? "mocks"),
+                    "delayMs": .number(Double(mock?.delayMs ?? 0)),
+                ]
+            ]
+        }
+        a.async("mockFixture", args: MockFixtureArguments.self) { context, args -> JSONValue in
+            let configured = try context.configuration(as: Configuration.self).mock?.dir
+            return try MockFixtures(directory: args.dir ?? configured ?? "mocks").load(
+                dao: args.dao, variant: args.variant)
         }
     }
 
-    static func encode(_ response: FetchResponse) -> JSONValue {
+    static func encode(_ response: FetchResponse, attempts: Int? = nil) -> JSONValue {
         var object: JSONObject = [
             "status": .number(Double(response.status)),
             "statusText": .string(response.statusText),
@@ -76,6 +113,7 @@ public struct HTTPPlugin: BridgePlugin {
         } else {
             object["bodyBase64"] = .string(Data(response.body).base64EncodedString())
         }
+        if let attempts { object["attempts"] = .number(Double(attempts)) }
         return .object(object)
     }
 }
@@ -88,6 +126,11 @@ struct RequestArguments: Decodable, Sendable {
     var body: String?
     var bodyBase64: String?
     var redirect: String?
+    /// How long to wait for a connection, in milliseconds.
+    var connectTimeoutMs: Int?
+    /// The deadline of each attempt, body included, in milliseconds.
+    var totalTimeoutMs: Int?
+    var retry: RetryPolicy?
 
     func request() throws(BridgeError) -> FetchRequest {
         func invalid(_ path: String, _ message: String) -> BridgeError {
@@ -119,9 +162,12 @@ struct RequestArguments: Decodable, Sendable {
             }
             mode = parsed
         }
+        for (path, value) in [("connectTimeoutMs", connectTimeoutMs), ("totalTimeoutMs", totalTimeoutMs)] {
+            if let value, value <= 0 { throw invalid(path, "must be positive, got \(value)") }
+        }
         return FetchRequest(
             method: method.uppercased() == method ? method : normalize(method), url: url,
-            headers: fields, body: bytes, redirect: mode)
+            headers: fields, body: bytes, redirect: mode, connectTimeout: connectTimeoutMs.map { .milliseconds($0) })
     }
 
     /// Fetch normalizes the standard methods' case (`post` → `POST`), not others.
@@ -129,6 +175,13 @@ struct RequestArguments: Decodable, Sendable {
         let upper = method.uppercased()
         return ["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"].contains(upper) ? upper : method
     }
+}
+
+/// The arguments of `mockFixture`.
+struct MockFixtureArguments: Decodable, Sendable {
+    var dao: String
+    var variant: String?
+    var dir: String?
 }
 
 extension HTTPError: BridgeErrorConvertible {

@@ -1,0 +1,348 @@
+import Foundation
+import HTTPPlugin
+import JSBridgeCore
+import JSBridgeTesting
+import ModelPlugin
+import Synchronization
+import Testing
+
+/// `HTTP.dao` from JavaScript against a real server on loopback.
+@Suite struct DAOTests {
+    /// Starts a server with an echo route, runs `script` (with `base` defined) and stops the server.
+    func run(
+        _ script: String, configuration: JSONObject = [:], permissions: Permissions = Permissions(net: .all),
+        routes: (TestHTTPServer) -> Void = { _ in }
+    ) async throws -> (ScriptResult, TestHTTPServer) {
+        let server = try await TestHTTPServer.start()
+        let echo: TestHTTPServer.Handler = { request in
+            let headers = Dictionary(
+                request.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+            let object: [String: Any] = [
+                "method": request.method, "uri": request.uri, "body": request.text, "headers": headers,
+            ]
+            let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            return .json(String(decoding: data, as: UTF8.self))
+        }
+        server.route("/echo", echo)
+        server.route("/echo/a%20b", echo)
+        routes(server)
+        let options = BridgeHost.Options.testing(configuration: configuration, permissions: permissions)
+        let result = await ScriptRunner.run(
+            "const base = \"\(server.baseURL)\";\n" + script, plugins: [HTTPPlugin(), ModelPlugin()],
+            options: options, timeout: .seconds(30))
+        try await server.stop()
+        return (result, server)
+    }
+
+    @Test func parametersMapToPathQueryHeadersAndBody() async throws {
+        let (result, _) = try await run(
+            """
+            const Api = HTTP.dao({ name: "Api", baseURL: base, headers: { "X-Client": "jsbridge" } });
+            const Search = Api.extend({
+              name: "Search", path: "/echo/{id}",
+              params: {
+                id: { in: "path" }, userName: "user_name", token: { in: "header", mapTo: "X-Token" },
+                page: { default: 1 }, local: { ignore: true }, q: { required: true },
+              },
+            });
+            const Create = Api.extend({ name: "Create", path: "/echo", method: "POST", params: { title: "t", tag: { in: "query" } } });
+            const Form = Create.extend({ name: "Form", encoding: "form" });
+            (async () => {
+              const a = await Search.send({ id: "a b", userName: "ann", token: "s3", local: 1, q: "x", extra: [1, 2] });
+              console.log(a.method, a.uri, a.headers["x-token"], a.headers["x-client"], a.body === "");
+              const b = await Create.send({ title: "Hi", tag: "t1", n: 2 });
+              console.log(b.method, b.uri, b.headers["content-type"], b.body);
+              const c = await Form.send({ title: "a&b", n: [1, 2] });
+              console.log(c.uri, c.headers["content-type"], c.body);
+              try { await Search.send({ userName: "x" }); } catch (e) {
+                console.log(e instanceof HTTP.DAOError, e instanceof BridgeError, e.name, e.domain, e.code,
+                  e.data.issues.map((i) => i.path).join(","));
+              }
+            })();
+            """)
+        #expect(
+            result.lines == [
+                "GET /echo/a%20b?user_name=ann&page=1&q=x&extra=1&extra=2 s3 jsbridge true",
+                "POST /echo?tag=t1 application/json {\"t\":\"Hi\",\"n\":2}",
+                "/echo application/x-www-form-urlencoded;charset=UTF-8 t=a%26b&n=1&n=2",
+                "true true DAOError request INVALID_ARGUMENT params.q,params.id",
+            ])
+        #expect(result.stderr == "")
+    }
+
+    @Test func hooksRunInOrderAndMaySignAndBeAsync() async throws {
+        let (result, server) = try await run(
+            """
+            const order = [];
+            const Base = HTTP.dao({
+              name: "Base", baseURL: base,
+              setUpHeaders(headers) { order.push("base.setUpHeaders"); headers.set("x-app", "1"); },
+            });
+            const Signed = Base.extend({
+              name: "Signed", path: "/echo", params: { b: "b", a: "a" },
+              hooks: {
+                async setUpHeaders(headers, ctx) { await null; order.push("setUpHeaders"); headers.set("x-attempt", String(ctx.attempt)); },
+                setUpParams(params) { order.push("setUpParams"); return { ...params, ts: 42 }; },
+                didSetUpParams(params) {
+                  order.push("didSetUpParams");
+                  const text = Object.keys(params).sort().map((k) => k + "=" + params[k]).join("&") + "secret";
+                  let sum = 0; for (const c of text) sum = (sum * 31 + c.charCodeAt(0)) >>> 0;
+                  params.sign = sum.toString(16);
+                },
+                willSend(request) { order.push("willSend"); request.headers.set("x-final", request.method); },
+                didReceive(response) { order.push("didReceive:" + response.status); },
+                outputEntity(json) { order.push("outputEntity"); return json.uri; },
+                async deliver(uri) { order.push("deliver"); return { uri }; },
+              },
+            });
+            (async () => {
+              const out = await Signed.send({ a: 1, b: 2 });
+              console.log(order.join(" "));
+              console.log(out.uri);
+            })();
+            """)
+        #expect(
+            result.lines.first
+                == "base.setUpHeaders setUpHeaders setUpParams didSetUpParams willSend didReceive:200 outputEntity deliver"
+        )
+        let uri = try #require(result.lines.last)
+        #expect(uri.hasPrefix("/echo?b=2&a=1&ts=42&sign="))
+        let request = try #require(server.requests.first)
+        #expect(request.header("x-app") == "1")
+        #expect(request.header("x-attempt") == "1")
+        #expect(request.header("x-final") == "GET")
+        #expect(result.stderr == "")
+    }
+
+    @Test func responsesConvertIntoModelsAtAKeyPath() async throws {
+        let (result, _) = try await run(
+            """
+            Model.define("User", { id: "int", name: "string", joined: "date?" });
+            const Api = HTTP.dao({ name: "Api", baseURL: base });
+            const One = Api.extend({ name: "One", path: "/user", response: { keyPath: "resp.data", model: "User" } });
+            const Many = Api.extend({ name: "Many", path: "/users", response: { keyPath: "resp.data", model: ["User"] } });
+            const Bad = Api.extend({ name: "Bad", path: "/bad-users", response: { keyPath: "resp.data", model: ["User"] } });
+            const Broken = Api.extend({ name: "Broken", path: "/broken" });
+            const Missing = Api.extend({ name: "Missing", path: "/user", response: { keyPath: "resp.nothing", model: "User" } });
+            (async () => {
+              const user = await One.send();
+              console.log(user.id, user.name, user.joined);
+              const users = await Many.request();
+              console.log(users.data.map((u) => u.id).join(","), users.status, users.source);
+              for (const dao of [Bad, Broken, Missing]) {
+                try { await dao.send(); } catch (e) {
+                  console.log(dao.name, e.domain, e.code, e.status, e.data.issues.map((i) => i.path + ":" + i.code).join(","));
+                }
+              }
+            })();
+            """,
+            routes: { server in
+                server.route("/user") { _ in .json(#"{"resp":{"data":{"id":"7","name":"Ann","joined":0}}}"#) }
+                server.route("/users") { _ in .json(#"{"resp":{"data":[{"id":1,"name":"A"},{"id":2.0,"name":"B"}]}}"#) }
+                server.route("/bad-users") { _ in
+                    .json(#"{"resp":{"data":[{"id":1,"name":"A"},{"id":"x"},{"id":3,"name":"C"}]}}"#)
+                }
+                server.route("/broken") { _ in .json(#"{"resp": [1, 2"#) }
+            })
+        #expect(
+            result.lines == [
+                "7 Ann 1970-01-01T00:00:00Z",
+                "1,2 200 network",
+                "Bad dataFormat DATA_FORMAT 200 resp.data[1].id:TYPE,resp.data[1].name:REQUIRED",
+                "Broken dataFormat DATA_FORMAT 200 :INVALID_JSON",
+                "Missing dataFormat DATA_FORMAT 200 resp.nothing:REQUIRED",
+            ])
+        #expect(result.stderr == "")
+    }
+
+    @Test func errorDomainsKeepStatusBodyAndCause() async throws {
+        let (result, _) = try await run(
+            """
+            const Api = HTTP.dao({
+              name: "Api", baseURL: base,
+              outputEntity(json) {
+                if (json && json.status === false) throw HTTP.serverError(json.msg, { code: json.code });
+              },
+            });
+            const cases = {
+              http: Api.extend({ name: "Http", path: "/fail" }),
+              server: Api.extend({ name: "Server", path: "/business" }),
+              network: Api.extend({ name: "Network", baseURL: "http://127.0.0.1:1" }),
+              empty: Api.extend({ name: "Empty", path: "/empty", method: "DELETE" }),
+              head: Api.extend({ name: "Head", path: "/business", method: "HEAD" }),
+            };
+            (async () => {
+              for (const [label, dao] of Object.entries(cases)) {
+                try {
+                  const r = await dao.request();
+                  console.log(label, "ok", r.status, JSON.stringify(r.data));
+                } catch (e) {
+                  console.log(label, e.domain, e.code, e.status, e.serverCode, e.response?.body, e.cause?.code ?? e.data?.kind);
+                }
+              }
+            })();
+            """,
+            routes: { server in
+                server.route("/fail") { _ in .text("boom", status: 503) }
+                server.route("/business") { _ in .json(#"{"status":false,"code":"E42","msg":"no such item"}"#) }
+                server.route("/empty") { _ in TestHTTPServer.Response(status: 204) }
+            })
+        #expect(
+            result.lines == [
+                "http http HTTP_STATUS 503 undefined boom undefined",
+                "server server SERVER_ERROR undefined E42 undefined undefined",
+                "network network NETWORK_ERROR undefined undefined undefined NETWORK_ERROR",
+                "empty ok 204 null",
+                "head ok 200 null",
+            ])
+        #expect(result.stderr == "")
+    }
+
+    @Test func retriesStatusesWithBackoffAndHookOutcomes() async throws {
+        let hits = Mutex(0)
+        let (result, server) = try await run(
+            """
+            const Flaky = HTTP.dao({ name: "Flaky", baseURL: base, path: "/flaky", retry: { count: 3, delayMs: 20 } });
+            const NoRetryPost = Flaky.extend({ name: "Post", method: "POST" });
+            let polls = 0;
+            const Poll = HTTP.dao({
+              name: "Poll", baseURL: base, path: "/echo", retry: { count: 2 },
+              outputEntity() { polls++; if (polls < 3) return HTTP.retry({ afterMs: 5 }); return "done after " + polls; },
+            });
+            (async () => {
+              const r = await Flaky.request();
+              console.log(r.status, r.attempts, JSON.stringify(r.data));
+              try { await NoRetryPost.send(); } catch (e) { console.log(e.code, e.status); }
+              console.log(await Poll.send());
+            })();
+            """,
+            routes: { server in
+                server.route("/flaky") { _ in
+                    let n = hits.withLock { value in
+                        value += 1
+                        return value
+                    }
+                    return n <= 2 || n == 4 ? .text("busy", status: 503) : .json(#"{"ok":true}"#)
+                }
+            })
+        #expect(result.lines == ["200 3 {\"ok\":true}", "HTTP_STATUS 503", "done after 3"])
+        #expect(server.requests.filter { $0.path == "/flaky" }.count == 4)
+        #expect(result.stderr == "")
+    }
+
+    @Test func cancelAndSignalsEndCallsWithCancelled() async throws {
+        let (result, _) = try await run(
+            """
+            const Slow = HTTP.dao({ name: "Slow", baseURL: base, path: "/slow" });
+            (async () => {
+              const calls = [Slow.send(), Slow.send()];
+              await new Promise((r) => setTimeout(r, 50));
+              console.log("pending", Slow.pending, bridge.pendingCalls > 0);
+              console.log("cancelled", Slow.cancel());
+              for (const call of calls) {
+                try { await call; } catch (e) { console.log(e.domain, e.code, e.cause.name); }
+              }
+              const controller = new AbortController();
+              const call = Slow.send({}, { signal: controller.signal });
+              setTimeout(() => controller.abort(), 20);
+              try { await call; } catch (e) { console.log(e.domain, e.code); }
+              await new Promise((r) => setTimeout(r, 20));
+              console.log("after", Slow.pending, bridge.pendingCalls);
+            })();
+            """,
+            routes: { server in server.route("/slow") { _ in .text("late", delay: .seconds(5)) } })
+        #expect(
+            result.lines == [
+                "pending 2 true", "cancelled 2", "cancelled CANCELLED AbortError", "cancelled CANCELLED AbortError",
+                "cancelled CANCELLED", "after 0 0",
+            ])
+        #expect(result.stderr == "")
+    }
+
+    @Test func totalTimeoutEndsWithTimeout() async throws {
+        let (result, _) = try await run(
+            """
+            const Slow = HTTP.dao({ name: "Slow", baseURL: base, path: "/slow-body", timeout: { totalMs: 200, connectMs: 1000 } });
+            const started = Date.now();
+            Slow.send().catch((e) => console.log(e.domain, e.code, Date.now() - started < 2000));
+            """,
+            routes: { server in
+                server.route("/slow-body") { _ in .chunked(["a", "b", "c"], interval: .seconds(1)) }
+            })
+        #expect(result.lines == ["timeout TIMEOUT true"])
+        #expect(result.stderr == "")
+    }
+
+    @Test func mocksFromFixturesAndSamplesGoThroughValidation() async throws {
+        let directory = TemporaryDirectory.make(prefix: "dao-mocks")
+        try #"{"resp":{"data":{"id":"5","name":"Fixture"}}}"#.write(
+            toFile: directory + "/GetUser.json", atomically: true, encoding: .utf8)
+        try #"{"$status": 500, "$text": "down", "$delayMs": 30}"#.write(
+            toFile: directory + "/GetUser.down.json", atomically: true, encoding: .utf8)
+        try #"{"$error": "network"}"#.write(
+            toFile: directory + "/GetUser.offline.json", atomically: true, encoding: .utf8)
+        try #"{"resp":{"data":{"id":"x"}}}"#.write(
+            toFile: directory + "/GetUser.bad.json", atomically: true, encoding: .utf8)
+        try "{ nope".write(toFile: directory + "/Broken.json", atomically: true, encoding: .utf8)
+        let (result, server) = try await run(
+            """
+            Model.define("User", { id: "int", name: "string", avatarURL: "url?" });
+            const GetUser = HTTP.dao({
+              name: "GetUser", baseURL: base, path: "/user", response: { keyPath: "resp.data", model: "User" },
+              mock: "fixture",
+            });
+            (async () => {
+              const r = await GetUser.request();
+              console.log(r.source, r.data.id, r.data.name);
+              for (const variant of ["down", "offline", "bad", "missing"]) {
+                const dao = GetUser.extend({ name: "GetUser", mock: { mode: "fixture", variant } });
+                try { await dao.send(); } catch (e) { console.log(variant, e.domain, e.code); }
+              }
+              const auto = await GetUser.extend({ name: "Auto", mock: "auto" }).send();
+              console.log(typeof auto.id, typeof auto.name, auto.name.length > 0);
+              try { await HTTP.dao({ name: "Broken", baseURL: base, mock: true }).send(); } catch (e) { console.log("Broken", e.code); }
+            })();
+            """,
+            configuration: ["HTTP": ["mock": ["dir": .string(directory)]]], permissions: .none)
+        #expect(
+            result.lines == [
+                "mock 5 Fixture", "down http HTTP_STATUS", "offline network NETWORK_ERROR",
+                "bad dataFormat DATA_FORMAT",
+                "missing request MOCK_NOT_FOUND", "number string true", "Broken MOCK_INVALID",
+            ])
+        #expect(server.requests.isEmpty)
+        #expect(result.stderr == "")
+    }
+
+    @Test func withoutAllowNetCallsFailBeforeConnecting() async throws {
+        let (result, server) = try await run(
+            """
+            HTTP.dao({ name: "X", baseURL: base, path: "/echo" }).send()
+              .catch((e) => console.log(e.domain, e.code));
+            """, permissions: .none)
+        #expect(result.lines == ["request PERMISSION_DENIED"])
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test func definitionsAreChecked() async throws {
+        let (result, _) = try await run(
+            """
+            const attempts = [
+              () => HTTP.dao({ baseURL: base }),
+              () => HTTP.dao({ name: "A", encoding: "xml" }),
+              () => HTTP.dao({ name: "A", params: { a: { in: "cookie" } } }),
+              () => HTTP.dao({ name: "A", hooks: { beforeAll() {} } }),
+              () => HTTP.dao({ name: "A", basURL: base }),
+              () => HTTP.dao({ name: "A", willSend: 5 }),
+            ];
+            for (const attempt of attempts) {
+              try { attempt(); console.log("accepted"); } catch (e) { console.log(e.name, e.message.split(":")[1].trim().split(" ")[0]); }
+            }
+            """)
+        #expect(
+            result.lines == [
+                "TypeError a", "TypeError encoding", "TypeError params.a.in", "TypeError unknown", "TypeError unknown",
+                "TypeError hook",
+            ])
+    }
+}

@@ -1,0 +1,557 @@
+// http-dao.js — HAccess-style data-access objects: `HTTP.dao(definition)`. A DAO maps call parameters to a
+// request (path, query, body, headers), runs its lifecycle hooks in a fixed order, sends the request
+// through the plugin's `request` action (or a mock), checks and converts the response into models, and
+// reports every failure as a `DAOError` with a domain (see docs/http.md, "DAOs").
+
+const PLUGIN = "HTTP";
+const { BridgeError, DOMException, AbortSignal, AbortController, URLSearchParams } = internal;
+const { Headers, headersFrom, base64Encode, base64Decode, queue } = internal.httpCore;
+
+/// The hooks in the order they run.
+const HOOKS = ["setUpHeaders", "setUpParams", "didSetUpParams", "willSend", "didReceive", "outputEntity", "deliver"];
+const ENCODINGS = ["query", "json", "form"];
+const PLACEMENTS = ["query", "body", "header", "path"];
+const DEFINITION_KEYS = new Set([
+  "name", "baseURL", "path", "method", "headers", "params", "encoding", "response", "hooks", "retry", "timeout",
+  "cache", "mock", "queue", ...HOOKS,
+]);
+const NATIVE_DOMAINS = {
+  NETWORK_ERROR: "network", BODY_TOO_LARGE: "network", HTTP_STATUS: "http", TIMEOUT: "timeout",
+  CANCELLED: "cancelled", DATA_FORMAT: "dataFormat",
+};
+
+// MARK: - Errors
+
+/// A failed DAO call: `domain` is `network`, `http`, `server`, `dataFormat`, `cancelled`, `timeout` or
+/// `request` (the request could not be made: bad parameters, permission, mock fixtures); `code` is the
+/// stable code; `status` and `response` are kept when a response arrived; `cause` is the underlying error.
+class DAOError extends BridgeError {
+  constructor(domain, code, message, details = {}) {
+    super(code, message, { plugin: PLUGIN, action: details.dao, data: details.data });
+    this.domain = domain;
+    this.dao = details.dao;
+    if (details.status !== undefined) this.status = details.status;
+    if (details.response !== undefined) this.response = details.response;
+    if (details.cause !== undefined) this.cause = details.cause;
+  }
+}
+Object.defineProperty(DAOError.prototype, "name", { value: "DAOError", writable: true, configurable: true });
+
+/// A business error from `outputEntity`: `throw HTTP.serverError("message", { code, data })`.
+function serverError(message, options = {}) {
+  const error = new DAOError("server", "SERVER_ERROR", `${message}`, {
+    data: { serverCode: options.code, ...(options.data === undefined ? {} : { details: options.data }) },
+  });
+  if (options.code !== undefined) error.serverCode = options.code;
+  return error;
+}
+
+/// What a hook returns to repeat the call from `setUpHeaders`: `return HTTP.retry({ afterMs: 500 })`.
+const RETRY = Symbol("HTTP.retry");
+function retry(options = {}) {
+  const afterMs = Number(options.afterMs ?? 0);
+  if (!(afterMs >= 0)) throw new RangeError(`HTTP.retry: afterMs must be a non-negative number, got ${options.afterMs}`);
+  return { [RETRY]: true, afterMs };
+}
+
+function issuesError(dao, message, issues, extra = {}) {
+  return new DAOError("request", "INVALID_ARGUMENT", message, { dao, data: { issues }, ...extra });
+}
+
+/// A native failure as a DAOError of the matching domain (the native error kept as `cause`).
+function fromNative(error, dao, response) {
+  if (error instanceof DAOError || !(error instanceof BridgeError)) return error;
+  const domain = NATIVE_DOMAINS[error.code] ?? "request";
+  const status = error.data?.status;
+  return new DAOError(domain, error.code, `${dao}: ${error.message}`, {
+    dao, data: error.data, cause: error, status, response,
+  });
+}
+
+// MARK: - Definitions
+
+function checkDefinition(definition, where) {
+  if (definition === null || typeof definition !== "object") throw new TypeError(`${where}: the definition must be an object.`);
+  for (const key of Object.keys(definition)) {
+    if (!DEFINITION_KEYS.has(key)) throw new TypeError(`${where}: unknown key '${key}' (known: ${[...DEFINITION_KEYS].join(", ")}).`);
+  }
+  if (definition.encoding !== undefined && !ENCODINGS.includes(definition.encoding)) {
+    throw new TypeError(`${where}: encoding must be one of ${ENCODINGS.join(", ")}; got '${definition.encoding}'.`);
+  }
+  for (const [name, spec] of Object.entries(definition.params ?? {})) {
+    if (typeof spec === "string" || spec === true) continue;
+    if (spec === null || typeof spec !== "object") throw new TypeError(`${where}: params.${name} must be a wire name or an options object.`);
+    if (spec.in !== undefined && !PLACEMENTS.includes(spec.in)) {
+      throw new TypeError(`${where}: params.${name}.in must be one of ${PLACEMENTS.join(", ")}; got '${spec.in}'.`);
+    }
+  }
+  for (const hook of HOOKS) {
+    const fn = definition.hooks?.[hook] ?? definition[hook];
+    if (fn !== undefined && typeof fn !== "function") throw new TypeError(`${where}: hook '${hook}' must be a function.`);
+  }
+  for (const key of Object.keys(definition.hooks ?? {})) {
+    if (!HOOKS.includes(key)) throw new TypeError(`${where}: unknown hook '${key}' (hooks: ${HOOKS.join(", ")}).`);
+  }
+}
+
+/// `child` over `base`: scalars replace, headers/params/response/retry/timeout/cache/mock merge by key,
+/// hooks chain (the base's run first).
+function merge(base, child) {
+  const out = { ...base };
+  for (const [key, value] of Object.entries(child)) {
+    if (HOOKS.includes(key) || key === "hooks") continue;
+    const mergeable = ["headers", "params", "response", "retry", "timeout", "cache", "mock"].includes(key);
+    out[key] = mergeable && isPlainObject(value) && isPlainObject(base[key]) ? { ...base[key], ...value } : value;
+  }
+  out.hooks = {};
+  for (const hook of HOOKS) {
+    const own = child.hooks?.[hook] ?? child[hook];
+    const chain = [...(base.hooks?.[hook] ?? [])];
+    if (own !== undefined) chain.push(own);
+    if (chain.length > 0) out.hooks[hook] = chain;
+  }
+  return out;
+}
+
+function isPlainObject(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Uint8Array);
+}
+
+function paramSpec(name, spec) {
+  if (typeof spec === "string") return { name, wire: spec };
+  if (spec === true) return { name, wire: name };
+  return {
+    name, wire: spec.mapTo ?? spec.name ?? name, in: spec.in, required: spec.required === true,
+    default: spec.default, ignore: spec.ignore === true,
+  };
+}
+
+// MARK: - Building the request
+
+/// Splits the call's parameters into path / query / body / header parts by wire name (issues collected).
+function mapParams(def, input, issues) {
+  const specs = Object.entries(def.params ?? {}).map(([name, spec]) => paramSpec(name, spec));
+  const seen = new Set();
+  const out = { path: {}, header: {}, params: {} , placement: {} };
+  for (const spec of specs) {
+    seen.add(spec.name);
+    if (spec.ignore) continue;
+    let value = input[spec.name];
+    if (value === undefined) value = typeof spec.default === "function" ? spec.default() : spec.default;
+    if (value === undefined || value === null) {
+      if (spec.required) issues.push({ path: `params.${spec.name}`, message: "is required" });
+      continue;
+    }
+    const placement = spec.in ?? (def.pathNames.has(spec.wire) ? "path" : undefined);
+    if (placement === "path") out.path[spec.wire] = value;
+    else if (placement === "header") out.header[spec.wire] = value;
+    else {
+      out.params[spec.wire] = value;
+      if (placement !== undefined) out.placement[spec.wire] = placement;
+    }
+  }
+  for (const [name, value] of Object.entries(input)) {
+    if (seen.has(name) || value === undefined) continue;
+    if (def.pathNames.has(name)) out.path[name] = value;
+    else out.params[name] = value;
+  }
+  return out;
+}
+
+function scalar(value) {
+  if (value instanceof Date) return value.toISOString();
+  return typeof value === "object" && value !== null ? JSON.stringify(value) : `${value}`;
+}
+
+function appendQuery(url, entries) {
+  const search = new URLSearchParams();
+  for (const [key, value] of entries) {
+    if (Array.isArray(value)) for (const item of value) search.append(key, scalar(item));
+    else search.append(key, scalar(value));
+  }
+  const text = search.toString();
+  if (text === "") return url;
+  return url + (url.includes("?") ? "&" : "?") + text;
+}
+
+function joinURL(base, path) {
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(path ?? "")) return path;
+  if (base === undefined) return path ?? "";
+  if (path === undefined || path === "") return base;
+  return base.replace(/\/+$/, "") + "/" + path.replace(/^\/+/, "");
+}
+
+/// The request a DAO sends: `{method, url, headers: Headers, body?: string | Uint8Array}`.
+function buildRequest(def, mapped, params, headers, issues) {
+  const method = def.method;
+  let url = joinURL(def.baseURL, def.path).replace(/\{([^}]+)\}/g, (_, name) => {
+    const value = mapped.path[name];
+    if (value === undefined) {
+      issues.push({ path: `params.${name}`, message: `is required by the path '${def.path}'` });
+      return "";
+    }
+    return encodeURIComponent(scalar(value));
+  });
+  const encoding = def.encoding ?? (method === "GET" || method === "HEAD" || method === "DELETE" ? "query" : "json");
+  const query = [];
+  const body = [];
+  for (const [key, value] of Object.entries(params)) {
+    const placement = mapped.placement[key] ?? (encoding === "query" ? "query" : "body");
+    (placement === "query" ? query : body).push([key, value]);
+  }
+  url = appendQuery(url, query);
+  const request = { method, url, headers, body: undefined };
+  if (body.length > 0) {
+    if (encoding === "json") {
+      request.body = JSON.stringify(Object.fromEntries(body));
+      if (!headers.has("content-type")) headers.set("content-type", "application/json");
+    } else {
+      const form = new URLSearchParams();
+      for (const [key, value] of body) {
+        if (Array.isArray(value)) for (const item of value) form.append(key, scalar(item));
+        else form.append(key, scalar(value));
+      }
+      request.body = form.toString();
+      if (!headers.has("content-type")) headers.set("content-type", "application/x-www-form-urlencoded;charset=UTF-8");
+    }
+  }
+  return request;
+}
+
+// MARK: - Responses
+
+/// The response a DAO's hooks see.
+function daoResponse(answer, source) {
+  return {
+    status: answer.status, statusText: answer.statusText ?? "", headers: headersFrom(answer.headers, "immutable"),
+    url: answer.url, redirected: answer.redirected === true, attempts: answer.attempts ?? 1, source,
+    text: answer.body ?? (answer.bodyBase64 !== undefined ? undefined : ""),
+    bytes: answer.bodyBase64 !== undefined ? base64Decode(answer.bodyBase64) : undefined,
+  };
+}
+
+/// What an error keeps of a response: status, headers, url and the body's text.
+function responseSummary(response) {
+  return {
+    status: response.status, statusText: response.statusText, headers: Object.fromEntries(response.headers),
+    url: response.url, body: response.text ?? "",
+  };
+}
+
+function valueAt(value, keyPath) {
+  let current = value;
+  for (const key of keyPath.split(".")) {
+    if (current === null || typeof current !== "object" || !(key in current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}
+
+function prefixIssues(issues, prefix) {
+  return issues.map((issue) => ({ ...issue, path: prefix === "" ? issue.path : issue.path === "" ? prefix
+    : issue.path.startsWith("[") ? prefix + issue.path : `${prefix}.${issue.path}` }));
+}
+
+/// Converts the entity per `response.model`: a model name, `[name]` (an array of models) or nothing (raw).
+function convertEntity(dao, spec, value, response) {
+  const keyPath = spec.keyPath ?? "";
+  const model = spec.model;
+  if (model === undefined || model === null) return value;
+  const dataError = (issues) => new DAOError("dataFormat", "DATA_FORMAT",
+    `${dao}: the response does not match ${Array.isArray(model) ? `[${model[0]}]` : model}: ` +
+      issues.slice(0, 3).map((i) => `${i.path || "(root)"}: ${i.message}`).join("; "),
+    { dao, data: { issues }, status: response.status, response: responseSummary(response) });
+  if (value === undefined || value === null) {
+    throw dataError([{ path: keyPath, code: "REQUIRED", message: "the response has no value here", input: value ?? null }]);
+  }
+  const Model = globalThis.Model;
+  if (Model === undefined) {
+    throw new DAOError("request", "PLUGIN_NOT_FOUND", `${dao}: converting responses into models needs the Model plugin.`, { dao });
+  }
+  const convert = (name, item, prefix) => {
+    try {
+      return Model.convert(name, item);
+    } catch (error) {
+      if (error instanceof BridgeError && error.code === "DATA_FORMAT") {
+        throw dataError(prefixIssues(error.data?.issues ?? [], prefix));
+      }
+      throw error;
+    }
+  };
+  if (!Array.isArray(model)) return convert(model, value, keyPath);
+  if (!Array.isArray(value)) {
+    throw dataError([{ path: keyPath, code: "TYPE_MISMATCH", message: `expected an array of ${model[0]}`, input: typeof value }]);
+  }
+  const issues = [];
+  const out = value.map((item, index) => {
+    try {
+      return convert(model[0], item, `${keyPath}[${index}]`);
+    } catch (error) {
+      if (!(error instanceof DAOError) || error.domain !== "dataFormat") throw error;
+      issues.push(...error.data.issues);
+      return undefined;
+    }
+  });
+  if (issues.length > 0) throw dataError(issues);
+  return out;
+}
+
+// MARK: - Mocks
+
+let settings;
+function mockSettings() {
+  if (settings === undefined) settings = bridge.execSync(PLUGIN, "settings", []).mock;
+  return settings;
+}
+
+/// The mock options for a call, or null for the network: the DAO's `mock`, else the configured mode.
+function mockFor(def) {
+  let mock = def.mock;
+  if (mock === undefined || mock === null) {
+    const configured = mockSettings();
+    if (configured.mode === "off") return null;
+    mock = { mode: configured.mode };
+  }
+  if (mock === false) return null;
+  if (mock === true) mock = { mode: "fixture" };
+  if (typeof mock === "string") mock = { mode: mock };
+  if (mock.mode === "off") return null;
+  if (mock.mode !== "fixture" && mock.mode !== "auto") {
+    throw new TypeError(`mock.mode must be "fixture", "auto" or "off"; got '${mock.mode}'.`);
+  }
+  return mock;
+}
+
+function isEnvelope(value) {
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((key) => key.startsWith("$"));
+}
+
+/// A mocked answer in the shape of the `request` action's.
+async function mockAnswer(def, mock, request, signal) {
+  const configured = mockSettings();
+  let content;
+  if (mock.mode === "auto") {
+    const model = def.response?.model;
+    if (model === undefined) {
+      throw new DAOError("request", "MOCK_UNAVAILABLE",
+        `${def.name}: auto mocks need response.model (Model.sample makes the data).`, { dao: def.name });
+    }
+    const { Model } = globalThis;
+    const sample = Array.isArray(model) ? [Model.sample(model[0]), Model.sample(model[0])] : Model.sample(model);
+    content = sample;
+    const keyPath = def.response.keyPath;
+    if (keyPath) for (const key of keyPath.split(".").reverse()) content = { [key]: content };
+  } else {
+    const args = { dao: def.name };
+    if (mock.variant !== undefined) args.variant = mock.variant;
+    if (mock.dir !== undefined) args.dir = mock.dir;
+    content = await bridge.call(PLUGIN, "mockFixture", args, { signal });
+  }
+  const envelope = isEnvelope(content) ? content : { $body: content };
+  const delayMs = envelope.$delayMs ?? mock.delayMs ?? configured.delayMs ?? 0;
+  if (delayMs > 0) await sleep(delayMs, signal);
+  if (envelope.$error !== undefined) {
+    const kind = `${envelope.$error}`;
+    if (kind === "timeout") throw new BridgeError("TIMEOUT", `mocked timeout for ${request.url}`, { data: { url: request.url, mock: true } });
+    throw new BridgeError("NETWORK_ERROR", `mocked network error (${kind}) for ${request.url}`,
+      { data: { kind, url: request.url, mock: true } });
+  }
+  const headers = Object.entries(envelope.$headers ?? {}).map(([name, value]) => [name.toLowerCase(), `${value}`]);
+  let body = envelope.$text;
+  if (body === undefined && envelope.$body !== undefined) {
+    body = JSON.stringify(envelope.$body);
+    if (!headers.some(([name]) => name === "content-type")) headers.push(["content-type", "application/json"]);
+  }
+  return { status: envelope.$status ?? 200, statusText: "", headers, url: request.url, redirected: false, body: body ?? "" };
+}
+
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { signal.removeEventListener("abort", onAbort); resolve(); }, ms);
+    const onAbort = () => { clearTimeout(timer); reject(signal.reason); };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+// MARK: - Running a call
+
+async function runHook(def, hook, value, ctx) {
+  for (const fn of def.hooks[hook] ?? []) {
+    const result = await fn.call(ctx.dao, value, ctx);
+    ctx.signal.throwIfAborted();
+    if (result !== null && typeof result === "object" && result[RETRY] === true) return result;
+    if (result !== undefined) value = result;
+  }
+  return value;
+}
+
+function nativeRequest(def, request) {
+  const args = { url: request.url, method: request.method, headers: [...request.headers] };
+  if (typeof request.body === "string") args.body = request.body;
+  else if (request.body instanceof Uint8Array) args.bodyBase64 = base64Encode(request.body);
+  else if (request.body !== undefined) throw new TypeError(`${def.name}: willSend left a body that is neither a string nor a Uint8Array.`);
+  const timeout = typeof def.timeout === "number" ? { totalMs: def.timeout } : def.timeout;
+  if (timeout?.connectMs !== undefined) args.connectTimeoutMs = timeout.connectMs;
+  if (timeout?.totalMs !== undefined) args.totalTimeoutMs = timeout.totalMs;
+  if (def.retry !== undefined && def.retry !== null) args.retry = def.retry;
+  return args;
+}
+
+/// One call of `dao` with `input` parameters: resolves with `{data, response}`.
+async function run(dao, def, input, signal) {
+  const ctx = { dao, name: def.name, attempt: 0, signal, params: undefined, request: undefined, response: undefined };
+  const hookRetries = def.retry?.count ?? 1;
+  for (;;) {
+    ctx.attempt++;
+    signal.throwIfAborted();
+    let headers = new Headers(def.headers ?? {});
+    headers = await runHook(def, "setUpHeaders", headers, ctx);
+    if (!(headers instanceof Headers)) headers = new Headers(headers);
+    let params = { ...input };
+    params = await runHook(def, "setUpParams", params, ctx);
+    const issues = [];
+    const mapped = mapParams(def, params, issues);
+    for (const [name, value] of Object.entries(mapped.header)) headers.set(name, scalar(value));
+    ctx.params = await runHook(def, "didSetUpParams", mapped.params, ctx);
+    const request = buildRequest(def, mapped, ctx.params, headers, issues);
+    if (issues.length > 0) {
+      throw issuesError(def.name, `${def.name}: invalid parameters: ` + issues.map((i) => `${i.path} ${i.message}`).join("; "), issues);
+    }
+    ctx.request = await runHook(def, "willSend", request, ctx);
+    const mock = mockFor(def);
+    let answer;
+    try {
+      answer = mock !== null ? await mockAnswer(def, mock, ctx.request, signal)
+        : await bridge.call(PLUGIN, "request", nativeRequest(def, ctx.request), { signal });
+    } catch (error) {
+      signal.throwIfAborted();
+      throw fromNative(error, def.name);
+    }
+    const response = ctx.response = daoResponse(answer, mock !== null ? "mock" : "network");
+    const received = await runHook(def, "didReceive", response, ctx);
+    if (received?.[RETRY] === true && ctx.attempt <= hookRetries) {
+      await sleep(received.afterMs, signal);
+      continue;
+    }
+    if (response.status < 200 || response.status > 299) {
+      throw new DAOError("http", "HTTP_STATUS", `${def.name}: ${response.url} answered HTTP ${response.status}${response.statusText ? " " + response.statusText : ""}.`, {
+        dao: def.name, status: response.status, response: responseSummary(response),
+        data: { status: response.status, url: response.url, body: response.text ?? "" },
+      });
+    }
+    const entity = await runHook(def, "outputEntity", parseBody(def, response), ctx);
+    if (entity?.[RETRY] === true && ctx.attempt <= hookRetries) {
+      await sleep(entity.afterMs, signal);
+      continue;
+    }
+    const spec = def.response ?? {};
+    const value = spec.keyPath ? valueAt(entity, spec.keyPath) : entity;
+    const converted = convertEntity(def.name, spec, value, response);
+    const data = await runHook(def, "deliver", converted, ctx);
+    return { data, response };
+  }
+}
+
+/// The body per `response.type`: `json` (default; empty bodies, 204/205 and HEAD give null), `text`, `bytes`.
+function parseBody(def, response) {
+  const type = def.response?.type ?? "json";
+  if (type === "bytes") return response.bytes ?? internal.utf8Encode(response.text);
+  const text = response.text ?? internal.utf8Decode(response.bytes);
+  if (type === "text") return text;
+  if (text === "" || response.status === 204 || response.status === 205 || def.method === "HEAD") return null;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new DAOError("dataFormat", "DATA_FORMAT", `${def.name}: the response of ${response.url} is not valid JSON: ${error.message}`, {
+      dao: def.name, status: response.status, response: responseSummary(response), cause: error,
+      data: { issues: [{ path: "", code: "INVALID_JSON", message: error.message, input: text.slice(0, 200) }] },
+    });
+  }
+}
+
+// MARK: - The DAO object
+
+const definitions = new WeakMap(); // DAO → merged definition
+
+/// A data-access object made by `HTTP.dao(definition)`; see docs/http.md, "DAOs".
+class DAO {
+  #def; #inFlight = new Set();
+
+  constructor(token, def) {
+    if (token !== definitions) throw new TypeError("Illegal constructor: use HTTP.dao(definition)");
+    this.#def = def;
+    definitions.set(this, def);
+  }
+
+  get name() { return this.#def.name; }
+  get method() { return this.#def.method; }
+  /// Calls in flight.
+  get pending() { return this.#inFlight.size; }
+
+  /// A DAO that inherits this one's settings and hooks (its own hooks run after these).
+  extend(definition) { return make(definition, this.#def); }
+
+  /// Calls the DAO; resolves with the delivered data. `options.signal` aborts it (`CANCELLED`).
+  send(params, options) { return this.request(params, options).then((result) => result.data); }
+
+  /// Like `send`, resolving with `{data, status, headers, url, source, attempts}`.
+  request(params = {}, options = {}) {
+    if (params === null || typeof params !== "object") return Promise.reject(new TypeError(`${this.name}: params must be an object.`));
+    const userSignal = options.signal;
+    if (userSignal !== undefined && !(userSignal instanceof AbortSignal)) {
+      return Promise.reject(new TypeError(`${this.name}: options.signal is not an AbortSignal.`));
+    }
+    const def = this.#def;
+    const start = (queueSignal) => {
+      const controller = new AbortController();
+      const signals = [controller.signal, userSignal, queueSignal].filter((s) => s !== undefined);
+      const signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+      const entry = { controller };
+      this.#inFlight.add(entry);
+      return new Promise((resolve, reject) => {
+        const onAbort = () => reject(new DAOError("cancelled", "CANCELLED", `${def.name}: the call was cancelled.`, {
+          dao: def.name, cause: signal.reason,
+        }));
+        if (signal.aborted) return onAbort();
+        signal.addEventListener("abort", onAbort, { once: true });
+        run(this, def, params, signal).then(({ data, response }) => resolve({
+          data, status: response.status, headers: response.headers, url: response.url, source: response.source,
+          attempts: response.attempts,
+        }), (error) => (signal.aborted ? onAbort() : reject(error)))
+          .finally(() => { signal.removeEventListener("abort", onAbort); this.#inFlight.delete(entry); });
+      });
+    };
+    if (def.queue === undefined) return start(undefined);
+    return queue(def.queue).add(({ signal }) => start(signal), { signal: userSignal }).catch((error) => {
+      if (error instanceof DAOError) throw error;
+      throw new DAOError("cancelled", "CANCELLED", `${def.name}: the call was cancelled.`, { dao: def.name, cause: error });
+    });
+  }
+
+  /// Cancels every call of this DAO in flight (each rejects with `CANCELLED`); returns how many.
+  cancel(reason) {
+    const entries = [...this.#inFlight];
+    for (const entry of entries) entry.controller.abort(reason ?? new DOMException(`${this.name} was cancelled`, "AbortError"));
+    return entries.length;
+  }
+
+  get [Symbol.toStringTag]() { return "DAO"; }
+}
+
+function make(definition, base) {
+  const where = `HTTP.dao(${definition?.name === undefined ? "" : JSON.stringify(definition.name)})`;
+  checkDefinition(definition, where);
+  const def = merge(base ?? {}, definition);
+  def.name = definition.name ?? (base === undefined ? undefined : `${base.name}+`);
+  if (typeof def.name !== "string" || def.name === "") throw new TypeError(`${where}: a DAO needs a name (used in errors and for mock fixtures).`);
+  def.method = `${def.method ?? "GET"}`.toUpperCase();
+  def.pathNames = new Set([...(def.path ?? "").matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
+  return new DAO(definitions, Object.freeze(def));
+}
+
+/// `HTTP.dao(definition)`: a new DAO.
+function dao(definition) { return make(definition, undefined); }
+
+internal.httpDAO = { dao, DAO, DAOError, serverError, retry };
