@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "ModelPluginTests", dependencies: ["ModelPlugin", "JSBridgeTesting"]),
         .testTarget(name: "StoragePluginTests", dependencies: ["StoragePlugin", "ModelPlugin", "JSBridgeTesting"]),
         .testTarget(name: "LocationPluginTests", dependencies: ["LocationPlugin", "JSBridgeTesting"]),
-        .testTarget(name: "HTTPPluginTests", dependencies: ["HTTPPlugin", "ModelPlugin", "JSBridgeTesting"]),
+        .testTarget(name: "HTTPPluginTests", dependencies: ["HTTPPlugin", "ModelPlugin", "ModelConversion", "JSBridgeTesting"]),
         .testTarget(name: "CLITests", dependencies: ["jsbridge"], exclude: ["Specs"]),
         .testTarget(
             name: "CounterPluginTests", dependencies: ["CounterPlugin", "JSBridgeTesting"],

@@ -1,0 +1,210 @@
+import Foundation
+import HTTPPlugin
+import JSBridgeCore
+import JSBridgeTesting
+import ModelConversion
+import Synchronization
+import Testing
+
+struct User: ModelConvertible, Hashable, Sendable {
+    var id = 0
+    var name = ""
+    static let modelMapping = ModelMapping<User>("User") { m in
+        m.field("id", \.id)
+        m.field("name", \.name)
+    }
+}
+
+final class Recorder: Sendable {
+    let steps = Mutex<[String]>([])
+}
+
+/// Shared settings: every DAO of this API builds on `base`.
+enum Api {
+    static func base(_ url: String) -> DAOEndpoint {
+        DAOEndpoint(baseURL: url, headers: [HTTPField("X-Client", "swift")], retry: RetryPolicy(count: 2, delayMs: 5))
+    }
+}
+
+/// Signs its parameters (sorted, joined, with a secret) and checks the `{status, msg}` envelope.
+struct GetUser: HTTPDAO {
+    typealias Output = User
+    var baseURL: String
+    let recorder = Recorder()
+
+    var endpoint: DAOEndpoint {
+        Api.base(baseURL).with(
+            path: "/users/{id}", parameters: [DAOParameter("id"), DAOParameter("verbose", mapTo: "v", default: false)],
+            keyPath: "resp.data")
+    }
+
+    func record(_ step: String) { recorder.steps.withLock { $0.append(step) } }
+    func setUpHeaders(_ headers: inout [HTTPField], context: DAOCallContext) async throws {
+        record("setUpHeaders")
+        headers.append(HTTPField("X-Attempt", "\(context.attempt)"))
+    }
+    func setUpParameters(_ parameters: inout JSONObject, context: DAOCallContext) async throws {
+        record("setUpParameters")
+        parameters["ts"] = 42
+    }
+    func didSetUpParameters(_ parameters: inout JSONObject, context: DAOCallContext) async throws {
+        record("didSetUpParameters")
+        let text = parameters.keys.sorted().map { "\($0)=\(parameters[$0]!.serialized())" }.joined(separator: "&")
+        parameters["sign"] = .string(String(text.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xffff }, radix: 16))
+    }
+    func willSend(_ request: inout FetchRequest, context: DAOCallContext) async throws { record("willSend") }
+    func didReceive(_ response: FetchResponse, context: DAOCallContext) async throws -> DAOOutcome {
+        record("didReceive")
+        return .proceed
+    }
+    func outputEntity(_ json: JSONValue, context: DAOCallContext) async throws -> JSONValue {
+        record("outputEntity")
+        if json["status"] == false, case .string(let message)? = json["msg"] {
+            throw DAOError.server(code: json["code"], message: message)
+        }
+        return json
+    }
+    func deliver(_ output: User, context: DAOCallContext) async throws -> User {
+        record("deliver")
+        return output
+    }
+}
+
+struct ListUsers: HTTPDAO {
+    typealias Output = [User]
+    var baseURL: String
+    var path = "/users"
+    var endpoint: DAOEndpoint { Api.base(baseURL).with(path: path, keyPath: "data") }
+}
+
+struct CreateUser: HTTPDAO {
+    typealias Output = JSONValue
+    var baseURL: String
+    var encoding: RequestEncoding = .json
+    var endpoint: DAOEndpoint {
+        Api.base(baseURL).with(
+            path: "/echo", method: "POST",
+            parameters: [
+                DAOParameter("name", mapTo: "user_name", required: true),
+                DAOParameter("token", mapTo: "X-Token", in: .header),
+            ],
+            encoding: encoding)
+    }
+}
+
+/// Swift DAOs through ``DAOClient`` against a real server on loopback.
+@Suite struct SwiftDAOTests {
+    func withServer(_ body: (TestHTTPServer, DAOClient) async throws -> Void) async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/echo") { request in
+            .json(
+                #"{"uri":"\#(request.uri)","body":\#(JSONValue.string(request.text).serialized()),"token":"\#(request.header("x-token") ?? "")","type":"\#(request.header("content-type") ?? "")"}"#
+            )
+        }
+        let transport = AsyncHTTPClientTransport()
+        let client = DAOClient(transport: transport)
+        do {
+            try await body(server, client)
+        } catch {
+            await transport.shutdown()
+            try await server.stop()
+            throw error
+        }
+        await transport.shutdown()
+        try await server.stop()
+    }
+
+    @Test func hooksRunInOrderAndTheEntityConverts() async throws {
+        try await withServer { server, client in
+            server.route("/users/7") { _ in .json(#"{"resp":{"data":{"id":"7","name":"Ann"}}}"#) }
+            let dao = GetUser(baseURL: server.baseURL)
+            let user = try await client.send(dao, ["id": 7])
+            #expect(user == User(id: 7, name: "Ann"))
+            #expect(
+                dao.recorder.steps.withLock { $0 } == [
+                    "setUpHeaders", "setUpParameters", "didSetUpParameters", "willSend", "didReceive", "outputEntity",
+                    "deliver",
+                ])
+            let request = try #require(server.requests.first)
+            #expect(request.uri.hasPrefix("/users/7?v=false&ts=42&sign="))
+            #expect(request.header("x-client") == "swift")
+            #expect(request.header("x-attempt") == "1")
+        }
+    }
+
+    @Test func errorsHaveDomainsStatusesAndPaths() async throws {
+        try await withServer { server, client in
+            server.route("/users/1") { _ in .json(#"{"status":false,"code":"E1","msg":"gone"}"#) }
+            server.route("/users/2") { _ in .text("nope", status: 404) }
+            server.route("/users/3") { _ in .json(#"{"resp":{"data":{"id":"x"}}}"#) }
+            server.route("/users/4") { _ in .json(#"{"resp":"#) }
+            server.route("/users") { _ in .json(#"{"data":[{"id":1,"name":"A"},{"id":"b"}]}"#) }
+            let dao = GetUser(baseURL: server.baseURL)
+            func failure(_ body: () async throws -> Void) async -> DAOError? {
+                do { try await body() } catch { return error as? DAOError }
+                return nil
+            }
+            let server1 = await failure { _ = try await client.send(dao, ["id": 1]) }
+            #expect(server1?.domain == .server && server1?.serverCode == "E1" && server1?.message == "gone")
+            let http = await failure { _ = try await client.send(dao, ["id": 2]) }
+            #expect(http?.domain == .http && http?.status == 404 && http?.body == "nope" && http?.code == "HTTP_STATUS")
+            let format = await failure { _ = try await client.send(dao, ["id": 3]) }
+            #expect(format?.domain == .dataFormat && format?.issues.map(\.path) == ["resp.data.id", "resp.data.name"])
+            let json = await failure { _ = try await client.send(dao, ["id": 4]) }
+            #expect(json?.domain == .dataFormat && json?.issues.first?.code == "INVALID_JSON")
+            let list = await failure { _ = try await client.send(ListUsers(baseURL: server.baseURL)) }
+            #expect(list?.issues.map(\.path) == ["data[1].id", "data[1].name"])
+            let missing = await failure { _ = try await client.send(dao, [:]) }
+            #expect(missing?.domain == .request && missing?.issues.map(\.path) == ["params.id"])
+            let network = await failure { _ = try await client.send(GetUser(baseURL: "http://127.0.0.1:1"), ["id": 1]) }
+            #expect(network?.domain == .network && network?.code == "NETWORK_ERROR")
+            #expect(network?.bridgeError.data?["domain"] == "network")
+        }
+    }
+
+    @Test func encodingsAndHeaderParameters() async throws {
+        try await withServer { server, client in
+            let json = try await client.send(
+                CreateUser(baseURL: server.baseURL), ["name": "a b", "token": "t", "n": 1])
+            #expect(json["body"] == #"{"user_name":"a b","n":1}"# && json["token"] == "t")
+            #expect(json["type"] == "application/json")
+            let form = try await client.send(
+                CreateUser(baseURL: server.baseURL, encoding: .form), ["name": "a b&c", "n": [1, 2]])
+            #expect(form["body"] == "user_name=a+b%26c&n=1&n=2")
+            #expect(form["type"] == "application/x-www-form-urlencoded;charset=UTF-8")
+            let query = try await client.send(CreateUser(baseURL: server.baseURL, encoding: .query), ["name": "ü"])
+            #expect(query["uri"] == "/echo?user_name=%C3%BC" && query["body"] == "")
+        }
+    }
+
+    @Test func statusesAreRetriedAndCancellationIsReported() async throws {
+        try await withServer { server, client in
+            let hits = Mutex(0)
+            server.route("/users") { _ in
+                let n = hits.withLock { value in
+                    value += 1
+                    return value
+                }
+                return n < 3 ? .text("busy", status: 503) : .json(#"{"data":[{"id":1,"name":"A"}]}"#)
+            }
+            server.route("/slow") { _ in .text("{}", delay: .seconds(5)) }
+            let users = try await client.send(ListUsers(baseURL: server.baseURL))
+            #expect(users == [User(id: 1, name: "A")])
+            #expect(hits.withLock { $0 } == 3)
+            let task = Task { try await client.send(ListUsers(baseURL: server.baseURL, path: "/slow")) }
+            try await Task.sleep(for: .milliseconds(100))
+            task.cancel()
+            let started = ContinuousClock.now
+            let result = await task.result
+            #expect(ContinuousClock.now - started < .seconds(2))
+            #expect((result.failure as? DAOError)?.domain == .cancelled)
+        }
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
