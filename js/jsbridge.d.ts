@@ -867,10 +867,101 @@ interface HTTPRequestQueue {
   cancelAll(reason?: unknown): number;
 }
 
+/** A DAO parameter: a wire name, `true`, or options. */
+type HTTPDAOParam =
+  | string
+  | true
+  | { mapTo?: string; in?: "query" | "body" | "header" | "path"; default?: unknown; required?: boolean; ignore?: boolean };
+
+/** What a DAO's hooks see after the response arrived. */
+interface HTTPDAOResponse {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  url: string;
+  redirected: boolean;
+  attempts: number;
+  source: "network" | "mock" | "cache";
+  /** The body as text (undefined when it is not valid UTF-8). */
+  text?: string;
+  /** The body's bytes when it is not valid UTF-8. */
+  bytes?: Uint8Array;
+}
+
+/** The context every hook gets. */
+interface HTTPDAOContext {
+  dao: HTTPDAO;
+  name: string;
+  /** 1, then 2, 3… after `HTTP.retry()` outcomes. */
+  attempt: number;
+  signal: AbortSignal;
+  params?: Record<string, unknown>;
+  request?: { method: string; url: string; headers: Headers; body?: string | Uint8Array };
+  response?: HTTPDAOResponse;
+}
+
+/** A hook: mutate the value or return a replacement (`undefined` keeps it); may be async. */
+type HTTPDAOHook<T> = (this: HTTPDAO, value: T, context: HTTPDAOContext) => unknown;
+
+interface HTTPDAOHooks {
+  setUpHeaders?: HTTPDAOHook<Headers>;
+  setUpParams?: HTTPDAOHook<Record<string, unknown>>;
+  didSetUpParams?: HTTPDAOHook<Record<string, unknown>>;
+  willSend?: HTTPDAOHook<{ method: string; url: string; headers: Headers; body?: string | Uint8Array }>;
+  didReceive?: HTTPDAOHook<HTTPDAOResponse>;
+  outputEntity?: HTTPDAOHook<any>;
+  deliver?: HTTPDAOHook<any>;
+}
+
+/** `HTTP.dao(definition)` (see docs/http.md, "DAOs"). */
+interface HTTPDAODefinition extends HTTPDAOHooks {
+  name?: string;
+  baseURL?: string;
+  path?: string;
+  method?: string;
+  headers?: Record<string, string>;
+  params?: Record<string, HTTPDAOParam>;
+  encoding?: "query" | "json" | "form";
+  response?: { type?: "json" | "text" | "bytes"; keyPath?: string; model?: string | [string] };
+  hooks?: HTTPDAOHooks;
+  retry?: { count: number; delayMs?: number; factor?: number; maxDelayMs?: number; statuses?: number[]; methods?: string[] };
+  timeout?: number | { connectMs?: number; totalMs?: number };
+  queue?: string;
+  mock?: boolean | "fixture" | "auto" | "off" | { mode?: "fixture" | "auto" | "off"; variant?: string; delayMs?: number; dir?: string };
+}
+
+/** A data-access object. */
+interface HTTPDAO {
+  readonly name: string;
+  readonly method: string;
+  /** Calls in flight. */
+  readonly pending: number;
+  /** The delivered value. */
+  send(params?: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<any>;
+  /** The delivered value with the response's details. */
+  request(
+    params?: Record<string, unknown>,
+    options?: { signal?: AbortSignal },
+  ): Promise<{ data: any; status: number; headers: Headers; url: string; source: string; attempts: number }>;
+  /** A DAO inheriting this one's settings; hooks chain (this one's first). */
+  extend(definition: HTTPDAODefinition): HTTPDAO;
+  /** Rejects every call in flight with `CANCELLED`; returns how many. */
+  cancel(reason?: unknown): number;
+}
+
+/** A failed DAO call. */
+interface HTTPDAOError extends BridgeError {
+  domain: "network" | "http" | "server" | "dataFormat" | "cancelled" | "timeout" | "request";
+  dao: string;
+  status?: number;
+  serverCode?: unknown;
+  response?: { status: number; statusText: string; headers: Record<string, string>; url: string; body: string };
+  cause?: unknown;
+}
+
 /**
  * The HTTP plugin's namespace. `fetch`, `Headers`, `Request` and `Response` are also globals with the WHATWG
- * types (from the `webworker` lib); network access needs `--allow-net`. DAOs, caches and mocks are not
- * built yet.
+ * types (from the `webworker` lib); network access needs `--allow-net`.
  */
 declare const HTTP: Readonly<{
   fetch: typeof fetch;
@@ -881,4 +972,13 @@ declare const HTTP: Readonly<{
   queue(name: string, options?: HTTPQueueOptions): HTTPRequestQueue;
   /** The queues' class (for `instanceof`; not constructible). */
   RequestQueue: { readonly prototype: HTTPRequestQueue };
+  /** A new DAO. */
+  dao(definition: HTTPDAODefinition): HTTPDAO;
+  /** The DAOs' class (for `instanceof`; not constructible). */
+  DAO: { readonly prototype: HTTPDAO };
+  DAOError: { readonly prototype: HTTPDAOError };
+  /** A business error for `outputEntity` to throw. */
+  serverError(message: string, options?: { code?: unknown; data?: unknown }): HTTPDAOError;
+  /** A hook outcome that repeats the call after `afterMs`. */
+  retry(options?: { afterMs?: number }): { afterMs: number };
 }>;
