@@ -345,4 +345,52 @@ import Testing
                 "TypeError hook",
             ])
     }
+
+    @Test func twoHundredCallsThroughAQueueOfEight() async throws {
+        let (result, server) = try await run(
+            """
+            Model.define("Item", { i: "int" });
+            const Item = HTTP.dao({ name: "Item", baseURL: base, path: "/item", params: { i: "i" }, queue: "eight",
+                                    response: { model: "Item" } });
+            HTTP.queue("eight", { maxConcurrent: 8 });
+            (async () => {
+              let peak = 0;
+              const calls = Array.from({ length: 200 }, (_, i) => Item.send({ i }).then((item) => {
+                peak = Math.max(peak, HTTP.queue("eight").running);
+                return item.i === i;
+              }));
+              peak = Math.max(peak, HTTP.queue("eight").running);
+              console.log("waiting", HTTP.queue("eight").waiting);
+              const oks = await Promise.all(calls);
+              console.log(oks.filter((x) => x).length, "peak", peak, bridge.pendingCalls);
+            })();
+            """,
+            routes: { server in
+                server.route("/item") { request in
+                    .text("{\"i\":\"\(request.query?.dropFirst(2) ?? "")\"}", delay: .milliseconds(10))
+                }
+            })
+        #expect(result.lines == ["waiting 192", "200 peak 8 0"])
+        #expect(server.requests.count == 200)
+        #expect(result.stderr == "")
+    }
+
+    @Test func resetsMidBodyAreNetworkErrorsAndRedirectsAreFollowed() async throws {
+        let (result, _) = try await run(
+            """
+            const Api = HTTP.dao({ name: "Api", baseURL: base });
+            (async () => {
+              try { await Api.extend({ name: "Reset", path: "/reset", retry: { count: 1, delayMs: 1 } }).send(); }
+              catch (e) { console.log(e.domain, e.code, e.data.kind); }
+              const moved = await Api.extend({ name: "Moved", path: "/moved" }).request();
+              console.log(moved.url.endsWith("/echo"), moved.data.method);
+            })();
+            """,
+            routes: { server in
+                server.route("/reset") { _ in .reset(contentLength: 1000, sending: "{\"partial\":") }
+                server.route("/moved") { _ in .redirect(to: "/echo", status: 301) }
+            })
+        #expect(result.lines == ["network NETWORK_ERROR reset", "true GET"])
+        #expect(result.stderr == "")
+    }
 }
