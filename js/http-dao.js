@@ -11,6 +11,7 @@ const { Headers, headersFrom, base64Encode, base64Decode, queue } = internal.htt
 const HOOKS = ["setUpHeaders", "setUpParams", "didSetUpParams", "willSend", "didReceive", "outputEntity", "deliver"];
 const ENCODINGS = ["query", "json", "form"];
 const PLACEMENTS = ["query", "body", "header", "path"];
+const CACHE_MODES = ["none", "http", "alternative", "both", "onlyWrite"];
 const DEFINITION_KEYS = new Set([
   "name", "baseURL", "path", "method", "headers", "params", "encoding", "response", "hooks", "retry", "timeout",
   "cache", "mock", "queue", ...HOOKS,
@@ -77,6 +78,11 @@ function checkDefinition(definition, where) {
   }
   if (definition.encoding !== undefined && !ENCODINGS.includes(definition.encoding)) {
     throw new TypeError(`${where}: encoding must be one of ${ENCODINGS.join(", ")}; got '${definition.encoding}'.`);
+  }
+  const cache = definition.cache;
+  const cacheMode = typeof cache === "string" ? cache : cache?.mode;
+  if (cache !== undefined && cache !== null && cache !== false && !CACHE_MODES.includes(cacheMode)) {
+    throw new TypeError(`${where}: cache mode must be one of ${CACHE_MODES.join(", ")}; got '${cacheMode}'.`);
   }
   for (const [name, spec] of Object.entries(definition.params ?? {})) {
     if (typeof spec === "string" || spec === true) continue;
@@ -399,8 +405,65 @@ function nativeRequest(def, request) {
   return args;
 }
 
+/// The cache options sent with a request (`cache` of the definition), or undefined.
+function cacheOptions(def, ctx) {
+  let cache = def.cache;
+  if (cache === undefined || cache === null || cache === false || cache === "none") return undefined;
+  if (typeof cache === "string") cache = { mode: cache };
+  if (cache.mode === "none") return undefined;
+  const out = { mode: cache.mode };
+  if (cache.key !== undefined) {
+    out.key = typeof cache.key === "function" ? `${cache.key.call(ctx.dao, ctx.request, ctx.params)}` : `${cache.key}`;
+  }
+  if (cache.intervalMs !== undefined) out.intervalMs = cache.intervalMs;
+  out.parameters = Object.keys(ctx.params).sort().map((key) => [key, scalar(ctx.params[key])]);
+  return out;
+}
+
+/// Steps 8–12 for one answer: `{retry: afterMs}` or `{data, response}`.
+async function processAnswer(def, ctx, answer, source) {
+  const response = ctx.response = daoResponse(answer, source);
+  const received = await runHook(def, "didReceive", response, ctx);
+  if (received?.[RETRY] === true) return { retry: received.afterMs };
+  if (response.status < 200 || response.status > 299) {
+    throw new DAOError("http", "HTTP_STATUS", `${def.name}: ${response.url} answered HTTP ${response.status}${response.statusText ? " " + response.statusText : ""}.`, {
+      dao: def.name, status: response.status, response: responseSummary(response),
+      data: { status: response.status, url: response.url, body: response.text ?? "" },
+    });
+  }
+  const entity = await runHook(def, "outputEntity", parseBody(def, response), ctx);
+  if (entity?.[RETRY] === true) return { retry: entity.afterMs };
+  const spec = def.response ?? {};
+  const value = spec.keyPath ? valueAt(entity, spec.keyPath) : entity;
+  const converted = convertEntity(def.name, spec, value, response);
+  const data = await runHook(def, "deliver", converted, ctx);
+  return { data, response };
+}
+
+/// Stores (or drops) the native side's pending cache entry once the answer did (or did not) validate.
+function settleCacheEntry(answer, store) {
+  if (answer.cacheToken === undefined) return Promise.resolve();
+  return bridge.call(PLUGIN, store ? "cacheCommit" : "cacheDiscard", { token: answer.cacheToken }).catch((error) => {
+    console.error(`jsbridge: the HTTP cache could not store a response: ${error.message}`);
+  });
+}
+
+/// `both` mode: delivers a validating cached answer to `onCache` before the network answer.
+async function deliverCached(def, ctx, args, onCache) {
+  let cached;
+  try {
+    cached = await bridge.call(PLUGIN, "cacheLookup", args, { signal: ctx.signal });
+  } catch (error) {
+    ctx.signal.throwIfAborted();
+    throw fromNative(error, def.name);
+  }
+  if (cached === null) return;
+  const result = await processAnswer(def, ctx, cached, "cache");
+  if (result.retry === undefined) await onCache(result.data, { source: "cache", status: result.response.status });
+}
+
 /// One call of `dao` with `input` parameters: resolves with `{data, response}`.
-async function run(dao, def, input, signal) {
+async function run(dao, def, input, signal, options) {
   const ctx = { dao, name: def.name, attempt: 0, signal, params: undefined, request: undefined, response: undefined };
   const hookRetries = def.retry?.count ?? 1;
   for (;;) {
@@ -422,35 +485,42 @@ async function run(dao, def, input, signal) {
     ctx.request = await runHook(def, "willSend", request, ctx);
     const mock = mockFor(def);
     let answer;
+    if (mock !== null) {
+      try {
+        answer = await mockAnswer(def, mock, ctx.request, signal);
+      } catch (error) {
+        signal.throwIfAborted();
+        throw fromNative(error, def.name);
+      }
+    } else {
+      const args = nativeRequest(def, ctx.request);
+      const cache = cacheOptions(def, ctx);
+      if (cache !== undefined) args.cache = cache;
+      if (cache?.mode === "both" && ctx.attempt === 1 && typeof options.onCache === "function") {
+        await deliverCached(def, ctx, args, options.onCache);
+      }
+      try {
+        answer = await bridge.call(PLUGIN, "request", args, { signal });
+      } catch (error) {
+        signal.throwIfAborted();
+        throw fromNative(error, def.name);
+      }
+    }
+    let result;
     try {
-      answer = mock !== null ? await mockAnswer(def, mock, ctx.request, signal)
-        : await bridge.call(PLUGIN, "request", nativeRequest(def, ctx.request), { signal });
+      result = await processAnswer(def, ctx, answer, mock !== null ? "mock" : answer.source ?? "network");
     } catch (error) {
-      signal.throwIfAborted();
-      throw fromNative(error, def.name);
+      await settleCacheEntry(answer, false);
+      throw error;
     }
-    const response = ctx.response = daoResponse(answer, mock !== null ? "mock" : "network");
-    const received = await runHook(def, "didReceive", response, ctx);
-    if (received?.[RETRY] === true && ctx.attempt <= hookRetries) {
-      await sleep(received.afterMs, signal);
-      continue;
-    }
-    if (response.status < 200 || response.status > 299) {
-      throw new DAOError("http", "HTTP_STATUS", `${def.name}: ${response.url} answered HTTP ${response.status}${response.statusText ? " " + response.statusText : ""}.`, {
-        dao: def.name, status: response.status, response: responseSummary(response),
-        data: { status: response.status, url: response.url, body: response.text ?? "" },
+    await settleCacheEntry(answer, result.retry === undefined);
+    if (result.retry === undefined) return result;
+    if (ctx.attempt > hookRetries) {
+      throw new DAOError("server", "RETRY_EXHAUSTED", `${def.name}: a hook asked for another attempt after ${ctx.attempt} attempts (retry.count is ${hookRetries}).`, {
+        dao: def.name, status: ctx.response.status, response: responseSummary(ctx.response),
       });
     }
-    const entity = await runHook(def, "outputEntity", parseBody(def, response), ctx);
-    if (entity?.[RETRY] === true && ctx.attempt <= hookRetries) {
-      await sleep(entity.afterMs, signal);
-      continue;
-    }
-    const spec = def.response ?? {};
-    const value = spec.keyPath ? valueAt(entity, spec.keyPath) : entity;
-    const converted = convertEntity(def.name, spec, value, response);
-    const data = await runHook(def, "deliver", converted, ctx);
-    return { data, response };
+    await sleep(result.retry, signal);
   }
 }
 
@@ -516,7 +586,7 @@ class DAO {
         }));
         if (signal.aborted) return onAbort();
         signal.addEventListener("abort", onAbort, { once: true });
-        run(this, def, params, signal).then(({ data, response }) => resolve({
+        run(this, def, params, signal, options).then(({ data, response }) => resolve({
           data, status: response.status, headers: response.headers, url: response.url, source: response.source,
           attempts: response.attempts,
         }), (error) => (signal.aborted ? onAbort() : reject(error)))
