@@ -393,4 +393,28 @@ import Testing
         #expect(result.lines == ["network NETWORK_ERROR reset", "true GET"])
         #expect(result.stderr == "")
     }
+
+    @Test func discriminatedUnionsConvertThroughTheModelEngine() async throws {
+        let (result, _) = try await run(
+            """
+            Model.define("Circle", { kind: "string", r: "double" });
+            Model.define("Square", { kind: "string", side: "double" });
+            Model.define("Shape", { kind: "string" }, { discriminator: { key: "kind", mapping: { circle: "Circle", square: "Square" } } });
+            const Shapes = HTTP.dao({ name: "Shapes", baseURL: base, path: "/shapes", response: { keyPath: "shapes", model: ["Shape"] } });
+            const Odd = Shapes.extend({ name: "Odd", path: "/odd-shapes" });
+            (async () => {
+              const shapes = await Shapes.send();
+              console.log(shapes.map((s) => s.kind + ":" + (s.r ?? s.side)).join(" "));
+              try { await Odd.send(); } catch (e) { console.log(e.code, e.data.issues.map((i) => i.path + ":" + i.code).join(",")); }
+            })();
+            """,
+            routes: { server in
+                server.route("/shapes") { _ in
+                    .json(#"{"shapes":[{"kind":"circle","r":"1.5"},{"kind":"square","side":2}]}"#)
+                }
+                server.route("/odd-shapes") { _ in .json(#"{"shapes":[{"kind":"circle","r":1},{"kind":"hexagon"}]}"#) }
+            })
+        #expect(result.lines == ["circle:1.5 square:2", "DATA_FORMAT shapes[1].kind:UNKNOWN_DISCRIMINATOR"])
+        #expect(result.stderr == "")
+    }
 }
