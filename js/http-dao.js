@@ -136,11 +136,8 @@ function paramSpec(name, spec) {
 
 /// Splits the call's parameters into path / query / body / header parts by wire name (issues collected).
 function mapParams(def, input, issues) {
-  const specs = Object.entries(def.params ?? {}).map(([name, spec]) => paramSpec(name, spec));
-  const seen = new Set();
-  const out = { path: {}, header: {}, params: {} , placement: {} };
-  for (const spec of specs) {
-    seen.add(spec.name);
+  const out = { path: {}, header: {}, params: {}, placement: {} };
+  for (const spec of def.paramSpecs) {
     if (spec.ignore) continue;
     let value = input[spec.name];
     if (value === undefined) value = typeof spec.default === "function" ? spec.default() : spec.default;
@@ -157,7 +154,7 @@ function mapParams(def, input, issues) {
     }
   }
   for (const [name, value] of Object.entries(input)) {
-    if (seen.has(name) || value === undefined) continue;
+    if (def.declared.has(name) || value === undefined) continue;
     if (def.pathNames.has(name)) out.path[name] = value;
     else out.params[name] = value;
   }
@@ -169,15 +166,14 @@ function scalar(value) {
   return typeof value === "object" && value !== null ? JSON.stringify(value) : `${value}`;
 }
 
-function appendQuery(url, entries) {
-  const search = new URLSearchParams();
+/// `application/x-www-form-urlencoded` text; arrays repeat their key.
+function formEncode(entries) {
+  const form = new URLSearchParams();
   for (const [key, value] of entries) {
-    if (Array.isArray(value)) for (const item of value) search.append(key, scalar(item));
-    else search.append(key, scalar(value));
+    if (Array.isArray(value)) for (const item of value) form.append(key, scalar(item));
+    else form.append(key, scalar(value));
   }
-  const text = search.toString();
-  if (text === "") return url;
-  return url + (url.includes("?") ? "&" : "?") + text;
+  return form.toString();
 }
 
 function joinURL(base, path) {
@@ -205,19 +201,15 @@ function buildRequest(def, mapped, params, headers, issues) {
     const placement = mapped.placement[key] ?? (encoding === "query" ? "query" : "body");
     (placement === "query" ? query : body).push([key, value]);
   }
-  url = appendQuery(url, query);
+  const search = formEncode(query);
+  if (search !== "") url += (url.includes("?") ? "&" : "?") + search;
   const request = { method, url, headers, body: undefined };
   if (body.length > 0) {
     if (encoding === "json") {
       request.body = JSON.stringify(Object.fromEntries(body));
       if (!headers.has("content-type")) headers.set("content-type", "application/json");
     } else {
-      const form = new URLSearchParams();
-      for (const [key, value] of body) {
-        if (Array.isArray(value)) for (const item of value) form.append(key, scalar(item));
-        else form.append(key, scalar(value));
-      }
-      request.body = form.toString();
+      request.body = formEncode(body);
       if (!headers.has("content-type")) headers.set("content-type", "application/x-www-form-urlencoded;charset=UTF-8");
     }
   }
@@ -618,6 +610,8 @@ function make(definition, base) {
   if (typeof def.name !== "string" || def.name === "") throw new TypeError(`${where}: a DAO needs a name (used in errors and for mock fixtures).`);
   def.method = `${def.method ?? "GET"}`.toUpperCase();
   def.pathNames = new Set([...(def.path ?? "").matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
+  def.paramSpecs = Object.entries(def.params ?? {}).map(([name, spec]) => paramSpec(name, spec));
+  def.declared = new Set(Object.keys(def.params ?? {}));
   return new DAO(definitions, Object.freeze(def));
 }
 
