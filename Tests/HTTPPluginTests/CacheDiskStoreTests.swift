@@ -90,6 +90,14 @@ import Testing
         // Opening the store sweeps without any read.
         _ = try DiskHTTPCacheStore(directory: directory, maxEntryAge: .seconds(100), clock: clock)
         #expect(entryFiles().isEmpty)
+        // So does a store an hour after the last sweep.
+        try await store.store(entry("c"))
+        clock.advance(by: .seconds(3000))
+        try await store.store(entry("d"))
+        #expect(entryFiles().count == 2)
+        clock.advance(by: .seconds(601))
+        try await store.store(entry("e"))
+        #expect(entryFiles().count == 1)
     }
 
     @Test func damagedFilesAreMissesAndRemoved() async throws {

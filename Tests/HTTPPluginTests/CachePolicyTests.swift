@@ -173,6 +173,15 @@ import Testing
             HTTPCacheKey.make(method: "GET", url: "http://example.com/p", parameters: [("a", "1&b=2")])
                 != HTTPCacheKey.make(method: "GET", url: "http://example.com/p", parameters: [("a", "1"), ("b", "2")]))
         #expect(HTTPCacheKey.normalizedURL("https://h:443") == "https://h/")
+        // Without parameters the body is part of the key (hashed); with parameters, they stand for it.
+        let one = HTTPCacheKey.make(method: "POST", url: "http://h/q", body: Array("{\"a\":1}".utf8))
+        #expect(one.hasPrefix("POST http://h/q #"))
+        #expect(one == HTTPCacheKey.make(method: "POST", url: "http://h/q", body: Array("{\"a\":1}".utf8)))
+        #expect(one != HTTPCacheKey.make(method: "POST", url: "http://h/q", body: Array("{\"a\":2}".utf8)))
+        #expect(HTTPCacheKey.make(method: "POST", url: "http://h/q", body: []) == "POST http://h/q")
+        #expect(
+            HTTPCacheKey.make(method: "POST", url: "http://h/q", parameters: [("a", "1")], body: Array("a=1".utf8))
+                == "POST http://h/q |a=1")
         let cache = HTTPCache(store: InMemoryHTTPCacheStore())
         let request = FetchRequest(url: "http://example.com/p?x=1")
         #expect(cache.key(for: request, options: HTTPCacheOptions(mode: .http, key: "mine")) == "mine")

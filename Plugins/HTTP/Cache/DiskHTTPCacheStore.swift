@@ -17,7 +17,7 @@ import Synchronization
 ///   survives reopening. When the stored bytes pass ``sizeLimit``, the least recently used entries are removed
 ///   until they fit in 90% of it. An entry larger than the limit on its own is not stored.
 /// - **Expiry**: an entry stored more than ``maxEntryAge`` ago is removed when read and by ``removeExpired()``
-///   (which opening the store runs).
+///   (which opening the store runs, and storing runs again when an hour has passed since).
 /// - **Sharing**: safe for many tasks; two processes may share the directory (no lock files: renames are
 ///   atomic, and each process evicts by what it finds on disk).
 ///
@@ -39,6 +39,8 @@ public final class DiskHTTPCacheStore: HTTPCacheStore {
         var isEvicting = false
         /// Bytes this process stored since the running eviction pass scanned the directory.
         var storedSinceScan = 0
+        /// When ``removeExpired()`` last ran (stores run it again after an hour).
+        var lastSweep = Date.distantPast
     }
 
     private let state = Mutex(State())
@@ -93,6 +95,8 @@ public final class DiskHTTPCacheStore: HTTPCacheStore {
     }
 
     public func store(_ entry: HTTPCacheEntry) async throws {
+        let now = clock.now()
+        if state.withLock({ now.timeIntervalSince($0.lastSweep) >= Self.sweepInterval }) { removeExpired() }
         let bytes = HTTPCacheEntryCoding.encode(entry)
         let path = entryPath(entry.key)
         guard bytes.count <= sizeLimit else {
@@ -102,7 +106,7 @@ public final class DiskHTTPCacheStore: HTTPCacheStore {
         let temporary = directory + "/.tmp-" + UUID().uuidString
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: temporary))
-            setModificationTime(temporary, clock.now())
+            setModificationTime(temporary, now)
             let previous = fileInfo(path)?.size ?? 0
             guard rename(temporary, path) == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
@@ -161,6 +165,7 @@ public final class DiskHTTPCacheStore: HTTPCacheStore {
     /// markers of entries that are gone; then evicts down to the size limit.
     public func removeExpired() {
         let now = clock.now()
+        state.withLock { $0.lastSweep = now }
         for name in list(directory) {
             let path = directory + "/" + name
             if name.hasSuffix(".entry") {
@@ -232,6 +237,9 @@ public final class DiskHTTPCacheStore: HTTPCacheStore {
         var modified: Date
     }
 
+    /// How often stores sweep expired entries, in seconds.
+    static let sweepInterval: TimeInterval = 3600
+
     private func entryPath(_ key: String) -> String { directory + "/" + Self.hash128(key) + ".entry" }
 
     private func isExpired(storedAt: Date, now: Date) -> Bool {
@@ -295,9 +303,10 @@ public final class DiskHTTPCacheStore: HTTPCacheStore {
         hex(HTTPCacheEntryCoding.fnv1a(text.utf8))
     }
 
-    static func hash128(_ text: String) -> String {
-        hex(HTTPCacheEntryCoding.fnv1a(text.utf8))
-            + hex(HTTPCacheEntryCoding.fnv1a(text.utf8, seed: 0x6c62_272e_07bb_0142))
+    static func hash128(_ text: String) -> String { hash128(bytes: Array(text.utf8)) }
+
+    static func hash128(bytes: [UInt8]) -> String {
+        hex(HTTPCacheEntryCoding.fnv1a(bytes)) + hex(HTTPCacheEntryCoding.fnv1a(bytes, seed: 0x6c62_272e_07bb_0142))
     }
 
     private static func hex(_ value: UInt64) -> String {

@@ -25,9 +25,10 @@ public struct HTTPCacheOptions: Sendable {
     /// `alternative`: serve the stored entry while it is younger than this (nil: as long as it is stored);
     /// `both`: the oldest entry ``HTTPCache/cachedResponse(for:options:)`` returns (nil: any).
     public var interval: Duration?
-    /// A key that replaces the default one (``HTTPCacheKey/make(method:url:parameters:)``).
+    /// A key that replaces the default one (``HTTPCacheKey/make(method:url:parameters:body:)``).
     public var key: String?
     /// Extra parameters of the request that are part of the default key (e.g. body parameters), any order.
+    /// When empty, a request body is part of the key as a hash of its bytes.
     public var parameters: [(name: String, value: String)]
 
     /// Options with parameters as ordered pairs (duplicates allowed).
@@ -118,9 +119,11 @@ public final class HTTPCache: Sendable {
     /// The counters so far.
     public var statistics: HTTPCacheStatistics { counters.withLock { $0 } }
 
-    /// The key `request` is stored under: `options.key`, else ``HTTPCacheKey/make(method:url:parameters:)``.
+    /// The key `request` is stored under: `options.key`, else ``HTTPCacheKey/make(method:url:parameters:body:)``.
     public func key(for request: FetchRequest, options: HTTPCacheOptions) -> String {
-        options.key ?? HTTPCacheKey.make(method: request.method, url: request.url, parameters: options.parameters)
+        options.key
+            ?? HTTPCacheKey.make(
+                method: request.method, url: request.url, parameters: options.parameters, body: request.body)
     }
 
     /// Answers `request` per `options.mode`, from the store or through `network` (which sends a request and

@@ -3,7 +3,7 @@ import Foundation
 /// One stored response with what the cache needs to judge it later: the request's Vary'd header values and
 /// the times of the exchange.
 public struct HTTPCacheEntry: Sendable, Hashable {
-    /// The cache key (``HTTPCacheKey/make(method:url:parameters:)`` or a caller's own key).
+    /// The cache key (``HTTPCacheKey/make(method:url:parameters:body:)`` or a caller's own key).
     public var key: String
     /// The request URL in ``HTTPCacheKey/normalizedURL(_:)`` form: what an unsafe request invalidates.
     public var url: String
@@ -63,14 +63,19 @@ public struct HTTPCacheEntry: Sendable, Hashable {
 /// Default cache keys and the URL form entries are filed under.
 public enum HTTPCacheKey {
     /// `METHOD normalized-URL` plus, when `parameters` is not empty, ` |` and the parameters sorted by name then
-    /// value as `name=value` pairs joined with `&` (names and values percent-encoded).
+    /// value as `name=value` pairs joined with `&` (names and values percent-encoded); without parameters, a
+    /// non-empty `body` adds ` #` and a hash of its bytes (so two bodies never share a key by accident).
     ///
     /// The same request with its query items or parameters in another order gets the same key.
-    public static func make(method: String, url: String, parameters: [(name: String, value: String)] = []) -> String {
+    public static func make(
+        method: String, url: String, parameters: [(name: String, value: String)] = [], body: [UInt8]? = nil
+    ) -> String {
         var key = method.uppercased() + " " + normalizedURL(url)
         if !parameters.isEmpty {
             let sorted = parameters.map { (escape($0.name), escape($0.value)) }.sorted { $0 < $1 }
             key += " |" + sorted.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+        } else if let body, !body.isEmpty {
+            key += " #" + DiskHTTPCacheStore.hash128(bytes: body)
         }
         return key
     }
