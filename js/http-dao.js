@@ -397,12 +397,15 @@ function nativeRequest(def, request) {
   return args;
 }
 
-/// The cache options sent with a request (`cache` of the definition), or undefined.
+const SAFE_METHODS = ["GET", "HEAD", "OPTIONS", "TRACE"];
+
+/// The cache options sent with a request (`cache` of the definition), or undefined. Unsafe methods always
+/// go through the cache (mode `none` at least), which drops the stored entries of their URL.
 function cacheOptions(def, ctx) {
   let cache = def.cache;
-  if (cache === undefined || cache === null || cache === false || cache === "none") return undefined;
+  if (cache === undefined || cache === null || cache === false) cache = "none";
   if (typeof cache === "string") cache = { mode: cache };
-  if (cache.mode === "none") return undefined;
+  if (cache.mode === "none" && SAFE_METHODS.includes(ctx.request.method.toUpperCase())) return undefined;
   const out = { mode: cache.mode };
   if (cache.key !== undefined) {
     out.key = typeof cache.key === "function" ? `${cache.key.call(ctx.dao, ctx.request, ctx.params)}` : `${cache.key}`;

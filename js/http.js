@@ -662,6 +662,8 @@ const HTTP = Object.freeze({
   retry: (options) => internal.httpDAO.retry(options),
   get DAO() { return internal.httpDAO.DAO; },
   get DAOError() { return internal.httpDAO.DAOError; },
+  /// Empties the HTTP cache of this app.
+  clearCache: () => bridge.call(PLUGIN, "cacheClear", {}).then(() => undefined),
 });
 
 internal.defineGlobal("fetch", fetch);

@@ -24,6 +24,8 @@ public struct HTTPPlugin: BridgePlugin {
         public var maxBodyBytes: Int?
         /// Mocked DAOs (docs/http.md, "Mocks").
         public var mock: MockConfiguration?
+        /// The on-disk cache (docs/http.md, "Caches").
+        public var cache: CacheConfiguration?
     }
 
     /// `--config` `"HTTP": {"mock": {...}}`: mock every DAO (`mode`), and where fixtures are.
@@ -67,6 +69,7 @@ public struct HTTPPlugin: BridgePlugin {
 
     public func actions(_ a: inout ActionTable) {
         let transport = self.transport
+        let cacheState = CacheState()
         a.async("request", args: RequestArguments.self) { context, args -> JSONValue in
             let configuration = try context.configuration(as: Configuration.self)
             let fetcher = Fetcher(
@@ -75,15 +78,25 @@ public struct HTTPPlugin: BridgePlugin {
                 maxBodyBytes: configuration.maxBodyBytes ?? (256 << 20),
                 authorize: { host, port in try context.require(.net(host: host, port: port)) })
             let request = try args.request()
-            guard args.retry != nil || args.totalTimeoutMs != nil else {
-                return Self.encode(try await fetcher.fetch(request))
+            let policy: PolicyFetcher? =
+                args.retry == nil && args.totalTimeoutMs == nil
+                ? nil
+                : PolicyFetcher(
+                    fetcher: fetcher, retry: args.retry, totalTimeout: args.totalTimeoutMs.map { .milliseconds($0) },
+                    clock: context.clock)
+            let network: (FetchRequest) async throws -> (response: FetchResponse, attempts: Int?) = { request in
+                guard let policy else { return (try await fetcher.fetch(request), nil) }
+                let (response, attempts) = try await policy.fetch(request)
+                return (response, attempts)
             }
-            let policy = PolicyFetcher(
-                fetcher: fetcher, retry: args.retry, totalTimeout: args.totalTimeoutMs.map { .milliseconds($0) },
-                clock: context.clock)
-            let (response, attempts) = try await policy.fetch(request)
-            return Self.encode(response, attempts: attempts)
+            guard let cache = args.cache else {
+                let (response, attempts) = try await network(request)
+                return Self.encode(response, attempts: attempts)
+            }
+            return try await Self.cachedRequest(
+                request, cache: cache, state: cacheState, context: context, network: network)
         }
+        Self.cacheActions(&a, state: cacheState)
         a.sync("settings") { context -> JSONValue in
             let mock = try context.configuration(as: Configuration.self).mock
             return [
@@ -100,7 +113,7 @@ public struct HTTPPlugin: BridgePlugin {
         }
     }
 
-    static func encode(_ response: FetchResponse, attempts: Int? = nil) -> JSONValue {
+    static func encode(_ response: FetchResponse, attempts: Int? = nil, source: HTTPCacheSource? = nil) -> JSONValue {
         var object: JSONObject = [
             "status": .number(Double(response.status)),
             "statusText": .string(response.statusText),
@@ -114,6 +127,7 @@ public struct HTTPPlugin: BridgePlugin {
             object["bodyBase64"] = .string(Data(response.body).base64EncodedString())
         }
         if let attempts { object["attempts"] = .number(Double(attempts)) }
+        if let source { object["source"] = .string(source.rawValue) }
         return .object(object)
     }
 }
@@ -131,6 +145,8 @@ struct RequestArguments: Decodable, Sendable {
     /// The deadline of each attempt, body included, in milliseconds.
     var totalTimeoutMs: Int?
     var retry: RetryPolicy?
+    /// Answer through the HTTP cache (DAOs; docs/http.md, "Caches").
+    var cache: CacheArguments?
 
     func request() throws(BridgeError) -> FetchRequest {
         func invalid(_ path: String, _ message: String) -> BridgeError {

@@ -417,4 +417,62 @@ import Testing
         #expect(result.lines == ["circle:1.5 square:2", "DATA_FORMAT shapes[1].kind:UNKNOWN_DISCRIMINATOR"])
         #expect(result.stderr == "")
     }
+
+    @Test func cachesStoreOnlyValidatedResponsesAndServeThemPerMode() async throws {
+        let version = Mutex(0)
+        let (result, server) = try await run(
+            """
+            Model.define("Doc", { v: "int" });
+            const Api = HTTP.dao({ name: "Api", baseURL: base, response: { model: "Doc" } });
+            const Fresh = Api.extend({ name: "Fresh", path: "/fresh", cache: "http" });
+            const Alt = Api.extend({ name: "Alt", path: "/plain", cache: { mode: "alternative", intervalMs: 60000 } });
+            const Bad = Api.extend({ name: "Bad", path: "/bad", cache: "http" });
+            const Both = Api.extend({ name: "Both", path: "/plain", cache: "both" });
+            const Post = Api.extend({ name: "Post", path: "/fresh", method: "POST" });
+            const Write = Api.extend({ name: "Write", path: "/other", cache: "onlyWrite" });
+            const AltOther = Write.extend({ name: "AltOther", cache: { mode: "alternative" } });
+            (async () => {
+              const a = await Fresh.request(); const b = await Fresh.request();
+              console.log("http", a.source, a.data.v, b.source, b.data.v);
+              const c = await Alt.request(); const d = await Alt.request();
+              console.log("alternative", c.source, d.source, c.data.v === d.data.v);
+              for (let i = 0; i < 2; i++) { try { await Bad.send(); } catch (e) { console.log("bad", e.code); } }
+              const seen = [];
+              const e = await Both.request({}, { onCache: (data, info) => seen.push(info.source + ":" + (data.v > 0)) });
+              console.log("both", seen.join(","), e.source);
+              await Post.send();
+              const f = await Fresh.request();
+              console.log("after post", f.source, f.data.v > a.data.v);
+              const g = await Write.request(); const h = await Write.request(); const i = await AltOther.request();
+              console.log("onlyWrite", g.source, h.source, i.source, i.data.v === h.data.v);
+              await HTTP.clearCache();
+              console.log("cleared", (await Fresh.request()).source);
+            })();
+            """,
+            routes: { server in
+                let next: @Sendable () -> Int = {
+                    version.withLock { value in
+                        value += 1
+                        return value
+                    }
+                }
+                server.route("/fresh") { request in
+                    request.method == "POST"
+                        ? .json("{\"v\":0}")
+                        : .json("{\"v\":\(next())}", headers: [.init("Cache-Control", "max-age=60")])
+                }
+                server.route("/plain") { _ in .json("{\"v\":\(next())}") }
+                server.route("/other") { _ in .json("{\"v\":\(next())}") }
+                server.route("/bad") { _ in .json("{\"v\":\"x\"}", headers: [.init("Cache-Control", "max-age=60")]) }
+            })
+        #expect(
+            result.lines == [
+                "http network 1 cache 1", "alternative network cache true", "bad DATA_FORMAT", "bad DATA_FORMAT",
+                "both cache:true network", "after post network true", "onlyWrite network network cache true",
+                "cleared network",
+            ])
+        #expect(server.requests.filter { $0.path == "/bad" }.count == 2)
+        #expect(server.requests.filter { $0.path == "/fresh" }.count == 4)
+        #expect(result.stderr == "")
+    }
 }
