@@ -102,9 +102,9 @@ extension HTTPPlugin {
         network: (FetchRequest) async throws -> (response: FetchResponse, attempts: Int?)
     ) async throws -> JSONValue {
         let options = try arguments.options()
-        let unsafe = !["GET", "HEAD", "OPTIONS", "TRACE"].contains(request.method.uppercased())
+        let isUnsafe = !HTTPCachePolicy.safeMethods.contains(request.method.uppercased())
         // Mode none only matters for invalidation by unsafe methods, and only when a cache is open.
-        guard let cache = try state.cache(context, create: options.mode != .none), options.mode != .none || unsafe
+        guard let cache = try state.cache(context, create: options.mode != .none), options.mode != .none || isUnsafe
         else {
             let (response, attempts) = try await network(request)
             return encode(response, attempts: attempts, source: .network)

@@ -202,6 +202,40 @@ struct CreateUser: HTTPDAO {
     }
 }
 
+/// Lists users through the cache (`alternative`: any stored response is served).
+struct CachedUsers: HTTPDAO {
+    typealias Output = [User]
+    var baseURL: String
+    var endpoint: DAOEndpoint {
+        var endpoint = Api.base(baseURL).with(path: "/users", keyPath: "data")
+        endpoint.cacheMode = .alternative
+        return endpoint
+    }
+}
+
+extension SwiftDAOTests {
+    @Test func cachedEndpointsStoreConvertedResponsesOnly() async throws {
+        let server = try await TestHTTPServer.start()
+        let valid = Mutex(false)
+        server.route("/users") { _ in
+            valid.withLock { $0 }
+                ? .json(#"{"data":[{"id":1,"name":"A"}]}"#) : .json(#"{"data":[{"id":"x","name":"A"}]}"#)
+        }
+        let transport = AsyncHTTPClientTransport()
+        let store = InMemoryHTTPCacheStore()
+        let client = DAOClient(transport: transport, cache: HTTPCache(store: store))
+        let dao = CachedUsers(baseURL: server.baseURL)
+        await #expect(throws: DAOError.self) { try await client.send(dao) }
+        valid.withLock { $0 = true }
+        #expect(try await client.send(dao) == [User(id: 1, name: "A")])
+        valid.withLock { $0 = false }
+        #expect(try await client.send(dao) == [User(id: 1, name: "A")])
+        #expect(server.requests.count == 2)
+        await transport.shutdown()
+        try await server.stop()
+    }
+}
+
 extension Result {
     var failure: Failure? {
         if case .failure(let error) = self { return error }

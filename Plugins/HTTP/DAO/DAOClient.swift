@@ -15,14 +15,17 @@ public struct DAOClient: Sendable {
     /// How long to wait for a response head when the endpoint sets no total timeout.
     public var headTimeout: Duration
     public var maxBodyBytes: Int
+    /// Used by endpoints with a ``DAOEndpoint/cacheMode``; responses are stored once they converted.
+    public var cache: HTTPCache?
 
     public init(
-        transport: any HTTPTransport, clock: any BridgeClock = SystemClock(), headTimeout: Duration = .seconds(300),
-        maxBodyBytes: Int = 256 << 20,
+        transport: any HTTPTransport, clock: any BridgeClock = SystemClock(), cache: HTTPCache? = nil,
+        headTimeout: Duration = .seconds(300), maxBodyBytes: Int = 256 << 20,
         authorize: @escaping @Sendable (_ host: String, _ port: Int) throws -> Void = { _, _ in }
     ) {
         self.transport = transport
         self.clock = clock
+        self.cache = cache
         self.headTimeout = headTimeout
         self.maxBodyBytes = maxBodyBytes
         self.authorize = authorize
@@ -57,7 +60,7 @@ public struct DAOClient: Sendable {
             var request = try DAORequestBuilder.request(endpoint, mapped, headers: headers)
             try await dao.willSend(&request, context: context)
 
-            let response = try await exchange(dao, endpoint, request)
+            let (response, pending) = try await exchange(dao, endpoint, request, parameters: mapped.parameters)
             if case .retry(let pause) = try await dao.didReceive(response, context: context),
                 context.attempt <= hookRetries
             {
@@ -87,8 +90,9 @@ public struct DAOClient: Sendable {
             let entity = try await dao.outputEntity(json, context: context)
             let value = endpoint.keyPath.map { Self.value(at: $0, in: entity) } ?? entity
             do {
-                let output = try dao.decode(value, context: context)
-                return try await dao.deliver(output, context: context)
+                let output = try await dao.deliver(try dao.decode(value, context: context), context: context)
+                if let pending { try await cache?.commit(pending) }
+                return output
             } catch var error as DAOError where error.domain == .dataFormat {
                 error.status = response.status
                 error.body = String(text.prefix(65_536))
@@ -97,22 +101,31 @@ public struct DAOClient: Sendable {
         }
     }
 
-    /// The response from a fixture (when the endpoint has a mock directory) or the network.
-    private func exchange<D: HTTPDAO>(_ dao: D, _ endpoint: DAOEndpoint, _ request: FetchRequest) async throws
-        -> FetchResponse
-    {
+    /// The response from a fixture (when the endpoint has a mock directory), the cache or the network, with
+    /// the cache entry to store once the response converted.
+    private func exchange<D: HTTPDAO>(
+        _ dao: D, _ endpoint: DAOEndpoint, _ request: FetchRequest, parameters: JSONObject
+    ) async throws -> (FetchResponse, HTTPCachePendingEntry?) {
         if let directory = endpoint.mockDirectory {
             let body = try MockFixtures(directory: directory).load(dao: dao.name, variant: nil).serializedUTF8()
-            return FetchResponse(
+            let response = FetchResponse(
                 status: 200, statusText: "OK", headers: [HTTPField("content-type", "application/json")],
                 url: request.url, redirected: false, body: body)
+            return (response, nil)
         }
         let fetcher = Fetcher(
             transport: transport, timeout: endpoint.totalTimeout ?? headTimeout, maxBodyBytes: maxBodyBytes,
             authorize: authorize)
         let policy = PolicyFetcher(
             fetcher: fetcher, retry: endpoint.retry, totalTimeout: endpoint.totalTimeout, clock: clock)
-        return try await policy.fetch(request).response
+        let isUnsafe = !HTTPCachePolicy.safeMethods.contains(request.method.uppercased())
+        let mode = endpoint.cacheMode.map { $0 == .both ? .alternative : $0 } ?? HTTPCacheMode.none
+        guard let cache, mode != .none || isUnsafe else { return (try await policy.fetch(request).response, nil) }
+        let options = HTTPCacheOptions(
+            mode: mode, interval: endpoint.cacheInterval,
+            parameters: parameters.map { (name: $0.key, value: DAORequestBuilder.scalar($0.value)) })
+        let result = try await cache.send(request, options: options) { try await policy.fetch($0).response }
+        return (result.response, result.pending)
     }
 
     /// The value at a dotted key path, or null.

@@ -62,12 +62,17 @@ public struct DAOEndpoint: Sendable, Hashable {
     public var totalTimeout: Duration?
     /// Answers from fixture files instead of the network (`<directory>/<DAO name>.json`).
     public var mockDirectory: String?
+    /// How calls use the client's ``HTTPCache`` (nil or `.none`: not at all; `.both` behaves as `.alternative`
+    /// here, since a call returns one value).
+    public var cacheMode: HTTPCacheMode?
+    /// `alternative`: how long a stored response is served.
+    public var cacheInterval: Duration?
 
     public init(
         baseURL: String, path: String = "", method: String = "GET", headers: [HTTPField] = [],
         parameters: [DAOParameter] = [], encoding: RequestEncoding? = nil, keyPath: String? = nil,
         retry: RetryPolicy? = nil, connectTimeout: Duration? = nil, totalTimeout: Duration? = nil,
-        mockDirectory: String? = nil
+        mockDirectory: String? = nil, cacheMode: HTTPCacheMode? = nil, cacheInterval: Duration? = nil
     ) {
         self.baseURL = baseURL
         self.path = path
@@ -80,6 +85,8 @@ public struct DAOEndpoint: Sendable, Hashable {
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout
         self.mockDirectory = mockDirectory
+        self.cacheMode = cacheMode
+        self.cacheInterval = cacheInterval
     }
 
     /// This endpoint with some settings replaced; `headers` and `parameters` are added (same names replace).
