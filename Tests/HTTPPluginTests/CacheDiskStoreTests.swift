@@ -67,6 +67,8 @@ import Testing
         _ = await store.entry(forKey: "k3")
         let reopened = try DiskHTTPCacheStore(directory: directory, sizeLimit: size * 2 + size / 2, clock: clock)
         #expect(reopened.usage().entries == 2)
+        // Opening also dropped the index markers of evicted entries.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/index").count == 2)
         #expect(await reopened.entry(forKey: "k3") != nil)
         #expect(await reopened.entry(forKey: "k5") != nil)
         #expect(await reopened.entry(forKey: "k0") == nil)
