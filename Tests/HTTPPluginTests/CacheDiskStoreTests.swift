@@ -21,6 +21,15 @@ import Testing
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".entry") }
     }
 
+    @Test func defaultDirectoryIsPerApp() {
+        #expect(
+            DiskHTTPCacheStore.defaultDirectory(for: StorageLocation(appID: "my-app.1", directory: "/data/jsbridge/"))
+                == "/data/jsbridge/my-app.1.http-cache")
+        let odd = DiskHTTPCacheStore.defaultDirectory(for: StorageLocation(appID: "../x/y", directory: "/d"))
+        #expect(odd.hasPrefix("/d/app-") && odd.hasSuffix(".http-cache") && !odd.contains(".."))
+        #expect(odd != DiskHTTPCacheStore.defaultDirectory(for: StorageLocation(appID: "../x/z", directory: "/d")))
+    }
+
     @Test func roundTripAndReopen() async throws {
         let store = try DiskHTTPCacheStore(directory: directory, clock: clock)
         let original = entry("GET http://h/x", body: Array(0...255))
