@@ -21,6 +21,15 @@ import Testing
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".entry") }
     }
 
+    @Test func defaultDirectoryIsPerApp() {
+        #expect(
+            DiskHTTPCacheStore.defaultDirectory(for: StorageLocation(appID: "my-app.1", directory: "/data/jsbridge/"))
+                == "/data/jsbridge/my-app.1.http-cache")
+        let odd = DiskHTTPCacheStore.defaultDirectory(for: StorageLocation(appID: "../x/y", directory: "/d"))
+        #expect(odd.hasPrefix("/d/app-") && odd.hasSuffix(".http-cache") && !odd.contains(".."))
+        #expect(odd != DiskHTTPCacheStore.defaultDirectory(for: StorageLocation(appID: "../x/z", directory: "/d")))
+    }
+
     @Test func roundTripAndReopen() async throws {
         let store = try DiskHTTPCacheStore(directory: directory, clock: clock)
         let original = entry("GET http://h/x", body: Array(0...255))
@@ -67,6 +76,8 @@ import Testing
         _ = await store.entry(forKey: "k3")
         let reopened = try DiskHTTPCacheStore(directory: directory, sizeLimit: size * 2 + size / 2, clock: clock)
         #expect(reopened.usage().entries == 2)
+        // Opening also dropped the index markers of evicted entries.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/index").count == 2)
         #expect(await reopened.entry(forKey: "k3") != nil)
         #expect(await reopened.entry(forKey: "k5") != nil)
         #expect(await reopened.entry(forKey: "k0") == nil)
@@ -191,6 +202,84 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: directory)
         #expect(names.filter { $0.hasPrefix(".tmp-") }.isEmpty)
         #expect(entryFiles().count == keys.count)
+    }
+
+    /// Two child processes (this test binary, running ``cacheChildProcessWriter()``) and this one write the
+    /// same keys in one directory at once.
+    @Test func twoProcessesShareTheDirectory() async throws {
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        var children: [Process] = []
+        for id in 0..<2 {
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: executable)
+            child.arguments = ["--testing-library", "swift-testing", "--filter", "cacheChildProcessWriter"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["JSBRIDGE_CACHE_CHILD_DIR"] = directory
+            environment["JSBRIDGE_CACHE_CHILD_ID"] = String(id + 1)
+            environment["SWIFT_BACKTRACE"] = "enable=no"
+            child.environment = environment
+            child.standardOutput = FileHandle.nullDevice
+            child.standardError = FileHandle.nullDevice
+            try child.run()
+            children.append(child)
+        }
+        let store = try DiskHTTPCacheStore(directory: directory, sizeLimit: 1 << 30, clock: clock)
+        try await Self.writeAndCheck(store, writer: 0, keys: Self.sharedKeys)
+        for child in children {
+            let status = try await runBlocking {
+                child.waitUntilExit()
+                return child.terminationStatus
+            }
+            #expect(status == 0)
+        }
+        for key in Self.sharedKeys {
+            let read = await store.entry(forKey: key)
+            #expect(read?.key == key)
+            #expect(read.map(Self.isConsistent) == true)
+        }
+        // Each process wrote its own key too, and all three are visible here.
+        for writer in 0..<3 { #expect(await store.entry(forKey: "own\(writer)") != nil, "own\(writer)") }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        #expect(names.filter { $0.hasPrefix(".tmp-") }.isEmpty)
+    }
+
+    /// The child side of ``twoProcessesShareTheDirectory()`` (does nothing in a normal run).
+    @Test func cacheChildProcessWriter() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let directory = environment["JSBRIDGE_CACHE_CHILD_DIR"],
+            let writer = environment["JSBRIDGE_CACHE_CHILD_ID"].flatMap(Int.init)
+        else { return }
+        let store = try DiskHTTPCacheStore(directory: directory, sizeLimit: 1 << 30, clock: clock)
+        try await Self.writeAndCheck(store, writer: writer, keys: Self.sharedKeys)
+    }
+
+    static let sharedKeys = (0..<6).map { "shared\($0)" }
+
+    /// A body of one repeated byte, its length given by the byte: any mix of two writes is detectable.
+    static func isConsistent(_ entry: HTTPCacheEntry) -> Bool {
+        guard let first = entry.body.first else { return false }
+        return entry.body.count == 10_000 + Int(first) && entry.body.allSatisfy { $0 == first }
+            && entry.headers == [HTTPField("X-Writer", String(first))]
+    }
+
+    static func writeAndCheck(_ store: DiskHTTPCacheStore, writer: Int, keys: [String]) async throws {
+        func make(_ key: String) -> HTTPCacheEntry {
+            let byte = UInt8(writer)
+            return HTTPCacheEntry(
+                key: key, url: "http://h/" + key, method: "GET", status: 200, statusText: "OK",
+                headers: [HTTPField("X-Writer", String(byte))], responseURL: "http://h/" + key,
+                body: [UInt8](repeating: byte, count: 10_000 + Int(byte)), requestTime: Date(), responseTime: Date(),
+                storedAt: Date())
+        }
+        try await store.store(make("own\(writer)"))
+        for round in 0..<150 {
+            let key = keys[(round + writer) % keys.count]
+            try await store.store(make(key))
+            if let read = await store.entry(forKey: keys[(round + writer + 1) % keys.count]) {
+                #expect(isConsistent(read))
+            }
+            if round % 50 == 0 { await store.removeEntries(forURL: "http://h/" + keys[round % keys.count]) }
+        }
     }
 
     @Test func concurrentStoresKeepTheCap() async throws {

@@ -358,6 +358,28 @@ import Testing
         #expect(transport.requests.count == 4)
     }
 
+    @Test func removalByRequestKeyURLAndAll() async throws {
+        let (fetcher, _) = makeFetcher { _ in
+            HTTPTransportResponse(status: 200, headers: [HTTPField("Cache-Control", "max-age=60")])
+        }
+        let cache = HTTPCache(store: store, clock: clock)
+        let options = HTTPCacheOptions(mode: .http)
+        for path in ["/a", "/a?x=1", "/b", "/c"] {
+            _ = try await send(cache, fetcher, FetchRequest(url: "http://h" + path), options)
+        }
+        _ = try await send(
+            cache, fetcher, FetchRequest(url: "http://h/a"), HTTPCacheOptions(mode: .onlyWrite, key: "k"))
+        #expect(store.entries.count == 5)
+        await cache.remove(for: FetchRequest(url: "http://h/a?x=1"), options: options)
+        #expect(store.entries["GET http://h/a?x=1"] == nil)
+        await cache.removeEntries(forURL: "HTTP://h:80/a")  // both keys filed under http://h/a
+        #expect(store.entries.keys.sorted() == ["GET http://h/b", "GET http://h/c"])
+        await cache.remove(key: "GET http://h/b")
+        #expect(store.entries.keys.sorted() == ["GET http://h/c"])
+        await cache.removeAll()
+        #expect(store.entries.isEmpty)
+    }
+
     @Test func conditionalRequestsOfTheCallerPassThrough() async throws {
         let (fetcher, transport) = makeFetcher { _ in
             HTTPTransportResponse(status: 200, headers: [HTTPField("Cache-Control", "max-age=60")])

@@ -186,7 +186,15 @@ public final class DiskHTTPCacheStore: HTTPCacheStore {
         let present = Set(list(directory).filter { $0.hasSuffix(".entry") }.map { String($0.dropLast(6)) })
         for marker in list(indexDirectory) {
             let parts = marker.split(separator: "-", maxSplits: 1)
-            if parts.count != 2 || !present.contains(String(parts[1])) { remove(indexDirectory + "/" + marker) }
+            guard parts.count == 2 else {
+                remove(indexDirectory + "/" + marker)
+                continue
+            }
+            // Checked again before removing: a concurrent store may have written the entry since the listing.
+            let entry = String(parts[1])
+            if !present.contains(entry), fileInfo(directory + "/" + entry + ".entry") == nil {
+                remove(indexDirectory + "/" + marker)
+            }
         }
         let total = scan().reduce(0) { $0 + $1.size }
         state.withLock { $0.approximateSize = total }
@@ -213,9 +221,19 @@ public final class DiskHTTPCacheStore: HTTPCacheStore {
             if total > sizeLimit {
                 let target = sizeLimit / 10 * 9
                 files.sort { $0.modified < $1.modified }
+                var removed: Set<String> = []
                 for file in files where total > target {
                     remove(directory + "/" + file.name)
+                    removed.insert(String(file.name.dropLast(6)))
                     total -= file.size
+                }
+                for marker in list(indexDirectory) {
+                    let parts = marker.split(separator: "-", maxSplits: 1)
+                    if parts.count == 2, removed.contains(String(parts[1])),
+                        fileInfo(directory + "/" + parts[1] + ".entry") == nil
+                    {
+                        remove(indexDirectory + "/" + marker)
+                    }
                 }
             }
             let done = state.withLock { state -> Bool in

@@ -21,6 +21,7 @@ public enum HTTPCacheMode: String, Sendable, Hashable, CaseIterable {
 
 /// The cache settings of one request.
 public struct HTTPCacheOptions: Sendable {
+    /// How the request uses the cache.
     public var mode: HTTPCacheMode
     /// `alternative`: serve the stored entry while it is younger than this (nil: as long as it is stored);
     /// `both`: the oldest entry ``HTTPCache/cachedResponse(for:options:)`` returns (nil: any).
@@ -51,7 +52,10 @@ public struct HTTPCacheOptions: Sendable {
 
 /// Where a response came from.
 public enum HTTPCacheSource: String, Sendable, Hashable {
-    case cache, network
+    /// The body comes from the store.
+    case cache
+    /// The response comes from the server.
+    case network
 }
 
 /// A network response that may be stored once the caller has validated it: pass it to ``HTTPCache/commit(_:)``.

@@ -9,13 +9,17 @@ public struct HTTPCacheEntry: Sendable, Hashable {
     public var url: String
     /// The request method.
     public var method: String
+    /// The response status.
     public var status: Int
+    /// The response's reason phrase.
     public var statusText: String
     /// The stored response header fields (hop-by-hop fields left out).
     public var headers: [HTTPField]
     /// The URL the response came from (after redirects).
     public var responseURL: String
+    /// Whether redirects were followed to get the response.
     public var redirected: Bool
+    /// The whole response body.
     public var body: [UInt8]
     /// The request's values of the fields named by the response's `Vary` (names lower-cased; nil: absent).
     public var varyValues: [String: String?]
