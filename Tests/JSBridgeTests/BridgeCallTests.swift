@@ -162,7 +162,7 @@ func runScript(
             #"""
             const big = "x".repeat(50 * 1024 * 1024);
             bridge.call("Probe", "length", big).then((n) => console.log(n));
-            """#)
+            """#, timeout: .seconds(120))  // a debug build on a loaded machine copies 50 MB slowly
         #expect(result.lines == ["\(50 * 1024 * 1024)"])
         #expect(result.exitCode == 0)
     }
