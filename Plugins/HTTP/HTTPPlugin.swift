@@ -40,6 +40,7 @@ public struct HTTPPlugin: BridgePlugin {
         if let value = configuration.maxBodyBytes, value < 0 {
             issues.append(ArgumentIssue(path: "maxBodyBytes", message: "must not be negative, got \(value)"))
         }
+        issues += try Self.transferConfigurationIssues(context)
         if !issues.isEmpty {
             throw BridgeError.invalidArgument("The configuration of plugin 'HTTP' is invalid.", issues: issues)
         }
@@ -61,6 +62,7 @@ public struct HTTPPlugin: BridgePlugin {
             let response = try await fetcher.fetch(try args.request())
             return Self.encode(response)
         }
+        Self.transferActions(&a, transport: transport)
     }
 
     static func encode(_ response: FetchResponse) -> JSONValue {
