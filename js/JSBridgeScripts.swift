@@ -66,5 +66,8 @@ public enum JSBridgeScripts {
         File(
             name: "http.js", source: PackageResources.http_js,
             globals: ["fetch", "Headers", "Request", "Response", "HTTP"], internals: [], plugin: "HTTP"),
+        File(
+            name: "http-transfer.js", source: PackageResources.http_transfer_js, globals: [],
+            internals: ["httpTransfer"], plugin: "HTTP"),
     ]
 }

@@ -652,7 +652,11 @@ function queue(name, options) {
   return existing;
 }
 
-const HTTP = Object.freeze({ fetch, Headers, Request, Response, queue, RequestQueue });
+const HTTP = Object.freeze({
+  fetch, Headers, Request, Response, queue, RequestQueue,
+  download: (url, options) => internal.httpTransfer.download(url, options),
+  upload: (url, options) => internal.httpTransfer.upload(url, options),
+});
 
 internal.defineGlobal("fetch", fetch);
 internal.defineGlobal("Headers", Headers);

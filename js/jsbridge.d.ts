@@ -867,6 +867,58 @@ interface HTTPRequestQueue {
   cancelAll(reason?: unknown): number;
 }
 
+/** Progress of `HTTP.download` / `HTTP.upload` (throttled; the last event has `loaded === total`). */
+interface HTTPTransferProgress {
+  /** Bytes received (download) or sent (upload). */
+  loaded: number;
+  /** The body's length, when known. */
+  total?: number;
+  lengthComputable: boolean;
+}
+
+/** Options of `HTTP.download(url, options)`. */
+interface HTTPDownloadOptions {
+  method?: string;
+  headers?: HeadersInit;
+  /** The file name wanted (sanitised); default: the server's suggestion. */
+  filename?: string;
+  /** Replace an existing file of that name instead of adding " (1)", " (2)", …. */
+  overwrite?: boolean;
+  onProgress?: (progress: HTTPTransferProgress) => void;
+  /** Shortest time between two progress events (default: the `progressIntervalMs` setting, 100). */
+  progressIntervalMs?: number;
+  /** Aborting removes the partial file and rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** What `HTTP.download` resolves with. */
+interface HTTPDownloadResult {
+  /** Absolute path of the file in the downloads folder. */
+  filePath: string;
+  mimeType: string;
+  length: number;
+  /** The sanitised name the server suggested (`Content-Disposition`, else the URL). */
+  suggestedFilename: string;
+}
+
+/** One file part of `HTTP.upload`: from a file on disk (`path`, streamed) or from memory (`data`). */
+type HTTPUploadFile = { name: string; filename?: string; contentType?: string } & (
+  | { path: string; data?: undefined }
+  | { data: string | ArrayBuffer | ArrayBufferView; path?: undefined }
+);
+
+/** Options of `HTTP.upload(url, options)` (a `multipart/form-data` request). */
+interface HTTPUploadOptions {
+  /** Default `"POST"`. */
+  method?: string;
+  headers?: HeadersInit;
+  fields?: Record<string, string> | Iterable<[string, string]>;
+  files?: HTTPUploadFile[];
+  onProgress?: (progress: HTTPTransferProgress) => void;
+  progressIntervalMs?: number;
+  signal?: AbortSignal;
+}
+
 /**
  * The HTTP plugin's namespace. `fetch`, `Headers`, `Request` and `Response` are also globals with the WHATWG
  * types (from the `webworker` lib); network access needs `--allow-net`. DAOs, caches and mocks are not
@@ -881,4 +933,8 @@ declare const HTTP: Readonly<{
   queue(name: string, options?: HTTPQueueOptions): HTTPRequestQueue;
   /** The queues' class (for `instanceof`; not constructible). */
   RequestQueue: { readonly prototype: HTTPRequestQueue };
+  /** Streams `url` into a file in the downloads folder (non-2xx rejects with `HTTP_STATUS`; no file is left). */
+  download(url: string | URL, options?: HTTPDownloadOptions): Promise<HTTPDownloadResult>;
+  /** Sends a multipart form (files streamed from disk); resolves for any status, like `fetch`. */
+  upload(url: string | URL, options?: HTTPUploadOptions): Promise<Response>;
 }>;
