@@ -39,7 +39,7 @@ let package = Package(
             resources: [
                 "loader.js", "inspect.js", "console.js", "errors.js", "encoding.js", "events.js", "url.js",
                 "structured-clone.js", "timers.js", "process.js", "module.js", "bridge.js",
-                "storage.js", "model.js", "location.js", "http.js", "http-dao.js",
+                "storage.js", "model.js", "location.js", "http.js", "http-dao.js", "http-transfer.js",
             ].map { .embedInCode($0) }
         ),
         // The engine: JavaScriptCore host, event loop, command queue.

@@ -69,5 +69,8 @@ public enum JSBridgeScripts {
         File(
             name: "http-dao.js", source: PackageResources.http_dao_js, globals: [], internals: ["httpDAO"],
             plugin: "HTTP"),
+        File(
+            name: "http-transfer.js", source: PackageResources.http_transfer_js, globals: [],
+            internals: ["httpTransfer"], plugin: "HTTP"),
     ]
 }

@@ -664,6 +664,8 @@ const HTTP = Object.freeze({
   get DAOError() { return internal.httpDAO.DAOError; },
   /// Empties the HTTP cache of this app.
   clearCache: () => bridge.call(PLUGIN, "cacheClear", {}).then(() => undefined),
+  download: (url, options) => internal.httpTransfer.download(url, options),
+  upload: (url, options) => internal.httpTransfer.upload(url, options),
 });
 
 internal.defineGlobal("fetch", fetch);

@@ -927,6 +927,7 @@ interface HTTPDAODefinition extends HTTPDAOHooks {
   retry?: { count: number; delayMs?: number; factor?: number; maxDelayMs?: number; statuses?: number[]; methods?: string[] };
   timeout?: number | { connectMs?: number; totalMs?: number };
   queue?: string;
+  cache?: "none" | "http" | "alternative" | "both" | "onlyWrite" | { mode: "none" | "http" | "alternative" | "both" | "onlyWrite"; key?: string | ((request: unknown, params: Record<string, unknown>) => string); intervalMs?: number };
   mock?: boolean | "fixture" | "auto" | "off" | { mode?: "fixture" | "auto" | "off"; variant?: string; delayMs?: number; dir?: string };
 }
 
@@ -941,7 +942,7 @@ interface HTTPDAO {
   /** The delivered value with the response's details. */
   request(
     params?: Record<string, unknown>,
-    options?: { signal?: AbortSignal },
+    options?: { signal?: AbortSignal; onCache?: (data: any, info: { source: "cache"; status: number }) => unknown },
   ): Promise<{ data: any; status: number; headers: Headers; url: string; source: string; attempts: number }>;
   /** A DAO inheriting this one's settings; hooks chain (this one's first). */
   extend(definition: HTTPDAODefinition): HTTPDAO;
@@ -957,6 +958,58 @@ interface HTTPDAOError extends BridgeError {
   serverCode?: unknown;
   response?: { status: number; statusText: string; headers: Record<string, string>; url: string; body: string };
   cause?: unknown;
+}
+
+/** Progress of `HTTP.download` / `HTTP.upload` (throttled; the last event has `loaded === total`). */
+interface HTTPTransferProgress {
+  /** Bytes received (download) or sent (upload). */
+  loaded: number;
+  /** The body's length, when known. */
+  total?: number;
+  lengthComputable: boolean;
+}
+
+/** Options of `HTTP.download(url, options)`. */
+interface HTTPDownloadOptions {
+  method?: string;
+  headers?: HeadersInit;
+  /** The file name wanted (sanitised); default: the server's suggestion. */
+  filename?: string;
+  /** Replace an existing file of that name instead of adding " (1)", " (2)", …. */
+  overwrite?: boolean;
+  onProgress?: (progress: HTTPTransferProgress) => void;
+  /** Shortest time between two progress events (default: the `progressIntervalMs` setting, 100). */
+  progressIntervalMs?: number;
+  /** Aborting removes the partial file and rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** What `HTTP.download` resolves with. */
+interface HTTPDownloadResult {
+  /** Absolute path of the file in the downloads folder. */
+  filePath: string;
+  mimeType: string;
+  length: number;
+  /** The sanitised name the server suggested (`Content-Disposition`, else the URL). */
+  suggestedFilename: string;
+}
+
+/** One file part of `HTTP.upload`: from a file on disk (`path`, streamed) or from memory (`data`). */
+type HTTPUploadFile = { name: string; filename?: string; contentType?: string } & (
+  | { path: string; data?: undefined }
+  | { data: string | ArrayBuffer | ArrayBufferView; path?: undefined }
+);
+
+/** Options of `HTTP.upload(url, options)` (a `multipart/form-data` request). */
+interface HTTPUploadOptions {
+  /** Default `"POST"`. */
+  method?: string;
+  headers?: HeadersInit;
+  fields?: Record<string, string> | Iterable<[string, string]>;
+  files?: HTTPUploadFile[];
+  onProgress?: (progress: HTTPTransferProgress) => void;
+  progressIntervalMs?: number;
+  signal?: AbortSignal;
 }
 
 /**
@@ -981,4 +1034,10 @@ declare const HTTP: Readonly<{
   serverError(message: string, options?: { code?: unknown; data?: unknown }): HTTPDAOError;
   /** A hook outcome that repeats the call after `afterMs`. */
   retry(options?: { afterMs?: number }): { afterMs: number };
+  /** Empties this app's HTTP cache. */
+  clearCache(): Promise<void>;
+  /** Streams `url` into a file in the downloads folder (non-2xx rejects with `HTTP_STATUS`; no file is left). */
+  download(url: string | URL, options?: HTTPDownloadOptions): Promise<HTTPDownloadResult>;
+  /** Sends a multipart form (files streamed from disk); resolves for any status, like `fetch`. */
+  upload(url: string | URL, options?: HTTPUploadOptions): Promise<Response>;
 }>;

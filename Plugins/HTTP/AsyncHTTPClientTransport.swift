@@ -57,6 +57,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         outgoing.method = HTTPMethod(rawValue: request.method)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        if let stream = request.bodyStream {
+            outgoing.body = .stream(
+                ByteBufferChunks(base: stream), length: stream.length.map { .known($0) } ?? .unknown)
+        }
         let response: HTTPClientResponse
         do {
             response = try await client.execute(outgoing, timeout: .nanoseconds(Self.nanoseconds(timeout)))
@@ -142,5 +146,21 @@ private final class IteratorBox {
     func next() async throws -> [UInt8]? {
         guard let buffer = try await iterator.next() else { return nil }
         return Array(buffer: buffer)
+    }
+}
+
+/// A streamed request body as the `ByteBuffer`s AsyncHTTPClient sends.
+private struct ByteBufferChunks: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let base: HTTPRequestBodyStream
+
+    func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator()) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var base: HTTPResponseBody.AsyncIterator
+        mutating func next() async throws -> ByteBuffer? {
+            guard let chunk = try await base.next() else { return nil }
+            return ByteBuffer(bytes: chunk)
+        }
     }
 }

@@ -58,6 +58,7 @@ public struct HTTPPlugin: BridgePlugin {
             issues.append(
                 ArgumentIssue(path: "mock.mode", message: "expected \"fixture\", \"auto\" or \"off\", got \"\(mode)\""))
         }
+        issues += try Self.transferConfigurationIssues(context)
         if !issues.isEmpty {
             throw BridgeError.invalidArgument("The configuration of plugin 'HTTP' is invalid.", issues: issues)
         }
@@ -111,6 +112,7 @@ public struct HTTPPlugin: BridgePlugin {
             return try MockFixtures(directory: args.dir ?? configured ?? "mocks").load(
                 dao: args.dao, variant: args.variant)
         }
+        Self.transferActions(&a, transport: transport)
     }
 
     static func encode(_ response: FetchResponse, attempts: Int? = nil, source: HTTPCacheSource? = nil) -> JSONValue {

@@ -20,6 +20,9 @@ public struct HTTPTransportRequest: Sendable, Hashable {
     public var body: [UInt8]?
     /// How long to wait for a connection to be established (nil: the transport's default).
     public var connectTimeout: Duration?
+    /// A body produced in chunks (e.g. read from disk while it is sent); when set it is sent instead of
+    /// ``body``, with `Content-Length` when its length is known, else chunked.
+    public var bodyStream: HTTPRequestBodyStream?
 
     public init(
         method: String, url: String, headers: [HTTPField] = [], body: [UInt8]? = nil, connectTimeout: Duration? = nil
@@ -29,6 +32,15 @@ public struct HTTPTransportRequest: Sendable, Hashable {
         self.headers = headers
         self.body = body
         self.connectTimeout = connectTimeout
+    }
+
+    /// A request whose body is streamed.
+    public init(
+        method: String, url: String, headers: [HTTPField] = [], bodyStream: HTTPRequestBodyStream,
+        connectTimeout: Duration? = nil
+    ) {
+        self.init(method: method, url: url, headers: headers, body: nil, connectTimeout: connectTimeout)
+        self.bodyStream = bodyStream
     }
 
     /// The first value of header `name` (case-insensitive).
@@ -105,6 +117,35 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         }
         return bytes
     }
+}
+
+/// A request body produced in chunks, for bodies too large to hold in memory (uploads from disk).
+///
+/// Each iteration calls the factory again, so a transport may send the body more than once. Two values are
+/// equal only when they are copies of the same stream.
+public struct HTTPRequestBodyStream: AsyncSequence, Sendable, Hashable {
+    public typealias Element = [UInt8]
+
+    /// The body's length in bytes, when known up front (sent as `Content-Length`).
+    public let length: Int64?
+    private let identity: Identity
+    private let make: @Sendable () -> HTTPResponseBody.AsyncIterator
+
+    /// A body of `length` bytes (nil: unknown) whose chunks come from the closure `makeNext` returns: each
+    /// call gives the next chunk, or nil at the end.
+    public init(length: Int64?, _ makeNext: @escaping @Sendable () -> (() async throws -> [UInt8]?)) {
+        self.length = length
+        self.identity = Identity()
+        self.make = { HTTPResponseBody.AsyncIterator(next: makeNext()) }
+    }
+
+    public func makeAsyncIterator() -> HTTPResponseBody.AsyncIterator { make() }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.identity === rhs.identity }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(identity)) }
+
+    private final class Identity: Sendable {}
 }
 
 /// Sends one HTTP request and returns its response head with a streamed body (DESIGN §5: the live

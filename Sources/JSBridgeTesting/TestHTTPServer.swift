@@ -57,6 +57,10 @@ public final class TestHTTPServer: Sendable {
             case chunked([(delay: Duration, bytes: [UInt8])])
             /// Announces `contentLength` bytes, sends `bytes`, then closes the connection (a reset mid-body).
             case reset(contentLength: Int, bytes: [UInt8])
+            /// `length` bytes of ``TestHTTPServer/patternByte(at:)`` with a `content-length`, generated and
+            /// written in chunks of about `chunkSize` bytes as the connection takes them (back-pressure:
+            /// memory use does not depend on `length`), each chunk `interval` after the previous one.
+            case generated(length: Int64, chunkSize: Int, interval: Duration)
         }
 
         public var status: Int
@@ -111,6 +115,19 @@ public final class TestHTTPServer: Sendable {
                 body: .chunked(chunks.map { (interval, Array($0.utf8)) }))
         }
 
+        /// A large body generated on the fly (see ``Body/generated(length:chunkSize:interval:)``).
+        public static func generated(
+            length: Int64, chunkSize: Int = 256 << 10, interval: Duration = .zero,
+            contentType: String = "application/octet-stream", headers: [HTTPFieldPair] = []
+        ) -> Response {
+            var all = headers
+            if !all.contains(where: { $0.name.lowercased() == "content-type" }) {
+                all.append(HTTPFieldPair("content-type", contentType))
+            }
+            return Response(
+                status: 200, headers: all, body: .generated(length: length, chunkSize: chunkSize, interval: interval))
+        }
+
         /// Announces `contentLength` bytes but sends only `sent` of them, then closes the connection.
         public static func reset(contentLength: Int, sending sent: String) -> Response {
             Response(
@@ -125,6 +142,7 @@ public final class TestHTTPServer: Sendable {
     private let channel: any Channel
     private let routes = Mutex<[String: Handler]>([:])
     private let recorded = Mutex<[Request]>([])
+    private let streamed = Atomic<Int64>(0)
     /// The port the server listens on.
     public let port: Int
 
@@ -171,6 +189,14 @@ public final class TestHTTPServer: Sendable {
 
     /// Every request received so far, in order.
     public var requests: [Request] { recorded.withLock { $0 } }
+
+    /// The byte at `offset` of a generated body: `offset % 251` (a prime, so chunk edges never line up).
+    public static func patternByte(at offset: Int64) -> UInt8 { UInt8(offset % 251) }
+
+    /// How many bytes of generated bodies the server has written so far (all connections).
+    public var generatedBytesSent: Int64 { streamed.load(ordering: .relaxed) }
+
+    fileprivate func countGenerated(_ bytes: Int) { streamed.add(Int64(bytes), ordering: .relaxed) }
 
     /// Closes the listening socket and every connection.
     public func stop() async throws {
@@ -259,6 +285,57 @@ private final class ConnectionHandler: ChannelInboundHandler {
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: bytes)))), promise: nil)
             context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(20)) {
                 context.close(promise: nil)
+            }
+        case .generated(let length, let chunkSize, let interval):
+            headers.replaceOrAdd(name: "content-length", value: "\(length)")
+            context.writeAndFlush(
+                wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))),
+                promise: nil)
+            if isHead {
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                return
+            }
+            // A block that is a whole number of pattern periods, so every chunk starts the pattern afresh.
+            let period = 251
+            let size = max(1, (chunkSize + period - 1) / period) * period
+            var block = context.channel.allocator.buffer(capacity: size)
+            for offset in 0..<size { block.writeInteger(TestHTTPServer.patternByte(at: Int64(offset))) }
+            sendGenerated(remaining: length, block: block, interval: interval, context: context)
+        }
+    }
+
+    /// Writes generated chunks while the channel is writable, then continues once the last write is done.
+    private func sendGenerated(remaining: Int64, block: ByteBuffer, interval: Duration, context: ChannelHandlerContext)
+    {
+        guard context.channel.isActive else { return }
+        var remaining = remaining
+        var lastWrite: EventLoopFuture<Void>?
+        repeat {
+            if remaining == 0 {
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                return
+            }
+            let count = Int(min(Int64(block.readableBytes), remaining))
+            let promise = context.eventLoop.makePromise(of: Void.self)
+            context.write(
+                wrapOutboundOut(.body(.byteBuffer(block.getSlice(at: block.readerIndex, length: count)!))),
+                promise: promise)
+            server()?.countGenerated(count)
+            remaining -= Int64(count)
+            lastWrite = promise.futureResult
+        } while interval == .zero && context.channel.isWritable
+        context.flush()
+        let left = remaining
+        lastWrite?.assumeIsolated().whenSuccess {
+            // Continue on a fresh stack (a write may complete synchronously).
+            if interval > .zero {
+                context.eventLoop.assumeIsolated().scheduleTask(in: Self.amount(interval)) {
+                    self.sendGenerated(remaining: left, block: block, interval: interval, context: context)
+                }
+            } else {
+                context.eventLoop.assumeIsolated().execute {
+                    self.sendGenerated(remaining: left, block: block, interval: interval, context: context)
+                }
             }
         }
     }
