@@ -1,6 +1,6 @@
 // http-transfer.js — `HTTP.download` and `HTTP.upload` (loaded on first use through `internal.httpTransfer`).
 // Both run the HTTP plugin's stream actions `download` / `upload`: progress values, then the result
-// (see docs/http-transfer.md).
+// (see docs/http.md, "Downloads and uploads").
 
 const PLUGIN = "HTTP";
 const { DOMException, AbortSignal, BridgeError, utf8Decode } = internal;
