@@ -9,7 +9,7 @@ const { Headers, headersFrom, base64Encode, base64Decode, queue } = internal.htt
 
 /// The hooks in the order they run.
 const HOOKS = ["setUpHeaders", "setUpParams", "didSetUpParams", "willSend", "didReceive", "outputEntity", "deliver"];
-const ENCODINGS = ["query", "json", "form"];
+const ENCODINGS = ["query", "json", "form", "multipart"];
 const PLACEMENTS = ["query", "body", "header", "path"];
 const CACHE_MODES = ["none", "http", "alternative", "both", "onlyWrite"];
 const DEFINITION_KEYS = new Set([
@@ -183,6 +183,10 @@ function joinURL(base, path) {
   return base.replace(/\/+$/, "") + "/" + path.replace(/^\/+/, "");
 }
 
+function isFileValue(value) {
+  return isPlainObject(value) && (typeof value.path === "string" || value.data !== undefined);
+}
+
 /// The request a DAO sends: `{method, url, headers: Headers, body?: string | Uint8Array}`.
 function buildRequest(def, mapped, params, headers, issues) {
   const method = def.method;
@@ -204,7 +208,15 @@ function buildRequest(def, mapped, params, headers, issues) {
   const search = formEncode(query);
   if (search !== "") url += (url.includes("?") ? "&" : "?") + search;
   const request = { method, url, headers, body: undefined };
-  if (body.length > 0) {
+  if (encoding === "multipart") {
+    // Files are `{ path }` or `{ data }` objects (with optional filename, contentType); the rest are fields.
+    request.multipart = { fields: [], files: [] };
+    for (const [key, value] of body) {
+      if (isFileValue(value)) request.multipart.files.push({ ...value, name: key });
+      else if (Array.isArray(value)) for (const item of value) request.multipart.fields.push([key, scalar(item)]);
+      else request.multipart.fields.push([key, scalar(value)]);
+    }
+  } else if (body.length > 0) {
     if (encoding === "json") {
       request.body = JSON.stringify(Object.fromEntries(body));
       if (!headers.has("content-type")) headers.set("content-type", "application/json");
@@ -390,6 +402,9 @@ function nativeRequest(def, request) {
   if (typeof request.body === "string") args.body = request.body;
   else if (request.body instanceof Uint8Array) args.bodyBase64 = base64Encode(request.body);
   else if (request.body !== undefined) throw new TypeError(`${def.name}: willSend left a body that is neither a string nor a Uint8Array.`);
+  if (request.multipart !== undefined && request.body !== undefined) {
+    throw new TypeError(`${def.name}: a multipart request has fields and files, not a body.`);
+  }
   const timeout = typeof def.timeout === "number" ? { totalMs: def.timeout } : def.timeout;
   if (timeout?.connectMs !== undefined) args.connectTimeoutMs = timeout.connectMs;
   if (timeout?.totalMs !== undefined) args.totalTimeoutMs = timeout.totalMs;
@@ -457,27 +472,33 @@ async function deliverCached(def, ctx, args, onCache) {
   if (result.retry === undefined) await onCache(result.data, { source: "cache", status: result.response.status });
 }
 
+/// Steps 1–6: headers, parameters, mapping, the request, `willSend`; sets and returns `ctx.request`.
+async function prepare(def, ctx, input) {
+  ctx.signal.throwIfAborted();
+  let headers = new Headers(def.headers ?? {});
+  headers = await runHook(def, "setUpHeaders", headers, ctx);
+  if (!(headers instanceof Headers)) headers = new Headers(headers);
+  let params = { ...input };
+  params = await runHook(def, "setUpParams", params, ctx);
+  const issues = [];
+  const mapped = mapParams(def, params, issues);
+  for (const [name, value] of Object.entries(mapped.header)) headers.set(name, scalar(value));
+  ctx.params = await runHook(def, "didSetUpParams", mapped.params, ctx);
+  const request = buildRequest(def, mapped, ctx.params, headers, issues);
+  if (issues.length > 0) {
+    throw issuesError(def.name, `${def.name}: invalid parameters: ` + issues.map((i) => `${i.path} ${i.message}`).join("; "), issues);
+  }
+  ctx.request = await runHook(def, "willSend", request, ctx);
+  return ctx.request;
+}
+
 /// One call of `dao` with `input` parameters: resolves with `{data, response}`.
 async function run(dao, def, input, signal, options) {
   const ctx = { dao, name: def.name, attempt: 0, signal, params: undefined, request: undefined, response: undefined };
   const hookRetries = def.retry?.count ?? 1;
   for (;;) {
     ctx.attempt++;
-    signal.throwIfAborted();
-    let headers = new Headers(def.headers ?? {});
-    headers = await runHook(def, "setUpHeaders", headers, ctx);
-    if (!(headers instanceof Headers)) headers = new Headers(headers);
-    let params = { ...input };
-    params = await runHook(def, "setUpParams", params, ctx);
-    const issues = [];
-    const mapped = mapParams(def, params, issues);
-    for (const [name, value] of Object.entries(mapped.header)) headers.set(name, scalar(value));
-    ctx.params = await runHook(def, "didSetUpParams", mapped.params, ctx);
-    const request = buildRequest(def, mapped, ctx.params, headers, issues);
-    if (issues.length > 0) {
-      throw issuesError(def.name, `${def.name}: invalid parameters: ` + issues.map((i) => `${i.path} ${i.message}`).join("; "), issues);
-    }
-    ctx.request = await runHook(def, "willSend", request, ctx);
+    await prepare(def, ctx, input);
     const mock = mockFor(def);
     let answer;
     if (mock !== null) {
@@ -495,7 +516,11 @@ async function run(dao, def, input, signal, options) {
         await deliverCached(def, ctx, args, options.onCache);
       }
       try {
-        answer = await bridge.call(PLUGIN, "request", args, { signal });
+        answer = ctx.request.multipart === undefined ? await bridge.call(PLUGIN, "request", args, { signal })
+          : await internal.httpTransfer.sendMultipart(ctx.request.url, {
+            method: ctx.request.method, headers: ctx.request.headers, ...ctx.request.multipart, signal,
+            onProgress: options.onProgress,
+          });
       } catch (error) {
         signal.throwIfAborted();
         throw fromNative(error, def.name);
@@ -563,12 +588,44 @@ class DAO {
 
   /// Like `send`, resolving with `{data, status, headers, url, source, attempts}`.
   request(params = {}, options = {}) {
+    return this.#call(params, options, (signal) => run(this, this.#def, params, signal, options).then(({ data, response }) => ({
+      data, status: response.status, headers: response.headers, url: response.url, source: response.source,
+      attempts: response.attempts,
+    })));
+  }
+
+  /// Runs the hooks up to `willSend`, then streams the response into a file like `HTTP.download` (options
+  /// `filename`, `overwrite`, `onProgress`, `signal`); resolves with `{filePath, mimeType, length, suggestedFilename}`.
+  download(params = {}, options = {}) {
+    return this.#call(params, options, async (signal) => {
+      const ctx = { dao: this, name: this.name, attempt: 1, signal, params: undefined, request: undefined };
+      const request = await prepare(this.#def, ctx, params);
+      if (request.body !== undefined || request.multipart !== undefined) {
+        throw new TypeError(`${this.name}: a download sends no body (use query or header parameters).`);
+      }
+      try {
+        return await internal.httpTransfer.download(request.url, {
+          method: request.method, headers: request.headers, filename: options.filename, overwrite: options.overwrite,
+          onProgress: options.onProgress, signal,
+        });
+      } catch (error) {
+        signal.throwIfAborted();
+        throw fromNative(error, this.name);
+      }
+    });
+  }
+
+  /// Runs `work(signal)` as one call: counted in `pending`, cancelled by `cancel()` / `options.signal` (always
+  /// rejecting with `CANCELLED`), through the DAO's queue when it has one.
+  #call(params, options, work) {
     if (params === null || typeof params !== "object") return Promise.reject(new TypeError(`${this.name}: params must be an object.`));
+    if (options === null || typeof options !== "object") return Promise.reject(new TypeError(`${this.name}: options must be an object.`));
     const userSignal = options.signal;
     if (userSignal !== undefined && !(userSignal instanceof AbortSignal)) {
       return Promise.reject(new TypeError(`${this.name}: options.signal is not an AbortSignal.`));
     }
-    const def = this.#def;
+    const name = this.name;
+    const cancelled = (cause) => new DAOError("cancelled", "CANCELLED", `${name}: the call was cancelled.`, { dao: name, cause });
     const start = (queueSignal) => {
       const controller = new AbortController();
       const signals = [controller.signal, userSignal, queueSignal].filter((s) => s !== undefined);
@@ -576,23 +633,17 @@ class DAO {
       const entry = { controller };
       this.#inFlight.add(entry);
       return new Promise((resolve, reject) => {
-        const onAbort = () => reject(new DAOError("cancelled", "CANCELLED", `${def.name}: the call was cancelled.`, {
-          dao: def.name, cause: signal.reason,
-        }));
+        const onAbort = () => reject(cancelled(signal.reason));
         if (signal.aborted) return onAbort();
         signal.addEventListener("abort", onAbort, { once: true });
-        run(this, def, params, signal, options).then(({ data, response }) => resolve({
-          data, status: response.status, headers: response.headers, url: response.url, source: response.source,
-          attempts: response.attempts,
-        }), (error) => (signal.aborted ? onAbort() : reject(error)))
+        work(signal).then(resolve, (error) => (signal.aborted ? onAbort() : reject(error)))
           .finally(() => { signal.removeEventListener("abort", onAbort); this.#inFlight.delete(entry); });
       });
     };
-    if (def.queue === undefined) return start(undefined);
-    return queue(def.queue).add(({ signal }) => start(signal), { signal: userSignal }).catch((error) => {
-      if (error instanceof DAOError) throw error;
-      throw new DAOError("cancelled", "CANCELLED", `${def.name}: the call was cancelled.`, { dao: def.name, cause: error });
-    });
+    if (this.#def.queue === undefined) return start(undefined);
+    let started = false;
+    return queue(this.#def.queue).add(({ signal }) => { started = true; return start(signal); }, { signal: userSignal })
+      .catch((error) => { throw started ? error : cancelled(error); });
   }
 
   /// Cancels every call of this DAO in flight (each rejects with `CANCELLED`); returns how many.

@@ -203,22 +203,38 @@ function responseFrom(result) {
   return response;
 }
 
+function uploadArgs(url, options, where) {
+  const args = { url: urlString(url, where), method: options.method === undefined ? "POST" : `${options.method}` };
+  const headers = headerList(options.headers);
+  if (headers !== undefined) args.headers = headers;
+  args.fields = fieldList(options.fields);
+  const files = options.files === undefined || options.files === null ? [] : options.files;
+  if (!Array.isArray(files)) throw new TypeError(`${where}: options.files must be an array.`);
+  args.files = files.map(fileEntry);
+  return args;
+}
+
 /// Sends a multipart form; resolves with a `Response` for any HTTP status (check `ok`).
 function upload(url, options) {
   let args;
   try {
     options = checkOptions(options, "HTTP.upload");
-    args = { url: urlString(url, "HTTP.upload"), method: options.method === undefined ? "POST" : `${options.method}` };
-    const headers = headerList(options.headers);
-    if (headers !== undefined) args.headers = headers;
-    args.fields = fieldList(options.fields);
-    const files = options.files === undefined || options.files === null ? [] : options.files;
-    if (!Array.isArray(files)) throw new TypeError("HTTP.upload: options.files must be an array.");
-    args.files = files.map(fileEntry);
+    args = uploadArgs(url, options, "HTTP.upload");
   } catch (error) {
     return Promise.reject(error);
   }
   return run("upload", args, options, responseFrom);
 }
 
-internal.httpTransfer = Object.freeze({ download, upload });
+/// A multipart DAO's exchange: like `upload`, resolving with the plugin's answer (the `request` action's shape).
+function sendMultipart(url, options) {
+  let args;
+  try {
+    args = uploadArgs(url, options, "multipart DAO");
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return run("upload", args, options, (result) => result);
+}
+
+internal.httpTransfer = Object.freeze({ download, upload, sendMultipart });

@@ -475,4 +475,40 @@ import Testing
         #expect(server.requests.filter { $0.path == "/fresh" }.count == 4)
         #expect(result.stderr == "")
     }
+
+    @Test func multipartDAOsSendFieldsAndFilesAndDAOsDownload() async throws {
+        let directory = TemporaryDirectory.make(prefix: "dao-multipart")
+        try "file body".write(toFile: directory + "/note.txt", atomically: true, encoding: .utf8)
+        let (result, server) = try await run(
+            """
+            const Upload = HTTP.dao({
+              name: "Upload", baseURL: base, path: "/echo", method: "POST", encoding: "multipart",
+              params: { title: "t", doc: "document" },
+              willSend(request) { request.multipart.fields.push(["signed", "yes"]); },
+            });
+            const Report = HTTP.dao({ name: "Report", baseURL: base, path: "/report", params: { id: "id" } });
+            (async () => {
+              let progress = 0;
+              const echo = await Upload.send(
+                { title: "Hi", doc: { path: "\(directory)/note.txt", contentType: "text/plain" }, raw: { data: "xyz", filename: "r.bin" } },
+                { onProgress: ({ loaded }) => { progress = loaded; } });
+              console.log(echo.method, echo.headers["content-type"].split(";")[0], progress > 0);
+              for (const part of ['name="t"', "Hi", 'name="document"; filename="note.txt"', "file body",
+                                  'name="raw"; filename="r.bin"', "xyz", 'name="signed"']) {
+                if (!echo.body.includes(part)) console.log("missing", part);
+              }
+              const file = await Report.download({ id: 7 }, { filename: "report.txt" });
+              console.log(file.suggestedFilename, file.length, file.filePath.endsWith("/report.txt"));
+              try { await Report.download({ id: 404 }); } catch (e) { console.log(e.domain, e.code, e.status); }
+            })();
+            """,
+            routes: { server in
+                server.route("/report") { request in
+                    request.query == "id=404" ? .text("missing", status: 404) : .text("report \(request.query ?? "")")
+                }
+            })
+        #expect(result.lines == ["POST multipart/form-data true", "report 11 true", "http HTTP_STATUS 404"])
+        #expect(server.requests.first?.header("content-length") != nil)
+        #expect(result.stderr == "")
+    }
 }

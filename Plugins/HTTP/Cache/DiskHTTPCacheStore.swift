@@ -212,16 +212,18 @@ public final class DiskHTTPCacheStore: HTTPCacheStore {
     }
 
     /// Removes the least recently used entries until the rest fit in 90% of the size limit; repeats while
-    /// other tasks' stores pushed the total over the limit again. The caller has set `isEvicting`.
+    /// other tasks' stores pushed the total over the limit again, and stops when a pass can neither remove a
+    /// file nor sees new stores (files that cannot be removed must not keep this task busy). The caller has
+    /// set `isEvicting`.
     private func evict() {
-        for pass in 1...8 {
+        while true {
             state.withLock { $0.storedSinceScan = 0 }
             var files = scan()
             var total = files.reduce(0) { $0 + $1.size }
+            var removed: Set<String> = []
             if total > sizeLimit {
                 let target = sizeLimit / 10 * 9
                 files.sort { $0.modified < $1.modified }
-                var removed: Set<String> = []
                 for file in files where total > target {
                     remove(directory + "/" + file.name)
                     removed.insert(String(file.name.dropLast(6)))
@@ -238,8 +240,7 @@ public final class DiskHTTPCacheStore: HTTPCacheStore {
             }
             let done = state.withLock { state -> Bool in
                 state.approximateSize = total + state.storedSinceScan
-                // A few passes at most (files that cannot be removed must not keep this task busy).
-                if state.approximateSize > sizeLimit, pass < 8 { return false }
+                if state.approximateSize > sizeLimit, !removed.isEmpty || state.storedSinceScan > 0 { return false }
                 state.isEvicting = false
                 return true
             }
