@@ -921,7 +921,7 @@ interface HTTPDAODefinition extends HTTPDAOHooks {
   method?: string;
   headers?: Record<string, string>;
   params?: Record<string, HTTPDAOParam>;
-  encoding?: "query" | "json" | "form";
+  encoding?: "query" | "json" | "form" | "multipart";
   response?: { type?: "json" | "text" | "bytes"; keyPath?: string; model?: string | [string] };
   hooks?: HTTPDAOHooks;
   retry?: { count: number; delayMs?: number; factor?: number; maxDelayMs?: number; statuses?: number[]; methods?: string[] };
@@ -938,12 +938,21 @@ interface HTTPDAO {
   /** Calls in flight. */
   readonly pending: number;
   /** The delivered value. */
-  send(params?: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<any>;
+  send(
+    params?: Record<string, unknown>,
+    options?: { signal?: AbortSignal; onProgress?: (progress: HTTPTransferProgress) => void },
+  ): Promise<any>;
   /** The delivered value with the response's details. */
   request(
     params?: Record<string, unknown>,
-    options?: { signal?: AbortSignal; onCache?: (data: any, info: { source: "cache"; status: number }) => unknown },
+    options?: {
+      signal?: AbortSignal;
+      onCache?: (data: any, info: { source: "cache"; status: number }) => unknown;
+      onProgress?: (progress: HTTPTransferProgress) => void;
+    },
   ): Promise<{ data: any; status: number; headers: Headers; url: string; source: string; attempts: number }>;
+  /** Runs the hooks up to `willSend`, then streams the response into a file (like `HTTP.download`). */
+  download(params?: Record<string, unknown>, options?: HTTPDownloadOptions): Promise<HTTPDownloadResult>;
   /** A DAO inheriting this one's settings; hooks chain (this one's first). */
   extend(definition: HTTPDAODefinition): HTTPDAO;
   /** Rejects every call in flight with `CANCELLED`; returns how many. */
