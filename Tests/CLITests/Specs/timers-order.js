@@ -3,8 +3,8 @@
 // microtasks queued by a timer callback run before the next timer callback; shorter delays fire first.
 const order = [];
 const log = (what) => () => order.push(what);
-setTimeout(log("timeout 30"), 30);
-setTimeout(log("timeout 15"), 15);
+setTimeout(log("timeout 30"), 100);
+setTimeout(log("timeout 15"), 50);
 setImmediate(log("immediate"));
 setTimeout(() => {
   order.push("timeout 0 (a)");
@@ -17,4 +17,4 @@ queueMicrotask(log("queueMicrotask"));
 process.nextTick(log("nextTick"));
 Promise.resolve().then(() => Promise.resolve()).then(log("chained promise"));
 order.push("sync");
-setTimeout(() => console.log(order.join("\n")), 60);
+setTimeout(() => console.log(order.join("\n")), 300);
