@@ -1,6 +1,7 @@
 import Foundation
 import JSBridgeCore
 import LocationPlugin
+import Synchronization
 import Testing
 
 /// The GeoNames index: the one scripts/setup.sh builds (default path), else built here into a temporary
@@ -111,17 +112,16 @@ enum GeonamesFixture {
     @Test func replayKeepsRecordedPaceScaled() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pace-\(UUID().uuidString).nmea")
         defer { try? FileManager.default.removeItem(at: file) }
-        // Fixes 10 s apart, replayed 100× faster: 200 ms in all (20 s if the speed were ignored).
+        // Fixes 10 s apart, replayed 100× faster: a 100 ms pause before each fix after the first.
         let text = (0..<3).map {
             NMEA.sentence("GPGGA,1200\($0)0.00,4851.2046,N,00221.0280,E,1,08,1.0,35.0,M,45.0,M,,")
         }
         try text.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-        let start = ContinuousClock.now
+        let clock = PauseRecordingClock()
         var count = 0
-        for try await _ in NMEAReplaySource(path: file.path, speed: 100).fixes(clock: SystemClock()) { count += 1 }
-        let elapsed = ContinuousClock.now - start
+        for try await _ in NMEAReplaySource(path: file.path, speed: 100).fixes(clock: clock) { count += 1 }
         #expect(count == 3)
-        #expect(elapsed >= .milliseconds(190) && elapsed < .seconds(19))  // unscaled: 20 s
+        #expect(clock.pauses == [.milliseconds(100), .milliseconds(100)])
     }
 
     @Test func missingFileIsUnavailable() async {
@@ -193,4 +193,12 @@ enum GeonamesFixture {
         }
         #expect(GeonamesIndexError.missing(path: "/x").description.contains("scripts/setup.sh"))
     }
+}
+
+/// A clock whose sleeps return at once and are recorded (the replay's pacing without wall-clock waits).
+final class PauseRecordingClock: BridgeClock {
+    private let recorded = Mutex<[Duration]>([])
+    var pauses: [Duration] { recorded.withLock { $0 } }
+    func now() -> Date { Date() }
+    func sleep(for duration: Duration) async throws { recorded.withLock { $0.append(duration) } }
 }
