@@ -515,7 +515,8 @@ const Model = {
 
   /// Converts synchronously; throws `BridgeError` `DATA_FORMAT` with `data.issues`.
   convert(name, value, options) {
-    const [input, resolved] = prepareInput(name, value);
+    let input = value, resolved = null;
+    if (hooks.size !== 0) [input, resolved] = prepareInput(name, value);
     if (options === undefined || options === null) {
       const fast = typeof name === "string" ? fastConverter(name) : null;
       if (fast !== null) {
