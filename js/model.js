@@ -171,12 +171,17 @@ function project(type, value, depth) {
       return out;
     }
     case "model": {
-      const schema = schemas.get(concreteName(type.name, value));
+      // A `resolve` hook is asked with the model object; the native side reads its choice from RESOLVED_KEY.
+      const hook = hooks.get(type.name);
+      const target = hook !== undefined && hook.resolve !== undefined ? hook.resolve(value) : undefined;
+      const chosen = typeof target === "string" && target !== "" ? target : undefined;
+      const schema = schemas.get(concreteName(chosen ?? type.name, value));
       if (schema === undefined) return value;
       const out = {};
       for (const [field, fieldType] of Object.entries(schema.fields)) {
         if (field in value) out[field] = project(fieldType, value[field], depth + 1);
       }
+      if (chosen !== undefined) out[RESOLVED_KEY] = chosen;
       return out;
     }
     default: return value instanceof Date ? value.toISOString() : value;

@@ -223,6 +223,9 @@ import Testing
               console.log(e.code, e.data.issues.map((i) => i.path + ":" + i.code).join());
             }
             console.log(JSON.stringify(Model.validate("Drawing", { shapes: [{ w: "wide" }] }).map((i) => i.path)));
+            // toJSON, equals and hash ask the resolver with the model object.
+            console.log(JSON.stringify(Model.toJSON("Drawing", d)), Model.equals("Drawing", d, Model.copy("Drawing", d)));
+            console.log(Model.equals("Shape", { r: 1 }, { r: 2 }), Model.hash("Shape", { r: 1 }) === Model.hash("Shape", { r: 1 }));
             Model.define("Odd", {}, { resolve() { return 5; } });
             try { Model.convert("Odd", {}); } catch (e) { console.log(e.constructor.name); }
             // Without the hook the declared model converts again.
@@ -237,6 +240,8 @@ import Testing
                 #"{"r":1,"area":3}"#,
                 "DATA_FORMAT shapes[0].r:TYPE,shapes[1]:UNKNOWN_MODEL",
                 #"["shapes[0].w","shapes[0].h"]"#,
+                #"{"shapes":[{"r":2},{"w":3,"h":3},{"kind":"blob"}],"main":{"w":1,"h":2}} true"#,
+                "false true",
                 "TypeError",
                 #"{"kind":"k"}"#,
             ])
