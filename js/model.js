@@ -1,15 +1,66 @@
 // The `Model` global: schema-driven JSON ⇄ model conversion (docs/model-conversion.md).
 // Conversion runs natively (plugin "Model"); this file keeps the JS-only parts: hooks written in JS
-// (`after`), projecting models back to their declared fields (so back-references added by hooks never
-// reach the serializer), and the convenience API.
+// (`before`, `resolve`, `after`), projecting models back to their declared fields (so back-references added
+// by hooks never reach the serializer), and the convenience API.
 
 const PLUGIN = "Model";
 const schemas = new Map();   // name → { fields: {name: {type}}, options }
-const hooks = new Map();     // name → { after }
-let hookCache = null;        // name → whether converting it runs any JS hook (transitively)
+const hooks = new Map();     // name → { after, before, resolve }
+let hookCache = null;        // name → whether converting it runs any JS `after` hook (transitively)
+let prepCache = null;        // name → whether converting it runs any JS `before`/`resolve` hook (transitively)
+const inputKeys = new Map(); // name → { field: [candidate input keys] } (from the native schema)
+// Added to an input object whose model a `resolve` hook chose; the model's native resolver reads it
+// (ModelPlugin.resolvedModelKey).
+const RESOLVED_KEY = "\u0000model";
+// The pre-pass that runs `before`/`resolve` hooks stops this deep (the native converter allows at most 500).
+const PREPARE_DEPTH = 500;
 
 function sync(action, args) {
-  return bridge.execSync(PLUGIN, action, [args]);
+  try {
+    return bridge.execSync(PLUGIN, action, [args]);
+  } catch (error) {
+    throw callError(error, args);
+  }
+}
+
+/// The bridge cannot carry a value nested deeper than its JSON limit (10,000 levels); such a call reports what the
+/// native converter reports for deep input instead: `TOO_DEEP` at the path where its depth limit is reached.
+function callError(error, args) {
+  if (error instanceof TypeError && /Nesting deeper than/.test(error.message) && args !== null &&
+      typeof args === "object" && "value" in args && typeof args.name === "string") {
+    return tooDeep(args.name, args.value, (args.options && args.options.maxDepth) || 200);
+  }
+  return error;
+}
+
+/// A `DATA_FORMAT` error with one `TOO_DEEP` issue at the first path (depth first) `limit` levels down.
+function tooDeep(name, value, limit) {
+  let found = null;
+  const stack = [{ value, depth: 0, parent: null, part: "" }];
+  while (stack.length !== 0 && found === null) {
+    const node = stack.pop();
+    if (node.depth >= limit) { found = node; break; }
+    const v = node.value;
+    if (v === null || typeof v !== "object") continue;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], depth: node.depth + 1, parent: node, part: `[${i}]` });
+    } else {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        stack.push({ value: v[keys[i]], depth: node.depth + 1, parent: node, part: keys[i] });
+      }
+    }
+  }
+  const parts = [];
+  for (let n = found; n !== null && n.parent !== null; n = n.parent) parts.push(n.part);
+  let path = "";
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const part = parts[i];
+    path += part.startsWith("[") || path === "" ? part : "." + part;
+  }
+  const issue = { path, code: "TOO_DEEP", message: `nesting deeper than ${limit} levels`, input: null };
+  return new BridgeError("DATA_FORMAT", `${name}: ${path}: ${issue.message}`,
+    { plugin: PLUGIN, data: { model: name, issues: [issue] } });
 }
 
 function checkName(name) {
@@ -43,6 +94,8 @@ function remember(name, described) {
   for (const [field, spec] of Object.entries(described.fields)) fields[field] = parseType(spec.type);
   schemas.set(name, { fields, options: described.options || {} });
   hookCache = null;
+  prepCache = null;
+  inputKeys.clear();
 }
 
 function runsHooks(name, seen = new Set()) {
@@ -50,7 +103,9 @@ function runsHooks(name, seen = new Set()) {
   if (hookCache.has(name)) return hookCache.get(name);
   if (seen.has(name)) return false;
   seen.add(name);
-  let result = hooks.has(name);
+  const hook = hooks.get(name);
+  // A resolver may pick any model, so a model with one always takes the walk.
+  let result = hook !== undefined && (hook.after !== undefined || hook.resolve !== undefined);
   const schema = schemas.get(name);
   if (schema !== undefined && !result) {
     const disc = schema.options.discriminator;
@@ -71,19 +126,27 @@ function concreteName(name, value) {
   return disc.mapping[String(tag)] ?? name;
 }
 
-/// Runs JS `after` hooks bottom-up over a converted value: `after(model, parent)`.
-function applyHooks(type, value, parent) {
+/// Runs JS `after` hooks bottom-up over a converted value: `after(model, parent)`. `resolved` maps the output
+/// paths of values whose model a `resolve` hook chose to that model (or is null).
+function applyHooks(type, value, parent, path, resolved) {
   if (value === null || value === undefined) return;
   switch (type.kind) {
-    case "optional": applyHooks(type.of, value, parent); break;
-    case "array": for (const item of value) applyHooks(type.of, item, parent); break;
-    case "map": for (const key of Object.keys(value)) applyHooks(type.of, value[key], parent); break;
+    case "optional": applyHooks(type.of, value, parent, path, resolved); break;
+    case "array":
+      for (let i = 0; i < value.length; i++) applyHooks(type.of, value[i], parent, resolved && `${path}[${i}]`, resolved);
+      break;
+    case "map":
+      for (const key of Object.keys(value)) applyHooks(type.of, value[key], parent, resolved && `${path}/${key}`, resolved);
+      break;
     case "model": {
-      const name = concreteName(type.name, value);
+      const chosen = resolved && resolved.get(path);
+      const name = concreteName(chosen ?? type.name, value);
       if (!runsHooks(name)) return;
       const schema = schemas.get(name);
       if (schema !== undefined) {
-        for (const [field, fieldType] of Object.entries(schema.fields)) applyHooks(fieldType, value[field], value);
+        for (const [field, fieldType] of Object.entries(schema.fields)) {
+          applyHooks(fieldType, value[field], value, resolved && `${path}/${field}`, resolved);
+        }
       }
       const hook = hooks.get(name);
       if (hook !== undefined && hook.after !== undefined) {
@@ -108,12 +171,17 @@ function project(type, value, depth) {
       return out;
     }
     case "model": {
-      const schema = schemas.get(concreteName(type.name, value));
+      // A `resolve` hook is asked with the model object; the native side reads its choice from RESOLVED_KEY.
+      const hook = hooks.get(type.name);
+      const target = hook !== undefined && hook.resolve !== undefined ? hook.resolve(value) : undefined;
+      const chosen = typeof target === "string" && target !== "" ? target : undefined;
+      const schema = schemas.get(concreteName(chosen ?? type.name, value));
       if (schema === undefined) return value;
       const out = {};
       for (const [field, fieldType] of Object.entries(schema.fields)) {
         if (field in value) out[field] = project(fieldType, value[field], depth + 1);
       }
+      if (chosen !== undefined) out[RESOLVED_KEY] = chosen;
       return out;
     }
     default: return value instanceof Date ? value.toISOString() : value;
@@ -124,9 +192,153 @@ function projectModel(name, value) {
   return schemas.has(name) ? project({ kind: "model", name }, value, 0) : value;
 }
 
-function finish(name, value) {
-  if (hooks.size !== 0 && runsHooks(name)) applyHooks({ kind: "model", name }, value, undefined);
+function finish(name, value, resolved) {
+  if (hooks.size !== 0 && runsHooks(name)) applyHooks({ kind: "model", name }, value, undefined, "", resolved);
   return value;
+}
+
+// ---- `before` and `resolve` hooks -------------------------------------------------------------------------
+// They run in a JS pre-pass over the input, walking it by the schema (fields found by their candidate input
+// keys, as the native converter finds them), before the (native or fast-path) conversion. Input objects are
+// never modified by the walk itself: a changed child gives its parent a shallow copy.
+
+function runsPrepass(name, seen = new Set()) {
+  if (prepCache === null) prepCache = new Map();
+  if (prepCache.has(name)) return prepCache.get(name);
+  if (seen.has(name)) return false;
+  seen.add(name);
+  const hook = hooks.get(name);
+  let result = hook !== undefined && (hook.before !== undefined || hook.resolve !== undefined);
+  const schema = schemas.get(name);
+  if (schema !== undefined && !result) {
+    const disc = schema.options.discriminator;
+    const names = [];
+    for (const type of Object.values(schema.fields)) modelsIn(type, names);
+    if (disc) names.push(...Object.values(disc.mapping));
+    result = names.some((n) => runsPrepass(n, seen));
+  }
+  prepCache.set(name, result);
+  return result;
+}
+
+function typeRunsPrepass(type) {
+  return modelsIn(type, []).some((n) => runsPrepass(n));
+}
+
+function keysOf(name) {
+  let keys = inputKeys.get(name);
+  if (keys === undefined) {
+    keys = sync("inputKeys", { name });
+    inputKeys.set(name, keys);
+  }
+  return keys;
+}
+
+function isPlainObject(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/// Reads a candidate key (a literal key first, then a dotted path), or undefined.
+function readKey(object, key) {
+  if (Object.prototype.hasOwnProperty.call(object, key)) return object[key];
+  if (!key.includes(".")) return undefined;
+  let current = object;
+  for (const part of key.split(".")) {
+    if (!isPlainObject(current) || !Object.prototype.hasOwnProperty.call(current, part)) return undefined;
+    current = current[part];
+  }
+  return current;
+}
+
+/// A copy of `object` with `key` (a literal key, else a dotted path) set to `value`.
+function writeKey(object, key, value) {
+  if (Object.prototype.hasOwnProperty.call(object, key) || !key.includes(".")) return { ...object, [key]: value };
+  const [first, ...rest] = key.split(".");
+  return { ...object, [first]: writeKey(object[first], rest.join("."), value) };
+}
+
+/// Runs the `before`/`resolve` hooks in `value` (of `type`); returns the value to convert.
+function prepare(type, value, depth, path, resolved) {
+  if (value === null || value === undefined || depth > PREPARE_DEPTH) return value;
+  switch (type.kind) {
+    case "optional": return prepare(type.of, value, depth, path, resolved);
+    case "array": {
+      if (!Array.isArray(value)) return value;
+      let out = value;
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i];
+        const next = prepare(type.of, item, depth + 1, `${path}[${i}]`, resolved);
+        if (next !== item) {
+          if (out === value) out = value.slice();
+          out[i] = next;
+        }
+      }
+      return out;
+    }
+    case "map": {
+      if (!isPlainObject(value)) return value;
+      let out = value;
+      for (const key of Object.keys(value)) {
+        const item = value[key];
+        const next = prepare(type.of, item, depth + 1, `${path}/${key}`, resolved);
+        if (next !== item) {
+          if (out === value) out = { ...value };
+          out[key] = next;
+        }
+      }
+      return out;
+    }
+    case "model": return prepareModel(type.name, value, depth, path, resolved);
+    default: return value;
+  }
+}
+
+function prepareModel(name, value, depth, path, resolved) {
+  if (value === null || value === undefined || depth > PREPARE_DEPTH || !runsPrepass(name)) return value;
+  // The native order: the resolver of the declared model, then the chosen model's discriminator, then `before`.
+  let chosen;
+  const hook = hooks.get(name);
+  if (hook !== undefined && hook.resolve !== undefined) {
+    const target = hook.resolve(value);
+    if (target !== undefined && target !== null && target !== name) {
+      if (typeof target !== "string" || target === "") {
+        throw new TypeError(`The 'resolve' hook of model '${name}' must return a model name (a string), null or undefined.`);
+      }
+      chosen = target;
+      resolved.set(path, target);
+    }
+  }
+  const concrete = concreteName(chosen ?? name, value);
+  let input = value;
+  const own = hooks.get(concrete);
+  if (own !== undefined && own.before !== undefined) {
+    const replaced = own.before(value);
+    if (replaced !== undefined) input = replaced;
+  }
+  const schema = schemas.get(concrete);
+  if (schema !== undefined && isPlainObject(input)) {
+    let keys;
+    for (const [field, fieldType] of Object.entries(schema.fields)) {
+      if (!typeRunsPrepass(fieldType)) continue;
+      if (keys === undefined) keys = keysOf(concrete);
+      for (const key of keys[field] || []) {
+        const child = readKey(input, key);
+        if (child === undefined) continue;
+        const next = prepare(fieldType, child, depth + 1, `${path}/${field}`, resolved);
+        if (next !== child) input = writeKey(input, key, next);
+      }
+    }
+  }
+  if (chosen !== undefined && isPlainObject(input)) input = { ...input, [RESOLVED_KEY]: chosen };
+  return input;
+}
+
+/// `[value to convert, resolved paths or null]` for a top-level conversion of `name`.
+function prepareInput(name, value) {
+  if (hooks.size === 0 || typeof name !== "string" || !runsPrepass(name)) return [value, null];
+  const resolved = new Map();
+  const input = prepareModel(name, value, 0, "", resolved);
+  return [input, resolved.size === 0 ? null : resolved];
 }
 
 
@@ -146,16 +358,10 @@ let fastFns = new Map();     // name → compiled function, or null when the mod
 let nullLikes = null;        // Set of the native default null-like strings
 const fastStats = { fast: 0, native: 0 };
 
-/// Whether a URL string would pass the native check (non-empty, no byte ≤ 0x20, '"', '<', '>').
-function validURL(s) {
-  const n = s.length;
-  if (n === 0) return false;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c <= 32 || c === 34 || c === 60 || c === 62) return false;
-  }
-  return true;
-}
+/// A URL string that passes the native check: non-empty, no character ≤ U+0020, '"', '<' or '>'. Surrogates
+/// are excluded too (so a URL needs no separate well-formedness check; a URL with a valid pair only takes the
+/// native path). One regular expression test is several times cheaper than a charCodeAt loop in JSC.
+const URL_RE = /^[^\x00-\x20"<>\ud800-\udfff]+$/;
 
 function compileModel(name, plans, fns) {
   let counter = 0;
@@ -178,11 +384,7 @@ function compileModel(name, plans, fns) {
           }
           return `if (typeof ${src} !== "string" || !${src}.isWellFormed() || !${notNullLike(src)}) return B; ${dst} = ${src};`;
         case "url":
-          if (top) {
-            deferredStrings.push(dst);
-            return `if (typeof ${src} !== "string" || !${notNullLike(src)} || !validURL(${src})) return B; ${dst} = ${src};`;
-          }
-          return `if (typeof ${src} !== "string" || !${src}.isWellFormed() || !${notNullLike(src)} || !validURL(${src})) return B; ${dst} = ${src};`;
+          return `if (typeof ${src} !== "string" || !${notNullLike(src)} || !URL_RE.test(${src})) return B; ${dst} = ${src};`;
         case "int":
           return `if (typeof ${src} !== "number" || !isSafeInteger(${src})) return B; ${dst} = ${src} + 0;`;
         case "double":
@@ -250,9 +452,9 @@ function compileModel(name, plans, fns) {
   if (deferredStrings.length !== 0) lines.push(`if (!("" + ${deferredStrings.join(' + "a" + ')}).isWellFormed()) return B;`);
   lines.push(`return { ${out.join(", ")} };`);
   const body = lines.join("\n");
-  const factory = new Function("B", "F", "OP", "AP", "getProto", "isArray", "isSafeInteger", "NL", "validURL",
+  const factory = new Function("B", "F", "OP", "AP", "getProto", "isArray", "isSafeInteger", "NL", "URL_RE",
     `return function fast_${name.replace(/[^A-Za-z0-9_]/g, "_")}(o, d) {\n${body}\n};`);
-  return factory(BAIL, fns, OBJECT_PROTO, ARRAY_PROTO, getProto, isArray, isSafeInteger, nullLikes, validURL);
+  return factory(BAIL, fns, OBJECT_PROTO, ARRAY_PROTO, getProto, isArray, isSafeInteger, nullLikes, URL_RE);
 }
 
 /// The fast converter of `name` (compiled on first use), or null.
@@ -290,43 +492,48 @@ const Model = {
   define(name, schema, options) {
     checkName(name);
     let nativeOptions = options;
-    let after;
+    const jsHooks = {};
     if (options !== undefined && options !== null && typeof options === "object") {
       nativeOptions = {};
       for (const [key, value] of Object.entries(options)) {
-        if (key === "after") {
-          if (typeof value !== "function") throw new TypeError(`Model.define('${name}'): 'after' must be a function.`);
-          after = value;
+        if (key === "after" || key === "before" || key === "resolve") {
+          if (typeof value !== "function") throw new TypeError(`Model.define('${name}'): '${key}' must be a function.`);
+          jsHooks[key] = value;
         } else if (typeof value === "function") {
           throw new TypeError(`Model.define('${name}'): '${key}' cannot be a function ` +
-            "(only 'after' hooks run in JavaScript; transform the input before Model.convert instead).");
+            "(only the 'before', 'resolve' and 'after' hooks run in JavaScript).");
         } else {
           nativeOptions[key] = value;
         }
       }
+      // Tells the plugin to install the native resolver that reads RESOLVED_KEY.
+      if (jsHooks.resolve !== undefined) nativeOptions.resolve = true;
     }
     const described = sync("define", { name, schema, options: nativeOptions ?? null });
     remember(name, described);
     fastFns = new Map();
-    if (after !== undefined) hooks.set(name, { after }); else hooks.delete(name);
+    if (Object.keys(jsHooks).length !== 0) hooks.set(name, jsHooks); else hooks.delete(name);
     hookCache = null;
+    prepCache = null;
     return described;
   },
 
   /// Converts synchronously; throws `BridgeError` `DATA_FORMAT` with `data.issues`.
   convert(name, value, options) {
+    let input = value, resolved = null;
+    if (hooks.size !== 0) [input, resolved] = prepareInput(name, value);
     if (options === undefined || options === null) {
       const fast = typeof name === "string" ? fastConverter(name) : null;
       if (fast !== null) {
-        const result = fast(value, 0);
-        if (result !== BAIL) { fastStats.fast++; return finish(name, result); }
+        const result = fast(input, 0);
+        if (result !== BAIL) { fastStats.fast++; return finish(name, result, resolved); }
       }
     } else if (typeof options === "object" && options.native === true) {
       const { native, ...rest } = options;
       options = Object.keys(rest).length === 0 ? undefined : rest;
     }
     fastStats.native++;
-    return finish(name, sync("convert", conversionArgs(name, value, options)));
+    return finish(name, sync("convert", conversionArgs(name, input, options)), resolved);
   },
 
   /// Diagnostics of the JS fast path: `{fast, native}` call counts, and whether `name` has a fast path.
@@ -339,7 +546,15 @@ const Model = {
   /// Converts off the JS thread (for large payloads); rejects like `convert` throws.
   convertAsync(name, value, options) {
     try {
-      return bridge.call(PLUGIN, "convertAsync", conversionArgs(name, value, options)).then((v) => finish(name, v));
+      const [input, resolved] = prepareInput(name, value);
+      const args = conversionArgs(name, input, options);
+      try {
+        return bridge.call(PLUGIN, "convertAsync", args).then((v) => finish(name, v, resolved), (error) => {
+          throw callError(error, args);
+        });
+      } catch (error) {
+        return Promise.reject(callError(error, args));
+      }
     } catch (error) {
       return Promise.reject(error);
     }
@@ -353,7 +568,14 @@ const Model = {
 
   /// The issues `value` has as model `name` (an empty array when it converts).
   validate(name, value, options) {
-    return sync("validate", conversionArgs(name, value, options));
+    const args = conversionArgs(name, prepareInput(name, value)[0], options);
+    try {
+      return bridge.execSync(PLUGIN, "validate", [args]);
+    } catch (error) {
+      const mapped = callError(error, args);
+      if (mapped !== error) return mapped.data.issues;
+      throw error;
+    }
   },
 
   /// Plausible data guessed from field names and types; `{ json: true }` gives the JSON (wire) form.

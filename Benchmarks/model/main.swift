@@ -101,6 +101,13 @@ func row(_ name: String, _ engine: Double, _ peer: Double, peerName: String, tar
     print(line)
 }
 
+if ProcessInfo.processInfo.environment["BENCH_MODEL_BYTES_ONLY"] != nil {
+    // Only bytes → model (Benchmarks/model/run alternates this with pydantic on a noisy machine).
+    let ns = try! measure(count) { blackHole(try GithubUser(jsonBytes: userBytes)) }
+    print("RESULT engine_bytes_ns=\(Int(ns))")
+    exit(0)
+}
+
 if let mode = ProcessInfo.processInfo.environment["BENCH_MODEL_PROFILE"] {
     // BENCH_MODEL_PROFILE=1: tree→model only; BENCH_MODEL_PROFILE=bytes: bytes→model only (for perf record).
     if mode == "bytes" {

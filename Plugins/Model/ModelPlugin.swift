@@ -1,5 +1,6 @@
 import JSBridgeCore
 import ModelConversion
+import Synchronization
 
 /// The `Model` bridge plugin: a thin adapter over ``ModelRegistry`` (see docs/model-conversion.md).
 ///
@@ -9,18 +10,40 @@ public struct ModelPlugin: BridgePlugin {
     public static let name = "Model"
     /// The models of this runtime (one registry per host).
     public let registry: ModelRegistry
+    /// Models whose resolver this plugin installed for a JS `resolve` hook.
+    private let jsResolved = JSResolvedModels()
 
     public init() { self.init(registry: ModelRegistry()) }
     public init(registry: ModelRegistry) { self.registry = registry }
 
+    /// The key js/model.js adds to an input object whose model a JS `resolve` hook chose; the native resolver
+    /// of such a model reads it (a NUL-prefixed key, which real payloads do not use).
+    public static let resolvedModelKey = "\u{0}model"
+
     public func actions(_ a: inout ActionTable) {
         let registry = self.registry
+        let jsResolved = self.jsResolved
         a.sync("define", args: JSONValue.self) { _, args in
             let name = try args.requiredString("name")
             let schema = try ModelSchema(name: name, json: args["schema"] ?? .null, options: args["options"] ?? .null)
             let replace = args["options"]?["replace"]?.boolValue ?? false
             try registry.define(schema, redefinition: replace ? .replace : .rejectDifferent)
+            // `resolve: true`: the model has a JS resolver (js/model.js marks each resolved input object).
+            let jsResolver = args["options"]?["resolve"]?.boolValue ?? false
+            let installed = jsResolved.names.withLock { set in
+                jsResolver ? set.insert(name).inserted : set.remove(name) != nil
+            }
+            if jsResolver {
+                registry.setResolver(name) { $0[ModelPlugin.resolvedModelKey]?.stringValue }
+            } else if installed {
+                registry.setResolver(name, nil)
+            }
             return schema.json
+        }
+        a.sync("inputKeys", args: JSONValue.self) { _, args in
+            let name = try args.requiredString("name")
+            guard let keys = registry.inputKeys(name) else { throw unknownModel(name) }
+            return keys
         }
         a.sync("schema", args: JSONValue.self) { _, args in
             let name = try args.requiredString("name")
@@ -74,6 +97,11 @@ public struct ModelPlugin: BridgePlugin {
             return registry.describe(name, args["value"] ?? .null)
         }
     }
+}
+
+/// The names of the models whose resolver the plugin installed for a JS `resolve` hook.
+private final class JSResolvedModels: Sendable {
+    let names = Mutex<Set<String>>([])
 }
 
 private func convert(_ registry: ModelRegistry, _ args: JSONValue) throws -> JSONValue {

@@ -387,6 +387,10 @@ final class CompiledProgram: @unchecked Sendable {
             return value
         }
         guard ctx.checkDepth() else { return .null }
+        // The resolver (given the model object) picks the model, as in conversion.
+        if let resolver = model.resolver, let target = resolver(value), target != model.name, let i = index[target] {
+            model = models[i]
+        }
         if let d = model.discriminator,
             let tagValue = object[d.key]
                 ?? model.fields.first(where: { $0.keys.first == d.key }).flatMap({ object[$0.name] })

@@ -88,6 +88,14 @@ public final class ModelRegistry: Sendable {
     /// The schema of a model.
     public func schema(_ name: String) -> ModelSchema? { state.withLock { $0.schemas[name] } }
 
+    /// The candidate input keys of each field of a model (`{field: [key, …]}`, dotted paths as written), after
+    /// the key strategy; nil when the model is not defined.
+    public func inputKeys(_ name: String) -> JSONValue? {
+        guard let schema = schema(name) else { return nil }
+        return .object(
+            JSONObject(schema.fields.map { ($0.name, .array(schema.keys(of: $0).map(JSONValue.string))) }))
+    }
+
     /// Defined model names, in definition order.
     public var names: [String] { state.withLock { $0.order } }
 
@@ -219,6 +227,7 @@ public func parseJSON(_ bytes: some Collection<UInt8>, model: String) throws(Mod
 }
 
 /// Finds invalid UTF-8 or a `\uD800`-style escape of a lone surrogate.
+@usableFromInline
 func checkUnicode(_ b: UnsafeBufferPointer<UInt8>) -> ModelIssue? {
     var i = 0
     let n = b.count

@@ -70,7 +70,15 @@ extension ModelConvertible {
     /// Converts UTF-8 JSON bytes (invalid UTF-8 and escaped lone surrogates are `INVALID_UNICODE` issues).
     @inlinable
     public init(jsonBytes: some Collection<UInt8>, options: ConversionOptions = .lenient) throws(ModelError) {
-        try self.init(json: try parseJSON(jsonBytes, model: Self.modelMapping.name), options: options)
+        // Directly from the bytes when the mapping and the input allow it (same result), else via the tree.
+        let mapping = Self.modelMapping
+        if let direct = jsonBytes.withContiguousStorageIfAvailable({ mapping.decodeBytes($0, options: options) }),
+            let direct
+        {
+            self = try direct.get()
+            return
+        }
+        try self.init(json: try parseJSON(jsonBytes, model: mapping.name), options: options)
     }
 
     /// Every issue `json` has as this model (empty when it converts).
@@ -267,6 +275,8 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
     private let shapeCache = Mutex<ShapeEntry?>(nil)
     /// The number of candidate keys over all fields.
     private let keyCount: Int
+    /// Key matching for the direct bytes path (nil: that path is not used; see DirectBytes.swift).
+    @usableFromInline let direct: DirectKeys?
 
     private indirect enum WriteNode {
         case field(Int, [UInt8])
@@ -286,6 +296,7 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
         self.before = builder.before
         self.after = builder.after
         self.keyCount = builder.fields.reduce(0) { $0 + $1.keys.count }
+        self.direct = DirectKeys(builder.fields.map(\.keys))
         // Output layout: fields grouped by the components of their first key.
         func keyBytes(_ k: String) -> [UInt8] {
             var w = ModelJSONWriter()
@@ -421,28 +432,37 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
                 }
                 continue
             }
-            let kind = field.fastKind
-            if kind != .none {
-                let nullLike: Bool
-                if case .string(let s) = raw { nullLike = ctx.isNullLike(s) } else { nullLike = false }
-                if !nullLike {
-                    let offset = field.fastOffset
-                    let done = withUnsafeMutableBytes(of: &model) { p in decodeFast(kind, raw, p.baseAddress! + offset)
-                    }
-                    if done { continue }
-                }
-            }
-            ctx.pushKey(foundIndex == 0 ? field.firstKey : field.keys[foundIndex])
-            let mark = ctx.issues.count
-            field.decode(&model, raw, &ctx)
-            if ctx.issues.count > mark, (field.policy ?? policy) == .useDefault { ctx.demote(from: mark) }
-            ctx.popKey()
+            convertFound(field, raw, foundIndex, &model, &ctx)
         }
         ctx.depth -= 1
         ctx.strict = savedStrict
         if ctx.issues.count > start { return nil }
         if let after { after(&model, &ctx) }
         return ctx.issues.count > start ? nil : model
+    }
+
+    /// Converts the value `raw` found under candidate key `foundIndex` of `field` into `model`: exact-type
+    /// scalars inline, everything else through the field's decoder (with the key on the path and the
+    /// invalid-value policy applied).
+    @inlinable
+    func convertFound(
+        _ field: TypedField<M>, _ raw: JSONValue, _ foundIndex: Int, _ model: inout M, _ ctx: inout ConversionContext
+    ) {
+        let kind = field.fastKind
+        if kind != .none {
+            let nullLike: Bool
+            if case .string(let s) = raw { nullLike = ctx.isNullLike(s) } else { nullLike = false }
+            if !nullLike {
+                let offset = field.fastOffset
+                let done = withUnsafeMutableBytes(of: &model) { p in decodeFast(kind, raw, p.baseAddress! + offset) }
+                if done { return }
+            }
+        }
+        ctx.pushKey(foundIndex == 0 ? field.firstKey : field.keys[foundIndex])
+        let mark = ctx.issues.count
+        field.decode(&model, raw, &ctx)
+        if ctx.issues.count > mark, (field.policy ?? policy) == .useDefault { ctx.demote(from: mark) }
+        ctx.popKey()
     }
 
     func encode(_ model: M) -> JSONValue {

@@ -211,6 +211,9 @@ import Testing
         r.setResolver("Any2D") { value in value["side"] != nil ? "Square" : nil }
         #expect(try r.convert("Any2D", ["kind": "s", "side": 2]) == ["kind": "s", "side": 2])
         #expect(try r.convert("Any2D", ["radius": 1]) == ["radius": 1])
+        // model → JSON asks the resolver too (with the model object), so the chosen model's fields are written.
+        #expect(try r.toJSON("Any2D", ["kind": "s", "side": 2]) == ["kind": "s", "side": 2])
+        #expect(try r.toJSON("Any2D", ["radius": 1, "kind": "c"]) == ["radius": 1])
     }
 
     @Test func transformsBeforeAndAfter() throws {

@@ -127,7 +127,12 @@ import Testing
             const big = []; for (let i = 0; i < 100000; i++) big.push({ n: i, s: "x" });
             Model.define("List", { items: ["Num"] });
             console.log(Model.convert("List", { items: big }).items.length);
-            try { Model.define("Hook", { a: "int" }, { before() {} }); } catch (e) { console.log(e.constructor.name); }
+            try { Model.define("Hook", { a: "int" }, { strict() {} }); } catch (e) { console.log(e.constructor.name); }
+            let deepest = null;
+            for (let i = 0; i < 10000; i++) deepest = { child: deepest };
+            try { Model.convert("Node", deepest); } catch (e) { console.log(e.code, e.data.issues[0].code, e.data.issues[0].path.split(".").length); }
+            console.log(Model.validate("Node", deepest, { maxDepth: 300 }).map((i) => i.code + " " + i.path.split(".").length).join());
+            Model.convertAsync("Node", deepest).catch((e) => console.log("async", e.code, e.data.issues[0].code));
             """)
         #expect(result.stderr == "")
         #expect(
@@ -142,6 +147,104 @@ import Testing
                 #"{"kind":"c","r":1.5}"#,
                 "100000",
                 "TypeError",
+                "DATA_FORMAT TOO_DEEP 200",
+                "TOO_DEEP 300",
+                "async DATA_FORMAT TOO_DEEP",
             ])
+    }
+
+    @Test func jsBeforeHooks() async {
+        let result = await run(
+            """
+            // A top-level before hook: accept a bare string, and rename a legacy key.
+            Model.define("Tag", { name: "string", weight: "int" }, {
+              before(raw) {
+                if (typeof raw === "string") return { name: raw, weight: 1 };
+                if (raw.title !== undefined) return { ...raw, name: raw.title };
+              },
+            });
+            console.log(JSON.stringify(Model.convert("Tag", "swift")), JSON.stringify(Model.convert("Tag", { title: "js", weight: "2" })));
+            // Nested: in arrays, in maps and under a dotted key path; the input is never modified.
+            Model.define("Item", { id: "int", label: "string" }, {
+              before(raw) { if (raw.label === undefined) raw = { ...raw, label: "#" + raw.id }; return raw; },
+            });
+            Model.define("Order", { items: ["Item"], byName: "{Item}?", main: { type: "Item?", key: "ext.main" }, tags: "[Tag]?" });
+            const input = { items: [{ id: 1 }, { id: 2, label: "x" }], byName: { a: { id: 4 } }, ext: { main: { id: 3 } }, tags: ["a"] };
+            const order = Model.convert("Order", input);
+            console.log(order.items.map((i) => i.label).join(), order.byName.a.label, order.main.label, order.tags[0].name);
+            console.log(JSON.stringify(input));
+            // The fast path and the native path see the transformed input alike.
+            console.log(JSON.stringify(Model.convert("Order", input, { native: true })) === JSON.stringify(order));
+            // validate and convertAsync run the hooks too.
+            console.log(JSON.stringify(Model.validate("Order", { items: [{ id: "x" }] }).map((i) => i.path + ":" + i.code)));
+            Model.convertAsync("Order", { items: [{ id: 7 }] }).then((o) => console.log("async", o.items[0].label));
+            // A hook that throws: its error reaches the caller; an issue from the transformed input has its path.
+            Model.define("Strict", { n: "int" }, { before(raw) { if (raw.n < 0) throw new RangeError("negative"); } });
+            try { Model.convert("Strict", { n: -1 }); } catch (e) { console.log(e.constructor.name, e.message); }
+            try { Model.convert("Order", { items: [{ id: 1, label: 5 }, { label: "y" }] }); } catch (e) {
+              console.log(e.code, e.data.issues.map((i) => i.path + ":" + i.code).join());
+            }
+            // Redefining without the hook removes it.
+            Model.define("Strict", { n: "int" });
+            console.log(Model.convert("Strict", { n: -1 }).n);
+            try { Model.define("Bad", { n: "int" }, { before: 5 }); } catch (e) { console.log(e.constructor.name); }
+            """)
+        #expect(result.stderr == "")
+        #expect(
+            result.lines == [
+                #"{"name":"swift","weight":1} {"name":"js","weight":2}"#,
+                "#1,x #4 #3 a",
+                #"{"items":[{"id":1},{"id":2,"label":"x"}],"byName":{"a":{"id":4}},"ext":{"main":{"id":3}},"tags":["a"]}"#,
+                "true",
+                #"["items[0].id:TYPE"]"#,
+                "RangeError negative",
+                "DATA_FORMAT items[1].id:REQUIRED",
+                "-1",
+                "TypeError",
+                "async #7",
+            ])
+        #expect(result.exitCode == 0)
+    }
+
+    @Test func jsResolvers() async {
+        let result = await run(
+            """
+            Model.define("Shape", { kind: "string?" }, {
+              resolve(raw) { return raw.r !== undefined ? "Circle" : raw.w !== undefined ? "Rect" : raw.bad ? "Nope" : null; },
+            });
+            Model.define("Circle", { r: "double" }, { after(c) { c.area = Math.round(Math.PI * c.r * c.r); } });
+            Model.define("Rect", { w: "double", h: "double" }, { before(raw) { return raw.h === undefined ? { ...raw, h: raw.w } : raw; } });
+            Model.define("Drawing", { shapes: ["Shape"], main: "Shape?" });
+            const d = Model.convert("Drawing", { shapes: [{ r: "2" }, { w: 3 }, { kind: "blob" }], main: { w: 1, h: 2 } });
+            console.log(JSON.stringify(d));
+            console.log(d.shapes[0].area, Object.keys(d.shapes[1]).join());
+            console.log(JSON.stringify(Model.convert("Shape", { r: 1 })));
+            try { Model.convert("Drawing", { shapes: [{ r: "x" }, { bad: true }] }); } catch (e) {
+              console.log(e.code, e.data.issues.map((i) => i.path + ":" + i.code).join());
+            }
+            console.log(JSON.stringify(Model.validate("Drawing", { shapes: [{ w: "wide" }] }).map((i) => i.path)));
+            // toJSON, equals and hash ask the resolver with the model object.
+            console.log(JSON.stringify(Model.toJSON("Drawing", d)), Model.equals("Drawing", d, Model.copy("Drawing", d)));
+            console.log(Model.equals("Shape", { r: 1 }, { r: 2 }), Model.hash("Shape", { r: 1 }) === Model.hash("Shape", { r: 1 }));
+            Model.define("Odd", {}, { resolve() { return 5; } });
+            try { Model.convert("Odd", {}); } catch (e) { console.log(e.constructor.name); }
+            // Without the hook the declared model converts again.
+            Model.define("Shape", { kind: "string?" });
+            console.log(JSON.stringify(Model.convert("Shape", { r: 1, kind: "k" })));
+            """)
+        #expect(result.stderr == "")
+        #expect(
+            result.lines == [
+                #"{"shapes":[{"r":2,"area":13},{"w":3,"h":3},{"kind":"blob"}],"main":{"w":1,"h":2}}"#,
+                "13 w,h",
+                #"{"r":1,"area":3}"#,
+                "DATA_FORMAT shapes[0].r:TYPE,shapes[1]:UNKNOWN_MODEL",
+                #"["shapes[0].w","shapes[0].h"]"#,
+                #"{"shapes":[{"r":2},{"w":3,"h":3},{"kind":"blob"}],"main":{"w":1,"h":2}} true"#,
+                "false true",
+                "TypeError",
+                #"{"kind":"k"}"#,
+            ])
+        #expect(result.exitCode == 0)
     }
 }
