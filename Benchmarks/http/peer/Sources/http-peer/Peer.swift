@@ -123,12 +123,12 @@ final class Bench: Sendable {
             }
             return
         }
-        let next = Atomic<Int>(0)
+        let next = Counter()
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<min(k, n) {
                 group.addTask {
                     var done = 0
-                    while next.wrappingAdd(1, ordering: .relaxed).oldValue < n {
+                    while next.take() < n {
                         let user = try await self.one()
                         guard user.id == 1296269 else { throw PeerError(description: "unexpected user id \(user.id)") }
                         done += 1
@@ -141,4 +141,10 @@ final class Bench: Sendable {
             guard total == n else { throw PeerError(description: "\(total) of \(n) requests completed") }
         }
     }
+}
+
+/// The next request number, shared by the workers.
+final class Counter: Sendable {
+    private let value = Atomic<Int>(0)
+    func take() -> Int { value.wrappingAdd(1, ordering: .relaxed).oldValue }
 }

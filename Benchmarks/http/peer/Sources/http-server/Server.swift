@@ -17,9 +17,19 @@ let requestCount = Atomic<Int>(0)
 
 func cpuMilliseconds() -> Double {
     var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
     func ms(_ t: timeval) -> Double { Double(t.tv_sec) * 1000 + Double(t.tv_usec) / 1000 }
     return ms(usage.ru_utime) + ms(usage.ru_stime)
+}
+
+/// Writes a string straight to a file descriptor (no stdio buffering: the port line must arrive at once).
+func writeAll(_ fd: Int32, _ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if n <= 0 { return }
+        bytes = bytes.dropFirst(n)
+    }
 }
 
 final class UserHandler: ChannelInboundHandler {
@@ -75,7 +85,7 @@ while let argument = arguments.next() {
     case "--port": port = Int(arguments.next() ?? "") ?? 0
     case "--max-seconds": maxSeconds = Int(arguments.next() ?? "") ?? maxSeconds
     default:
-        fputs("http-server: unknown argument \(argument)\n", stderr)
+        writeAll(2, "http-server: unknown argument \(argument)\n")
         exit(2)
     }
 }
@@ -93,8 +103,7 @@ let bootstrap = ServerBootstrap(group: group)
         }
     }
 let server = try bootstrap.bind(host: "127.0.0.1", port: port).wait()
-print(#"{"port":\#(server.localAddress?.port ?? 0),"bodyBytes":\#(user.readableBytes)}"#)
-fflush(stdout)
+writeAll(1, #"{"port":\#(server.localAddress?.port ?? 0),"bodyBytes":\#(user.readableBytes)}"# + "\n")
 signal(SIGTERM) { _ in _exit(0) }
 signal(SIGINT) { _ in _exit(0) }
 group.next().scheduleTask(in: .seconds(Int64(maxSeconds))) { _exit(0) }
