@@ -349,7 +349,8 @@ async function mockAnswer(def, mock, request, signal) {
         `${def.name}: auto mocks need response.model (Model.sample makes the data).`, { dao: def.name });
     }
     const { Model } = globalThis;
-    const sample = Array.isArray(model) ? [Model.sample(model[0]), Model.sample(model[0])] : Model.sample(model);
+    const wire = (name) => Model.sample(name, { json: true });   // the response's form, mapped keys included
+    const sample = Array.isArray(model) ? [wire(model[0]), wire(model[0])] : wire(model);
     content = sample;
     const keyPath = def.response.keyPath;
     if (keyPath) for (const key of keyPath.split(".").reverse()) content = { [key]: content };

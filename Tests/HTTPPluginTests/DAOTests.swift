@@ -286,7 +286,7 @@ import Testing
         try "{ nope".write(toFile: directory + "/Broken.json", atomically: true, encoding: .utf8)
         let (result, server) = try await run(
             """
-            Model.define("User", { id: "int", name: "string", avatarURL: "url?" });
+            Model.define("User", { id: "int", name: "string", avatarURL: "url?", publicRepos: { type: "int?", key: "public_repos" } });
             const GetUser = HTTP.dao({
               name: "GetUser", baseURL: base, path: "/user", response: { keyPath: "resp.data", model: "User" },
               mock: "fixture",
@@ -299,7 +299,7 @@ import Testing
                 try { await dao.send(); } catch (e) { console.log(variant, e.domain, e.code); }
               }
               const auto = await GetUser.extend({ name: "Auto", mock: "auto" }).send();
-              console.log(typeof auto.id, typeof auto.name, auto.name.length > 0);
+              console.log(typeof auto.id, typeof auto.name, auto.name.length > 0, typeof auto.publicRepos);
               try { await HTTP.dao({ name: "Broken", baseURL: base, mock: true }).send(); } catch (e) { console.log("Broken", e.code); }
             })();
             """,
@@ -308,7 +308,7 @@ import Testing
             result.lines == [
                 "mock 5 Fixture", "down http HTTP_STATUS", "offline network NETWORK_ERROR",
                 "bad dataFormat DATA_FORMAT",
-                "missing request MOCK_NOT_FOUND", "number string true", "Broken MOCK_INVALID",
+                "missing request MOCK_NOT_FOUND", "number string true number", "Broken MOCK_INVALID",
             ])
         #expect(server.requests.isEmpty)
         #expect(result.stderr == "")

@@ -306,7 +306,8 @@ import Testing
             routes: { server in
                 // Far longer than the aborts take, even on a loaded machine.
                 server.route("/slow") { _ in .text("late", delay: .seconds(10)) }
-                server.route("/trickle") { _ in .chunked(Array(repeating: "x", count: 100), interval: .milliseconds(100))
+                server.route("/trickle") { _ in
+                    .chunked(Array(repeating: "x", count: 100), interval: .milliseconds(100))
                 }
             })
         #expect(

@@ -27,8 +27,12 @@ final class Inbox: @unchecked Sendable {
     /// Mirrors `messages.count > 0` for lock-free polling while spinning.
     private let hasMessages = Atomic<Bool>(false)
 
-    /// How long the JS thread polls for answers before it sleeps, while calls are in flight.
+    /// The longest the JS thread polls for answers before it sleeps, while calls are in flight.
     static let spinNanoseconds: UInt64 = 50_000
+    /// How long it polls now (JS thread only): halved after each poll that found nothing, back to the maximum
+    /// whenever an answer arrives within the maximum anyway — so answers that take longer than a spin (network
+    /// requests) stop costing a core, and quick ones (in-process actions) keep saving the wake-up.
+    private var spinBudget = spinNanoseconds
 
     deinit { jsb_waiter_destroy(waiter) }
 
@@ -66,18 +70,22 @@ final class Inbox: @unchecked Sendable {
     /// With `spinning`, it first polls for up to ``spinNanoseconds``: an answer that is microseconds away
     /// then costs no thread wake-up.
     func wait(until deadline: UInt64, spinning: Bool) {
-        if spinning {
-            let until = jsb_monotonic_ns() + Self.spinNanoseconds
+        if spinning, spinBudget > 0 {
+            let until = jsb_monotonic_ns() + spinBudget
             while !hasMessages.load(ordering: .acquiring), jsb_monotonic_ns() < until {}
             if hasMessages.load(ordering: .acquiring) { return }
+            spinBudget = spinBudget < 4_000 ? 0 : spinBudget / 2
         }
+        let asleep = spinning ? jsb_monotonic_ns() : 0
         jsb_waiter_lock(waiter)
         if messages.isEmpty {
             waiting = true
             jsb_waiter_wait_until(waiter, deadline)
             waiting = false
         }
+        let arrived = !messages.isEmpty
         jsb_waiter_unlock(waiter)
+        if spinning, arrived, jsb_monotonic_ns() - asleep < Self.spinNanoseconds { spinBudget = Self.spinNanoseconds }
     }
 }
 

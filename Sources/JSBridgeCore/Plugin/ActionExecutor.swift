@@ -6,13 +6,15 @@ import Synchronization
 /// A fixed set of worker threads share one FIFO queue. An idle worker spins briefly before it sleeps, so a
 /// steady stream of calls (one in flight at a time, say) finds a worker awake instead of paying a thread
 /// wake-up per call. At most one worker spins at a time, so idle workers never crowd the JS thread off a
-/// small machine; a sleeping worker is woken only when a job arrives.
+/// small machine; a sleeping worker is woken only when a job arrives. The spin adapts: it halves after each
+/// spin that found no job and returns to its maximum when a sleeping worker is woken within that time, so
+/// actions that wait on I/O longer than a spin (network requests) do not keep a core busy.
 public final class ActionExecutor: TaskExecutor, @unchecked Sendable {
     /// The process-wide pool, one worker per core (at least two).
     public static let shared = ActionExecutor(threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
-    /// How long an idle worker keeps looking for work before it sleeps.
-    static let spin: Duration = .microseconds(50)
+    /// The longest an idle worker keeps looking for work before it sleeps, in nanoseconds.
+    static let spinNanoseconds = 50_000
 
     // Invariant: `jobs`, `head` and `sleepers` are only touched with `condition` locked.
     private let condition = NSCondition()
@@ -21,6 +23,8 @@ public final class ActionExecutor: TaskExecutor, @unchecked Sendable {
     private var sleepers = 0
     private let queued = Atomic<Int>(0)
     private let spinning = Atomic<Bool>(false)
+    /// The current spin, in nanoseconds (see the type's documentation).
+    private let spinBudget = Atomic<Int>(spinNanoseconds)
 
     /// Starts a pool of `threads` workers (they live as long as the process).
     public init(threads: Int) {
@@ -57,18 +61,20 @@ public final class ActionExecutor: TaskExecutor, @unchecked Sendable {
 
     private func work() {
         let executor = asUnownedTaskExecutor()
-        let clock = ContinuousClock()
         while true {
             if let job = take() {
                 job.runSynchronously(on: executor)
                 continue
             }
-            if spinning.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
-                let until = clock.now.advanced(by: Self.spin)
-                while queued.load(ordering: .acquiring) == 0, clock.now < until {}
+            let budget = spinBudget.load(ordering: .relaxed)
+            if budget > 0, spinning.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+                let until = Self.now() + budget
+                while queued.load(ordering: .acquiring) == 0, Self.now() < until {}
                 spinning.store(false, ordering: .releasing)
                 if queued.load(ordering: .acquiring) > 0 { continue }
+                spinBudget.store(budget < 4_000 ? 0 : budget / 2, ordering: .relaxed)
             }
+            let asleep = Self.now()
             condition.lock()
             while head >= jobs.count {
                 sleepers += 1
@@ -76,6 +82,14 @@ public final class ActionExecutor: TaskExecutor, @unchecked Sendable {
                 sleepers -= 1
             }
             condition.unlock()
+            if Self.now() - asleep < Self.spinNanoseconds { spinBudget.store(Self.spinNanoseconds, ordering: .relaxed) }
         }
+    }
+
+    /// Monotonic nanoseconds.
+    private static func now() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return time.tv_sec * 1_000_000_000 + time.tv_nsec
     }
 }
