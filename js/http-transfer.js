@@ -7,43 +7,7 @@ const { DOMException, AbortSignal, BridgeError, utf8Decode } = internal;
 
 // MARK: - Helpers
 
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const DECODE = new Uint8Array(128).fill(255);
-for (let i = 0; i < 64; i++) DECODE[ALPHABET.charCodeAt(i)] = i;
-
-function base64Encode(bytes) {
-  const parts = [];
-  let out = "";
-  const n = bytes.length;
-  let i = 0;
-  for (; i + 2 < n; i += 3) {
-    const v = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    out += ALPHABET[v >> 18] + ALPHABET[(v >> 12) & 63] + ALPHABET[(v >> 6) & 63] + ALPHABET[v & 63];
-    if (out.length >= 8192) { parts.push(out); out = ""; }
-  }
-  if (i < n) {
-    const v = (bytes[i] << 16) | (i + 1 < n ? bytes[i + 1] << 8 : 0);
-    out += ALPHABET[v >> 18] + ALPHABET[(v >> 12) & 63] + (i + 1 < n ? ALPHABET[(v >> 6) & 63] : "=") + "=";
-  }
-  parts.push(out);
-  return parts.join("");
-}
-
-function base64Decode(text) {
-  let end = text.length;
-  while (end > 0 && text.charCodeAt(end - 1) === 61) end--;
-  const bytes = new Uint8Array(Math.floor(end * 3 / 4));
-  let j = 0, buffer = 0, bits = 0;
-  for (let i = 0; i < end; i++) {
-    buffer = (buffer << 6) | DECODE[text.charCodeAt(i)];
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes[j++] = (buffer >> bits) & 0xff;
-    }
-  }
-  return bytes;
-}
+const { base64Encode, base64Decode } = internal.httpCore;
 
 function abortReason(signal) {
   return signal.reason !== undefined ? signal.reason : new DOMException("This operation was aborted", "AbortError");

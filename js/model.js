@@ -98,24 +98,32 @@ function remember(name, described) {
   inputKeys.clear();
 }
 
-function runsHooks(name, seen = new Set()) {
-  if (hookCache === null) hookCache = new Map();
-  if (hookCache.has(name)) return hookCache.get(name);
+/// Whether model `name`, or a model it may contain, has a hook that `test` accepts (memoized in `cache`).
+function reachesHook(name, cache, test, seen = new Set()) {
+  if (cache.has(name)) return cache.get(name);
   if (seen.has(name)) return false;
   seen.add(name);
   const hook = hooks.get(name);
-  // A resolver may pick any model, so a model with one always takes the walk.
-  let result = hook !== undefined && (hook.after !== undefined || hook.resolve !== undefined);
+  let result = hook !== undefined && test(hook);
   const schema = schemas.get(name);
   if (schema !== undefined && !result) {
     const disc = schema.options.discriminator;
     const names = [];
     for (const type of Object.values(schema.fields)) modelsIn(type, names);
     if (disc) names.push(...Object.values(disc.mapping));
-    result = names.some((n) => runsHooks(n, seen));
+    result = names.some((n) => reachesHook(n, cache, test, seen));
   }
-  hookCache.set(name, result);
+  cache.set(name, result);
   return result;
+}
+
+// A resolver may pick any model, so a model with one always takes the walk.
+const hasAfterHook = (hook) => hook.after !== undefined || hook.resolve !== undefined;
+const hasPrepassHook = (hook) => hook.before !== undefined || hook.resolve !== undefined;
+
+function runsHooks(name) {
+  if (hookCache === null) hookCache = new Map();
+  return reachesHook(name, hookCache, hasAfterHook);
 }
 
 function concreteName(name, value) {
@@ -202,23 +210,9 @@ function finish(name, value, resolved) {
 // keys, as the native converter finds them), before the (native or fast-path) conversion. Input objects are
 // never modified by the walk itself: a changed child gives its parent a shallow copy.
 
-function runsPrepass(name, seen = new Set()) {
+function runsPrepass(name) {
   if (prepCache === null) prepCache = new Map();
-  if (prepCache.has(name)) return prepCache.get(name);
-  if (seen.has(name)) return false;
-  seen.add(name);
-  const hook = hooks.get(name);
-  let result = hook !== undefined && (hook.before !== undefined || hook.resolve !== undefined);
-  const schema = schemas.get(name);
-  if (schema !== undefined && !result) {
-    const disc = schema.options.discriminator;
-    const names = [];
-    for (const type of Object.values(schema.fields)) modelsIn(type, names);
-    if (disc) names.push(...Object.values(disc.mapping));
-    result = names.some((n) => runsPrepass(n, seen));
-  }
-  prepCache.set(name, result);
-  return result;
+  return reachesHook(name, prepCache, hasPrepassHook);
 }
 
 function typeRunsPrepass(type) {
