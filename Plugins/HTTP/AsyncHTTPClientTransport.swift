@@ -17,6 +17,16 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     private let state = Mutex(State())
     private let defaultConnectTimeout: Duration
+    /// AsyncHTTPClient's event loops, taken in turn: a request started on one finds its connections there.
+    private let loopExecutors = HTTPClient.defaultEventLoopGroup.makeIterator().map { EventLoopTaskExecutor($0) }
+    private let nextLoop = Atomic<Int>(0)
+
+    public func requestExecutor() -> (any TaskExecutor)? {
+        let index = nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue
+        return loopExecutors[index % loopExecutors.count]
+    }
+
+    public var hasRequestExecutors: Bool { true }
 
     public init(connectTimeout: Duration = .seconds(10)) {
         self.defaultConnectTimeout = connectTimeout
@@ -162,5 +172,17 @@ private struct ByteBufferChunks: AsyncSequence, Sendable {
             guard let chunk = try await base.next() else { return nil }
             return ByteBuffer(bytes: chunk)
         }
+    }
+}
+
+/// Runs a task's jobs on one NIO event loop, so that awaiting that loop's futures resumes without a hop.
+final class EventLoopTaskExecutor: TaskExecutor {
+    let loop: any EventLoop
+
+    init(_ loop: any EventLoop) { self.loop = loop }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }

@@ -71,7 +71,10 @@ public struct HTTPPlugin: BridgePlugin {
     public func actions(_ a: inout ActionTable) {
         let transport = self.transport
         let cacheState = CacheState()
-        a.async("request", args: RequestArguments.self) { context, args -> JSONValue in
+        let executor: ActionTable.Executor =
+            transport.hasRequestExecutors
+            ? .custom(.init { transport.requestExecutor() ?? ActionExecutor.shared }) : .concurrent
+        a.async("request", args: RequestArguments.self, on: executor) { context, args -> JSONValue in
             let configuration = try context.configuration(as: Configuration.self)
             let fetcher = Fetcher(
                 transport: transport, timeout: .milliseconds(configuration.timeoutMs ?? 300_000),
@@ -94,8 +97,11 @@ public struct HTTPPlugin: BridgePlugin {
                 let (response, attempts) = try await network(request)
                 return Self.encode(response, attempts: attempts)
             }
-            return try await Self.cachedRequest(
-                request, cache: cache, state: cacheState, context: context, network: network)
+            // The disk cache blocks on file I/O: not on the transport's event loop.
+            return try await withTaskExecutorPreference(ActionExecutor.shared) {
+                try await Self.cachedRequest(
+                    request, cache: cache, state: cacheState, context: context, network: network)
+            }
         }
         Self.cacheActions(&a, state: cacheState)
         a.sync("settings") { context -> JSONValue in
@@ -150,14 +156,16 @@ struct RequestArguments: Decodable, Sendable {
     /// Answer through the HTTP cache (DAOs; docs/http.md, "Caches").
     var cache: CacheArguments?
 
+    /// The characters of an HTTP token (a method name).
+    static let tokenBytes = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+
     func request() throws(BridgeError) -> FetchRequest {
         func invalid(_ path: String, _ message: String) -> BridgeError {
             BridgeError.invalidArgument(
                 "Invalid arguments: at '\(path)': \(message)", issues: [ArgumentIssue(path: path, message: message)])
         }
         let method = method ?? "GET"
-        let token = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-        guard !method.isEmpty, method.allSatisfy(token.contains) else {
+        guard !method.isEmpty, method.utf8.allSatisfy(Self.tokenBytes.contains) else {
             throw invalid("method", "'\(method)' is not a valid HTTP method")
         }
         var fields: [HTTPField] = []

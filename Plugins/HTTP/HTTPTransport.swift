@@ -157,10 +157,17 @@ public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPTransportRequest, timeout: Duration) async throws -> HTTPTransportResponse
     /// Releases connections and threads; awaited in the plugin's `shutdown`.
     func shutdown() async
+    /// Where the next request is best run: one of the transport's own I/O threads, so that awaiting its
+    /// response resumes without a thread hop (nil: the bridge's shared pool).
+    func requestExecutor() -> (any TaskExecutor)?
+    /// Whether ``requestExecutor()`` gives executors (checked once, when the plugin declares its actions).
+    var hasRequestExecutors: Bool { get }
 }
 
 extension HTTPTransport {
     public func shutdown() async {}
+    public func requestExecutor() -> (any TaskExecutor)? { nil }
+    public var hasRequestExecutors: Bool { false }
 }
 
 /// Reason phrases of the common status codes.

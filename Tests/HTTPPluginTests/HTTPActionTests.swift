@@ -219,9 +219,10 @@ import Testing
     @Test func liveTransportMapsNetworkFailures() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/reset") { _ in .reset(contentLength: 1000, sending: "partial") }
-        server.route("/slow") { _ in .text("late", delay: .seconds(5)) }
+        server.route("/slow") { _ in .text("late", delay: .seconds(20)) }
+        // A head timeout that a loaded machine (other tests stream a gigabyte meanwhile) cannot hit by accident.
         let tester = try await PluginTester(
-            HTTPPlugin(), options: .testing(configuration: ["HTTP": ["timeoutMs": 200]], permissions: .all))
+            HTTPPlugin(), options: .testing(configuration: ["HTTP": ["timeoutMs": 2000]], permissions: .all))
         let reset = await #expect(throws: BridgeError.self) {
             try await tester.call("request", ["url": .string(server.url("/reset"))])
         }

@@ -6,6 +6,19 @@ public struct ActionTable: Sendable {
         case concurrent
         /// The plugin's own serial queue: calls run one at a time, in the order they were made.
         case serial
+        /// Executors of the plugin's choosing — e.g. the event loops of the I/O library the action awaits,
+        /// so that its completions resume without a thread hop. Each call asks for one; calls run concurrently.
+        case custom(CustomExecutor)
+    }
+
+    /// The executors of ``Executor/custom(_:)``: `next()` gives the one for a new call (compared by identity).
+    public final class CustomExecutor: Sendable, Hashable {
+        public let next: @Sendable () -> any TaskExecutor
+
+        public init(_ next: @escaping @Sendable () -> any TaskExecutor) { self.next = next }
+
+        public static func == (lhs: CustomExecutor, rhs: CustomExecutor) -> Bool { lhs === rhs }
+        public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
     }
 
     @usableFromInline private(set) var entries: [String: Action] = [:]

@@ -285,6 +285,8 @@ public struct PreparedCall: Sendable {
             switch resolved.action.executor {
             case .concurrent:
                 handle.attach(Task(executorPreference: ActionExecutor.shared) { await body(context, arguments, reply) })
+            case .custom(let custom):
+                handle.attach(Task(executorPreference: custom.next()) { await body(context, arguments, reply) })
             case .serial:
                 resolved.plugin.serialQueue.enqueue {
                     if handle.isCancelled {
