@@ -5,7 +5,7 @@
 
 const PLUGIN = "HTTP";
 const { BridgeError, DOMException, AbortSignal, AbortController, URLSearchParams } = internal;
-const { Headers, headersFrom, base64Encode, base64Decode, queue } = internal.httpCore;
+const { Headers, headersFrom, headerPairs, base64Encode, base64Decode, queue } = internal.httpCore;
 
 /// The hooks in the order they run.
 const HOOKS = ["setUpHeaders", "setUpParams", "didSetUpParams", "willSend", "didReceive", "outputEntity", "deliver"];
@@ -388,6 +388,7 @@ function sleep(ms, signal) {
 
 // MARK: - Running a call
 
+/// Runs the `hook` functions of the chain (callers skip the call — and its await — when there are none).
 async function runHook(def, hook, value, ctx) {
   for (const fn of def.hooks[hook] ?? []) {
     const result = await fn.call(ctx.dao, value, ctx);
@@ -399,7 +400,7 @@ async function runHook(def, hook, value, ctx) {
 }
 
 function nativeRequest(def, request) {
-  const args = { url: request.url, method: request.method, headers: [...request.headers] };
+  const args = { url: request.url, method: request.method, headers: headerPairs(request.headers) };
   if (typeof request.body === "string") args.body = request.body;
   else if (request.body instanceof Uint8Array) args.bodyBase64 = base64Encode(request.body);
   else if (request.body !== undefined) throw new TypeError(`${def.name}: willSend left a body that is neither a string nor a Uint8Array.`);
@@ -434,7 +435,7 @@ function cacheOptions(def, ctx) {
 /// Steps 8–12 for one answer: `{retry: afterMs}` or `{data, response}`.
 async function processAnswer(def, ctx, answer, source) {
   const response = ctx.response = daoResponse(answer, source);
-  const received = await runHook(def, "didReceive", response, ctx);
+  const received = def.hooks.didReceive ? await runHook(def, "didReceive", response, ctx) : response;
   if (received?.[RETRY] === true) return { retry: received.afterMs };
   if (response.status < 200 || response.status > 299) {
     throw new DAOError("http", "HTTP_STATUS", `${def.name}: ${response.url} answered HTTP ${response.status}${response.statusText ? " " + response.statusText : ""}.`, {
@@ -442,12 +443,13 @@ async function processAnswer(def, ctx, answer, source) {
       data: { status: response.status, url: response.url, body: response.text ?? "" },
     });
   }
-  const entity = await runHook(def, "outputEntity", parseBody(def, response), ctx);
+  const json = parseBody(def, response);
+  const entity = def.hooks.outputEntity ? await runHook(def, "outputEntity", json, ctx) : json;
   if (entity?.[RETRY] === true) return { retry: entity.afterMs };
   const spec = def.response ?? {};
   const value = spec.keyPath ? valueAt(entity, spec.keyPath) : entity;
   const converted = convertEntity(def.name, spec, value, response);
-  const data = await runHook(def, "deliver", converted, ctx);
+  const data = def.hooks.deliver ? await runHook(def, "deliver", converted, ctx) : converted;
   return { data, response };
 }
 
@@ -477,19 +479,19 @@ async function deliverCached(def, ctx, args, onCache) {
 async function prepare(def, ctx, input) {
   ctx.signal.throwIfAborted();
   let headers = new Headers(def.headers ?? {});
-  headers = await runHook(def, "setUpHeaders", headers, ctx);
+  headers = def.hooks.setUpHeaders ? await runHook(def, "setUpHeaders", headers, ctx) : headers;
   if (!(headers instanceof Headers)) headers = new Headers(headers);
   let params = { ...input };
-  params = await runHook(def, "setUpParams", params, ctx);
+  params = def.hooks.setUpParams ? await runHook(def, "setUpParams", params, ctx) : params;
   const issues = [];
   const mapped = mapParams(def, params, issues);
   for (const [name, value] of Object.entries(mapped.header)) headers.set(name, scalar(value));
-  ctx.params = await runHook(def, "didSetUpParams", mapped.params, ctx);
+  ctx.params = def.hooks.didSetUpParams ? await runHook(def, "didSetUpParams", mapped.params, ctx) : mapped.params;
   const request = buildRequest(def, mapped, ctx.params, headers, issues);
   if (issues.length > 0) {
     throw issuesError(def.name, `${def.name}: invalid parameters: ` + issues.map((i) => `${i.path} ${i.message}`).join("; "), issues);
   }
-  ctx.request = await runHook(def, "willSend", request, ctx);
+  ctx.request = def.hooks.willSend ? await runHook(def, "willSend", request, ctx) : request;
   return ctx.request;
 }
 
@@ -531,10 +533,10 @@ async function run(dao, def, input, signal, options) {
     try {
       result = await processAnswer(def, ctx, answer, mock !== null ? "mock" : answer.source ?? "network");
     } catch (error) {
-      await settleCacheEntry(answer, false);
+      if (answer.cacheToken !== undefined) await settleCacheEntry(answer, false);
       throw error;
     }
-    await settleCacheEntry(answer, result.retry === undefined);
+    if (answer.cacheToken !== undefined) await settleCacheEntry(answer, result.retry === undefined);
     if (result.retry === undefined) return result;
     if (ctx.attempt > hookRetries) {
       throw new DAOError("server", "RETRY_EXHAUSTED", `${def.name}: a hook asked for another attempt after ${ctx.attempt} attempts (retry.count is ${hookRetries}).`, {

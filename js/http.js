@@ -652,7 +652,10 @@ function queue(name, options) {
   return existing;
 }
 
-internal.httpCore = { Headers, headersFrom, base64Encode, base64Decode, queue };
+/// The `[name, value]` pairs of `headers` in the order they were added (no sorting, no combining).
+const headerPairs = (headers) => headersState(headers).list.map((entry) => [entry[0], entry[1]]);
+
+internal.httpCore = { Headers, headersFrom, headerPairs, base64Encode, base64Decode, queue };
 
 const HTTP = Object.freeze({
   fetch, Headers, Request, Response, queue, RequestQueue,
