@@ -81,7 +81,9 @@ struct Peer {
             try? await client.shutdown()
             let best = times.min()!
             let runsMs = times.map { String(format: "%.2f", $0) }.joined(separator: ",")
-            print(#"{"mode":"\#(mode)","n":\#(n),"k":\#(k),"ms":\#(String(format: "%.3f", best)),"perSec":\#(String(format: "%.1f", Double(n) / best * 1000)),"runsMs":[\#(runsMs)]}"#)
+            print(
+                #"{"mode":"\#(mode)","n":\#(n),"k":\#(k),"ms":\#(String(format: "%.3f", best)),"perSec":\#(String(format: "%.1f", Double(n) / best * 1000)),"runsMs":[\#(runsMs)]}"#
+            )
         } catch {
             try? await client.shutdown()
             fail("\(error)")

@@ -1,17 +1,19 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
 // The loopback server of the HTTP benchmark: SwiftNIO, HTTP/1.1 with keep-alive, one event-loop thread.
 //   GET /user   the benchmark's document (a ~300-byte user object, application/json)
 //   GET /stats  {"requests": N, "cpuMs": user+system CPU of this process so far}
 // Prints {"port": N} once listening on 127.0.0.1 (ephemeral port unless --port), then serves until it is
 // sent SIGTERM/SIGINT or --max-seconds (default 3600) pass, whichever comes first.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
-import NIOCore
-import NIOHTTP1
-import NIOPosix
-import Synchronization
 
-let userJSON = #"{"id":1296269,"login":"octocat","name":"The Octocat","email":"octocat@example.com","company":"GitHub","location":"San Francisco","bio":"A mysterious cat who lives in the octoverse and ships code.","public_repos":8,"followers":3938,"site_admin":false,"score":97.25,"created_at":"2011-01-25T18:44:36Z"}"#
+let userJSON =
+    #"{"id":1296269,"login":"octocat","name":"The Octocat","email":"octocat@example.com","company":"GitHub","location":"San Francisco","bio":"A mysterious cat who lives in the octoverse and ships code.","public_repos":8,"followers":3938,"site_admin":false,"score":97.25,"created_at":"2011-01-25T18:44:36Z"}"#
 
 let requestCount = Atomic<Int>(0)
 
@@ -65,7 +67,9 @@ final class UserHandler: ChannelInboundHandler {
             headers.add(name: "content-type", value: "application/json")
             headers.add(name: "content-length", value: String(body.readableBytes))
             if !keepAlive { headers.add(name: "connection", value: "close") }
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))),
+                promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
             if keepAlive {
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
