@@ -55,17 +55,16 @@ function retry(options = {}) {
   return { [RETRY]: true, afterMs };
 }
 
-function issuesError(dao, message, issues, extra = {}) {
-  return new DAOError("request", "INVALID_ARGUMENT", message, { dao, data: { issues }, ...extra });
+function issuesError(dao, message, issues) {
+  return new DAOError("request", "INVALID_ARGUMENT", message, { dao, data: { issues } });
 }
 
 /// A native failure as a DAOError of the matching domain (the native error kept as `cause`).
-function fromNative(error, dao, response) {
+function fromNative(error, dao) {
   if (error instanceof DAOError || !(error instanceof BridgeError)) return error;
   const domain = NATIVE_DOMAINS[error.code] ?? "request";
-  const status = error.data?.status;
   return new DAOError(domain, error.code, `${dao}: ${error.message}`, {
-    dao, data: error.data, cause: error, status, response,
+    dao, data: error.data, cause: error, status: error.data?.status,
   });
 }
 
@@ -290,7 +289,7 @@ function convertEntity(dao, spec, value, response) {
   };
   if (!Array.isArray(model)) return convert(model, value, keyPath);
   if (!Array.isArray(value)) {
-    throw dataError([{ path: keyPath, code: "TYPE_MISMATCH", message: `expected an array of ${model[0]}`, input: typeof value }]);
+    throw dataError([{ path: keyPath, code: "TYPE", message: `expected an array of ${model[0]}`, input: typeof value }]);
   }
   const issues = [];
   const out = value.map((item, index) => {
