@@ -343,10 +343,8 @@ interface Storage {
 /** JSON values that `Storage` can store: anything `JSON.stringify` keeps, but not `undefined` itself. */
 type StorageValue = {} | null;
 
-/** A group of JSON values of the Promise API (`Storage.group(name)`); every call runs off the JS thread. */
-interface StorageGroup {
-  /** The group's name (`"default"` for `Storage.defaultGroup`). */
-  readonly name: string;
+/** The Promise API of one group: on `Storage.group(name)`, and on `Storage` itself for the default group. */
+interface StorageGroupMethods {
   /** The stored value, else the registered default, else `undefined`. */
   get<T = any>(key: string): Promise<T | undefined>;
   /** Stores `value` as JSON text; `undefined`, functions, symbols, BigInts and cycles reject (`INVALID_ARGUMENT`). */
@@ -363,7 +361,6 @@ interface StorageGroup {
   clear(): Promise<void>;
   /** Values returned for keys that are not stored: per process, never written (NSUserDefaults' registration domain). */
   registerDefaults(values: { readonly [key: string]: StorageValue }): void;
-  /** Applies `ops` atomically, all or none (ops without a `group` act on this group). */
   /** Stores `model` as an archive of model `name` (`Model.archive`'s stable form; needs the Model plugin). */
   archiveModel(key: string, name: string, model: object): Promise<void>;
   /**
@@ -371,6 +368,13 @@ interface StorageGroup {
    * Rejects with `DATA_FORMAT` (and `data.issues`) when it no longer fits, or holds another model than `name`.
    */
   unarchiveModel<T = any>(key: string, name?: string): Promise<T | null>;
+}
+
+/** A group of JSON values of the Promise API (`Storage.group(name)`); every call runs off the JS thread. */
+interface StorageGroup extends StorageGroupMethods {
+  /** The group's name (`"default"` for `Storage.defaultGroup`). */
+  readonly name: string;
+  /** Applies `ops` atomically, all or none (ops without a `group` act on this group). */
   transaction(ops: readonly StorageOperation[]): Promise<void>;
   /** Watches one key of the group. */
   watch(key: string, listener: (change: StorageChange) => void): StorageWatch;
@@ -429,28 +433,13 @@ type StorageWatchTarget =
  * The `Storage` global: Web Storage's interface (`localStorage instanceof Storage`) and the Promise API,
  * whose `get`/`set`/`remove`/`has`/`keys`/`entries`/`clear`/`registerDefaults` act on the group `"default"`.
  */
-interface StorageConstructor {
+interface StorageConstructor extends StorageGroupMethods {
   readonly prototype: Storage;
   /** Throws `TypeError: Illegal constructor`: the Storage objects are `localStorage` and `sessionStorage`. */
   new (): never;
   /** The group `name` (a non-empty string; none or null: the default group); the same object for the same name. */
   group(name?: string | StorageGroup | null): StorageGroup;
-  get<T = any>(key: string): Promise<T | undefined>;
-  set(key: string, value: StorageValue): Promise<void>;
-  remove(key: string): Promise<boolean>;
-  has(key: string): Promise<boolean>;
-  keys(): Promise<string[]>;
-  entries<T = any>(): Promise<Array<[string, T]>>;
-  clear(): Promise<void>;
-  registerDefaults(values: { readonly [key: string]: StorageValue }): void;
   /** Applies `ops` (across groups) atomically, all or none (the quota included). */
-  /** Stores `model` as an archive of model `name` (`Model.archive`'s stable form; needs the Model plugin). */
-  archiveModel(key: string, name: string, model: object): Promise<void>;
-  /**
-   * The archived model converted again with its model's current schema; `null` when nothing is stored.
-   * Rejects with `DATA_FORMAT` (and `data.issues`) when it no longer fits, or holds another model than `name`.
-   */
-  unarchiveModel<T = any>(key: string, name?: string): Promise<T | null>;
   transaction(ops: readonly StorageOperation[]): Promise<void>;
   /**
    * Calls `listener` on changes of a key of the default group (`"key"`), of `{group, key}`, of a whole group

@@ -15,43 +15,8 @@ import time
 import urllib.request
 
 
-class BenchError(Exception):
-    pass
-
-
-def run_json(cmd, timeout, log):
-    """Runs cmd, returns the JSON object on its last stdout line."""
-    if os.sep in cmd[0] and not os.path.exists(cmd[0]):
-        raise BenchError(f"{cmd[0]} not found")
-    t0 = time.monotonic()
-    try:
-        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise BenchError(f"timed out after {timeout}s: {' '.join(cmd)}")
-    except OSError as e:
-        raise BenchError(f"{cmd[0]}: {e}")
-    log.write(f"$ {' '.join(cmd)}  # rc={p.returncode} {time.monotonic() - t0:.1f}s\n{p.stdout}{p.stderr}\n")
-    log.flush()
-    if p.returncode != 0:
-        tail = (p.stderr.strip() or p.stdout.strip()).splitlines()[-3:]
-        raise BenchError(f"exit {p.returncode}: {os.path.basename(cmd[0])} {' '.join(cmd[1:3])}: {' | '.join(tail)}")
-    lines = [l for l in p.stdout.splitlines() if l.strip()]
-    if not lines:
-        raise BenchError(f"no output: {' '.join(cmd)}")
-    try:
-        value = json.loads(lines[-1])
-    except ValueError:
-        raise BenchError(f"not JSON: {lines[-1][:200]!r} from {' '.join(cmd)}")
-    if not isinstance(value, dict):
-        raise BenchError(f"not a JSON object: {lines[-1][:200]!r}")
-    return value
-
-
-def number(obj, key):
-    v = obj.get(key)
-    if not isinstance(v, (int, float)) or isinstance(v, bool) or v != v or v <= 0:
-        raise BenchError(f"bad {key!r} in {json.dumps(obj)[:200]}")
-    return float(v)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from harness import BenchError, number, run_json  # noqa: E402  (the core harness's process runner)
 
 
 class Side:

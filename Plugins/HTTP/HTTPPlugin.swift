@@ -1,5 +1,6 @@
 import Foundation
 import JSBridgeCore
+import Synchronization
 
 /// The HTTP plugin: `fetch()` (js/http.js) over an ``HTTPTransport``.
 ///
@@ -71,11 +72,12 @@ public struct HTTPPlugin: BridgePlugin {
     public func actions(_ a: inout ActionTable) {
         let transport = self.transport
         let cacheState = CacheState()
+        let settings = ConfigurationMemo()
         let executor: ActionTable.Executor =
             transport.hasRequestExecutors
             ? .custom(.init { transport.requestExecutor() ?? ActionExecutor.shared }) : .concurrent
         a.async("request", args: RequestArguments.self, on: executor) { context, args -> JSONValue in
-            let configuration = try context.configuration(as: Configuration.self)
+            let configuration = try settings.get(context)
             let fetcher = Fetcher(
                 transport: transport, timeout: .milliseconds(configuration.timeoutMs ?? 300_000),
                 maxRedirects: configuration.maxRedirects ?? 20,
@@ -105,7 +107,7 @@ public struct HTTPPlugin: BridgePlugin {
         }
         Self.cacheActions(&a, state: cacheState)
         a.sync("settings") { context -> JSONValue in
-            let mock = try context.configuration(as: Configuration.self).mock
+            let mock = try settings.get(context).mock
             return [
                 "mock": [
                     "mode": .string(mock?.mode ?? "off"), "dir": .string(mock?.dir ?? "mocks"),
@@ -114,7 +116,7 @@ public struct HTTPPlugin: BridgePlugin {
             ]
         }
         a.async("mockFixture", args: MockFixtureArguments.self) { context, args -> JSONValue in
-            let configured = try context.configuration(as: Configuration.self).mock?.dir
+            let configured = try settings.get(context).mock?.dir
             return try MockFixtures(directory: args.dir ?? configured ?? "mocks").load(
                 dao: args.dao, variant: args.variant)
         }
@@ -137,6 +139,19 @@ public struct HTTPPlugin: BridgePlugin {
         if let attempts { object["attempts"] = .number(Double(attempts)) }
         if let source { object["source"] = .string(source.rawValue) }
         return .object(object)
+    }
+}
+
+/// The plugin's configuration, decoded once per runtime (it does not change while the runtime runs), so the
+/// per-request path does not decode it again.
+final class ConfigurationMemo: Sendable {
+    private let decoded = Mutex<HTTPPlugin.Configuration?>(nil)
+
+    func get(_ context: PluginContext) throws(BridgeError) -> HTTPPlugin.Configuration {
+        if let configuration = decoded.withLock({ $0 }) { return configuration }
+        let configuration = try context.configuration(as: HTTPPlugin.Configuration.self)
+        decoded.withLock { $0 = configuration }
+        return configuration
     }
 }
 

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import JSBridgeCore
 
 /// How durable a commit is (SQLite's `synchronous` setting; the database is always in WAL mode).
 public enum StorageDurability: String, Sendable, Hashable, Decodable {
@@ -62,27 +63,9 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
         (directory.hasSuffix("/") ? directory : directory + "/") + safeFileName(appID) + ".sqlite"
     }
 
-    /// `appID` as a file name: kept as is when it is made of `[A-Za-z0-9._-]` (and is not `.`/`..`),
-    /// otherwise a readable slug plus a hash of the original, so two ids never share a file.
+    /// `appID` as a file name (``StorageLocation/fileSystemName``).
     static func safeFileName(_ appID: String) -> String {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".utf8)
-        let plain =
-            !appID.isEmpty && appID.utf8.count <= 100 && appID.utf8.allSatisfy(allowed.contains)
-            && appID != "." && appID != ".." && !appID.hasPrefix(".")
-        if plain { return appID }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in appID.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        let slug = String(
-            String.UnicodeScalarView(
-                appID.unicodeScalars.suffix(60).map {
-                    $0.isASCII && allowed.contains(UInt8($0.value)) ? $0 : "_"
-                })
-        ).trimmingCharacters(in: CharacterSet(charactersIn: "._"))
-        let hex = String(hash, radix: 16)
-        return (slug.isEmpty ? "app" : slug) + "-" + String(repeating: "0", count: 16 - hex.count) + hex
+        StorageLocation(appID: appID, directory: "").fileSystemName
     }
 
     /// Opens (creating when needed) the store of `appID` under `directory`.

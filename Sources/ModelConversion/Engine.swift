@@ -131,14 +131,7 @@ final class CompiledProgram: @unchecked Sendable {
     private func lookup(_ object: JSONObject, _ path: [String], _ key: String) -> JSONValue? {
         if path.count == 1 { return object[key] }
         if let literal = object[key] { return literal }
-        var current = object
-        for (i, component) in path.enumerated() {
-            guard let next = current[component] else { return nil }
-            if i == path.count - 1 { return next }
-            guard case .object(let o) = next else { return nil }
-            current = o
-        }
-        return nil
+        return object.value(atPath: path)
     }
 
     func convertModel(_ value: JSONValue, _ modelIndex: Int, _ ctx: inout ConversionContext) -> JSONValue? {

@@ -358,19 +358,6 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
         return positions
     }
 
-    /// A dotted path below `object` (the literal key was already looked up).
-    @usableFromInline
-    func lookupNested(_ object: JSONObject, _ path: [String]) -> JSONValue? {
-        var current = object
-        for (i, component) in path.enumerated() {
-            guard let next = current[component] else { return nil }
-            if i == path.count - 1 { return next }
-            guard case .object(let o) = next else { return nil }
-            current = o
-        }
-        return nil
-    }
-
     @inlinable
     func decode(_ value: JSONValue, _ ctx: inout ConversionContext) -> M? {
         if let before { return decodeObject(before(value), &ctx) }
@@ -408,7 +395,7 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
                     if p >= 0 {
                         v = values[p]
                     } else if field.paths[i].count > 1 {
-                        v = lookupNested(object, field.paths[i])
+                        v = object.value(atPath: field.paths[i])
                     }
                     if let v {
                         if !ctx.isNullish(v) {
@@ -854,4 +841,19 @@ extension Dictionary: ModelValue where Key == String, Value: ModelValue {
         .object(JSONObject(sorted { $0.key < $1.key }.map { ($0.key, $0.value.modelEncode()) }))
     }
     public var modelMeasure: Double? { Double(count) }
+}
+
+extension JSONObject {
+    /// The value at a key path (`["ext", "desc"]` for `"ext.desc"`), descending through nested objects.
+    @usableFromInline
+    func value(atPath path: [String]) -> JSONValue? {
+        var current = self
+        for (i, component) in path.enumerated() {
+            guard let next = current[component] else { return nil }
+            if i == path.count - 1 { return next }
+            guard case .object(let o) = next else { return nil }
+            current = o
+        }
+        return nil
+    }
 }

@@ -65,14 +65,11 @@ public final class DiskHTTPCacheStore: HTTPCacheStore {
         removeExpired()
     }
 
-    /// The default cache directory of an app: `<storage directory>/<app id>.http-cache` (an app id that is not a
-    /// plain file name becomes `app-<hash>`).
+    /// The default cache directory of an app: `<storage directory>/<app id>.http-cache`, the app id as a file
+    /// name (``StorageLocation/fileSystemName``).
     public static func defaultDirectory(for storage: StorageLocation) -> String {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".utf8)
-        let id = storage.appID
-        let plain = !id.isEmpty && id.utf8.count <= 100 && !id.hasPrefix(".") && id.utf8.allSatisfy(allowed.contains)
-        let name = plain ? id : "app-" + hash64(id)
-        return (storage.directory.hasSuffix("/") ? storage.directory : storage.directory + "/") + name + ".http-cache"
+        (storage.directory.hasSuffix("/") ? storage.directory : storage.directory + "/") + storage.fileSystemName
+            + ".http-cache"
     }
 
     // MARK: HTTPCacheStore

@@ -1,4 +1,5 @@
 import Foundation
+import JSBridgeCore
 
 #if canImport(Glibc)
     import Glibc
@@ -105,29 +106,7 @@ public struct Downloader: Sendable {
     /// The default downloads folder of an app: `<storageDirectory>/downloads/<app id as a file name>`.
     public static func defaultDirectory(storageDirectory: String, appID: String) -> String {
         let base = storageDirectory.hasSuffix("/") ? String(storageDirectory.dropLast()) : storageDirectory
-        return base + "/downloads/" + safeDirectoryName(appID)
-    }
-
-    /// `appID` kept when it is made of `[A-Za-z0-9._-]` (not starting with a dot, at most 100 bytes), else a
-    /// readable slug plus a hash of the original, so two ids never share a folder.
-    static func safeDirectoryName(_ appID: String) -> String {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".utf8)
-        if !appID.isEmpty, appID.utf8.count <= 100, appID.utf8.allSatisfy(allowed.contains), !appID.hasPrefix(".") {
-            return appID
-        }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in appID.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        let slug = String(
-            String.UnicodeScalarView(
-                appID.unicodeScalars.suffix(60).map {
-                    $0.isASCII && allowed.contains(UInt8($0.value)) ? $0 : "_"
-                })
-        ).trimmingCharacters(in: CharacterSet(charactersIn: "._"))
-        let hex = String(hash, radix: 16)
-        return (slug.isEmpty ? "app" : slug) + "-" + String(repeating: "0", count: 16 - hex.count) + hex
+        return base + "/downloads/" + StorageLocation(appID: appID, directory: storageDirectory).fileSystemName
     }
 
     /// Downloads `request` into the downloads folder; `progress` gets the bytes received (throttled to

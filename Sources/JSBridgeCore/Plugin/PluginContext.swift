@@ -12,6 +12,27 @@ public struct StorageLocation: Sendable, Hashable {
         self.directory = directory
     }
 
+    /// `appID` as one file or directory name: kept as is when it is made of `[A-Za-z0-9._-]` (at most 100
+    /// bytes, not starting with a dot), otherwise a readable slug plus a hash of the original, so two ids never
+    /// share a name. Plugins name their per-app files after it (`<name>.sqlite`, `downloads/<name>`, …).
+    public var fileSystemName: String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".utf8)
+        if !appID.isEmpty, appID.utf8.count <= 100, appID.utf8.allSatisfy(allowed.contains), !appID.hasPrefix(".") {
+            return appID
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+        for byte in appID.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let slug = String(
+            String.UnicodeScalarView(
+                appID.unicodeScalars.suffix(60).map { $0.isASCII && allowed.contains(UInt8($0.value)) ? $0 : "_" })
+        ).trimmingCharacters(in: CharacterSet(charactersIn: "._"))
+        let hex = String(hash, radix: 16)
+        return (slug.isEmpty ? "app" : slug) + "-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     /// `$XDG_DATA_HOME/jsbridge`, else `~/.local/share/jsbridge`.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/jsbridge" }
