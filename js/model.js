@@ -352,10 +352,11 @@ let fastFns = new Map();     // name → compiled function, or null when the mod
 let nullLikes = null;        // Set of the native default null-like strings
 const fastStats = { fast: 0, native: 0 };
 
-/// A URL string that passes the native check: non-empty, no character ≤ U+0020, '"', '<' or '>'. Surrogates
-/// are excluded too (so a URL needs no separate well-formedness check; a URL with a valid pair only takes the
-/// native path). One regular expression test is several times cheaper than a charCodeAt loop in JSC.
-const URL_RE = /^[^\x00-\x20"<>\ud800-\udfff]+$/;
+/// A character that fails the native URL check (≤ U+0020, '"', '<' or '>'), or a surrogate (so a URL needs no
+/// separate well-formedness check; a URL with a valid pair only takes the native path). A URL passes when it is
+/// non-empty and this finds nothing. An unanchored search for one bad character measured ~8× cheaper in JSC
+/// than an anchored `^[^…]+$` match of the whole string (and than a charCodeAt loop).
+const URL_BAD = /[\x00-\x20"<>\ud800-\udfff]/;
 
 function compileModel(name, plans, fns) {
   let counter = 0;
@@ -378,7 +379,7 @@ function compileModel(name, plans, fns) {
           }
           return `if (typeof ${src} !== "string" || !${src}.isWellFormed() || !${notNullLike(src)}) return B; ${dst} = ${src};`;
         case "url":
-          return `if (typeof ${src} !== "string" || !${notNullLike(src)} || !URL_RE.test(${src})) return B; ${dst} = ${src};`;
+          return `if (typeof ${src} !== "string" || !${notNullLike(src)} || ${src}.length === 0 || URL_BAD.test(${src})) return B; ${dst} = ${src};`;
         case "int":
           return `if (typeof ${src} !== "number" || !isSafeInteger(${src})) return B; ${dst} = ${src} + 0;`;
         case "double":
@@ -446,9 +447,9 @@ function compileModel(name, plans, fns) {
   if (deferredStrings.length !== 0) lines.push(`if (!("" + ${deferredStrings.join(' + "a" + ')}).isWellFormed()) return B;`);
   lines.push(`return { ${out.join(", ")} };`);
   const body = lines.join("\n");
-  const factory = new Function("B", "F", "OP", "AP", "getProto", "isArray", "isSafeInteger", "NL", "URL_RE",
+  const factory = new Function("B", "F", "OP", "AP", "getProto", "isArray", "isSafeInteger", "NL", "URL_BAD",
     `return function fast_${name.replace(/[^A-Za-z0-9_]/g, "_")}(o, d) {\n${body}\n};`);
-  return factory(BAIL, fns, OBJECT_PROTO, ARRAY_PROTO, getProto, isArray, isSafeInteger, nullLikes, URL_RE);
+  return factory(BAIL, fns, OBJECT_PROTO, ARRAY_PROTO, getProto, isArray, isSafeInteger, nullLikes, URL_BAD);
 }
 
 /// The fast converter of `name` (compiled on first use), or null.

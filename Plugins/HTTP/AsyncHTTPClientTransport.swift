@@ -94,6 +94,47 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             })
     }
 
+    /// The whole exchange on one event loop through AsyncHTTPClient's delegate API: no body stream, no
+    /// per-request tasks or actor hops — measured cheaper per request than `execute` + `collect`.
+    public func sendBuffered(_ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int) async throws
+        -> HTTPTransportResponse
+    {
+        if request.bodyStream != nil {
+            var response = try await send(request, timeout: timeout)
+            response.body = .bytes(try await response.body.collect(upTo: maxBodyBytes, url: request.url))
+            return response
+        }
+        let client = try client(connectTimeout: request.connectTimeout)
+        let outgoing: HTTPClient.Request
+        do {
+            var headers = HTTPHeaders()
+            headers.reserveCapacity(request.headers.count)
+            for field in request.headers { headers.add(name: field.name, value: field.value) }
+            outgoing = try HTTPClient.Request(
+                url: request.url, method: HTTPMethod(rawValue: request.method), headers: headers,
+                body: request.body.map { .bytes($0) })
+        } catch {
+            throw Self.map(error, url: request.url, timeout: timeout)
+        }
+        // The loop this task runs on, when it runs on one of the client's (see `requestExecutor()`).
+        let loop = client.eventLoopGroup.any()
+        let delegate = BufferingDelegate(limit: maxBodyBytes, url: request.url)
+        let task = client.execute(request: outgoing, delegate: delegate, eventLoop: .delegate(on: loop))
+        delegate.armHeadTimeout(task, after: .nanoseconds(Self.nanoseconds(timeout)))
+        do {
+            return try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+        } catch {
+            if delegate.timedOut {
+                throw Self.map(HTTPClientError.deadlineExceeded, url: request.url, timeout: timeout)
+            }
+            throw Self.map(error, url: request.url, timeout: timeout)
+        }
+    }
+
     public func shutdown() async {
         let clients = state.withLock { state in
             state.isShutDown = true
@@ -146,6 +187,71 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             return HTTPError.network(kind: "tls", message: message, url: url)
         }
         return HTTPError.network(kind: "other", message: message, url: url)
+    }
+}
+
+/// Collects a response on its event loop for ``AsyncHTTPClientTransport/sendBuffered(_:timeout:maxBodyBytes:)``,
+/// and cancels the request when no head arrives in time. `head`, `body` and the timer are touched only on the
+/// task's event loop (AsyncHTTPClient calls the delegate there; `armHeadTimeout` hops there).
+private final class BufferingDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
+    typealias Response = HTTPTransportResponse
+
+    private let limit: Int
+    private let url: String
+    private var head: HTTPResponseHead?
+    private var body: ByteBuffer?
+    private var headTimer: Scheduled<Void>?
+    private let fired = Atomic<Bool>(false)
+
+    init(limit: Int, url: String) {
+        self.limit = limit
+        self.url = url
+    }
+
+    /// Whether the head timeout cancelled the request.
+    var timedOut: Bool { fired.load(ordering: .acquiring) }
+
+    func armHeadTimeout(_ task: HTTPClient.Task<Response>, after timeout: TimeAmount) {
+        let loop = task.eventLoop
+        loop.execute {
+            guard self.head == nil else { return }
+            self.headTimer = loop.scheduleTask(in: timeout) {
+                self.fired.store(true, ordering: .releasing)
+                task.cancel()
+            }
+        }
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        self.head = head
+        headTimer?.cancel()
+        headTimer = nil
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
+        let total = (body?.readableBytes ?? 0) + part.readableBytes
+        if total > limit { return task.eventLoop.makeFailedFuture(HTTPError.bodyTooLarge(limit: limit, url: url)) }
+        if body == nil {
+            body = part
+        } else {
+            var part = part
+            body!.writeBuffer(&part)
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveError(task: HTTPClient.Task<Response>, _ error: any Error) {
+        headTimer?.cancel()
+        headTimer = nil
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Response>) throws -> HTTPTransportResponse {
+        guard let head else { throw HTTPClientError.remoteConnectionClosed }
+        return HTTPTransportResponse(
+            status: Int(head.status.code), reason: head.status.reasonPhrase,
+            headers: head.headers.map { HTTPField($0.name, $0.value) },
+            body: .bytes(body.map { Array(buffer: $0) } ?? []))
     }
 }
 

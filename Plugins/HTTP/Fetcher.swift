@@ -106,7 +106,10 @@ public struct Fetcher: Sendable {
 
     /// Sends `request` and reads the whole body (up to ``maxBodyBytes``).
     public func fetch(_ request: FetchRequest) async throws -> FetchResponse {
-        let opened = try await open(request)
+        let transport = self.transport, timeout = self.timeout, limit = maxBodyBytes
+        let opened = try await open(request) {
+            try await transport.sendBuffered($0, timeout: timeout, maxBodyBytes: limit)
+        }
         let body = try await opened.head.body.collect(upTo: maxBodyBytes, url: opened.url)
         return FetchResponse(
             status: opened.head.status, statusText: opened.head.reason, headers: opened.head.headers,
@@ -116,6 +119,14 @@ public struct Fetcher: Sendable {
     /// Sends `request`, following redirects per its mode, and returns the final response head with the body
     /// still streaming.
     public func open(_ request: FetchRequest) async throws -> OpenedResponse {
+        let transport = self.transport, timeout = self.timeout
+        return try await open(request) { try await transport.send($0, timeout: timeout) }
+    }
+
+    /// Follows redirects, sending each hop with `send`.
+    private func open(
+        _ request: FetchRequest, send: (HTTPTransportRequest) async throws -> HTTPTransportResponse
+    ) async throws -> OpenedResponse {
         var current = HTTPTransportRequest(
             method: request.method, url: request.url, headers: request.headers, body: request.body,
             connectTimeout: request.connectTimeout)
@@ -124,7 +135,7 @@ public struct Fetcher: Sendable {
         while true {
             try authorize(target.host, target.port)
             try Task.checkCancellation()
-            let response = try await transport.send(current, timeout: timeout)
+            let response = try await send(current)
             if [301, 302, 303, 307, 308].contains(response.status), request.redirect != .manual,
                 let location = response.header("location")
             {

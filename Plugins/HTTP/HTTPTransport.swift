@@ -155,6 +155,11 @@ public struct HTTPRequestBodyStream: AsyncSequence, Sendable, Hashable {
 /// request), ``HTTPError`` for network failures, and never follow redirects themselves.
 public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPTransportRequest, timeout: Duration) async throws -> HTTPTransportResponse
+    /// Sends `request` and reads its whole body (at most `maxBodyBytes`, else ``HTTPError/bodyTooLarge(limit:url:)``):
+    /// the response's `body` is then one in-memory chunk. `timeout` still bounds only the wait for the head.
+    /// The default sends and collects; a transport may do it in one step, more cheaply.
+    func sendBuffered(_ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int) async throws
+        -> HTTPTransportResponse
     /// Releases connections and threads; awaited in the plugin's `shutdown`.
     func shutdown() async
     /// Where the next request is best run: one of the transport's own I/O threads, so that awaiting its
@@ -165,6 +170,14 @@ public protocol HTTPTransport: Sendable {
 }
 
 extension HTTPTransport {
+    public func sendBuffered(_ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int) async throws
+        -> HTTPTransportResponse
+    {
+        var response = try await send(request, timeout: timeout)
+        response.body = .bytes(try await response.body.collect(upTo: maxBodyBytes, url: request.url))
+        return response
+    }
+
     public func shutdown() async {}
     public func requestExecutor() -> (any TaskExecutor)? { nil }
     public var hasRequestExecutors: Bool { false }

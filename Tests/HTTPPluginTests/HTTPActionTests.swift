@@ -241,4 +241,40 @@ import Testing
         #expect(refused?.data?["kind"] == "connect")
         await tester.shutdown()
     }
+
+    /// `sendBuffered` (what `request` uses) reads the body on the event loop: the body limit holds, the
+    /// timeout bounds only the head, and cancelling the calling task stops a request at once.
+    @Test func liveBufferedExchange() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/big") { _ in .generated(length: 1 << 20, chunkSize: 64 << 10) }
+        server.route("/slow-body") { _ in .chunked(["a", "b", "c"], interval: .milliseconds(700)) }
+        server.route("/slow") { _ in .text("late", delay: .seconds(20)) }
+        let transport = AsyncHTTPClientTransport()
+        let big = server.url("/big")
+        await #expect(throws: HTTPError.bodyTooLarge(limit: 1000, url: big)) {
+            try await transport.sendBuffered(
+                HTTPTransportRequest(method: "GET", url: big), timeout: .seconds(30), maxBodyBytes: 1000)
+        }
+        let whole = try await transport.sendBuffered(
+            HTTPTransportRequest(method: "GET", url: big), timeout: .seconds(30), maxBodyBytes: 1 << 20)
+        let bytes = try await whole.body.collect(upTo: .max)
+        #expect(bytes.count == 1 << 20)
+        #expect(bytes.enumerated().allSatisfy { $0.element == TestHTTPServer.patternByte(at: Int64($0.offset)) })
+        // The body takes ~2.1 s, the head timeout is 1 s: the head came in time, so the whole body arrives.
+        let slowBody = try await transport.sendBuffered(
+            HTTPTransportRequest(method: "GET", url: server.url("/slow-body")), timeout: .seconds(1),
+            maxBodyBytes: 100)
+        #expect(try await slowBody.body.collect(upTo: 100) == Array("abc".utf8))
+        let started = ContinuousClock.now
+        let call = Task {
+            try await transport.sendBuffered(
+                HTTPTransportRequest(method: "GET", url: server.url("/slow")), timeout: .seconds(60), maxBodyBytes: 100)
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(ContinuousClock.now - started < .seconds(15))
+        await transport.shutdown()
+        try await server.stop()
+    }
 }
