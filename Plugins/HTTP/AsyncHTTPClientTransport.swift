@@ -211,6 +211,8 @@ private final class BufferingDelegate: HTTPClientResponseDelegate, @unchecked Se
     /// Whether the head timeout cancelled the request.
     var timedOut: Bool { fired.load(ordering: .acquiring) }
 
+    /// Cancels `task` when no head arrived `timeout` from now; the timer goes when the task ends, however it
+    /// ends (so a failed or cancelled request holds nothing until the timeout).
     func armHeadTimeout(_ task: HTTPClient.Task<Response>, after timeout: TimeAmount) {
         let loop = task.eventLoop
         loop.execute {
@@ -218,6 +220,11 @@ private final class BufferingDelegate: HTTPClientResponseDelegate, @unchecked Se
             self.headTimer = loop.scheduleTask(in: timeout) {
                 self.fired.store(true, ordering: .releasing)
                 task.cancel()
+            }
+            // Registered after the timer, on the same loop: a task already ended runs this at once.
+            task.futureResult.whenComplete { _ in
+                self.headTimer?.cancel()
+                self.headTimer = nil
             }
         }
     }
@@ -239,11 +246,6 @@ private final class BufferingDelegate: HTTPClientResponseDelegate, @unchecked Se
             body!.writeBuffer(&part)
         }
         return task.eventLoop.makeSucceededVoidFuture()
-    }
-
-    func didReceiveError(task: HTTPClient.Task<Response>, _ error: any Error) {
-        headTimer?.cancel()
-        headTimer = nil
     }
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> HTTPTransportResponse {
