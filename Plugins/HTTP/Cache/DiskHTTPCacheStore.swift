@@ -103,11 +103,13 @@ public final class DiskHTTPCacheStore: HTTPCacheStore {
         let temporary = directory + "/.tmp-" + UUID().uuidString
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: temporary))
-            setModificationTime(temporary, now)
             let previous = fileInfo(path)?.size ?? 0
             guard rename(temporary, path) == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
             }
+            // The LRU time (the injected clock's) is set once the entry is in place: a temporary file keeps its
+            // real modification time, by which other processes' sweeps age leftovers of crashes.
+            setModificationTime(path, now)
             let marker = indexDirectory + "/" + Self.hash64(entry.url) + "-" + Self.hash128(entry.key)
             if !FileManager.default.fileExists(atPath: marker) {
                 _ = FileManager.default.createFile(atPath: marker, contents: nil)
