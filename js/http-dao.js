@@ -521,7 +521,8 @@ async function run(dao, def, input, signal, options) {
         answer = ctx.request.multipart === undefined ? await bridge.call(PLUGIN, "request", args, { signal })
           : await internal.httpTransfer.sendMultipart(ctx.request.url, {
             method: ctx.request.method, headers: ctx.request.headers, ...ctx.request.multipart, signal,
-            onProgress: options.onProgress,
+            onProgress: options.onProgress, connectTimeoutMs: args.connectTimeoutMs,
+            totalTimeoutMs: args.totalTimeoutMs, retry: args.retry,
           });
       } catch (error) {
         signal.throwIfAborted();

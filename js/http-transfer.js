@@ -191,10 +191,14 @@ function upload(url, options) {
 }
 
 /// A multipart DAO's exchange: like `upload`, resolving with the plugin's answer (the `request` action's shape).
+/// `connectTimeoutMs`, `totalTimeoutMs` and `retry` are the DAO's, as the `request` action takes them.
 function sendMultipart(url, options) {
   let args;
   try {
     args = uploadArgs(url, options, "multipart DAO");
+    for (const key of ["connectTimeoutMs", "totalTimeoutMs", "retry"]) {
+      if (options[key] !== undefined) args[key] = options[key];
+    }
   } catch (error) {
     return Promise.reject(error);
   }

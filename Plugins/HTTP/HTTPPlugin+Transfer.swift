@@ -7,8 +7,9 @@ import JSBridgeCore
 ///   progressIntervalMs?}`; yields `{type: "progress", loaded, total}` (only with `progress: true`) and
 ///   finally `{type: "result", filePath, mimeType, length, suggestedFilename}`.
 /// - stream `upload` — `{url, method?, headers?, fields?: [[name, value]], files?: [{name, path | text |
-///   base64, filename?, contentType?}], progress?, progressIntervalMs?}`; yields progress values and finally
-///   `{type: "result", status, statusText, headers, url, redirected, body | bodyBase64}` (as `request`).
+///   base64, filename?, contentType?}], progress?, progressIntervalMs?, connectTimeoutMs?, totalTimeoutMs?,
+///   retry?}`; yields progress values and finally `{type: "result", status, statusText, headers, url,
+///   redirected, body | bodyBase64, attempts?}` (as `request`).
 ///
 /// Cancelling either stream stops the transfer; a cancelled or failed download leaves no file.
 extension HTTPPlugin {
@@ -81,17 +82,30 @@ extension HTTPPlugin {
         context: PluginContext, args: UploadArguments, out: StreamWriter<JSONValue>, transport: any HTTPTransport
     ) async throws {
         let settings = try TransferSettings(context, transport: transport, intervalMs: args.progressIntervalMs)
-        let validated = try RequestArguments(url: args.url, method: args.method ?? "POST", headers: args.headers)
-            .request()
+        let validated = try RequestArguments(
+            url: args.url, method: args.method ?? "POST", headers: args.headers,
+            connectTimeoutMs: args.connectTimeoutMs, totalTimeoutMs: args.totalTimeoutMs
+        ).request()
         let uploader = Uploader(fetcher: settings.fetcher, progressInterval: settings.progressInterval)
         let request = UploadRequest(
-            url: validated.url, method: validated.method, headers: validated.headers, form: try args.form())
-        var progress: TransferProgressHandler?
-        if args.progress == true {
-            progress = { value in try await out.yield(Self.encode(value)) }
+            url: validated.url, method: validated.method, headers: validated.headers, form: try args.form(),
+            connectTimeout: validated.connectTimeout)
+        let report: TransferProgressHandler = { value in try await out.yield(Self.encode(value)) }
+        let progress = args.progress == true ? report : nil
+        let response: FetchResponse
+        var attempts: Int?
+        if args.retry == nil && args.totalTimeoutMs == nil {
+            response = try await uploader.upload(request, progress: progress)
+        } else {
+            // Each attempt streams the form (its files) anew; progress starts again from 0.
+            let policy = PolicyFetcher(
+                fetcher: settings.fetcher, retry: args.retry,
+                totalTimeout: args.totalTimeoutMs.map { .milliseconds($0) }, clock: context.clock)
+            (response, attempts) = try await policy.run(method: request.method, url: request.url) {
+                try await uploader.upload(request, progress: progress)
+            }
         }
-        let response = try await uploader.upload(request, progress: progress)
-        guard case .object(var object) = Self.encode(response) else { return }
+        guard case .object(var object) = Self.encode(response, attempts: attempts) else { return }
         object["type"] = "result"
         try await out.yield(.object(object))
     }
@@ -149,6 +163,12 @@ struct UploadArguments: Decodable, Sendable {
     var files: [FileArgument]?
     var progress: Bool?
     var progressIntervalMs: Int?
+    /// How long to wait for a connection, in milliseconds.
+    var connectTimeoutMs: Int?
+    /// The deadline of each attempt (the whole upload and the response), in milliseconds.
+    var totalTimeoutMs: Int?
+    /// Tries again per the policy (idempotent methods only, unless `methods` says otherwise).
+    var retry: RetryPolicy?
 
     /// One file part: exactly one of `path` (streamed from disk), `text` (UTF-8) or `base64`.
     struct FileArgument: Decodable, Sendable {

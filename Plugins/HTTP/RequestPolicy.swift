@@ -88,21 +88,28 @@ public struct PolicyFetcher: Sendable {
 
     /// Sends `request`; returns the response and how many attempts it took.
     public func fetch(_ request: FetchRequest) async throws -> (response: FetchResponse, attempts: Int) {
+        let fetcher = self.fetcher
+        return try await run(method: request.method, url: request.url) { try await fetcher.fetch(request) }
+    }
+
+    /// Runs `operation` (one exchange, e.g. an upload whose body is streamed anew each time) under this
+    /// policy: each attempt within ``totalTimeout``, tried again per ``retry`` for `method`.
+    public func run(
+        method: String, url: String, _ operation: @escaping @Sendable () async throws -> FetchResponse
+    ) async throws -> (response: FetchResponse, attempts: Int) {
         var attempt = 1
         while true {
             let response: FetchResponse
             do {
-                response = try await attemptOnce(request)
+                response = try await attemptOnce(url: url, operation)
             } catch let error as HTTPError {
-                guard let retry, attempt <= retry.count, retry.allows(method: request.method),
-                    Self.isRetried(error)
+                guard let retry, attempt <= retry.count, retry.allows(method: method), Self.isRetried(error)
                 else { throw error }
                 try await clock.sleep(for: retry.delay(beforeRetry: attempt, retryAfter: nil))
                 attempt += 1
                 continue
             }
-            if let retry, attempt <= retry.count, retry.statuses.contains(response.status),
-                retry.allows(method: request.method)
+            if let retry, attempt <= retry.count, retry.statuses.contains(response.status), retry.allows(method: method)
             {
                 let retryAfter = response.headers.first { $0.name.lowercased() == "retry-after" }?.value
                 try await clock.sleep(for: retry.delay(beforeRetry: attempt, retryAfter: retryAfter))
@@ -121,12 +128,13 @@ public struct PolicyFetcher: Sendable {
         }
     }
 
-    private func attemptOnce(_ request: FetchRequest) async throws -> FetchResponse {
-        guard let totalTimeout else { return try await fetcher.fetch(request) }
-        let fetcher = self.fetcher
+    private func attemptOnce(
+        url: String, _ operation: @escaping @Sendable () async throws -> FetchResponse
+    ) async throws -> FetchResponse {
+        guard let totalTimeout else { return try await operation() }
         let clock = self.clock
         return try await withThrowingTaskGroup(of: FetchResponse?.self) { group in
-            group.addTask { try await fetcher.fetch(request) }
+            group.addTask { try await operation() }
             group.addTask {
                 try await clock.sleep(for: totalTimeout)
                 return nil
@@ -135,7 +143,7 @@ public struct PolicyFetcher: Sendable {
             guard let first = try await group.next() else { throw CancellationError() }
             guard let response = first else {
                 throw HTTPError.timeout(
-                    ms: Int(AsyncHTTPClientTransport.nanoseconds(totalTimeout) / 1_000_000), url: request.url)
+                    ms: Int(AsyncHTTPClientTransport.nanoseconds(totalTimeout) / 1_000_000), url: url)
             }
             return response
         }

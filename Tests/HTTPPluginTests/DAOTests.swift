@@ -511,4 +511,39 @@ import Testing
         #expect(server.requests.first?.header("content-length") != nil)
         #expect(result.stderr == "")
     }
+
+    /// Multipart DAOs get the DAO's retry and total timeout natively too: each attempt streams the form (files
+    /// included) anew.
+    @Test func multipartDAOsRetryAndTimeOut() async throws {
+        let directory = TemporaryDirectory.make(prefix: "dao-multipart-retry")
+        try "file body".write(toFile: directory + "/note.txt", atomically: true, encoding: .utf8)
+        let attempts = Atomic<Int>(0)
+        let (result, server) = try await run(
+            """
+            const Put = HTTP.dao({
+              name: "Put", baseURL: base, path: "/flaky", method: "PUT", encoding: "multipart",
+              retry: { count: 3, delayMs: 10, statuses: [503] }, response: { type: "text" },
+            });
+            const Slow = HTTP.dao({
+              name: "Slow", baseURL: base, path: "/slow", method: "POST", encoding: "multipart", timeout: { totalMs: 300 },
+            });
+            (async () => {
+              const answer = await Put.request({ doc: { path: "\(directory)/note.txt" } });
+              console.log(answer.status, answer.attempts, answer.data.includes("file body"));
+              const started = Date.now();
+              try { await Slow.send({ doc: { data: "x" } }); } catch (e) { console.log(e.domain, e.code, Date.now() - started < 3000); }
+            })();
+            """,
+            routes: { server in
+                server.route("/flaky") { request in
+                    let attempt = attempts.wrappingAdd(1, ordering: .relaxed).newValue
+                    return attempt < 3 ? .text("busy", status: 503) : .text(request.text)
+                }
+                server.route("/slow") { _ in .text("late", delay: .seconds(10)) }
+            })
+        #expect(result.lines == ["200 3 true", "timeout TIMEOUT true"], "\(result.stderr)")
+        let bodies = server.requests.filter { $0.path == "/flaky" }.map(\.text)
+        #expect(bodies.count == 3)
+        #expect(bodies.allSatisfy { $0.contains("file body") })
+    }
 }
