@@ -16,7 +16,7 @@ import urllib.request
 
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
-from harness import BenchError, number, run_json  # noqa: E402  (the core harness's process runner)
+from harness import BenchError, judge, number, report, run_json  # noqa: E402  (the core harness's)
 
 
 class Side:
@@ -201,14 +201,7 @@ def main():
         jv = j.value if j else None
         pv = p.value if p else None
         ratio = jv / pv if (jv is not None and pv is not None) else None
-        if mode == "le":
-            tgt = f"≤ {target:.2f}×"
-            verdict = "error" if ratio is None else ("PASS" if ratio <= target else "MISS")
-        elif mode == "ge":
-            tgt = f"≥ {target:.2f}×"
-            verdict = "error" if ratio is None else ("PASS" if ratio >= target else "MISS")
-        else:
-            tgt, verdict = "(info)", ""
+        tgt, verdict = judge(mode, target, ratio, jv, unit)
         per = ""
         if jv is not None and unit == "ms":
             n_row = j.raw[0].get("n", 0) if j.raw else 0
@@ -225,34 +218,10 @@ def main():
                         "ratio": ratio, "target": target, "mode": mode, "verdict": verdict,
                         "raw": {"jsbridge": j.raw if j else [], "peer": p.raw if p else []}})
 
-    head = ("benchmark", "unit", "jsbridge", "peer", "peer is", "ratio", "target", "")
-    widths = [max(len(str(r[i])) for r in table + [head]) for i in range(len(head))]
-    right = {2, 3, 5}
-
-    def line(r):
-        return "  ".join(str(c).rjust(widths[i]) if i in right else str(c).ljust(widths[i])
-                         for i, c in enumerate(r)).rstrip()
-
-    print()
-    print(f"== http (issue 5): one loopback {a.server_name} server, keep-alive, {server.body_bytes}-byte JSON user; "
-          f"best of {rounds} process(es) per side")
-    print(line(head))
-    print(line(tuple("-" * w for w in widths)))
-    for r in table:
-        print(line(r))
-    print()
-    print("ratio = jsbridge / peer, both measured in this run (ms rows: lower is better; req/s rows: higher).")
-    for d in details:
-        print("  " + d)
-    if errors:
-        print("errors:")
-        for e in errors:
-            print("  " + e)
-    print(f"log: {os.path.relpath(os.path.join(out, 'bench.log'))}, "
-          f"results: {os.path.relpath(os.path.join(out, 'results.json'))}")
-    with open(os.path.join(out, "results.json"), "w") as f:
-        json.dump({"results": results, "details": details, "errors": errors}, f, indent=2)
-
+    report(out, table, results, details, errors,
+           "ratio = jsbridge / peer, both measured in this run (ms rows: lower is better; req/s rows: higher).",
+           title=f"== http (issue 5): one loopback {a.server_name} server, keep-alive, {server.body_bytes}-byte "
+                 f"JSON user; best of {rounds} process(es) per side")
 
 if __name__ == "__main__":
     try:

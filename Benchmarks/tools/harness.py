@@ -251,17 +251,7 @@ def main():
         jv = j.value if j else None
         pv = p.value if p else None
         ratio = jv / pv if (jv is not None and pv is not None and mode != "abs_lt") else None
-        if mode == "le":
-            tgt = f"≤ {target:.2f}×"
-            verdict = "error" if ratio is None else ("PASS" if ratio <= target else "MISS")
-        elif mode == "ge":
-            tgt = f"≥ {target:.2f}×"
-            verdict = "error" if ratio is None else ("PASS" if ratio >= target else "MISS")
-        elif mode == "abs_lt":
-            tgt = f"< {target:g} {unit}"
-            verdict = "error" if jv is None else ("PASS" if jv < target else "MISS")
-        else:
-            tgt, verdict = "(info)", ""
+        tgt, verdict = judge(mode, target, ratio, jv, unit)
         table.append((name, unit, fmt(jv, unit), fmt(pv, unit), pname,
                       "—" if ratio is None and mode == "abs_lt" else
                       ("error" if ratio is None else f"{ratio:.2f}×"), tgt, verdict))
@@ -273,6 +263,24 @@ def main():
                         "verdict": verdict,
                         "raw": {"jsbridge": j.raw if j else [], "peer": p.raw if p else []}})
 
+    report(out, table, results, details, errors,
+           "ratio = jsbridge / peer, both measured in this run. Absolute times on this shared machine are noise.")
+
+
+def judge(mode, target, ratio, value, unit):
+    """A row's target text and verdict: mode "le"/"ge" compare the ratio, "abs_lt" the value, else info."""
+    if mode == "le":
+        return f"≤ {target:.2f}×", "error" if ratio is None else ("PASS" if ratio <= target else "MISS")
+    if mode == "ge":
+        return f"≥ {target:.2f}×", "error" if ratio is None else ("PASS" if ratio >= target else "MISS")
+    if mode == "abs_lt":
+        return f"< {target:g} {unit}", "error" if value is None else ("PASS" if value < target else "MISS")
+    return "(info)", ""
+
+
+def report(out, table, results, details, errors, note, title=None):
+    """Prints the table (rows of benchmark, unit, jsbridge, peer, peer is, ratio, target, verdict), `note`,
+    the details and errors; writes <out>/results.json."""
     head = ("benchmark", "unit", "jsbridge", "peer", "peer is", "ratio", "target", "")
     widths = [max(len(str(r[i])) for r in table + [head]) for i in range(len(head))]
     right = {2, 3, 5}
@@ -282,12 +290,14 @@ def main():
                          for i, c in enumerate(r)).rstrip()
 
     print()
+    if title:
+        print(title)
     print(line(head))
     print(line(tuple("-" * w for w in widths)))
     for r in table:
         print(line(r))
     print()
-    print("ratio = jsbridge / peer, both measured in this run. Absolute times on this shared machine are noise.")
+    print(note)
     for d in details:
         print("  " + d)
     if errors:

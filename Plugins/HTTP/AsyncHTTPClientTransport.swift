@@ -100,9 +100,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         -> HTTPTransportResponse
     {
         if request.bodyStream != nil {
-            var response = try await send(request, timeout: timeout)
-            response.body = .bytes(try await response.body.collect(upTo: maxBodyBytes, url: request.url))
-            return response
+            return try await sendCollecting(request, timeout: timeout, maxBodyBytes: maxBodyBytes)
         }
         let client = try client(connectTimeout: request.connectTimeout)
         let outgoing: HTTPClient.Request

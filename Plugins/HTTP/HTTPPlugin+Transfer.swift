@@ -94,16 +94,15 @@ extension HTTPPlugin {
         let progress = args.progress == true ? report : nil
         let response: FetchResponse
         var attempts: Int?
-        if args.retry == nil && args.totalTimeoutMs == nil {
-            response = try await uploader.upload(request, progress: progress)
-        } else {
+        if let policy = PolicyFetcher(
+            fetcher: settings.fetcher, retry: args.retry, totalTimeoutMs: args.totalTimeoutMs, clock: context.clock)
+        {
             // Each attempt streams the form (its files) anew; progress starts again from 0.
-            let policy = PolicyFetcher(
-                fetcher: settings.fetcher, retry: args.retry,
-                totalTimeout: args.totalTimeoutMs.map { .milliseconds($0) }, clock: context.clock)
             (response, attempts) = try await policy.run(method: request.method, url: request.url) {
                 try await uploader.upload(request, progress: progress)
             }
+        } else {
+            response = try await uploader.upload(request, progress: progress)
         }
         guard case .object(var object) = Self.encode(response, attempts: attempts) else { return }
         object["type"] = "result"
@@ -181,22 +180,22 @@ struct UploadArguments: Decodable, Sendable {
     }
 
     func form() throws(BridgeError) -> MultipartFormData {
-        func invalid(_ path: String, _ message: String) -> BridgeError {
-            BridgeError.invalidArgument(
-                "Invalid arguments: at '\(path)': \(message)", issues: [ArgumentIssue(path: path, message: message)])
-        }
         var form = MultipartFormData()
         for (index, pair) in (fields ?? []).enumerated() {
-            guard pair.count == 2 else { throw invalid("fields[\(index)]", "expected [name, value]") }
+            guard pair.count == 2 else {
+                throw BridgeError.invalidArgument(at: "fields[\(index)]", "expected [name, value]")
+            }
             form.append(field: pair[0], value: pair[1])
         }
         for (index, file) in (files ?? []).enumerated() {
             let sources = [file.path != nil, file.text != nil, file.base64 != nil].filter { $0 }.count
             guard sources == 1 else {
-                throw invalid("files[\(index)]", "needs exactly one of path, text or base64")
+                throw BridgeError.invalidArgument(at: "files[\(index)]", "needs exactly one of path, text or base64")
             }
             if let path = file.path {
-                guard !path.isEmpty else { throw invalid("files[\(index)].path", "must not be empty") }
+                guard !path.isEmpty else {
+                    throw BridgeError.invalidArgument(at: "files[\(index)].path", "must not be empty")
+                }
                 form.append(file: file.name, path: path, filename: file.filename, contentType: file.contentType)
             } else if let text = file.text {
                 form.append(
@@ -204,7 +203,7 @@ struct UploadArguments: Decodable, Sendable {
                     contentType: file.contentType)
             } else if let base64 = file.base64 {
                 guard let data = Data(base64Encoded: base64) else {
-                    throw invalid("files[\(index)].base64", "is not base64")
+                    throw BridgeError.invalidArgument(at: "files[\(index)].base64", "is not base64")
                 }
                 form.append(
                     data: file.name, bytes: Array(data), filename: file.filename ?? "blob",

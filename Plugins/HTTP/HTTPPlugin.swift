@@ -84,12 +84,8 @@ public struct HTTPPlugin: BridgePlugin {
                 maxBodyBytes: configuration.maxBodyBytes ?? (256 << 20),
                 authorize: { host, port in try context.require(.net(host: host, port: port)) })
             let request = try args.request()
-            let policy: PolicyFetcher? =
-                args.retry == nil && args.totalTimeoutMs == nil
-                ? nil
-                : PolicyFetcher(
-                    fetcher: fetcher, retry: args.retry, totalTimeout: args.totalTimeoutMs.map { .milliseconds($0) },
-                    clock: context.clock)
+            let policy = PolicyFetcher(
+                fetcher: fetcher, retry: args.retry, totalTimeoutMs: args.totalTimeoutMs, clock: context.clock)
             let network: (FetchRequest) async throws -> (response: FetchResponse, attempts: Int?) = { request in
                 guard let policy else { return (try await fetcher.fetch(request), nil) }
                 let (response, attempts) = try await policy.fetch(request)
@@ -175,23 +171,23 @@ struct RequestArguments: Decodable, Sendable {
     static let tokenBytes = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
 
     func request() throws(BridgeError) -> FetchRequest {
-        func invalid(_ path: String, _ message: String) -> BridgeError {
-            BridgeError.invalidArgument(
-                "Invalid arguments: at '\(path)': \(message)", issues: [ArgumentIssue(path: path, message: message)])
-        }
         let method = method ?? "GET"
         guard !method.isEmpty, method.utf8.allSatisfy(Self.tokenBytes.contains) else {
-            throw invalid("method", "'\(method)' is not a valid HTTP method")
+            throw BridgeError.invalidArgument(at: "method", "'\(method)' is not a valid HTTP method")
         }
         var fields: [HTTPField] = []
         for (index, pair) in (headers ?? []).enumerated() {
-            guard pair.count == 2 else { throw invalid("headers[\(index)]", "expected [name, value]") }
+            guard pair.count == 2 else {
+                throw BridgeError.invalidArgument(at: "headers[\(index)]", "expected [name, value]")
+            }
             fields.append(HTTPField(pair[0], pair[1]))
         }
         var bytes: [UInt8]?
         if let body { bytes = Array(body.utf8) }
         if let bodyBase64 {
-            guard let data = Data(base64Encoded: bodyBase64) else { throw invalid("bodyBase64", "is not base64") }
+            guard let data = Data(base64Encoded: bodyBase64) else {
+                throw BridgeError.invalidArgument(at: "bodyBase64", "is not base64")
+            }
             bytes = Array(data)
         }
         let mode: RedirectMode
@@ -199,12 +195,13 @@ struct RequestArguments: Decodable, Sendable {
         case nil: mode = .follow
         case let value?:
             guard let parsed = RedirectMode(rawValue: value) else {
-                throw invalid("redirect", "expected \"follow\", \"manual\" or \"error\", got \"\(value)\"")
+                throw BridgeError.invalidArgument(
+                    at: "redirect", "expected \"follow\", \"manual\" or \"error\", got \"\(value)\"")
             }
             mode = parsed
         }
         for (path, value) in [("connectTimeoutMs", connectTimeoutMs), ("totalTimeoutMs", totalTimeoutMs)] {
-            if let value, value <= 0 { throw invalid(path, "must be positive, got \(value)") }
+            if let value, value <= 0 { throw BridgeError.invalidArgument(at: path, "must be positive, got \(value)") }
         }
         return FetchRequest(
             method: method.uppercased() == method ? method : normalize(method), url: url,

@@ -173,6 +173,14 @@ extension HTTPTransport {
     public func sendBuffered(_ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int) async throws
         -> HTTPTransportResponse
     {
+        try await sendCollecting(request, timeout: timeout, maxBodyBytes: maxBodyBytes)
+    }
+
+    /// ``sendBuffered(_:timeout:maxBodyBytes:)`` by way of ``send(_:timeout:)``: the default, and the fallback
+    /// of transports whose own way does not cover every request.
+    public func sendCollecting(_ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int) async throws
+        -> HTTPTransportResponse
+    {
         var response = try await send(request, timeout: timeout)
         response.body = .bytes(try await response.body.collect(upTo: maxBodyBytes, url: request.url))
         return response

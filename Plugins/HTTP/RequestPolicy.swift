@@ -86,6 +86,12 @@ public struct PolicyFetcher: Sendable {
         self.clock = clock
     }
 
+    /// The policy of a request's arguments, or nil when they ask for none (no retry, no total timeout).
+    init?(fetcher: Fetcher, retry: RetryPolicy?, totalTimeoutMs: Int?, clock: any BridgeClock) {
+        guard retry != nil || totalTimeoutMs != nil else { return nil }
+        self.init(fetcher: fetcher, retry: retry, totalTimeout: totalTimeoutMs.map { .milliseconds($0) }, clock: clock)
+    }
+
     /// Sends `request`; returns the response and how many attempts it took.
     public func fetch(_ request: FetchRequest) async throws -> (response: FetchResponse, attempts: Int) {
         let fetcher = self.fetcher

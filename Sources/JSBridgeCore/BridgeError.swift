@@ -58,6 +58,12 @@ extension BridgeError {
         return BridgeError(code: Code.invalidArgument, message: message, data: data)
     }
 
+    /// `INVALID_ARGUMENT` for one bad argument: "Invalid arguments: at '<path>': <message>", with that issue.
+    public static func invalidArgument(at path: String, _ message: String) -> BridgeError {
+        invalidArgument(
+            "Invalid arguments: at '\(path)': \(message)", issues: [ArgumentIssue(path: path, message: message)])
+    }
+
     /// The call was cancelled.
     public static let cancelled = BridgeError(code: Code.cancelled, message: "The call was cancelled.")
 }

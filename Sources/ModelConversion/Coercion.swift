@@ -208,7 +208,7 @@ public enum DateFormats {
         let totalMs = Int64(ms)
         var days = totalMs >= 0 ? totalMs / 86_400_000 : (totalMs - 86_399_999) / 86_400_000
         let msOfDay = totalMs - days * 86_400_000
-        let (y, m, d) = civil(fromDays: days)
+        let (y, m, d) = CivilCalendar.date(days: days)
         days = 0
         let h = msOfDay / 3_600_000, mi = (msOfDay / 60_000) % 60, sec = (msOfDay / 1000) % 60, frac = msOfDay % 1000
         var out = [UInt8]()
@@ -235,28 +235,6 @@ public enum DateFormats {
     }
 
     // Howard Hinnant's days-from-civil and civil-from-days.
-    static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let y = yoe + era * 400
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (m <= 2 ? y + 1 : y, m, d)
-    }
-
     private static func digits(_ b: UnsafeBufferPointer<UInt8>, _ at: Int, _ count: Int) -> Int64? {
         guard at + count <= b.count else { return nil }
         var v: Int64 = 0
@@ -275,7 +253,7 @@ public enum DateFormats {
     {
         guard (1...12).contains(mo), d >= 1, d <= daysIn(mo, y), h <= 24, mi <= 59, s <= 60 else { return nil }
         if h == 24 && (mi != 0 || s != 0 || frac != 0) { return nil }
-        let secs = days(fromCivil: y, mo, d) * 86400 + h * 3600 + mi * 60 + s - offset
+        let secs = CivilCalendar.days(year: y, month: mo, day: d) * 86400 + h * 3600 + mi * 60 + s - offset
         return Date(timeIntervalSince1970: Double(secs) + frac)
     }
 

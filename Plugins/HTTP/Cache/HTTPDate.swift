@@ -1,4 +1,5 @@
 import Foundation
+import JSBridgeCore
 
 /// HTTP dates (RFC 9110 §5.6.7): parses IMF-fixdate and the two obsolete forms, formats IMF-fixdate.
 public enum HTTPDate {
@@ -42,7 +43,7 @@ public enum HTTPDate {
             return nil
         }
         guard let day, let month, let year, let time, (1...31).contains(day), year >= 1900 else { return nil }
-        let days = daysFromCivil(year: year, month: month + 1, day: day)
+        let days = Int(CivilCalendar.days(year: Int64(year), month: Int64(month + 1), day: Int64(day)))
         let seconds = days * 86_400 + time.0 * 3600 + time.1 * 60 + time.2
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
@@ -56,10 +57,10 @@ public enum HTTPDate {
             rest += 86_400
             days -= 1
         }
-        let (year, month, day) = civilFromDays(days)
+        let (year, month, day) = CivilCalendar.date(days: Int64(days))
         let weekday = dayNames[((days % 7) + 7) % 7]
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(weekday), \(two(day)) \(monthNames[month - 1]) \(year) "
+        return "\(weekday), \(two(Int(day))) \(monthNames[Int(month) - 1]) \(year) "
             + "\(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60)) GMT"
     }
 
@@ -72,28 +73,5 @@ public enum HTTPDate {
         guard parts.count == 3, (0...23).contains(parts[0]), (0...59).contains(parts[1]), (0...60).contains(parts[2])
         else { return nil }
         return (parts[0], parts[1], parts[2])
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
