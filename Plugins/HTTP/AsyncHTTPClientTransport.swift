@@ -51,6 +51,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             // Fail at once on a refused connection (like browsers and Node) instead of retrying until the
             // connect timeout.
             configuration.connectionPool.retryConnectionEstablishment = false
+            // No tracing: jsbridge exports no spans, and AsyncHTTPClient otherwise starts a (no-op) span with
+            // attributes for every request.
+            configuration.tracing.tracer = nil
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             state.clients[nanoseconds] = client
             return client

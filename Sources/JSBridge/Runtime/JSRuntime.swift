@@ -90,10 +90,12 @@ public final class JSRuntime {
         JSContextGroupRelease(group)
     }
 
-    /// Process-wide settings for a runtime binary (call once, first thing in `main`): malloc tuned for
-    /// allocations handed between threads, which keeps RSS flat under a steady stream of calls.
+    /// Process-wide settings for a runtime binary (call once, first thing in `main`, before any thread
+    /// starts): malloc tuned for allocations handed between threads, which keeps RSS flat under a steady
+    /// stream of calls, and JavaScriptCore's top JIT tier kept for code that stays hot (see `jsb_tune_jsc`).
     public static func tuneProcess() {
         jsb_tune_malloc()
+        jsb_tune_jsc()
     }
 
     /// Runs `script` and the event loop until nothing keeps the process alive; returns the exit code.

@@ -301,12 +301,22 @@ public struct PreparedCall: Sendable {
         }
     }
 
-    /// Starts `calls` in order from one task.
+    /// Starts `calls` in order: those bound for the shared pool from one pool task (one wake-up for the
+    /// batch), those with executors of their own right here — each is enqueued on its executor anyway, and a
+    /// detour through the pool would cost a thread wake-up more.
     public static func startAll(_ calls: [PreparedCall]) {
-        if calls.count == 1 {
-            calls[0].start()
-        } else if !calls.isEmpty {
-            Task(executorPreference: ActionExecutor.shared) { for call in calls { call.start() } }
+        var pooled: [PreparedCall] = []
+        for call in calls {
+            if case .reply = call.resolved.action.body, case .custom = call.resolved.action.executor {
+                call.start()
+            } else {
+                pooled.append(call)
+            }
+        }
+        if pooled.count == 1 {
+            pooled[0].start()
+        } else if !pooled.isEmpty {
+            Task(executorPreference: ActionExecutor.shared) { for call in pooled { call.start() } }
         }
     }
 }

@@ -65,6 +65,7 @@ struct Peer {
         configuration.timeout.connect = .seconds(10)
         configuration.decompression = .disabled
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.tracing.tracer = nil
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let bench = Bench(client: client, url: url)
         do {
