@@ -83,7 +83,9 @@ let package = Package(
         ),
         // The `jsbridge` executable: the only place that wires the built-in plugins.
         .executableTarget(
-            name: "jsbridge", dependencies: ["JSBridgeCLI", "EchoPlugin", "LocationPlugin", "ModelPlugin", "StoragePlugin", "HTTPPlugin",
+            name: "jsbridge",
+            dependencies: [
+                "JSBridgeCLI", "EchoPlugin", "LocationPlugin", "ModelPlugin", "StoragePlugin", "HTTPPlugin",
             ]),
         // The example plugin that docs/writing-a-plugin.md walks through.
         .target(
@@ -99,7 +101,12 @@ let package = Package(
         .testTarget(name: "ModelPluginTests", dependencies: ["ModelPlugin", "JSBridgeTesting"]),
         .testTarget(name: "StoragePluginTests", dependencies: ["StoragePlugin", "ModelPlugin", "JSBridgeTesting"]),
         .testTarget(name: "LocationPluginTests", dependencies: ["LocationPlugin", "JSBridgeTesting"]),
-        .testTarget(name: "HTTPPluginTests", dependencies: ["HTTPPlugin", "ModelPlugin", "ModelConversion", "JSBridgeTesting"]),
+        .testTarget(
+            name: "HTTPPluginTests",
+            dependencies: [
+                "HTTPPlugin", "ModelPlugin", "ModelConversion", "JSBridgeTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
         .testTarget(name: "CLITests", dependencies: ["jsbridge"], exclude: ["Specs"]),
         .testTarget(
             name: "CounterPluginTests", dependencies: ["CounterPlugin", "JSBridgeTesting"],

@@ -17,11 +17,21 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     private let state = Mutex(State())
     private let defaultConnectTimeout: Duration
-    /// AsyncHTTPClient's event loops, taken in turn: a request started on one finds its connections there.
+    /// AsyncHTTPClient's event loops: a request started on one finds its connections there.
     private let loopExecutors = HTTPClient.defaultEventLoopGroup.makeIterator().map { EventLoopTaskExecutor($0) }
     private let nextLoop = Atomic<Int>(0)
+    /// Buffered exchanges under way (``sendBuffered(_:timeout:maxBodyBytes:)``).
+    private let exchanges = Atomic<Int>(0)
 
+    /// The first loop while at most one exchange is under way, else the loops in turn.
+    ///
+    /// One request at a time then stays on the loop of its connection: the request, AsyncHTTPClient's
+    /// connection and the response all on one thread, where taking turns put every other request on the
+    /// other loop and cost two more thread hops (measured with `Benchmarks/http/client.js fetch`, 3000
+    /// sequential requests: ~10% less time and less system time; no loss with 64 in flight).
+    /// Many requests at a time are spread over all loops, which keeps every core busy.
     public func requestExecutor() -> (any TaskExecutor)? {
+        if exchanges.load(ordering: .relaxed) <= 1 { return loopExecutors[0] }
         let index = nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue
         return loopExecutors[index % loopExecutors.count]
     }
@@ -106,6 +116,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             return try await sendCollecting(request, timeout: timeout, maxBodyBytes: maxBodyBytes)
         }
         let client = try client(connectTimeout: request.connectTimeout)
+        exchanges.add(1, ordering: .relaxed)
+        defer { exchanges.subtract(1, ordering: .relaxed) }
         let outgoing: HTTPClient.Request
         do {
             var headers = HTTPHeaders()

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import HTTPPlugin
 import JSBridgeCore
@@ -274,6 +275,34 @@ import Testing
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(ContinuousClock.now - started < .seconds(15))
+        await transport.shutdown()
+        try await server.stop()
+    }
+
+    /// One request at a time runs on one event loop (its connection's); from two exchanges under way the
+    /// next requests take the loops in turn.
+    @Test func requestLoopFollowsTheLoad() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/slow") { _ in .text("late", delay: .seconds(2)) }
+        server.route("/quick") { _ in .text("ok") }
+        let transport = AsyncHTTPClientTransport()
+        let idle = try #require(transport.requestExecutor() as? AnyObject)
+        _ = try await transport.sendBuffered(
+            HTTPTransportRequest(method: "GET", url: server.url("/quick")), timeout: .seconds(10), maxBodyBytes: 100)
+        #expect(try #require(transport.requestExecutor() as? AnyObject) === idle)
+        let slow = (0..<2).map { _ in
+            Task {
+                try await transport.sendBuffered(
+                    HTTPTransportRequest(method: "GET", url: server.url("/slow")), timeout: .seconds(10),
+                    maxBodyBytes: 100)
+            }
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        let busy = (0..<4).map { _ in transport.requestExecutor().map { ObjectIdentifier($0 as AnyObject) } }
+        #expect(
+            Set(busy.compactMap { $0 }).count == min(4, Array(HTTPClient.defaultEventLoopGroup.makeIterator()).count))
+        for task in slow { _ = try await task.value }
+        #expect(try #require(transport.requestExecutor() as? AnyObject) === idle)
         await transport.shutdown()
         try await server.stop()
     }
