@@ -3,7 +3,7 @@
 // (mode "memory").
 // Usage: jsbridge memory.js [TOTAL] [BATCH]
 //   -> {"rssStart": …, "rssBefore": …, "rssAfter": …, "growth": …}   (bytes)
-// rssStart is taken first thing; rssBefore after a warm-up of 10 batches (thread pools,
+// rssStart is taken first thing; rssBefore after a warm-up of 1500 batches (thread pools,
 // JIT code and other one-time allocations); growth = rssAfter - rssBefore; samples:
 // RSS after every tenth of the calls (a leak climbs steadily, GC garbage saw-tooths).
 'use strict';
@@ -23,7 +23,10 @@ async function batches(count, B, samples) {
 async function main() {
   const TOTAL = num(2, 1000000), B = num(3, 1000);
   const rssStart = process.memoryUsage().rss;
-  await batches(200, B); // warm-up: 200k calls, until JIT tier-up and the GC heap reach steady state
+  // Warm-up: 1.5M calls, until JIT tier-up and the GC heap reach steady state (jsbridge promotes hot
+  // code to JavaScriptCore's top tier after 10x its default warm-up: a ~20 MB one-time step seen
+  // 0.9-1.0M calls in with this loop).
+  await batches(1500, B);
   const rssBefore = process.memoryUsage().rss;
   const t0 = performance.now();
   const count = Math.ceil(TOTAL / B);

@@ -217,7 +217,7 @@ def main():
             if not isinstance(g, (int, float)):
                 raise BenchError(f"bad growth in {json.dumps(r)[:200]}")
             details.append(f"{who} RSS: start {r['rssStart'] / MB:.1f} MB, before {r['rssBefore'] / MB:.1f} MB "
-                           f"(after a 200-batch warm-up), after {r['rssAfter'] / MB:.1f} MB; growth "
+                           f"(after a 1500-batch warm-up), after {r['rssAfter'] / MB:.1f} MB; growth "
                            f"{g / MB:+.1f} MB (from start {(r['rssAfter'] - r['rssStart']) / MB:+.1f} MB) "
                            f"over {r.get('calls', mem_total)} calls")
             smp = r.get("samples")

@@ -51,7 +51,10 @@ async function batches(count, B, samples) {
 
 async function memory(TOTAL, B) {
   const rssStart = process.memoryUsage().rss;
-  await batches(200, B); // warm-up: 200k calls, until JIT tier-up and the GC heap reach steady state
+  // Warm-up: 1.5M calls, until JIT tier-up and the GC heap reach steady state (jsbridge promotes hot
+  // code to JavaScriptCore's top tier after 10x its default warm-up: a ~20 MB one-time step seen
+  // 0.9-1.0M calls in with this loop).
+  await batches(1500, B);
   const rssBefore = process.memoryUsage().rss;
   const t0 = performance.now();
   const samples = [];
