@@ -27,8 +27,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     ///
     /// One request at a time then stays on the loop of its connection: the request, AsyncHTTPClient's
     /// connection and the response all on one thread, where taking turns put every other request on the
-    /// other loop and cost two more thread hops (measured with `Benchmarks/http/client.js fetch`, 3000
-    /// sequential requests: ~10% less time and less system time; no loss with 64 in flight).
+    /// other loop and cost two more thread hops (`Benchmarks/http/client.js fetch`, sequential: less system
+    /// time in every alternation, less time in one of two; Benchmarks/README.md, "HTTP").
     /// Many requests at a time are spread over all loops, which keeps every core busy.
     public func requestExecutor() -> (any TaskExecutor)? {
         if exchanges.load(ordering: .relaxed) <= 1 { return loopExecutors[0] }

@@ -125,7 +125,7 @@ static inline void jsb_tune_malloc(void) {
 /// Tunes JavaScriptCore for short-lived scripts, before its first use (it reads `JSC_*` variables once):
 /// code tiers up to the FTL compiler after 10x the default warm-up. An FTL compile costs milliseconds of a
 /// core each, and a script that runs for a second or two (the common case for a command-line runtime) paid
-/// ~0.4 s of CPU for FTL compiles that mostly finished too late to pay back (Benchmarks/README.md, "JIT").
+/// ~0.4 s of CPU for FTL compiles that mostly finished too late to pay back (Benchmarks/README.md, "JIT tiers").
 /// A variable the user set wins (`setenv` without overwrite).
 static inline void jsb_tune_jsc(void) {
     setenv("JSC_thresholdForFTLOptimizeAfterWarmUp", "1000000", 0);
