@@ -22,15 +22,7 @@ struct CacheArguments: Decodable, Sendable {
                 "cache.intervalMs must not be negative.",
                 issues: [ArgumentIssue(path: "cache.intervalMs", message: "must not be negative, got \(intervalMs)")])
         }
-        var pairs: [(name: String, value: String)] = []
-        for (index, pair) in (parameters ?? []).enumerated() {
-            guard pair.count == 2 else {
-                throw BridgeError.invalidArgument(
-                    "cache.parameters[\(index)] must be [name, value].",
-                    issues: [ArgumentIssue(path: "cache.parameters[\(index)]", message: "expected [name, value]")])
-            }
-            pairs.append((pair[0], pair[1]))
-        }
+        let pairs = try namedPairs(parameters, at: "cache.parameters")
         return HTTPCacheOptions(mode: mode, interval: intervalMs.map { .milliseconds($0) }, key: key, parameters: pairs)
     }
 }

@@ -181,12 +181,7 @@ struct UploadArguments: Decodable, Sendable {
 
     func form() throws(BridgeError) -> MultipartFormData {
         var form = MultipartFormData()
-        for (index, pair) in (fields ?? []).enumerated() {
-            guard pair.count == 2 else {
-                throw BridgeError.invalidArgument(at: "fields[\(index)]", "expected [name, value]")
-            }
-            form.append(field: pair[0], value: pair[1])
-        }
+        for field in try namedPairs(fields, at: "fields") { form.append(field: field.name, value: field.value) }
         for (index, file) in (files ?? []).enumerated() {
             let sources = [file.path != nil, file.text != nil, file.base64 != nil].filter { $0 }.count
             guard sources == 1 else {

@@ -151,6 +151,20 @@ final class ConfigurationMemo: Sendable {
     }
 }
 
+/// The `[[name, value]]` pairs of an argument at `path` (headers, form fields, cache parameters); a pair of
+/// another length is `INVALID_ARGUMENT` at `path[index]`.
+func namedPairs(_ pairs: [[String]]?, at path: String) throws(BridgeError) -> [(name: String, value: String)] {
+    var result: [(name: String, value: String)] = []
+    result.reserveCapacity(pairs?.count ?? 0)
+    for (index, pair) in (pairs ?? []).enumerated() {
+        guard pair.count == 2 else {
+            throw BridgeError.invalidArgument(at: "\(path)[\(index)]", "expected [name, value]")
+        }
+        result.append((pair[0], pair[1]))
+    }
+    return result
+}
+
 /// The arguments of `request`.
 struct RequestArguments: Decodable, Sendable {
     var url: String
@@ -175,13 +189,7 @@ struct RequestArguments: Decodable, Sendable {
         guard !method.isEmpty, method.utf8.allSatisfy(Self.tokenBytes.contains) else {
             throw BridgeError.invalidArgument(at: "method", "'\(method)' is not a valid HTTP method")
         }
-        var fields: [HTTPField] = []
-        for (index, pair) in (headers ?? []).enumerated() {
-            guard pair.count == 2 else {
-                throw BridgeError.invalidArgument(at: "headers[\(index)]", "expected [name, value]")
-            }
-            fields.append(HTTPField(pair[0], pair[1]))
-        }
+        let fields = try namedPairs(headers, at: "headers").map { HTTPField($0.name, $0.value) }
         var bytes: [UInt8]?
         if let body { bytes = Array(body.utf8) }
         if let bodyBase64 {

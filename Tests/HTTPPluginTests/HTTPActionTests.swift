@@ -57,6 +57,10 @@ import Testing
             (["url": "ftp://example.com/file"], "url"),
             (["url": "http://example.com/", "method": "GE T"], "method"),
             (["url": "http://example.com/", "headers": [["only-name"]]], "headers[0]"),
+            (["url": "http://example.com/", "headers": [["a", "b"], ["a", "b", "c"]]], "headers[1]"),
+            (
+                ["url": "http://example.com/", "cache": ["mode": "http", "parameters": [["id"]]]], "cache.parameters[0]"
+            ),
             (["url": 5], "url"),
         ]
         for (args, path) in cases {
