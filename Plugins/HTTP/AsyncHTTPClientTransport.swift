@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import JSBridgeCore
 import NIOCore
 import NIOHTTP1
 import Synchronization
@@ -17,26 +18,29 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     private let state = Mutex(State())
     private let defaultConnectTimeout: Duration
-    /// AsyncHTTPClient's event loops: a request started on one finds its connections there.
-    private let loopExecutors = HTTPClient.defaultEventLoopGroup.makeIterator().map { EventLoopTaskExecutor($0) }
-    private let nextLoop = Atomic<Int>(0)
-    /// Buffered exchanges under way (``sendBuffered(_:timeout:maxBodyBytes:)``).
-    private let exchanges = Atomic<Int>(0)
+    /// The event loop that runs one request at a time from start to answer (see ``requestExecutors``).
+    private let soloLoop = EventLoopTaskExecutor(HTTPClient.defaultEventLoopGroup.next())
+    /// Whether a call holds ``soloLoop``.
+    private let soloLoopTaken = Atomic<Bool>(false)
 
-    /// The first loop while at most one exchange is under way, else the loops in turn.
+    /// One call at a time runs on an event loop of AsyncHTTPClient's, the others on the bridge's pool.
     ///
-    /// One request at a time then stays on the loop of its connection: the request, AsyncHTTPClient's
-    /// connection and the response all on one thread, where taking turns put every other request on the
-    /// other loop and cost two more thread hops (`Benchmarks/http/client.js fetch`, sequential: less system
-    /// time in every alternation, less time in one of two; Benchmarks/README.md, "HTTP").
-    /// Many requests at a time are spread over all loops, which keeps every core busy.
-    public func requestExecutor() -> (any TaskExecutor)? {
-        if exchanges.load(ordering: .relaxed) <= 1 { return loopExecutors[0] }
-        let index = nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue
-        return loopExecutors[index % loopExecutors.count]
+    /// A call on that loop sends through the delegate API with the loop as its delegate's, so its request,
+    /// its connection (AsyncHTTPClient prefers one on that loop) and its answer stay on one thread: the
+    /// cheapest way for one request at a time. Calls beyond it run on the pool and send through the async
+    /// API, whose requests are bound to no loop: a request the delegate API binds to one loop hops to the
+    /// other whenever its connection is there, which under load costs more than the pool's hops
+    /// (`Benchmarks/http/client.js request`, 64 in flight; Benchmarks/README.md, "HTTP").
+    public var requestExecutors: ActionTable.CustomExecutor? {
+        ActionTable.CustomExecutor(
+            { [self] () -> any TaskExecutor in
+                soloLoopTaken.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+                    ? soloLoop : ActionExecutor.shared
+            },
+            ended: { [self] executor in
+                if executor === soloLoop { soloLoopTaken.store(false, ordering: .releasing) }
+            })
     }
-
-    public var hasRequestExecutors: Bool { true }
 
     public init(connectTimeout: Duration = .seconds(10)) {
         self.defaultConnectTimeout = connectTimeout
@@ -107,17 +111,16 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             })
     }
 
-    /// The whole exchange on one event loop through AsyncHTTPClient's delegate API: no body stream, no
-    /// per-request tasks or actor hops — measured cheaper per request than `execute` + `collect`.
+    /// On ``requestExecutors``' event loop: the whole exchange on that loop through AsyncHTTPClient's
+    /// delegate API (no body stream, no per-request tasks or actor hops). Elsewhere: the async API, collected.
     public func sendBuffered(_ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int) async throws
         -> HTTPTransportResponse
     {
-        if request.bodyStream != nil {
+        let loop = soloLoop.loop
+        if request.bodyStream != nil || !loop.inEventLoop {
             return try await sendCollecting(request, timeout: timeout, maxBodyBytes: maxBodyBytes)
         }
         let client = try client(connectTimeout: request.connectTimeout)
-        exchanges.add(1, ordering: .relaxed)
-        defer { exchanges.subtract(1, ordering: .relaxed) }
         let outgoing: HTTPClient.Request
         do {
             var headers = HTTPHeaders()
@@ -129,8 +132,6 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         } catch {
             throw Self.map(error, url: request.url, timeout: timeout)
         }
-        // The loop this task runs on, when it runs on one of the client's (see `requestExecutor()`).
-        let loop = client.eventLoopGroup.any()
         let delegate = BufferingDelegate(limit: maxBodyBytes, url: request.url)
         let task = client.execute(request: outgoing, delegate: delegate, eventLoop: .delegate(on: loop))
         delegate.armHeadTimeout(task, after: .nanoseconds(Self.nanoseconds(timeout)))

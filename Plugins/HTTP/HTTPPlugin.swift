@@ -73,9 +73,7 @@ public struct HTTPPlugin: BridgePlugin {
         let transport = self.transport
         let cacheState = CacheState()
         let settings = ConfigurationMemo()
-        let executor: ActionTable.Executor =
-            transport.hasRequestExecutors
-            ? .custom(.init { transport.requestExecutor() ?? ActionExecutor.shared }) : .concurrent
+        let executor: ActionTable.Executor = transport.requestExecutors.map { .custom($0) } ?? .concurrent
         a.async("request", args: RequestArguments.self, on: executor) { context, args -> JSONValue in
             let configuration = try settings.get(context)
             let fetcher = Fetcher(

@@ -1,4 +1,5 @@
 import Foundation
+import JSBridgeCore
 
 /// One header field, in the order it was given or received (names keep their case on the wire).
 public struct HTTPField: Sendable, Hashable {
@@ -162,11 +163,9 @@ public protocol HTTPTransport: Sendable {
         -> HTTPTransportResponse
     /// Releases connections and threads; awaited in the plugin's `shutdown`.
     func shutdown() async
-    /// Where the next request is best run: one of the transport's own I/O threads, so that awaiting its
-    /// response resumes without a thread hop (nil: the bridge's shared pool).
-    func requestExecutor() -> (any TaskExecutor)?
-    /// Whether ``requestExecutor()`` gives executors (checked once, when the plugin declares its actions).
-    var hasRequestExecutors: Bool { get }
+    /// Where the plugin's `request` calls run, when the transport has executors of its own for them (nil,
+    /// the default: the bridge's shared pool). Read once, when the plugin declares its actions.
+    var requestExecutors: ActionTable.CustomExecutor? { get }
 }
 
 extension HTTPTransport {
@@ -187,8 +186,7 @@ extension HTTPTransport {
     }
 
     public func shutdown() async {}
-    public func requestExecutor() -> (any TaskExecutor)? { nil }
-    public var hasRequestExecutors: Bool { false }
+    public var requestExecutors: ActionTable.CustomExecutor? { nil }
 }
 
 /// Reason phrases of the common status codes.

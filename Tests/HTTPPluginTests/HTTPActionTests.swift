@@ -247,67 +247,61 @@ import Testing
         await tester.shutdown()
     }
 
-    /// `sendBuffered` (what `request` uses) reads the body on the event loop: the body limit holds, the
-    /// timeout bounds only the head, and cancelling the calling task stops a request at once.
-    @Test func liveBufferedExchange() async throws {
+    /// `sendBuffered` (what `request` uses), both ways: on the transport's own event loop (the delegate API) and
+    /// elsewhere (the async API). The body limit holds, the timeout bounds only the head, and cancelling the
+    /// calling task stops a request at once.
+    @Test(arguments: [true, false]) func liveBufferedExchange(onTheEventLoop: Bool) async throws {
         let server = try await TestHTTPServer.start()
         server.route("/big") { _ in .generated(length: 1 << 20, chunkSize: 64 << 10) }
         server.route("/slow-body") { _ in .chunked(["a", "b", "c"], interval: .milliseconds(700)) }
         server.route("/slow") { _ in .text("late", delay: .seconds(20)) }
         let transport = AsyncHTTPClientTransport()
-        let big = server.url("/big")
-        await #expect(throws: HTTPError.bodyTooLarge(limit: 1000, url: big)) {
-            try await transport.sendBuffered(
-                HTTPTransportRequest(method: "GET", url: big), timeout: .seconds(30), maxBodyBytes: 1000)
+        let executors = try #require(transport.requestExecutors)
+        let solo = executors.next()
+        let executor = onTheEventLoop ? solo : executors.next()
+        #expect((executor === ActionExecutor.shared) != onTheEventLoop)
+        /// Sends on `executor`, in a task of its own (so that the caller can cancel it).
+        func send(_ path: String, timeout: Duration, maxBodyBytes: Int) -> Task<HTTPTransportResponse, any Error> {
+            Task(executorPreference: executor) {
+                try await transport.sendBuffered(
+                    HTTPTransportRequest(method: "GET", url: server.url(path)), timeout: timeout,
+                    maxBodyBytes: maxBodyBytes)
+            }
         }
-        let whole = try await transport.sendBuffered(
-            HTTPTransportRequest(method: "GET", url: big), timeout: .seconds(30), maxBodyBytes: 1 << 20)
+        await #expect(throws: HTTPError.bodyTooLarge(limit: 1000, url: server.url("/big"))) {
+            try await send("/big", timeout: .seconds(30), maxBodyBytes: 1000).value
+        }
+        let whole = try await send("/big", timeout: .seconds(30), maxBodyBytes: 1 << 20).value
         let bytes = try await whole.body.collect(upTo: .max)
         #expect(bytes.count == 1 << 20)
         #expect(bytes.enumerated().allSatisfy { $0.element == TestHTTPServer.patternByte(at: Int64($0.offset)) })
         // The body takes ~2.1 s, the head timeout is 1 s: the head came in time, so the whole body arrives.
-        let slowBody = try await transport.sendBuffered(
-            HTTPTransportRequest(method: "GET", url: server.url("/slow-body")), timeout: .seconds(1),
-            maxBodyBytes: 100)
+        let slowBody = try await send("/slow-body", timeout: .seconds(1), maxBodyBytes: 100).value
         #expect(try await slowBody.body.collect(upTo: 100) == Array("abc".utf8))
         let started = ContinuousClock.now
-        let call = Task {
-            try await transport.sendBuffered(
-                HTTPTransportRequest(method: "GET", url: server.url("/slow")), timeout: .seconds(60), maxBodyBytes: 100)
-        }
+        let call = send("/slow", timeout: .seconds(60), maxBodyBytes: 100)
         try await Task.sleep(for: .milliseconds(200))
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(ContinuousClock.now - started < .seconds(15))
+        executors.ended(solo)
         await transport.shutdown()
         try await server.stop()
     }
 
-    /// One request at a time runs on one event loop (its connection's); from two exchanges under way the
-    /// next requests take the loops in turn.
-    @Test func requestLoopFollowsTheLoad() async throws {
-        let server = try await TestHTTPServer.start()
-        server.route("/slow") { _ in .text("late", delay: .seconds(2)) }
-        server.route("/quick") { _ in .text("ok") }
+    /// The transport lends its event loop to one call at a time; the others run on the bridge's pool until
+    /// that call has ended.
+    @Test func oneCallAtATimeRunsOnTheEventLoop() throws {
         let transport = AsyncHTTPClientTransport()
-        let idle = try #require(transport.requestExecutor() as? AnyObject)
-        _ = try await transport.sendBuffered(
-            HTTPTransportRequest(method: "GET", url: server.url("/quick")), timeout: .seconds(10), maxBodyBytes: 100)
-        #expect(try #require(transport.requestExecutor() as? AnyObject) === idle)
-        let slow = (0..<2).map { _ in
-            Task {
-                try await transport.sendBuffered(
-                    HTTPTransportRequest(method: "GET", url: server.url("/slow")), timeout: .seconds(10),
-                    maxBodyBytes: 100)
-            }
-        }
-        try await Task.sleep(for: .milliseconds(500))
-        let busy = (0..<4).map { _ in transport.requestExecutor().map { ObjectIdentifier($0 as AnyObject) } }
-        #expect(
-            Set(busy.compactMap { $0 }).count == min(4, Array(HTTPClient.defaultEventLoopGroup.makeIterator()).count))
-        for task in slow { _ = try await task.value }
-        #expect(try #require(transport.requestExecutor() as? AnyObject) === idle)
-        await transport.shutdown()
-        try await server.stop()
+        let executors = try #require(transport.requestExecutors)
+        let first = executors.next()
+        #expect(first !== ActionExecutor.shared)
+        let second = executors.next(), third = executors.next()
+        #expect(second === ActionExecutor.shared && third === ActionExecutor.shared)
+        executors.ended(second)
+        #expect(executors.next() === ActionExecutor.shared)
+        executors.ended(first)
+        #expect(executors.next() === first)
+        #expect(executors.next() === ActionExecutor.shared)
     }
 }

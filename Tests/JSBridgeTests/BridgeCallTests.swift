@@ -143,6 +143,22 @@ func runScript(
         #expect(log.all == ["start a", "end a", "start b", "end b", "start c", "end c", "shutdown"])
     }
 
+    /// A custom executor hears that each call it was asked for has ended — answered or failed, even when the
+    /// arguments did not decode.
+    @Test func customExecutorHearsEveryCallEnd() async throws {
+        let log = ProbePlugin.Log()
+        let probe = try await PluginTester(ProbePlugin(log: log))
+        #expect(try await probe.call("lent", 21) == 42)
+        await #expect(throws: BridgeError.self) { try await probe.call("lent", "not a number") }
+        // `ended` runs after the answer is delivered: wait for it.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while log.all.filter({ $0.hasPrefix("ended") }).count < 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(log.all == ["lend", "run 21", "ended", "lend", "ended"])
+        await probe.shutdown()
+    }
+
     @Test func shutdownIsAwaitedBeforeTheRunEnds() async {
         let log = ProbePlugin.Log()
         let result = await runScript("process.exit(0)", log: log)

@@ -62,6 +62,17 @@ struct ProbePlugin: BridgePlugin {
             log.add("end \(delay.tag)")
             return delay.tag
         }
+        // Lends the shared pool to each call and logs when the call gives it back.
+        let lent = ActionTable.CustomExecutor(
+            { [log] in
+                log.add("lend")
+                return ActionExecutor.shared
+            },
+            ended: { [log] executor in log.add(executor === ActionExecutor.shared ? "ended" : "ended elsewhere") })
+        a.async("lent", args: Int.self, on: .custom(lent)) { [log] _, n in
+            log.add("run \(n)")
+            return n * 2
+        }
         a.async("emit", args: Int.self) { context, count in
             for i in 0..<count { try context.emit("tick", ["i": JSONValue.number(Double(i))]) }
             return count

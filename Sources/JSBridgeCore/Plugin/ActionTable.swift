@@ -11,11 +11,20 @@ public struct ActionTable: Sendable {
         case custom(CustomExecutor)
     }
 
-    /// The executors of ``Executor/custom(_:)``: `next()` gives the one for a new call (compared by identity).
+    /// The executors of ``Executor/custom(_:)``: `next()` gives the one for a new call, and `ended` hears of
+    /// every such call once it has answered — so a plugin can lend an executor to one call at a time (compared
+    /// by identity).
     public final class CustomExecutor: Sendable, Hashable {
         public let next: @Sendable () -> any TaskExecutor
+        public let ended: @Sendable (any TaskExecutor) -> Void
 
-        public init(_ next: @escaping @Sendable () -> any TaskExecutor) { self.next = next }
+        public init(
+            _ next: @escaping @Sendable () -> any TaskExecutor,
+            ended: @escaping @Sendable (any TaskExecutor) -> Void = { _ in }
+        ) {
+            self.next = next
+            self.ended = ended
+        }
 
         public static func == (lhs: CustomExecutor, rhs: CustomExecutor) -> Bool { lhs === rhs }
         public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }

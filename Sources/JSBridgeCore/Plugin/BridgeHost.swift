@@ -286,7 +286,12 @@ public struct PreparedCall: Sendable {
             case .concurrent:
                 handle.attach(Task(executorPreference: ActionExecutor.shared) { await body(context, arguments, reply) })
             case .custom(let custom):
-                handle.attach(Task(executorPreference: custom.next()) { await body(context, arguments, reply) })
+                let executor = custom.next()
+                handle.attach(
+                    Task(executorPreference: executor) {
+                        await body(context, arguments, reply)
+                        custom.ended(executor)
+                    })
             case .serial:
                 resolved.plugin.serialQueue.enqueue {
                     if handle.isCancelled {
