@@ -117,40 +117,50 @@ class CustomEvent extends Event {
   }
 }
 
-function flattenOptions(options) {
-  if (typeof options === 'boolean') return { capture: options, once: false, passive: false, signal: undefined };
-  const o = options ?? {};
-  return { capture: Boolean(o.capture), once: Boolean(o.once), passive: Boolean(o.passive), signal: o.signal };
-}
-
 class EventTarget {
-  #listeners = new Map(); // type → [{ callback, capture, once, passive, removed }]
+  #listeners = null; // type → [{ callback, capture, once, passive, removed }]; made with the first listener
 
   /// Adds a listener (a function or an object with handleEvent); options: capture, once, passive, signal.
   addEventListener(type, callback, options) {
-    const { capture, once, passive, signal } = flattenOptions(options);
+    // Plain loops and locals, no closures or option objects: AbortSignals take two listeners per bridge call.
+    let capture = false, once = false, passive = false, signal;
+    if (typeof options === 'boolean') {
+      capture = options;
+    } else if (options !== undefined && options !== null) {
+      capture = Boolean(options.capture);
+      once = Boolean(options.once);
+      passive = Boolean(options.passive);
+      signal = options.signal;
+    }
     if (callback === null || callback === undefined) return;
     if (signal !== undefined && signal.aborted) return;
     type = `${type}`;
-    const list = this.#listeners.get(type) ?? [];
-    if (list.some((l) => l.callback === callback && l.capture === capture)) return;
-    const listener = { callback, capture, once, passive, removed: false };
-    list.push(listener);
-    this.#listeners.set(type, list);
+    const listeners = this.#listeners ??= new Map();
+    let list = listeners.get(type);
+    if (list === undefined) {
+      listeners.set(type, list = []);
+    } else {
+      for (let i = 0; i < list.length; i++) if (list[i].callback === callback && list[i].capture === capture) return;
+    }
+    list.push({ callback, capture, once, passive, removed: false });
     if (signal !== undefined) {
       signal.addEventListener('abort', () => this.removeEventListener(type, callback, { capture }), { once: true });
     }
   }
 
   removeEventListener(type, callback, options) {
-    const { capture } = flattenOptions(options);
+    const capture = typeof options === 'boolean' ? options : Boolean(options?.capture);
     type = `${type}`;
-    const list = this.#listeners.get(type);
-    const index = list ? list.findIndex((l) => l.callback === callback && l.capture === capture) : -1;
-    if (index === -1) return;
-    list[index].removed = true;
-    list.splice(index, 1);
-    if (list.length === 0) this.#listeners.delete(type);
+    const list = this.#listeners?.get(type);
+    if (list === undefined) return;
+    for (let i = 0; i < list.length; i++) {
+      const listener = list[i];
+      if (listener.callback !== callback || listener.capture !== capture) continue;
+      listener.removed = true;
+      list.splice(i, 1);
+      if (list.length === 0) this.#listeners.delete(type);
+      return;
+    }
   }
 
   /// Calls the listeners for event.type in order; returns false if a listener called preventDefault().
@@ -160,7 +170,7 @@ class EventTarget {
     if (state.dispatching) throw new DOMException('The event is already being dispatched.', 'InvalidStateError');
     Object.assign(state, { target: this, currentTarget: this, phase: AT_TARGET, dispatching: true, stop: false, stopNow: false });
     try {
-      for (const listener of [...(this.#listeners.get(event.type) ?? [])]) {
+      for (const listener of [...(this.#listeners?.get(event.type) ?? [])]) {
         if (listener.removed) continue;
         if (listener.once) this.removeEventListener(event.type, listener.callback, { capture: listener.capture });
         state.passive = listener.passive;
@@ -186,7 +196,7 @@ class EventTarget {
 }
 
 const signalToken = Symbol('AbortSignal');
-const signalState = new WeakMap(); // AbortSignal → { aborted, reason, onabort, dependents, sources }
+const signalState = new WeakMap(); // AbortSignal → { aborted, reason, onabort, dependents (a Set or null), sources }
 const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
 
 const abortError = () => new DOMException('This operation was aborted', 'AbortError');
@@ -197,8 +207,8 @@ function abortSignal(signal, reason) {
   if (state.aborted) return;
   state.aborted = true;
   state.reason = reason === undefined ? abortError() : reason;
-  const dependents = [...state.dependents].filter((dependent) => !dependent.aborted);
-  state.dependents.clear();
+  const dependents = state.dependents === null ? [] : [...state.dependents].filter((dependent) => !dependent.aborted);
+  state.dependents = null;
   for (const dependent of dependents) Object.assign(signalState.get(dependent), { aborted: true, reason: state.reason });
   fireAbort(signal);
   dependents.forEach(fireAbort);
@@ -216,7 +226,7 @@ class AbortSignal extends EventTarget {
   constructor(token) {
     if (token !== signalToken) throw new TypeError('Illegal constructor');
     super();
-    signalState.set(this, { aborted: false, reason: undefined, onabort: null, dependents: new Set(), sources: null });
+    signalState.set(this, { aborted: false, reason: undefined, onabort: null, dependents: null, sources: null });
   }
 
   get aborted() {
@@ -273,7 +283,7 @@ class AbortSignal extends EventTarget {
     }
     const sources = new Set(inputs.flatMap((s) => signalState.get(s).sources ?? [s]));
     signalState.get(result).sources = [...sources];
-    for (const source of sources) signalState.get(source).dependents.add(result);
+    for (const source of sources) (signalState.get(source).dependents ??= new Set()).add(result);
     return result;
   }
 

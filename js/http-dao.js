@@ -189,7 +189,7 @@ function isFileValue(value) {
 /// The request a DAO sends: `{method, url, headers: Headers, body?: string | Uint8Array}`.
 function buildRequest(def, mapped, params, headers, issues) {
   const method = def.method;
-  let url = joinURL(def.baseURL, def.path).replace(/\{([^}]+)\}/g, (_, name) => {
+  let url = def.pathNames.size === 0 ? def.url : def.url.replace(/\{([^}]+)\}/g, (_, name) => {
     const value = mapped.path[name];
     if (value === undefined) {
       issues.push({ path: `params.${name}`, message: `is required by the path '${def.path}'` });
@@ -631,8 +631,8 @@ class DAO {
     const cancelled = (cause) => new DAOError("cancelled", "CANCELLED", `${name}: the call was cancelled.`, { dao: name, cause });
     const start = (queueSignal) => {
       const controller = new AbortController();
-      const signals = [controller.signal, userSignal, queueSignal].filter((s) => s !== undefined);
-      const signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+      const signal = userSignal === undefined && queueSignal === undefined ? controller.signal
+        : AbortSignal.any([controller.signal, userSignal, queueSignal].filter((s) => s !== undefined));
       const entry = { controller };
       this.#inFlight.add(entry);
       return new Promise((resolve, reject) => {
@@ -669,6 +669,7 @@ function make(definition, base) {
   def.name = definition.name ?? (base === undefined ? undefined : `${base.name}+`);
   if (typeof def.name !== "string" || def.name === "") throw new TypeError(`${where}: a DAO needs a name (used in errors and for mock fixtures).`);
   def.method = `${def.method ?? "GET"}`.toUpperCase();
+  def.url = joinURL(def.baseURL, def.path);
   def.pathNames = new Set([...(def.path ?? "").matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
   def.paramSpecs = Object.entries(def.params ?? {}).map(([name, spec]) => paramSpec(name, spec));
   def.declared = new Set(Object.keys(def.params ?? {}));
