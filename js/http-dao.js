@@ -452,9 +452,9 @@ async function processAnswer(def, ctx, answer, source) {
   return { data, response };
 }
 
-/// Stores (or drops) the native side's pending cache entry once the answer did (or did not) validate.
+/// Stores (or drops) the native side's pending cache entry (`answer.cacheToken`) once the answer did (or did
+/// not) validate.
 function settleCacheEntry(answer, store) {
-  if (answer.cacheToken === undefined) return Promise.resolve();
   return bridge.call(PLUGIN, store ? "cacheCommit" : "cacheDiscard", { token: answer.cacheToken }).catch((error) => {
     console.error(`jsbridge: the HTTP cache could not store a response: ${error.message}`);
   });

@@ -63,9 +63,9 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
         (directory.hasSuffix("/") ? directory : directory + "/") + safeFileName(appID) + ".sqlite"
     }
 
-    /// `appID` as a file name (``StorageLocation/fileSystemName``).
+    /// `appID` as a file name (``StorageLocation/fileSystemName(of:)``).
     static func safeFileName(_ appID: String) -> String {
-        StorageLocation(appID: appID, directory: "").fileSystemName
+        StorageLocation.fileSystemName(of: appID)
     }
 
     /// Opens (creating when needed) the store of `appID` under `directory`.

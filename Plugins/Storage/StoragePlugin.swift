@@ -290,9 +290,7 @@ private func emit(_ changes: [StorageChange], _ context: PluginContext) {
 /// Argument reading by hand (the hot actions skip the generic decoder), with `INVALID_ARGUMENT` paths.
 enum Args {
     static func invalid(_ path: String, _ message: String) -> BridgeError {
-        BridgeError.invalidArgument(
-            "Invalid arguments: \(path.isEmpty ? "" : "at '\(path)': ")\(message)",
-            issues: [ArgumentIssue(path: path, message: message)])
+        BridgeError.invalidArgument(at: path, message)
     }
 
     static func describe(_ value: JSONValue?) -> String {

@@ -58,10 +58,12 @@ extension BridgeError {
         return BridgeError(code: Code.invalidArgument, message: message, data: data)
     }
 
-    /// `INVALID_ARGUMENT` for one bad argument: "Invalid arguments: at '<path>': <message>", with that issue.
+    /// `INVALID_ARGUMENT` for one bad argument: "Invalid arguments: at '<path>': <message>" (without the
+    /// "at" part when `path` is empty: the arguments as a whole), with that issue.
     public static func invalidArgument(at path: String, _ message: String) -> BridgeError {
         invalidArgument(
-            "Invalid arguments: at '\(path)': \(message)", issues: [ArgumentIssue(path: path, message: message)])
+            "Invalid arguments: \(path.isEmpty ? "" : "at '\(path)': ")\(message)",
+            issues: [ArgumentIssue(path: path, message: message)])
     }
 
     /// The call was cancelled.

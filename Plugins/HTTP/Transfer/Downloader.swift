@@ -106,7 +106,7 @@ public struct Downloader: Sendable {
     /// The default downloads folder of an app: `<storageDirectory>/downloads/<app id as a file name>`.
     public static func defaultDirectory(storageDirectory: String, appID: String) -> String {
         let base = storageDirectory.hasSuffix("/") ? String(storageDirectory.dropLast()) : storageDirectory
-        return base + "/downloads/" + StorageLocation(appID: appID, directory: storageDirectory).fileSystemName
+        return base + "/downloads/" + StorageLocation.fileSystemName(of: appID)
     }
 
     /// Downloads `request` into the downloads folder; `progress` gets the bytes received (throttled to

@@ -12,10 +12,13 @@ public struct StorageLocation: Sendable, Hashable {
         self.directory = directory
     }
 
+    /// ``appID`` as one file or directory name (``fileSystemName(of:)``).
+    public var fileSystemName: String { Self.fileSystemName(of: appID) }
+
     /// `appID` as one file or directory name: kept as is when it is made of `[A-Za-z0-9._-]` (at most 100
     /// bytes, not starting with a dot), otherwise a readable slug plus a hash of the original, so two ids never
     /// share a name. Plugins name their per-app files after it (`<name>.sqlite`, `downloads/<name>`, …).
-    public var fileSystemName: String {
+    public static func fileSystemName(of appID: String) -> String {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".utf8)
         if !appID.isEmpty, appID.utf8.count <= 100, appID.utf8.allSatisfy(allowed.contains), !appID.hasPrefix(".") {
             return appID
