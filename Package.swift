@@ -42,10 +42,14 @@ let package = Package(
                 "storage.js", "model.js", "location.js", "http.js", "http-dao.js", "http-transfer.js",
             ].map { .embedInCode($0) }
         ),
-        // The engine: JavaScriptCore host, event loop, command queue.
+        // The engine: JavaScriptCore host, event loop (the JS thread is a SwiftNIO event loop), command queue.
         .target(
             name: "JSBridge",
-            dependencies: ["CJavaScriptCore", "JSBridgeCore", "JSBridgeScripts"]
+            dependencies: [
+                "CJavaScriptCore", "JSBridgeCore", "JSBridgeScripts",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         // Headless test kit for plugin authors.
         .target(
@@ -74,6 +78,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Plugins/HTTP"),
         // The command line (flags, exit codes) as a library, for `jsbridge` and users' own runtimes.
@@ -95,7 +100,13 @@ let package = Package(
             name: "counter-runtime", dependencies: ["JSBridgeCLI", "CounterPlugin", "EchoPlugin"],
             path: "examples/counter-plugin/Sources/counter-runtime"),
         .testTarget(name: "JSBridgeCoreTests", dependencies: ["JSBridgeCore"]),
-        .testTarget(name: "JSBridgeTests", dependencies: ["JSBridge", "JSBridgeTesting", "EchoPlugin"]),
+        .testTarget(
+            name: "JSBridgeTests",
+            dependencies: [
+                "JSBridge", "JSBridgeTesting", "EchoPlugin",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         .testTarget(name: "EchoPluginTests", dependencies: ["EchoPlugin", "JSBridgeTesting"]),
         .testTarget(name: "ModelConversionTests", dependencies: ["ModelConversion"]),
         .testTarget(name: "ModelPluginTests", dependencies: ["ModelPlugin", "JSBridgeTesting"]),
@@ -106,6 +117,7 @@ let package = Package(
             dependencies: [
                 "HTTPPlugin", "ModelPlugin", "ModelConversion", "JSBridgeTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         .testTarget(name: "CLITests", dependencies: ["jsbridge"], exclude: ["Specs"]),
         .testTarget(

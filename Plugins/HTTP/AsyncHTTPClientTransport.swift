@@ -3,6 +3,7 @@ import Foundation
 import JSBridgeCore
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import Synchronization
 
 /// The live ``HTTPTransport``: AsyncHTTPClient `HTTPClient`s, created on first use and shut down (with
@@ -18,27 +19,32 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     private let state = Mutex(State())
     private let defaultConnectTimeout: Duration
-    /// The event loop that runs one request at a time from start to answer (see ``requestExecutors``).
-    private let soloLoop = EventLoopTaskExecutor(HTTPClient.defaultEventLoopGroup.next())
-    /// Whether a call holds ``soloLoop``.
-    private let soloLoopTaken = Atomic<Bool>(false)
+    /// AsyncHTTPClient's event loops plus the JS threads' loops lent to requests.
+    private let loops = LendableEventLoops()
+    /// Whether a call holds a JS thread's event loop.
+    private let loopLent = Atomic<Bool>(false)
 
-    /// One call at a time runs on an event loop of AsyncHTTPClient's, the others on the bridge's pool.
+    /// One call at a time runs on the JS thread's event loop, the others on the bridge's pool.
     ///
-    /// A call on that loop sends through the delegate API with the loop as its delegate's, so its request,
-    /// its connection (AsyncHTTPClient prefers one on that loop) and its answer stay on one thread: the
-    /// cheapest way for one request at a time. Calls beyond it run on the pool and send through the async
-    /// API, whose requests are bound to no loop: a request the delegate API binds to one loop hops to the
-    /// other whenever its connection is there, which under load costs more than the pool's hops
-    /// (`Benchmarks/http/client.js request`, 64 in flight; Benchmarks/README.md, "HTTP").
+    /// The bridge asks on the JS thread, which is a SwiftNIO event loop while a script runs
+    /// (`MultiThreadedEventLoopGroup.currentEventLoop`). A call lent that loop sends through the delegate API
+    /// with the loop as its delegate's, so its request, its connection (AsyncHTTPClient makes it on that loop
+    /// and prefers it afterwards) and its answer stay on the JS thread: no thread hop between the script and
+    /// the socket, as in Node. Calls beyond it run on the pool and send through the async API on
+    /// AsyncHTTPClient's own loops, so that many requests in flight do not load the JS thread
+    /// (`Benchmarks/http/client.js`; Benchmarks/README.md, "HTTP"). Asked elsewhere (a headless
+    /// `PluginTester`), every call runs on the pool.
     public var requestExecutors: ActionTable.CustomExecutor? {
         ActionTable.CustomExecutor(
             { [self] () -> any TaskExecutor in
-                soloLoopTaken.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
-                    ? soloLoop : ActionExecutor.shared
+                guard let loop = MultiThreadedEventLoopGroup.currentEventLoop,
+                    loopLent.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+                else { return ActionExecutor.shared }
+                loops.lend(loop)
+                return EventLoopTaskExecutor(loop)
             },
             ended: { [self] executor in
-                if executor === soloLoop { soloLoopTaken.store(false, ordering: .releasing) }
+                if executor is EventLoopTaskExecutor { loopLent.store(false, ordering: .releasing) }
             })
     }
 
@@ -68,7 +74,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             // No tracing: jsbridge exports no spans, and AsyncHTTPClient otherwise starts a (no-op) span with
             // attributes for every request.
             configuration.tracing.tracer = nil
-            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            let client = HTTPClient(eventLoopGroupProvider: .shared(loops), configuration: configuration)
             state.clients[nanoseconds] = client
             return client
         }
@@ -111,13 +117,14 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             })
     }
 
-    /// On ``requestExecutors``' event loop: the whole exchange on that loop through AsyncHTTPClient's
-    /// delegate API (no body stream, no per-request tasks or actor hops). Elsewhere: the async API, collected.
+    /// On an event loop that ``requestExecutors`` lent: the whole exchange on that loop through
+    /// AsyncHTTPClient's delegate API (no body stream, no per-request tasks or actor hops). Elsewhere: the
+    /// async API, collected.
     public func sendBuffered(_ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int) async throws
         -> HTTPTransportResponse
     {
-        let loop = soloLoop.loop
-        if request.bodyStream != nil || !loop.inEventLoop {
+        guard request.bodyStream == nil, let loop = MultiThreadedEventLoopGroup.currentEventLoop, loops.isLent(loop)
+        else {
             return try await sendCollecting(request, timeout: timeout, maxBodyBytes: maxBodyBytes)
         }
         let client = try client(connectTimeout: request.connectTimeout)
@@ -294,6 +301,36 @@ private struct ByteBufferChunks: AsyncSequence, Sendable {
             guard let chunk = try await base.next() else { return nil }
             return ByteBuffer(bytes: chunk)
         }
+    }
+}
+
+/// AsyncHTTPClient's shared event loops (new connections of requests bound to no loop go there), plus the
+/// loops that ``AsyncHTTPClientTransport/requestExecutors`` lent to requests: AsyncHTTPClient runs a request
+/// on a loop only if its group has it. Shutting this group down leaves every loop running (none is its own).
+final class LendableEventLoops: EventLoopGroup {
+    private let shared = HTTPClient.defaultEventLoopGroup
+    private let lent = Mutex<[any EventLoop]>([])
+
+    func next() -> any EventLoop { shared.next() }
+    func any() -> any EventLoop { shared.any() }
+
+    func makeIterator() -> EventLoopIterator {
+        EventLoopIterator(Array(shared.makeIterator()) + lent.withLock { $0 })
+    }
+
+    /// Adds `loop` to the group (once).
+    func lend(_ loop: any EventLoop) {
+        lent.withLock { loops in
+            if !loops.contains(where: { $0 === loop }) { loops.append(loop) }
+        }
+    }
+
+    func isLent(_ loop: any EventLoop) -> Bool {
+        lent.withLock { $0.contains { $0 === loop } }
+    }
+
+    func shutdownGracefully(queue: DispatchQueue, _ callback: @escaping @Sendable ((any Error)?) -> Void) {
+        queue.async { callback(nil) }
     }
 }
 

@@ -40,46 +40,6 @@ static inline uint64_t jsb_monotonic_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-// MARK: - A mutex + condition variable on the monotonic clock (the JS thread's wake-up).
-
-typedef struct jsb_waiter {
-    pthread_mutex_t mutex;
-    pthread_cond_t cond;
-} jsb_waiter;
-
-static inline jsb_waiter *jsb_waiter_create(void) {
-    jsb_waiter *w = (jsb_waiter *)calloc(1, sizeof(jsb_waiter));
-    pthread_condattr_t attr;
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_mutex_init(&w->mutex, NULL);
-    pthread_cond_init(&w->cond, &attr);
-    pthread_condattr_destroy(&attr);
-    return w;
-}
-
-static inline void jsb_waiter_destroy(jsb_waiter *w) {
-    pthread_cond_destroy(&w->cond);
-    pthread_mutex_destroy(&w->mutex);
-    free(w);
-}
-
-static inline void jsb_waiter_lock(jsb_waiter *w) { pthread_mutex_lock(&w->mutex); }
-static inline void jsb_waiter_unlock(jsb_waiter *w) { pthread_mutex_unlock(&w->mutex); }
-static inline void jsb_waiter_signal(jsb_waiter *w) { pthread_cond_signal(&w->cond); }
-
-/// Waits (mutex held) until signalled or until the monotonic deadline; `deadline_ns == 0` waits forever.
-static inline void jsb_waiter_wait_until(jsb_waiter *w, uint64_t deadline_ns) {
-    if (deadline_ns == 0) {
-        pthread_cond_wait(&w->cond, &w->mutex);
-        return;
-    }
-    struct timespec ts;
-    ts.tv_sec = (time_t)(deadline_ns / 1000000000ull);
-    ts.tv_nsec = (long)(deadline_ns % 1000000000ull);
-    pthread_cond_timedwait(&w->cond, &w->mutex, &ts);
-}
-
 // MARK: - Exported-but-unshipped JavaScriptCore functions, reached through dlsym with a fallback.
 
 typedef void (*jsb_set_rejection_cb_fn)(JSGlobalContextRef, JSObjectRef, JSValueRef *);

@@ -3,6 +3,7 @@ import Foundation
 import HTTPPlugin
 import JSBridgeCore
 import JSBridgeTesting
+import NIOPosix
 import Synchronization
 import Testing
 
@@ -247,23 +248,25 @@ import Testing
         await tester.shutdown()
     }
 
-    /// `sendBuffered` (what `request` uses), both ways: on the transport's own event loop (the delegate API) and
-    /// elsewhere (the async API). The body limit holds, the timeout bounds only the head, and cancelling the
-    /// calling task stops a request at once.
+    /// `sendBuffered` (what `request` uses), both ways: on an event loop that the transport lent (the JS
+    /// thread's, standing in here: the delegate API) and on the pool (the async API). The body limit holds, the
+    /// timeout bounds only the head, and cancelling the calling task stops a request at once.
     @Test(arguments: [true, false]) func liveBufferedExchange(onTheEventLoop: Bool) async throws {
         let server = try await TestHTTPServer.start()
         server.route("/big") { _ in .generated(length: 1 << 20, chunkSize: 64 << 10) }
         server.route("/slow-body") { _ in .chunked(["a", "b", "c"], interval: .milliseconds(700)) }
         server.route("/slow") { _ in .text("late", delay: .seconds(20)) }
+        let jsThread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let transport = AsyncHTTPClientTransport()
         let executors = try #require(transport.requestExecutors)
-        let solo = executors.next()
-        let executor = onTheEventLoop ? solo : executors.next()
+        let executor =
+            onTheEventLoop ? try await jsThread.next().submit { executors.next() }.get() : executors.next()
         #expect((executor === ActionExecutor.shared) != onTheEventLoop)
-        /// Sends on `executor`, in a task of its own (so that the caller can cancel it).
+        /// Sends on `executor`, in a task of its own (so that the caller can cancel it); checks which API ran.
         func send(_ path: String, timeout: Duration, maxBodyBytes: Int) -> Task<HTTPTransportResponse, any Error> {
             Task(executorPreference: executor) {
-                try await transport.sendBuffered(
+                #expect((MultiThreadedEventLoopGroup.currentEventLoop != nil) == onTheEventLoop)
+                return try await transport.sendBuffered(
                     HTTPTransportRequest(method: "GET", url: server.url(path)), timeout: timeout,
                     maxBodyBytes: maxBodyBytes)
             }
@@ -284,24 +287,35 @@ import Testing
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(ContinuousClock.now - started < .seconds(15))
-        executors.ended(solo)
+        executors.ended(executor)
         await transport.shutdown()
+        try await jsThread.shutdownGracefully()
         try await server.stop()
     }
 
-    /// The transport lends its event loop to one call at a time; the others run on the bridge's pool until
-    /// that call has ended.
-    @Test func oneCallAtATimeRunsOnTheEventLoop() throws {
+    /// The transport lends the JS thread's event loop (asked on it) to one call at a time; the others run on
+    /// the bridge's pool until that call has ended. Asked off any event loop, every call runs on the pool.
+    @Test func oneCallAtATimeRunsOnTheEventLoop() async throws {
+        let jsThread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = jsThread.next()
         let transport = AsyncHTTPClientTransport()
         let executors = try #require(transport.requestExecutors)
-        let first = executors.next()
+        func next() async throws -> any TaskExecutor { try await loop.submit { executors.next() }.get() }
+        #expect(executors.next() === ActionExecutor.shared)
+        let first = try await next()
         #expect(first !== ActionExecutor.shared)
-        let second = executors.next(), third = executors.next()
+        let second = try await next(), third = try await next()
         #expect(second === ActionExecutor.shared && third === ActionExecutor.shared)
         executors.ended(second)
-        #expect(executors.next() === ActionExecutor.shared)
+        #expect(try await next() === ActionExecutor.shared)
         executors.ended(first)
-        #expect(executors.next() === first)
-        #expect(executors.next() === ActionExecutor.shared)
+        let again = try await next()
+        #expect(again !== ActionExecutor.shared)
+        #expect(try await next() === ActionExecutor.shared)
+        // The lent executor runs its jobs on that loop.
+        let onLoop = try await Task(executorPreference: again) { loop.inEventLoop }.value
+        #expect(onLoop)
+        executors.ended(again)
+        try await jsThread.shutdownGracefully()
     }
 }

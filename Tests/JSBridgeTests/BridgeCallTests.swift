@@ -159,6 +159,18 @@ func runScript(
         await probe.shutdown()
     }
 
+    /// The JS thread is an event loop while the script runs: an action lent that loop runs on the JS thread,
+    /// and what it awaits on the loop (a timer here) wakes the loop and answers the script.
+    @Test func theJSThreadIsAnEventLoop() async {
+        let result = await runScript(
+            #"""
+            const js = bridge.execSync("Probe", "threadID", []);
+            Promise.all([bridge.call("Probe", "onJSThread", 20), bridge.call("Probe", "onJSThread", 1)])
+              .then((answers) => answers.forEach((a) => console.log(a.ms, a.thread === js)));
+            """#, log: ProbePlugin.Log())
+        #expect(result.lines == ["20 true", "1 true"], "\(result.stderr)")
+    }
+
     @Test func shutdownIsAwaitedBeforeTheRunEnds() async {
         let log = ProbePlugin.Log()
         let result = await runScript("process.exit(0)", log: log)

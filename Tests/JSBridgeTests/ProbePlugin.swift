@@ -1,5 +1,7 @@
 import Foundation
 import JSBridgeCore
+import NIOCore
+import NIOPosix
 import Synchronization
 
 /// A plugin that misbehaves on purpose, to test how the bridge copes.
@@ -73,6 +75,20 @@ struct ProbePlugin: BridgePlugin {
             log.add("run \(n)")
             return n * 2
         }
+        // Lends the JS thread's event loop (the bridge asks on the JS thread) to each call.
+        let jsThread = ActionTable.CustomExecutor(
+            { () -> any TaskExecutor in
+                guard let loop = MultiThreadedEventLoopGroup.currentEventLoop else { return ActionExecutor.shared }
+                return LoopExecutor(loop)
+            },
+            ended: { _ in })
+        a.sync("threadID") { _ -> Double in Self.threadID }
+        a.async("onJSThread", args: Int.self, on: .custom(jsThread)) { _, ms -> JSONValue in
+            guard let loop = MultiThreadedEventLoopGroup.currentEventLoop else { return "not on an event loop" }
+            // Waits on that loop: its own timer must wake it while the script awaits the answer.
+            try await loop.scheduleTask(in: .milliseconds(Int64(ms))) {}.futureResult.get()
+            return ["thread": .number(Self.threadID), "ms": .number(Double(ms))]
+        }
         a.async("emit", args: Int.self) { context, count in
             for i in 0..<count { try context.emit("tick", ["i": JSONValue.number(Double(i))]) }
             return count
@@ -93,6 +109,9 @@ struct ProbePlugin: BridgePlugin {
         a.async("length", args: String.self) { _, text in text.utf8.count }
     }
 
+    /// The calling thread, as a JSON number.
+    static var threadID: Double { Double(UInt(bitPattern: Int(bitPattern: pthread_self()))) }
+
     func shutdown() async {
         try? await Task.sleep(for: .milliseconds(20))
         log.add("shutdown")
@@ -107,5 +126,15 @@ struct BrokenPlugin: BridgePlugin {
     }
     func setUp(_ context: PluginContext) async throws {
         throw BridgeError(code: "BROKEN_SETUP", message: "the disk is on fire")
+    }
+}
+
+/// Runs a task's jobs on one NIO event loop.
+final class LoopExecutor: TaskExecutor {
+    let loop: any EventLoop
+    init(_ loop: any EventLoop) { self.loop = loop }
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }

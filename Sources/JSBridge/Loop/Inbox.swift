@@ -17,13 +17,18 @@ struct InboxMessage: Sendable {
     var errorCode: String? = nil
 }
 
-/// The completion queue: a mutex-protected list drained by the JS thread, which sleeps on a condition
-/// variable and is woken once per batch (the coalesced wake-up of DESIGN §1).
+/// The completion queue: a mutex-protected list drained by the JS thread. While the JS thread's event loop
+/// sleeps, the first message posted wakes it, once per batch (the coalesced wake-up of DESIGN §1).
 final class Inbox: @unchecked Sendable {
-    // Invariant: `messages` and `waiting` are only touched with `waiter`'s mutex held.
-    private let waiter = jsb_waiter_create()!
-    private var messages: [InboxMessage] = []
-    private var waiting = false
+    private struct State {
+        var messages: [InboxMessage] = []
+        /// Whether the JS thread went to sleep with no message pending (the next post wakes it).
+        var asleep = false
+        var waker: (@Sendable () -> Void)?
+    }
+
+    // Invariant: `spinBudget` and `asleepSince` are touched only on the JS thread.
+    private let state = Mutex(State())
     /// Mirrors `messages.count > 0` for lock-free polling while spinning.
     private let hasMessages = Atomic<Bool>(false)
 
@@ -33,59 +38,70 @@ final class Inbox: @unchecked Sendable {
     /// whenever an answer arrives within the maximum anyway — so answers that take longer than a spin (network
     /// requests) stop costing a core, and quick ones (in-process actions) keep saving the wake-up.
     private var spinBudget = spinNanoseconds
+    /// When the JS thread last went to sleep with calls in flight (0: it did not).
+    private var asleepSince: UInt64 = 0
 
-    deinit { jsb_waiter_destroy(waiter) }
+    /// Sets what wakes the sleeping JS thread, or nil once it never sleeps again (JS thread).
+    ///
+    /// The waker is called on the posting thread, at most once per sleep.
+    func setWaker(_ waker: (@Sendable () -> Void)?) {
+        state.withLock { state in
+            state.waker = waker
+            state.asleep = false
+        }
+    }
 
     /// Appends a message; wakes the JS thread only if it is asleep.
     func post(_ message: InboxMessage) {
-        jsb_waiter_lock(waiter)
-        messages.append(message)
-        hasMessages.store(true, ordering: .releasing)
-        if waiting {
-            waiting = false
-            jsb_waiter_signal(waiter)
+        let wake = state.withLock { state -> (@Sendable () -> Void)? in
+            state.messages.append(message)
+            hasMessages.store(true, ordering: .releasing)
+            guard state.asleep else { return nil }
+            state.asleep = false
+            return state.waker
         }
-        jsb_waiter_unlock(waiter)
-    }
-
-    /// Wakes the JS thread without a message (e.g. to notice a stop request).
-    func wake() {
-        jsb_waiter_lock(waiter)
-        waiting = false
-        jsb_waiter_signal(waiter)
-        jsb_waiter_unlock(waiter)
+        wake?()
     }
 
     /// Takes every pending message (JS thread).
     func takeAll(into buffer: inout [InboxMessage]) {
         buffer.removeAll(keepingCapacity: true)
-        jsb_waiter_lock(waiter)
-        swap(&buffer, &messages)
-        hasMessages.store(false, ordering: .relaxed)
-        jsb_waiter_unlock(waiter)
+        state.withLock { state in
+            swap(&buffer, &state.messages)
+            state.asleep = false
+            hasMessages.store(false, ordering: .relaxed)
+        }
+        if asleepSince != 0 {
+            if !buffer.isEmpty, jsb_monotonic_ns() - asleepSince < Self.spinNanoseconds {
+                spinBudget = Self.spinNanoseconds
+            }
+            asleepSince = 0
+        }
     }
 
-    /// Sleeps until a message arrives or the monotonic `deadline` (ns; 0 = none) passes (JS thread).
+    /// Polls for up to the spin budget for a message (JS thread, with calls in flight); true if one arrived.
     ///
-    /// With `spinning`, it first polls for up to ``spinNanoseconds``: an answer that is microseconds away
-    /// then costs no thread wake-up.
-    func wait(until deadline: UInt64, spinning: Bool) {
-        if spinning, spinBudget > 0 {
-            let until = jsb_monotonic_ns() + spinBudget
-            while !hasMessages.load(ordering: .acquiring), jsb_monotonic_ns() < until {}
-            if hasMessages.load(ordering: .acquiring) { return }
-            spinBudget = spinBudget < 4_000 ? 0 : spinBudget / 2
+    /// An answer that is microseconds away then costs no thread wake-up.
+    func spin() -> Bool {
+        guard spinBudget > 0 else { return false }
+        let until = jsb_monotonic_ns() + spinBudget
+        while !hasMessages.load(ordering: .acquiring), jsb_monotonic_ns() < until {}
+        if hasMessages.load(ordering: .acquiring) { return true }
+        spinBudget = spinBudget < 4_000 ? 0 : spinBudget / 2
+        return false
+    }
+
+    /// Marks the JS thread asleep unless a message is pending (JS thread); false if one is.
+    ///
+    /// After a true return the next ``post(_:)`` calls the waker.
+    func sleep(withCallsInFlight: Bool) -> Bool {
+        let slept = state.withLock { state in
+            guard state.messages.isEmpty else { return false }
+            state.asleep = true
+            return true
         }
-        let asleep = spinning ? jsb_monotonic_ns() : 0
-        jsb_waiter_lock(waiter)
-        if messages.isEmpty {
-            waiting = true
-            jsb_waiter_wait_until(waiter, deadline)
-            waiting = false
-        }
-        let arrived = !messages.isEmpty
-        jsb_waiter_unlock(waiter)
-        if spinning, arrived, jsb_monotonic_ns() - asleep < Self.spinNanoseconds { spinBudget = Self.spinNanoseconds }
+        if slept, withCallsInFlight { asleepSince = jsb_monotonic_ns() }
+        return slept
     }
 }
 

@@ -3,6 +3,8 @@ import Dispatch
 import Foundation
 import JSBridgeCore
 import JSBridgeScripts
+import NIOCore
+import NIOPosix
 import Synchronization
 
 /// A JavaScriptCore engine with its event loop, globals and command queue to the host's plugins.
@@ -35,7 +37,13 @@ public final class JSRuntime {
     var internalObject: JSObjectRef!
     var hooks = Hooks()
     var stopping = false
+    /// Whether the script's run has ended (its exit handlers ran, its plugins are shutting down).
+    private var ended = false
     var exitCode: Int32 = 0
+    /// The JS thread's event loop while ``run(_:)`` runs.
+    private var eventLoop: (any EventLoop)?
+    /// The loop's timer that wakes the JS thread for the next JS timer (or the `--timeout` deadline).
+    private var wakeTimer: (deadline: UInt64, task: Scheduled<Void>)?
     /// The uncaught exceptions and unhandled rejections reported (at most one: the first ends the run).
     public internal(set) var uncaughtErrors: [String] = []
     let termination: TerminationState
@@ -100,25 +108,49 @@ public final class JSRuntime {
 
     /// Runs `script` and the event loop until nothing keeps the process alive; returns the exit code.
     ///
-    /// Plugins are shut down (awaited) before this returns.
+    /// The calling thread becomes a SwiftNIO event loop for the run (a plugin's custom executor chooser,
+    /// called on this thread, finds it as `MultiThreadedEventLoopGroup.currentEventLoop`). Plugins are shut
+    /// down (awaited, while the loop still runs) before this returns.
     public func run(_ script: Script) -> Int32 {
         defer { output.flush() }
         if let problem = Self.checkScript(script) {
             output.write("jsbridge: \(problem)\n", to: .stderr)
-            shutDown()
+            let registry = self.registry
+            blockingAwait { await registry.shutdown() }
             return 1
         }
+        MultiThreadedEventLoopGroup.withCurrentThreadAsEventLoop { loop in
+            self.eventLoop = loop
+            let runtime = NIOLoopBound(self, eventLoop: loop)
+            self.inbox.setWaker { loop.execute { runtime.value.turn() } }
+            self.start(script)
+        }
+        return exitCode
+    }
+
+    /// Loads the runtime, runs the script's main module, then the loop's first turn.
+    private func start(_ script: Script) {
         armTimeLimit()
-        if bootstrap() {
-            if let runMain = hooks.runMain {
-                let (kind, text): (String, String) =
-                    switch script {
-                    case .file(let path): ("file", Self.absolutePath(path))
-                    case .eval(let code): ("eval", code)
-                    }
-                callJS(runMain, [makeString(kind), makeString(text)])
-            }
-            runLoop()
+        guard bootstrap() else { return end(ranScript: false) }
+        if let runMain = hooks.runMain {
+            let (kind, text): (String, String) =
+                switch script {
+                case .file(let path): ("file", Self.absolutePath(path))
+                case .eval(let code): ("eval", code)
+                }
+            callJS(runMain, [makeString(kind), makeString(text)])
+        }
+        turn()
+    }
+
+    /// After the loop: exit handlers, the exit code, then the plugins' shutdown and the loop's.
+    private func end(ranScript: Bool) {
+        guard !ended else { return }
+        ended = true
+        inbox.setWaker(nil)
+        wakeTimer?.task.cancel()
+        wakeTimer = nil
+        if ranScript {
             if !stopping, let runExit = hooks.runExit {
                 // Natural end: `process.on('exit')` handlers run, `process.exitCode` decides.
                 if let code = callJS(runExit, []), !stopping {
@@ -137,8 +169,16 @@ public final class JSRuntime {
             output.write("jsbridge: the script was stopped after the --timeout of \(timeoutText)\n", to: .stderr)
             exitCode = 1
         }
-        shutDown()
-        return exitCode
+        submissions.removeAll()
+        for call in inFlight.values { call.handle.cancel() }
+        inFlight.removeAll()
+        output.flush()
+        // The loop keeps running until the plugins are down: their connections may live on it.
+        let (registry, loop) = (self.registry, eventLoop!)
+        Task(executorPreference: ActionExecutor.shared) {
+            await registry.shutdown()
+            loop.shutdownGracefully { _ in }
+        }
     }
 
     // MARK: - Start-up
@@ -233,7 +273,11 @@ public final class JSRuntime {
 
     // MARK: - The event loop
 
-    private func runLoop() {
+    /// Runs the loop until it must wait: due timers, the calls the script made, the inbox's messages. Then
+    /// it returns to the event loop, having armed the inbox's waker and a timer for the next deadline; when
+    /// nothing keeps the process alive any more, it ends the run.
+    private func turn() {
+        guard !ended else { return }
         var batch: [InboxMessage] = []
         while !stopping {
             // Timers due now, in deadline order; microtasks drain after each callback.
@@ -259,8 +303,28 @@ public final class JSRuntime {
                 }
                 deadline = deadline == 0 ? limit : min(deadline, limit)
             }
-            inbox.wait(until: deadline, spinning: !inFlight.isEmpty)
+            if !inFlight.isEmpty, inbox.spin() { continue }
+            guard inbox.sleep(withCallsInFlight: !inFlight.isEmpty) else { continue }
+            wake(at: deadline)
+            return
         }
+        end(ranScript: true)
+    }
+
+    /// Keeps one loop timer for the monotonic `deadline` (ns; 0 = none), replacing one for another deadline.
+    private func wake(at deadline: UInt64) {
+        if let current = wakeTimer {
+            if current.deadline == deadline { return }
+            current.task.cancel()
+            wakeTimer = nil
+        }
+        guard deadline != 0, let loop = eventLoop else { return }
+        let runtime = NIOLoopBound(self, eventLoop: loop)
+        let task = loop.scheduleTask(deadline: .uptimeNanoseconds(deadline)) {
+            runtime.value.wakeTimer = nil
+            runtime.value.turn()
+        }
+        wakeTimer = (deadline, task)
     }
 
     // MARK: - Calling into JS
@@ -307,17 +371,6 @@ public final class JSRuntime {
         exitCode = code
         // With a watchdog armed (--timeout), JS still running after `process.exit()` is terminated.
         termination.terminate.store(true, ordering: .relaxed)
-    }
-
-    // MARK: - Shutdown
-
-    private func shutDown() {
-        submissions.removeAll()
-        for call in inFlight.values { call.handle.cancel() }
-        inFlight.removeAll()
-        output.flush()
-        let registry = self.registry
-        blockingAwait { await registry.shutdown() }
     }
 
     // MARK: - Time limit (--timeout)
