@@ -8,44 +8,52 @@ import Synchronization
 
 /// The live ``HTTPTransport``: AsyncHTTPClient `HTTPClient`s, created on first use and shut down (with
 /// their async `shutdown()`) by ``shutdown()``. AsyncHTTPClient's connect timeout is a client setting, so
-/// there is one client per distinct connect timeout requested (usually one). Redirects are never followed
+/// there is one client per distinct connect timeout requested (usually one), and one more for the requests
+/// on the JS thread's event loop (see ``requestExecutors``). Redirects are never followed
 /// here: the plugin follows them itself so that every hop passes the permission check.
 public final class AsyncHTTPClientTransport: HTTPTransport {
     private struct State {
-        /// Clients by connect timeout in nanoseconds.
-        var clients: [Int64: HTTPClient] = [:]
+        /// Clients by connect timeout in nanoseconds and by where their connections live.
+        var clients: [ClientKey: HTTPClient] = [:]
         var isShutDown = false
+    }
+
+    private struct ClientKey: Hashable {
+        let connectTimeout: Int64
+        /// Whether the client's connections live on lent JS-thread loops (else on AsyncHTTPClient's own).
+        let onLentLoops: Bool
     }
 
     private let state = Mutex(State())
     private let defaultConnectTimeout: Duration
-    /// AsyncHTTPClient's event loops plus the JS threads' loops lent to requests.
-    private let loops = LendableEventLoops()
-    /// Whether a call holds a JS thread's event loop.
-    private let loopLent = Atomic<Bool>(false)
+    /// The JS threads' event loops lent to requests.
+    private let lentLoops = LentEventLoops()
+    /// The `request` calls under way (chosen an executor, not ended yet).
+    private let callsUnderWay = Atomic<Int>(0)
 
-    /// One call at a time runs on the JS thread's event loop, the others on the bridge's pool.
+    /// A call with no other under way runs on the JS thread's event loop, the others on the bridge's pool.
     ///
     /// The bridge asks on the JS thread, which is a SwiftNIO event loop while a script runs
     /// (`MultiThreadedEventLoopGroup.currentEventLoop`). A call lent that loop sends through the delegate API
     /// with the loop as its delegate's, so its request, its connection (AsyncHTTPClient makes it on that loop
     /// and prefers it afterwards) and its answer stay on the JS thread: no thread hop between the script and
     /// the socket, as in Node. Calls beyond it run on the pool and send through the async API on
-    /// AsyncHTTPClient's own loops, so that many requests in flight do not load the JS thread
+    /// AsyncHTTPClient's own loops, so that many requests in flight do not load the JS thread (lending the
+    /// loop to one call at a time instead put about a third of the calls there at 64 in flight). The two
+    /// kinds use two clients: with one, requests from the pool took idle connections on the JS thread's loop
     /// (`Benchmarks/http/client.js`; Benchmarks/README.md, "HTTP"). Asked elsewhere (a headless
     /// `PluginTester`), every call runs on the pool.
     public var requestExecutors: ActionTable.CustomExecutor? {
         ActionTable.CustomExecutor(
             { [self] () -> any TaskExecutor in
-                guard let loop = MultiThreadedEventLoopGroup.currentEventLoop,
-                    loopLent.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
-                else { return ActionExecutor.shared }
-                loops.lend(loop)
+                let others = callsUnderWay.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard others == 0, let loop = MultiThreadedEventLoopGroup.currentEventLoop else {
+                    return ActionExecutor.shared
+                }
+                lentLoops.add(loop)
                 return EventLoopTaskExecutor(loop)
             },
-            ended: { [self] executor in
-                if executor is EventLoopTaskExecutor { loopLent.store(false, ordering: .releasing) }
-            })
+            ended: { [self] _ in callsUnderWay.wrappingSubtract(1, ordering: .relaxed) })
     }
 
     public init(connectTimeout: Duration = .seconds(10)) {
@@ -57,13 +65,14 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         state.withLock { !$0.clients.isEmpty }
     }
 
-    private func client(connectTimeout: Duration?) throws -> HTTPClient {
+    private func client(connectTimeout: Duration?, onLentLoop: Bool = false) throws -> HTTPClient {
         let nanoseconds = Self.nanoseconds(connectTimeout ?? defaultConnectTimeout)
+        let key = ClientKey(connectTimeout: nanoseconds, onLentLoops: onLentLoop)
         return try state.withLock { state in
             if state.isShutDown {
                 throw HTTPError.network(kind: "other", message: "the HTTP client was shut down", url: "")
             }
-            if let client = state.clients[nanoseconds] { return client }
+            if let client = state.clients[key] { return client }
             var configuration = HTTPClient.Configuration()
             configuration.redirectConfiguration = .disallow
             configuration.timeout.connect = .nanoseconds(nanoseconds)
@@ -74,8 +83,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             // No tracing: jsbridge exports no spans, and AsyncHTTPClient otherwise starts a (no-op) span with
             // attributes for every request.
             configuration.tracing.tracer = nil
-            let client = HTTPClient(eventLoopGroupProvider: .shared(loops), configuration: configuration)
-            state.clients[nanoseconds] = client
+            let client = HTTPClient(
+                eventLoopGroupProvider: onLentLoop ? .shared(lentLoops) : .singleton, configuration: configuration)
+            state.clients[key] = client
             return client
         }
     }
@@ -123,11 +133,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     public func sendBuffered(_ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int) async throws
         -> HTTPTransportResponse
     {
-        guard request.bodyStream == nil, let loop = MultiThreadedEventLoopGroup.currentEventLoop, loops.isLent(loop)
+        guard request.bodyStream == nil, let loop = MultiThreadedEventLoopGroup.currentEventLoop,
+            lentLoops.contains(loop)
         else {
             return try await sendCollecting(request, timeout: timeout, maxBodyBytes: maxBodyBytes)
         }
-        let client = try client(connectTimeout: request.connectTimeout)
+        let client = try client(connectTimeout: request.connectTimeout, onLentLoop: true)
         let outgoing: HTTPClient.Request
         do {
             var headers = HTTPHeaders()
@@ -140,7 +151,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             throw Self.map(error, url: request.url, timeout: timeout)
         }
         let delegate = BufferingDelegate(limit: maxBodyBytes, url: request.url)
-        let task = client.execute(request: outgoing, delegate: delegate, eventLoop: .delegate(on: loop))
+        let task = client.execute(request: outgoing, delegate: delegate, eventLoop: .delegateAndChannel(on: loop))
         delegate.armHeadTimeout(task, after: .nanoseconds(Self.nanoseconds(timeout)))
         do {
             return try await withTaskCancellationHandler {
@@ -304,29 +315,28 @@ private struct ByteBufferChunks: AsyncSequence, Sendable {
     }
 }
 
-/// AsyncHTTPClient's shared event loops (new connections of requests bound to no loop go there), plus the
-/// loops that ``AsyncHTTPClientTransport/requestExecutors`` lent to requests: AsyncHTTPClient runs a request
-/// on a loop only if its group has it. Shutting this group down leaves every loop running (none is its own).
-final class LendableEventLoops: EventLoopGroup {
-    private let shared = HTTPClient.defaultEventLoopGroup
-    private let lent = Mutex<[any EventLoop]>([])
+/// The JS threads' event loops that ``AsyncHTTPClientTransport/requestExecutors`` lent to requests: the group
+/// of the client whose connections live there (AsyncHTTPClient runs a request on a loop only if its client's
+/// group has it). Shutting this group down leaves every loop running (none is its own).
+final class LentEventLoops: EventLoopGroup {
+    private let loops = Mutex<[any EventLoop]>([])
 
-    func next() -> any EventLoop { shared.next() }
-    func any() -> any EventLoop { shared.any() }
-
-    func makeIterator() -> EventLoopIterator {
-        EventLoopIterator(Array(shared.makeIterator()) + lent.withLock { $0 })
+    /// The loop lent last (connections are made on the loop of the request that needs one).
+    func next() -> any EventLoop {
+        loops.withLock { $0.last } ?? HTTPClient.defaultEventLoopGroup.next()
     }
 
+    func makeIterator() -> EventLoopIterator { EventLoopIterator(loops.withLock { $0 }) }
+
     /// Adds `loop` to the group (once).
-    func lend(_ loop: any EventLoop) {
-        lent.withLock { loops in
+    func add(_ loop: any EventLoop) {
+        loops.withLock { loops in
             if !loops.contains(where: { $0 === loop }) { loops.append(loop) }
         }
     }
 
-    func isLent(_ loop: any EventLoop) -> Bool {
-        lent.withLock { $0.contains { $0 === loop } }
+    func contains(_ loop: any EventLoop) -> Bool {
+        loops.withLock { $0.contains { $0 === loop } }
     }
 
     func shutdownGracefully(queue: DispatchQueue, _ callback: @escaping @Sendable ((any Error)?) -> Void) {
