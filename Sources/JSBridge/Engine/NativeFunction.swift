@@ -21,6 +21,20 @@ struct NativeCall {
         return String(jsString: ref)
     }
 
+    /// Parses argument `index`, a string of JSON text, straight from its UTF-8 bytes (no Swift `String`).
+    func json(_ index: Int) throws(JSONParseError) -> JSONValue {
+        guard let ref = JSValueToStringCopy(context, self[index], nil) else { return try JSONValue(parsing: "") }
+        defer { JSStringRelease(ref) }
+        let capacity = JSStringGetMaximumUTF8CStringSize(ref)
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { buffer.deallocate() }
+        let written = buffer.withMemoryRebound(to: CChar.self, capacity: capacity) {
+            JSStringGetUTF8CString(ref, $0, capacity)
+        }
+        // `written` counts the terminating NUL.
+        return try JSONValue(parsing: UnsafeBufferPointer(start: buffer, count: max(written - 1, 0)))
+    }
+
     func bool(_ index: Int) -> Bool { JSValueToBoolean(context, self[index]) }
 }
 

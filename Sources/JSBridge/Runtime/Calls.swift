@@ -18,7 +18,7 @@ extension JSRuntime {
             let id = UInt64(call.number(1))
             let arguments: JSONValue
             do {
-                arguments = try JSONValue(parsing: call.string(2))
+                arguments = try call.json(2)
             } catch {
                 throw .type("Arguments could not be read as JSON: \(error)")
             }
@@ -128,7 +128,10 @@ extension JSRuntime {
         }
         guard !first, let dispatch = hooks.dispatch else { return }
         text += "]"
-        callJS(dispatch, [withJSString(text) { JSValueMakeString(context, $0) }])
+        // JSON text: control characters (NUL included) are escaped, so the C-string constructor is exact.
+        let ref = makeJSStringFromNULFreeUTF8(text)
+        defer { JSStringRelease(ref) }
+        callJS(dispatch, [JSValueMakeString(context, ref)])
     }
 }
 

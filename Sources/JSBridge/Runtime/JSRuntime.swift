@@ -44,6 +44,8 @@ public final class JSRuntime {
     private var eventLoop: (any EventLoop)?
     /// The loop's timer that wakes the JS thread for the next JS timer (or the `--timeout` deadline).
     private var wakeTimer: (deadline: UInt64, task: Scheduled<Void>)?
+    /// The inbox's messages being delivered (kept to reuse its storage).
+    private var batch: [InboxMessage] = []
     /// The uncaught exceptions and unhandled rejections reported (at most one: the first ends the run).
     public internal(set) var uncaughtErrors: [String] = []
     let termination: TerminationState
@@ -278,7 +280,6 @@ public final class JSRuntime {
     /// nothing keeps the process alive any more, it ends the run.
     private func turn() {
         guard !ended else { return }
-        var batch: [InboxMessage] = []
         while !stopping {
             // Timers due now, in deadline order; microtasks drain after each callback.
             let now = jsb_monotonic_ns()
