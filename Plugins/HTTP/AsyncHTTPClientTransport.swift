@@ -50,8 +50,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 guard others == 0, let loop = MultiThreadedEventLoopGroup.currentEventLoop else {
                     return ActionExecutor.shared
                 }
-                lentLoops.add(loop)
-                return EventLoopTaskExecutor(loop)
+                return lentLoops.executor(for: loop)
             },
             ended: { [self] _ in callsUnderWay.wrappingSubtract(1, ordering: .relaxed) })
     }
@@ -319,24 +318,28 @@ private struct ByteBufferChunks: AsyncSequence, Sendable {
 /// of the client whose connections live there (AsyncHTTPClient runs a request on a loop only if its client's
 /// group has it). Shutting this group down leaves every loop running (none is its own).
 final class LentEventLoops: EventLoopGroup {
-    private let loops = Mutex<[any EventLoop]>([])
+    /// One executor per loop lent so far (usually one: the runtime's JS thread).
+    private let executors = Mutex<[EventLoopTaskExecutor]>([])
 
     /// The loop lent last (connections are made on the loop of the request that needs one).
     func next() -> any EventLoop {
-        loops.withLock { $0.last } ?? HTTPClient.defaultEventLoopGroup.next()
+        executors.withLock { $0.last?.loop } ?? HTTPClient.defaultEventLoopGroup.next()
     }
 
-    func makeIterator() -> EventLoopIterator { EventLoopIterator(loops.withLock { $0 }) }
+    func makeIterator() -> EventLoopIterator { EventLoopIterator(executors.withLock { $0.map(\.loop) }) }
 
-    /// Adds `loop` to the group (once).
-    func add(_ loop: any EventLoop) {
-        loops.withLock { loops in
-            if !loops.contains(where: { $0 === loop }) { loops.append(loop) }
+    /// The executor that runs a call's jobs on `loop`, which joins the group if it is new.
+    func executor(for loop: any EventLoop) -> EventLoopTaskExecutor {
+        executors.withLock { executors in
+            if let known = executors.first(where: { $0.loop === loop }) { return known }
+            let executor = EventLoopTaskExecutor(loop)
+            executors.append(executor)
+            return executor
         }
     }
 
     func contains(_ loop: any EventLoop) -> Bool {
-        loops.withLock { $0.contains { $0 === loop } }
+        executors.withLock { $0.contains { $0.loop === loop } }
     }
 
     func shutdownGracefully(queue: DispatchQueue, _ callback: @escaping @Sendable ((any Error)?) -> Void) {

@@ -112,7 +112,9 @@ public final class JSRuntime {
     ///
     /// The calling thread becomes a SwiftNIO event loop for the run (a plugin's custom executor chooser,
     /// called on this thread, finds it as `MultiThreadedEventLoopGroup.currentEventLoop`). Plugins are shut
-    /// down (awaited, while the loop still runs) before this returns.
+    /// down (awaited, while the loop still runs) before this returns. Call it on a thread of your own (the
+    /// main thread, a `Thread`): not on an event loop already, nor from Swift concurrency's shared pool, which
+    /// it would block for the whole run.
     public func run(_ script: Script) -> Int32 {
         defer { output.flush() }
         if let problem = Self.checkScript(script) {
