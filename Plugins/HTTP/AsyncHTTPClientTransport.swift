@@ -20,37 +20,37 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     private struct ClientKey: Hashable {
         let connectTimeout: Int64
-        /// Whether the client's connections live on lent JS-thread loops (else on AsyncHTTPClient's own).
-        let onLentLoops: Bool
+        /// Whether the client's connections live on JS threads' loops (else on AsyncHTTPClient's own).
+        let onJSLoops: Bool
     }
 
     private let state = Mutex(State())
     private let defaultConnectTimeout: Duration
-    /// The JS threads' event loops lent to requests.
-    private let lentLoops = LentEventLoops()
+    /// The JS threads' event loops that run requests.
+    private let jsLoops = JSThreadEventLoops()
     /// The `request` calls under way (chosen an executor, not ended yet).
     private let callsUnderWay = Atomic<Int>(0)
 
-    /// A call with no other under way runs on the JS thread's event loop, the others on the bridge's pool.
+    /// Calls made on a JS thread run on that thread's event loop; a call with no other under way sends there
+    /// too.
     ///
     /// The bridge asks on the JS thread, which is a SwiftNIO event loop while a script runs
-    /// (`MultiThreadedEventLoopGroup.currentEventLoop`). A call lent that loop sends through the delegate API
-    /// with the loop as its delegate's, so its request, its connection (AsyncHTTPClient makes it on that loop
-    /// and prefers it afterwards) and its answer stay on the JS thread: no thread hop between the script and
-    /// the socket, as in Node. Calls beyond it run on the pool and send through the async API on
-    /// AsyncHTTPClient's own loops, so that many requests in flight do not load the JS thread (lending the
-    /// loop to one call at a time instead put about a third of the calls there at 64 in flight). The two
-    /// kinds use two clients: with one, requests from the pool took idle connections on the JS thread's loop
-    /// (`Benchmarks/http/client.js`; Benchmarks/README.md, "HTTP"). Asked elsewhere (a headless
-    /// `PluginTester`), every call runs on the pool.
+    /// (`MultiThreadedEventLoopGroup.currentEventLoop`). A call's own Swift work is short (it builds the request,
+    /// awaits the answer and encodes it), so it stays on that loop: the JS thread starts the exchange and the
+    /// answer resumes the call there, one wake-up per batch of answers, with no pool thread in between. Where
+    /// the exchange runs depends on what else is under way (see ``sendBuffered(_:timeout:maxBodyBytes:)``).
+    /// Asked elsewhere (a headless `PluginTester`), every call runs on the bridge's pool.
+    ///
+    /// Measured (`Benchmarks/http/client.js`; Benchmarks/README.md, "HTTP"): running the calls on the pool and
+    /// sending through the async API made about four context switches per request at 64 in flight; running
+    /// them on AsyncHTTPClient's loops, about two, and the two loops then handed answers to each other; on the
+    /// JS thread's loop, about one, as the raw AsyncHTTPClient peer.
     public var requestExecutors: ActionTable.CustomExecutor? {
         ActionTable.CustomExecutor(
             { [self] () -> any TaskExecutor in
-                let others = callsUnderWay.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard others == 0, let loop = MultiThreadedEventLoopGroup.currentEventLoop else {
-                    return ActionExecutor.shared
-                }
-                return lentLoops.executor(for: loop)
+                callsUnderWay.wrappingAdd(1, ordering: .relaxed)
+                guard let loop = MultiThreadedEventLoopGroup.currentEventLoop else { return ActionExecutor.shared }
+                return jsLoops.executor(for: loop)
             },
             ended: { [self] _ in callsUnderWay.wrappingSubtract(1, ordering: .relaxed) })
     }
@@ -64,9 +64,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         state.withLock { !$0.clients.isEmpty }
     }
 
-    private func client(connectTimeout: Duration?, onLentLoop: Bool = false) throws -> HTTPClient {
+    private func client(connectTimeout: Duration?, onJSLoops: Bool = false) throws -> HTTPClient {
         let nanoseconds = Self.nanoseconds(connectTimeout ?? defaultConnectTimeout)
-        let key = ClientKey(connectTimeout: nanoseconds, onLentLoops: onLentLoop)
+        let key = ClientKey(connectTimeout: nanoseconds, onJSLoops: onJSLoops)
         return try state.withLock { state in
             if state.isShutDown {
                 throw HTTPError.network(kind: "other", message: "the HTTP client was shut down", url: "")
@@ -83,7 +83,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             // attributes for every request.
             configuration.tracing.tracer = nil
             let client = HTTPClient(
-                eventLoopGroupProvider: onLentLoop ? .shared(lentLoops) : .singleton, configuration: configuration)
+                eventLoopGroupProvider: onJSLoops ? .shared(jsLoops) : .singleton, configuration: configuration)
             state.clients[key] = client
             return client
         }
@@ -126,18 +126,22 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             })
     }
 
-    /// On an event loop that ``requestExecutors`` lent: the whole exchange on that loop through
-    /// AsyncHTTPClient's delegate API (no body stream, no per-request tasks or actor hops). Elsewhere: the
-    /// async API, collected.
+    /// On a JS thread's event loop (see ``requestExecutors``): AsyncHTTPClient's delegate API (no body
+    /// stream, no per-request tasks or actor hops), the answer resuming the call on that loop. A call with no
+    /// other under way sends on that loop too, through a client whose connections live there: request,
+    /// connection and answer on the JS thread, as in Node. The others send on AsyncHTTPClient's own loops, so
+    /// that many requests in flight do not load the JS thread with the exchanges (and take no connection of
+    /// the lone calls' client). Elsewhere: the async API, collected.
     public func sendBuffered(_ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int) async throws
         -> HTTPTransportResponse
     {
         guard request.bodyStream == nil, let loop = MultiThreadedEventLoopGroup.currentEventLoop,
-            lentLoops.contains(loop)
+            jsLoops.contains(loop)
         else {
             return try await sendCollecting(request, timeout: timeout, maxBodyBytes: maxBodyBytes)
         }
-        let client = try client(connectTimeout: request.connectTimeout, onLentLoop: true)
+        let alone = callsUnderWay.load(ordering: .relaxed) <= 1
+        let client = try client(connectTimeout: request.connectTimeout, onJSLoops: alone)
         let outgoing: HTTPClient.Request
         do {
             var headers = HTTPHeaders()
@@ -150,7 +154,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             throw Self.map(error, url: request.url, timeout: timeout)
         }
         let delegate = BufferingDelegate(limit: maxBodyBytes, url: request.url)
-        let task = client.execute(request: outgoing, delegate: delegate, eventLoop: .delegateAndChannel(on: loop))
+        let task = client.execute(
+            request: outgoing, delegate: delegate, eventLoop: alone ? .delegateAndChannel(on: loop) : .indifferent)
         delegate.armHeadTimeout(task, after: .nanoseconds(Self.nanoseconds(timeout)))
         do {
             return try await withTaskCancellationHandler {
@@ -314,14 +319,14 @@ private struct ByteBufferChunks: AsyncSequence, Sendable {
     }
 }
 
-/// The JS threads' event loops that ``AsyncHTTPClientTransport/requestExecutors`` lent to requests: the group
+/// The JS threads' event loops that ``AsyncHTTPClientTransport/requestExecutors`` ran requests on: the group
 /// of the client whose connections live there (AsyncHTTPClient runs a request on a loop only if its client's
 /// group has it). Shutting this group down leaves every loop running (none is its own).
-final class LentEventLoops: EventLoopGroup {
-    /// One executor per loop lent so far (usually one: the runtime's JS thread).
+final class JSThreadEventLoops: EventLoopGroup {
+    /// One executor per loop seen so far (usually one: the runtime's JS thread).
     private let executors = Mutex<[EventLoopTaskExecutor]>([])
 
-    /// The loop lent last (connections are made on the loop of the request that needs one).
+    /// The loop seen last (connections are made on the loop of the request that needs one).
     func next() -> any EventLoop {
         executors.withLock { $0.last?.loop } ?? HTTPClient.defaultEventLoopGroup.next()
     }

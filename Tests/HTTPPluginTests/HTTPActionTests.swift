@@ -248,10 +248,19 @@ import Testing
         await tester.shutdown()
     }
 
-    /// `sendBuffered` (what `request` uses), both ways: on an event loop that the transport lent (the JS
-    /// thread's, standing in here: the delegate API) and on the pool (the async API). The body limit holds, the
-    /// timeout bounds only the head, and cancelling the calling task stops a request at once.
-    @Test(arguments: [true, false]) func liveBufferedExchange(onTheEventLoop: Bool) async throws {
+    /// Where `sendBuffered` (what `request` uses) can run a call.
+    enum BufferedPath: CaseIterable {
+        /// On the JS thread's loop (a stand-in here), alone: the delegate API, connections on that loop.
+        case lone
+        /// On the JS thread's loop with another call under way: the delegate API on AsyncHTTPClient's loops.
+        case shared
+        /// Off any event loop (the pool): the async API.
+        case pool
+    }
+
+    /// `sendBuffered` each way: the body limit holds, the timeout bounds only the head, and cancelling the
+    /// calling task stops a request at once.
+    @Test(arguments: BufferedPath.allCases) func liveBufferedExchange(_ path: BufferedPath) async throws {
         let server = try await TestHTTPServer.start()
         server.route("/big") { _ in .generated(length: 1 << 20, chunkSize: 64 << 10) }
         server.route("/slow-body") { _ in .chunked(["a", "b", "c"], interval: .milliseconds(700)) }
@@ -259,9 +268,11 @@ import Testing
         let jsThread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let transport = AsyncHTTPClientTransport()
         let executors = try #require(transport.requestExecutors)
+        let onTheEventLoop = path != .pool
         let executor =
             onTheEventLoop ? try await jsThread.next().submit { executors.next() }.get() : executors.next()
         #expect((executor === ActionExecutor.shared) != onTheEventLoop)
+        let other = path == .shared ? try await jsThread.next().submit { executors.next() }.get() : nil
         /// Sends on `executor`, in a task of its own (so that the caller can cancel it); checks which API ran.
         func send(_ path: String, timeout: Duration, maxBodyBytes: Int) -> Task<HTTPTransportResponse, any Error> {
             Task(executorPreference: executor) {
@@ -288,14 +299,15 @@ import Testing
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(ContinuousClock.now - started < .seconds(15))
         executors.ended(executor)
+        if let other { executors.ended(other) }
         await transport.shutdown()
         try await jsThread.shutdownGracefully()
         try await server.stop()
     }
 
-    /// The transport lends the JS thread's event loop (asked on it) to a call with no other under way; the
-    /// others run on the bridge's pool. Asked off any event loop, every call runs on the pool.
-    @Test func aLoneCallRunsOnTheEventLoop() async throws {
+    /// Every call asked for on the JS thread's event loop runs there (one executor, whatever else is under
+    /// way); asked off any event loop, on the bridge's pool.
+    @Test func callsRunOnTheJSThreadsLoop() async throws {
         let jsThread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = jsThread.next()
         let transport = AsyncHTTPClientTransport()
@@ -303,22 +315,11 @@ import Testing
         func next() async throws -> any TaskExecutor { try await loop.submit { executors.next() }.get() }
         let offTheLoop = executors.next()
         #expect(offTheLoop === ActionExecutor.shared)
-        executors.ended(offTheLoop)
-        let first = try await next()
-        #expect(first !== ActionExecutor.shared)
-        let second = try await next(), third = try await next()
-        #expect(second === ActionExecutor.shared && third === ActionExecutor.shared)
-        executors.ended(first)
-        executors.ended(second)
-        #expect(try await next() === ActionExecutor.shared)  // `third` and this one are under way
-        executors.ended(third)
-        executors.ended(ActionExecutor.shared)
-        let again = try await next()
-        #expect(again !== ActionExecutor.shared)
-        // The lent executor runs its jobs on that loop.
-        let onLoop = try await Task(executorPreference: again) { loop.inEventLoop }.value
+        let first = try await next(), second = try await next()
+        #expect(first !== ActionExecutor.shared && first === second)
+        let onLoop = await Task(executorPreference: second) { loop.inEventLoop }.value
         #expect(onLoop)
-        executors.ended(again)
+        for executor in [offTheLoop, first, second] { executors.ended(executor) }
         try await jsThread.shutdownGracefully()
     }
 }
