@@ -167,6 +167,7 @@ function scalar(value) {
 
 /// `application/x-www-form-urlencoded` text; arrays repeat their key.
 function formEncode(entries) {
+  if (entries.length === 0) return "";
   const form = new URLSearchParams();
   for (const [key, value] of entries) {
     if (Array.isArray(value)) for (const item of value) form.append(key, scalar(item));
@@ -266,43 +267,48 @@ function convertEntity(dao, spec, value, response) {
   const keyPath = spec.keyPath ?? "";
   const model = spec.model;
   if (model === undefined || model === null) return value;
-  const dataError = (issues) => new DAOError("dataFormat", "DATA_FORMAT",
-    `${dao}: the response does not match ${Array.isArray(model) ? `[${model[0]}]` : model}: ` +
-      issues.slice(0, 3).map((i) => `${i.path || "(root)"}: ${i.message}`).join("; "),
-    { dao, data: { issues }, status: response.status, response: responseSummary(response) });
   if (value === undefined || value === null) {
-    throw dataError([{ path: keyPath, code: "REQUIRED", message: "the response has no value here", input: value ?? null }]);
+    throw dataFormatError(dao, model, response, [{ path: keyPath, code: "REQUIRED", message: "the response has no value here", input: value ?? null }]);
   }
   const Model = globalThis.Model;
   if (Model === undefined) {
     throw new DAOError("request", "PLUGIN_NOT_FOUND", `${dao}: converting responses into models needs the Model plugin.`, { dao });
   }
-  const convert = (name, item, prefix) => {
-    try {
-      return Model.convert(name, item);
-    } catch (error) {
-      if (error instanceof BridgeError && error.code === "DATA_FORMAT") {
-        throw dataError(prefixIssues(error.data?.issues ?? [], prefix));
-      }
-      throw error;
-    }
-  };
-  if (!Array.isArray(model)) return convert(model, value, keyPath);
+  if (!Array.isArray(model)) return convertOne(Model, dao, model, response, model, value, keyPath);
   if (!Array.isArray(value)) {
-    throw dataError([{ path: keyPath, code: "TYPE", message: `expected an array of ${model[0]}`, input: typeof value }]);
+    throw dataFormatError(dao, model, response, [{ path: keyPath, code: "TYPE", message: `expected an array of ${model[0]}`, input: typeof value }]);
   }
   const issues = [];
   const out = value.map((item, index) => {
     try {
-      return convert(model[0], item, `${keyPath}[${index}]`);
+      return convertOne(Model, dao, model, response, model[0], item, `${keyPath}[${index}]`);
     } catch (error) {
       if (!(error instanceof DAOError) || error.domain !== "dataFormat") throw error;
       issues.push(...error.data.issues);
       return undefined;
     }
   });
-  if (issues.length > 0) throw dataError(issues);
+  if (issues.length > 0) throw dataFormatError(dao, model, response, issues);
   return out;
+}
+
+/// `Model.convert(name, item)`, its `DATA_FORMAT` issues (under `prefix`) as the DAO's `dataFormat` error.
+function convertOne(Model, dao, model, response, name, item, prefix) {
+  try {
+    return Model.convert(name, item);
+  } catch (error) {
+    if (error instanceof BridgeError && error.code === "DATA_FORMAT") {
+      throw dataFormatError(dao, model, response, prefixIssues(error.data?.issues ?? [], prefix));
+    }
+    throw error;
+  }
+}
+
+function dataFormatError(dao, model, response, issues) {
+  return new DAOError("dataFormat", "DATA_FORMAT",
+    `${dao}: the response does not match ${Array.isArray(model) ? `[${model[0]}]` : model}: ` +
+      issues.slice(0, 3).map((i) => `${i.path || "(root)"}: ${i.message}`).join("; "),
+    { dao, data: { issues }, status: response.status, response: responseSummary(response) });
 }
 
 // MARK: - Mocks
@@ -567,10 +573,16 @@ function parseBody(def, response) {
 // MARK: - The DAO object
 
 const definitions = new WeakMap(); // DAO → merged definition
+const dataOf = (result) => result.data;
 
 /// A data-access object made by `HTTP.dao(definition)`; see docs/http.md, "DAOs".
 class DAO {
   #def; #inFlight = new Set();
+  /// Aborts the calls made without a signal of their own when the DAO has no hooks (no user code sees the
+  /// signal, so nothing can leave listeners on it); `cancel()` aborts it and starts a new one. An
+  /// AbortController per call costs more than the rest of the JavaScript of a plain call
+  /// (Benchmarks/README.md, "HTTP").
+  #shared = new AbortController();
 
   constructor(token, def) {
     if (token !== definitions) throw new TypeError("Illegal constructor: use HTTP.dao(definition)");
@@ -587,7 +599,9 @@ class DAO {
   extend(definition) { return make(definition, this.#def); }
 
   /// Calls the DAO; resolves with the delivered data. `options.signal` aborts it (`CANCELLED`).
-  send(params, options) { return this.request(params, options).then((result) => result.data); }
+  send(params = {}, options = {}) {
+    return this.#call(params, options, (signal) => run(this, this.#def, params, signal, options).then(dataOf));
+  }
 
   /// Like `send`, resolving with `{data, status, headers, url, source, attempts}`.
   request(params = {}, options = {}) {
@@ -630,8 +644,9 @@ class DAO {
     const name = this.name;
     const cancelled = (cause) => new DAOError("cancelled", "CANCELLED", `${name}: the call was cancelled.`, { dao: name, cause });
     const start = (queueSignal) => {
-      const controller = new AbortController();
-      const signal = userSignal === undefined && queueSignal === undefined ? controller.signal
+      const controller = userSignal === undefined && queueSignal === undefined && !this.#def.hasHooks ? this.#shared
+        : new AbortController();
+      const signal = controller === this.#shared ? controller.signal
         : AbortSignal.any([controller.signal, userSignal, queueSignal].filter((s) => s !== undefined));
       const entry = { controller };
       this.#inFlight.add(entry);
@@ -655,7 +670,11 @@ class DAO {
   /// Cancels every call of this DAO in flight (each rejects with `CANCELLED`); returns how many.
   cancel(reason) {
     const entries = [...this.#inFlight];
-    for (const entry of entries) entry.controller.abort(reason ?? new DOMException(`${this.name} was cancelled`, "AbortError"));
+    const shared = this.#shared;
+    this.#shared = new AbortController();
+    reason ??= new DOMException(`${this.name} was cancelled`, "AbortError");
+    shared.abort(reason);
+    for (const entry of entries) entry.controller.abort(reason);
     return entries.length;
   }
 
@@ -673,6 +692,7 @@ function make(definition, base) {
   def.pathNames = new Set([...(def.path ?? "").matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
   def.paramSpecs = Object.entries(def.params ?? {}).map(([name, spec]) => paramSpec(name, spec));
   def.declared = new Set(Object.keys(def.params ?? {}));
+  def.hasHooks = Object.keys(def.hooks).length > 0;
   return new DAO(definitions, Object.freeze(def));
 }
 

@@ -233,28 +233,32 @@ import Testing
     @Test func cancelAndSignalsEndCallsWithCancelled() async throws {
         let (result, _) = try await run(
             """
-            const Slow = HTTP.dao({ name: "Slow", baseURL: base, path: "/slow" });
+            const Slow = HTTP.dao({ name: "Slow", baseURL: base, path: "/{which}" });
             (async () => {
-              const calls = [Slow.send(), Slow.send()];
+              const calls = [Slow.send({ which: "slow" }), Slow.send({ which: "slow" })];
               await new Promise((r) => setTimeout(r, 50));
               console.log("pending", Slow.pending, bridge.pendingCalls > 0);
               console.log("cancelled", Slow.cancel());
               for (const call of calls) {
                 try { await call; } catch (e) { console.log(e.domain, e.code, e.cause.name); }
               }
+              console.log("then", await Slow.send({ which: "fast" }));  // cancel() ended only the calls before it
               const controller = new AbortController();
-              const call = Slow.send({}, { signal: controller.signal });
+              const call = Slow.send({ which: "slow" }, { signal: controller.signal });
               setTimeout(() => controller.abort(), 20);
               try { await call; } catch (e) { console.log(e.domain, e.code); }
               await new Promise((r) => setTimeout(r, 20));
               console.log("after", Slow.pending, bridge.pendingCalls);
             })();
             """,
-            routes: { server in server.route("/slow") { _ in .text("late", delay: .seconds(5)) } })
+            routes: { server in
+                server.route("/slow") { _ in .text("late", delay: .seconds(5)) }
+                server.route("/fast") { _ in .json("7") }
+            })
         #expect(
             result.lines == [
                 "pending 2 true", "cancelled 2", "cancelled CANCELLED AbortError", "cancelled CANCELLED AbortError",
-                "cancelled CANCELLED", "after 0 0",
+                "then 7", "cancelled CANCELLED", "after 0 0",
             ])
         #expect(result.stderr == "")
     }
