@@ -644,10 +644,9 @@ class DAO {
     const name = this.name;
     const cancelled = (cause) => new DAOError("cancelled", "CANCELLED", `${name}: the call was cancelled.`, { dao: name, cause });
     const start = (queueSignal) => {
-      const controller = userSignal === undefined && queueSignal === undefined && !this.#def.hasHooks ? this.#shared
-        : new AbortController();
-      const signal = controller === this.#shared ? controller.signal
-        : AbortSignal.any([controller.signal, userSignal, queueSignal].filter((s) => s !== undefined));
+      if (userSignal === undefined && queueSignal === undefined && !this.#def.hasHooks) return this.#shareSignal(work, cancelled);
+      const controller = new AbortController();
+      const signal = AbortSignal.any([controller.signal, userSignal, queueSignal].filter((s) => s !== undefined));
       const entry = { controller };
       this.#inFlight.add(entry);
       return new Promise((resolve, reject) => {
@@ -665,6 +664,23 @@ class DAO {
     let started = false;
     return queue(this.#def.queue).add(({ signal }) => { started = true; return start(signal); }, { signal: userSignal })
       .catch((error) => { throw started ? error : cancelled(error); });
+  }
+
+  /// `work` with the DAO's shared signal: for a hook-less DAO, whose only waits (bridge calls) end as soon as
+  /// the signal aborts, so no listener of its own is needed. A call under way when `cancel()` aborted the
+  /// signal rejects with `CANCELLED` however its work ended.
+  #shareSignal(work, cancelled) {
+    const signal = this.#shared.signal;
+    const entry = { controller: this.#shared };
+    this.#inFlight.add(entry);
+    return work(signal).then((value) => {
+      this.#inFlight.delete(entry);
+      if (signal.aborted) throw cancelled(signal.reason);
+      return value;
+    }, (error) => {
+      this.#inFlight.delete(entry);
+      throw signal.aborted ? cancelled(signal.reason) : error;
+    });
   }
 
   /// Cancels every call of this DAO in flight (each rejects with `CANCELLED`); returns how many.
