@@ -65,10 +65,12 @@ function checkValue(value) {
   return value;
 }
 
-const headerList = new WeakMap(); // Headers → { list: [[lowerName, value]], guard: "none" | "immutable" }
+/// A Headers object's `{ list: [[lowerName, value]], guard: "none" | "immutable" }` (a private field: a
+/// WeakMap entry per object cost each request two map insertions and the collector's weak-map work).
+let stateOf;
 
 function headersState(headers) {
-  const state = headerList.get(headers);
+  const state = stateOf(headers);
   if (state === undefined) throw new TypeError('Value of "this" must be of type Headers');
   return state;
 }
@@ -80,8 +82,12 @@ function mutable(headers) {
 }
 
 class Headers {
+  #state = { list: [], guard: "none" };
+  static {
+    stateOf = (headers) => (headers !== null && typeof headers === "object" && #state in headers ? headers.#state : undefined);
+  }
+
   constructor(init) {
-    headerList.set(this, { list: [], guard: "none" });
     if (init === undefined || init === null) return;
     if (typeof init !== "object" && typeof init !== "function") {
       throw new TypeError("Failed to construct 'Headers': The provided value is not of type 'HeadersInit'.");

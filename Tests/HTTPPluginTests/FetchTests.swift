@@ -173,7 +173,8 @@ import Testing
             console.log(seen.join(" "));
             const copy = new Headers(h); copy.set("x-a", "changed");
             console.log(h.get("x-a"), new Headers([["k", "v"]]).get("K"), Object.prototype.toString.call(h));
-            for (const bad of [() => h.append("bad name", "x"), () => h.set("x", "a\\nb"), () => new Headers([["one"]]), () => new Headers(5)]) {
+            const notHeaders = [() => Headers.prototype.get.call({}, "a"), () => Object.create(Headers.prototype).has("a"), () => Headers.prototype.append.call(null, "a", "b")];
+            for (const bad of [() => h.append("bad name", "x"), () => h.set("x", "a\\nb"), () => new Headers([["one"]]), () => new Headers(5), ...notHeaders]) {
               try { bad(); } catch (e) { console.log(e.constructor.name); }
             }
             fetch(base + "/text").then((r) => { try { r.headers.set("x", "y"); } catch (e) { console.log("immutable", e.constructor.name); } });
@@ -184,7 +185,8 @@ import Testing
                 #"[["content-type","text/plain"],["set-cookie","a=1"],["set-cookie","b=2"],["x-a","1, 3"],["x-b","2"]]"#,
                 #"["a=1","b=2"] content-type|set-cookie|set-cookie|x-a|x-b 5"#,
                 "content-type=text/plaintrue set-cookie=a=1true set-cookie=b=2true x-a=onlytrue",
-                "only v [object Headers]", "TypeError", "TypeError", "TypeError", "TypeError", "immutable TypeError",
+                "only v [object Headers]", "TypeError", "TypeError", "TypeError", "TypeError", "TypeError", "TypeError",
+                "TypeError", "immutable TypeError",
             ])
         #expect(result.stderr == "")
     }
