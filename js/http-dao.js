@@ -644,7 +644,9 @@ class DAO {
     const name = this.name;
     const cancelled = (cause) => new DAOError("cancelled", "CANCELLED", `${name}: the call was cancelled.`, { dao: name, cause });
     const start = (queueSignal) => {
-      if (userSignal === undefined && queueSignal === undefined && !this.#def.hasHooks) return this.#shareSignal(work, cancelled);
+      if (userSignal === undefined && queueSignal === undefined && !this.#def.hasHooks && options.onCache === undefined) {
+        return this.#shareSignal(work, cancelled);
+      }
       const controller = new AbortController();
       const signal = AbortSignal.any([controller.signal, userSignal, queueSignal].filter((s) => s !== undefined));
       const entry = { controller };
@@ -666,8 +668,8 @@ class DAO {
       .catch((error) => { throw started ? error : cancelled(error); });
   }
 
-  /// `work` with the DAO's shared signal: for a hook-less DAO, whose only waits (bridge calls) end as soon as
-  /// the signal aborts, so no listener of its own is needed. A call under way when `cancel()` aborted the
+  /// `work` with the DAO's shared signal: for a hook-less DAO called without `onCache`, whose only waits
+  /// (bridge calls, mock delays) end as soon as the signal aborts, so no listener of its own is needed. A call under way when `cancel()` aborted the
   /// signal rejects with `CANCELLED` however its work ended.
   #shareSignal(work, cancelled) {
     const signal = this.#shared.signal;
