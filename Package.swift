@@ -1,6 +1,11 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// SwiftNIO's event-loop products: the JS thread is a SwiftNIO event loop.
+let nioLoops: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+]
+
 let package = Package(
     name: "jsbridge",
     platforms: [.macOS(.v15)],
@@ -45,21 +50,15 @@ let package = Package(
         // The engine: JavaScriptCore host, event loop (the JS thread is a SwiftNIO event loop), command queue.
         .target(
             name: "JSBridge",
-            dependencies: [
-                "CJavaScriptCore", "JSBridgeCore", "JSBridgeScripts",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            dependencies: ["CJavaScriptCore", "JSBridgeCore", "JSBridgeScripts"] + nioLoops
         ),
         // Headless test kit for plugin authors.
         .target(
             name: "JSBridgeTesting",
             dependencies: [
                 "JSBridge", "JSBridgeCore", "StoragePlugin", "LocationPlugin", "HTTPPlugin",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]),
+            ] + nioLoops),
         // Built-in diagnostic plugin.
         .target(name: "EchoPlugin", dependencies: ["JSBridgeCore"], path: "Plugins/Echo"),
         // The model conversion engine (JSON ⇄ models; no bridge types) and its bridge plugin.
@@ -76,10 +75,8 @@ let package = Package(
             dependencies: [
                 "JSBridgeCore", "ModelConversion",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
+            ] + nioLoops,
             path: "Plugins/HTTP"),
         // The command line (flags, exit codes) as a library, for `jsbridge` and users' own runtimes.
         .target(
@@ -102,11 +99,7 @@ let package = Package(
         .testTarget(name: "JSBridgeCoreTests", dependencies: ["JSBridgeCore"]),
         .testTarget(
             name: "JSBridgeTests",
-            dependencies: [
-                "JSBridge", "JSBridgeTesting", "EchoPlugin",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ]),
+            dependencies: ["JSBridge", "JSBridgeTesting", "EchoPlugin"] + nioLoops),
         .testTarget(name: "EchoPluginTests", dependencies: ["EchoPlugin", "JSBridgeTesting"]),
         .testTarget(name: "ModelConversionTests", dependencies: ["ModelConversion"]),
         .testTarget(name: "ModelPluginTests", dependencies: ["ModelPlugin", "JSBridgeTesting"]),

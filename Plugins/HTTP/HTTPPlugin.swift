@@ -93,7 +93,7 @@ public struct HTTPPlugin: BridgePlugin {
                 let (response, attempts) = try await network(request)
                 return Self.encode(response, attempts: attempts)
             }
-            // The disk cache blocks on file I/O: not on the transport's event loop.
+            // The disk cache blocks on file I/O: on the pool, not on the JS thread's loop where `request` calls run.
             return try await withTaskExecutorPreference(ActionExecutor.shared) {
                 try await Self.cachedRequest(
                     request, cache: cache, state: cacheState, context: context, network: network)

@@ -3,7 +3,7 @@
 /// and the HTTP date formats.
 public enum CivilCalendar {
     /// Days since 1970-01-01 of `year`-`month`-`day` (month 1–12; the day is not range-checked).
-    public static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+    @inlinable public static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -13,7 +13,7 @@ public enum CivilCalendar {
     }
 
     /// The date of a day count since 1970-01-01.
-    public static func date(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    @inlinable public static func date(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -25,10 +25,12 @@ public enum CivilCalendar {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    public static func isLeap(_ year: Int64) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+    @inlinable public static func isLeap(_ year: Int64) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    }
 
     /// The number of days of `month` (1–12) in `year`.
-    public static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+    @inlinable public static func daysInMonth(year: Int64, month: Int64) -> Int64 {
         switch month {
         case 2: return isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: return 30

@@ -234,7 +234,6 @@ public enum DateFormats {
         return String(decoding: out, as: UTF8.self)
     }
 
-    // Howard Hinnant's days-from-civil and civil-from-days.
     private static func digits(_ b: UnsafeBufferPointer<UInt8>, _ at: Int, _ count: Int) -> Int64? {
         guard at + count <= b.count else { return nil }
         var v: Int64 = 0
@@ -251,18 +250,12 @@ public enum DateFormats {
     )
         -> Date?
     {
-        guard (1...12).contains(mo), d >= 1, d <= daysIn(mo, y), h <= 24, mi <= 59, s <= 60 else { return nil }
+        guard (1...12).contains(mo), d >= 1, d <= CivilCalendar.daysInMonth(year: y, month: mo), h <= 24, mi <= 59,
+            s <= 60
+        else { return nil }
         if h == 24 && (mi != 0 || s != 0 || frac != 0) { return nil }
         let secs = CivilCalendar.days(year: y, month: mo, day: d) * 86400 + h * 3600 + mi * 60 + s - offset
         return Date(timeIntervalSince1970: Double(secs) + frac)
-    }
-
-    private static func daysIn(_ m: Int64, _ y: Int64) -> Int64 {
-        switch m {
-        case 2: return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 
     /// Fraction `.ddd…` at `i`; returns (fraction, next index).

@@ -27,13 +27,14 @@ final class Inbox: @unchecked Sendable {
         var waker: (@Sendable () -> Void)?
     }
 
-    // Invariant: `spinBudget` and `asleepSince` are touched only on the JS thread.
     private let state = Mutex(State())
     /// Mirrors `messages.count > 0` for lock-free polling while spinning.
     private let hasMessages = Atomic<Bool>(false)
 
     /// The longest the JS thread polls for answers before it sleeps, while calls are in flight.
     static let spinNanoseconds: UInt64 = 50_000
+
+    // Invariant: `spinBudget` and `asleepSince` are touched only on the JS thread (hence `@unchecked Sendable`).
     /// How long it polls now (JS thread only): halved after each poll that found nothing, back to the maximum
     /// whenever an answer arrives within the maximum anyway — so answers that take longer than a spin (network
     /// requests) stop costing a core, and quick ones (in-process actions) keep saving the wake-up.
