@@ -166,13 +166,28 @@ function checkOptions(options) {
   }
 }
 
+/// The calls under way that each signal ends: one "abort" listener per signal however many calls share it
+/// (a DAO's calls share one), so starting and ending a call costs a set insertion and deletion.
+const callsBySignal = new WeakMap();
+
+function watchSignal(signal, id) {
+  let ids = callsBySignal.get(signal);
+  if (ids === undefined) {
+    callsBySignal.set(signal, ids = new Set());
+    signal.addEventListener("abort", () => {
+      for (const id of ids) end(id, "CANCELLED", "The call was cancelled.");
+    }, { once: true });
+  }
+  ids.add(id);
+}
+
 function watch(id, entry, options) {
   const { timeout, signal } = options;
   if (signal !== undefined && signal !== null) {
     if (signal.aborted) return end(id, "CANCELLED", "The call was cancelled.");
+    entry.id = id;
     entry.signal = signal;
-    entry.onAbort = () => end(id, "CANCELLED", "The call was cancelled.");
-    signal.addEventListener("abort", entry.onAbort, { once: true });
+    watchSignal(signal, id);
   }
   if (timeout !== undefined && timeout !== null) {
     const ms = Number(timeout);
@@ -182,7 +197,7 @@ function watch(id, entry, options) {
 
 function release(entry) {
   if (entry.timer !== undefined) clearTimeout(entry.timer);
-  if (entry.signal !== undefined) entry.signal.removeEventListener("abort", entry.onAbort);
+  if (entry.signal !== undefined) callsBySignal.get(entry.signal).delete(entry.id);
 }
 
 /// Ends call `id` from the JS side (cancel, timeout): the native side is told and its answer ignored.
@@ -250,7 +265,7 @@ function call(plugin, action, args, options) {
     return Promise.reject(withCall(error, plugin, action));
   }
   return new Promise((resolve, reject) => {
-    pending.set(id, { plugin, action, resolve, reject, onItem: undefined, timer: undefined, signal: undefined, onAbort: undefined });
+    pending.set(id, { plugin, action, resolve, reject, onItem: undefined, timer: undefined, signal: undefined, id: undefined });
     if (options !== undefined && options !== null) watch(id, pending.get(id), options);
   });
 }

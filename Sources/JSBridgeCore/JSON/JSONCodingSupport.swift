@@ -80,7 +80,7 @@ extension ArgumentIssue {
 
 extension JSONValue {
     /// A short description of the value's kind for error messages: `a string ("abc")`, `null`, `an array`.
-    var kindDescription: String {
+    public var kindDescription: String {
         switch self {
         case .null: return "null"
         case .bool(let flag): return "a boolean (\(flag))"
