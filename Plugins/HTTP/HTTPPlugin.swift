@@ -75,29 +75,12 @@ public struct HTTPPlugin: BridgePlugin {
         let settings = ConfigurationMemo()
         let executor: ActionTable.Executor = transport.requestExecutors.map { .custom($0) } ?? .concurrent
         a.async("request", args: JSONValue.self, on: executor) { context, json -> JSONValue in
-            let args = try RequestArguments(json: json)
-            let configuration = try settings.get(context)
-            let fetcher = Fetcher(
-                transport: transport, timeout: .milliseconds(configuration.timeoutMs ?? 300_000),
-                maxRedirects: configuration.maxRedirects ?? 20,
-                maxBodyBytes: configuration.maxBodyBytes ?? (256 << 20),
-                authorize: { host, port in try context.require(.net(host: host, port: port)) })
-            let request = try args.request()
-            let policy = PolicyFetcher(
-                fetcher: fetcher, retry: args.retry, totalTimeoutMs: args.totalTimeoutMs, clock: context.clock)
-            let network: (FetchRequest) async throws -> (response: FetchResponse, attempts: Int?) = { request in
-                guard let policy else { return (try await fetcher.fetch(request), nil) }
-                let (response, attempts) = try await policy.fetch(request)
-                return (response, attempts)
-            }
-            guard let cache = args.cache else {
-                let (response, attempts) = try await network(request)
-                return Self.encode(response, attempts: attempts)
-            }
-            // The disk cache blocks on file I/O: on the pool, not on the JS thread's loop where `request` calls run.
-            return try await withTaskExecutorPreference(ActionExecutor.shared) {
-                try await Self.cachedRequest(
-                    request, cache: cache, state: cacheState, context: context, network: network)
+            switch try RequestPlan(json, context: context, transport: transport, settings: settings) {
+            case .plain(let request, let fetcher):
+                return try await Self.request(request, fetcher: fetcher)
+            case .policed(let request, let args, let fetcher):
+                return try await Self.request(
+                    request, args: args, fetcher: fetcher, context: context, cache: cacheState)
             }
         }
         Self.cacheActions(&a, state: cacheState)
@@ -118,6 +101,35 @@ public struct HTTPPlugin: BridgePlugin {
         Self.transferActions(&a, transport: transport)
     }
 
+    /// A `request` call without retries, total timeout or cache: the common case.
+    @inline(never)
+    private static func request(_ request: FetchRequest, fetcher: Fetcher) async throws -> JSONValue {
+        encode(try await fetcher.fetch(request))
+    }
+
+    /// A `request` call with a retry policy, a total timeout or a cache.
+    @inline(never)
+    private static func request(
+        _ request: FetchRequest, args: RequestArguments, fetcher: Fetcher, context: PluginContext,
+        cache state: CacheState
+    ) async throws -> JSONValue {
+        let policy = PolicyFetcher(
+            fetcher: fetcher, retry: args.retry, totalTimeoutMs: args.totalTimeoutMs, clock: context.clock)
+        let network: (FetchRequest) async throws -> (response: FetchResponse, attempts: Int?) = { request in
+            guard let policy else { return (try await fetcher.fetch(request), nil) }
+            let (response, attempts) = try await policy.fetch(request)
+            return (response, attempts)
+        }
+        guard let cache = args.cache else {
+            let (response, attempts) = try await network(request)
+            return encode(response, attempts: attempts)
+        }
+        // The disk cache blocks on file I/O: on the pool, not on the JS thread's loop where `request` calls run.
+        return try await withTaskExecutorPreference(ActionExecutor.shared) {
+            try await cachedRequest(request, cache: cache, state: state, context: context, network: network)
+        }
+    }
+
     static func encode(_ response: FetchResponse, attempts: Int? = nil, source: HTTPCacheSource? = nil) -> JSONValue {
         var object: JSONObject = [
             "status": .number(Double(response.status)),
@@ -134,6 +146,32 @@ public struct HTTPPlugin: BridgePlugin {
         if let attempts { object["attempts"] = .number(Double(attempts)) }
         if let source { object["source"] = .string(source.rawValue) }
         return .object(object)
+    }
+}
+
+/// What a `request` call does, worked out synchronously.
+///
+/// An async function's locals live in task memory, allocated and freed with every call: the action's closure
+/// keeps only this plan, and each case runs in a function of its own. (Measured with a probe on
+/// `swift_task_alloc`: with everything inline the closure's state took 2.4 KB of the 6.2 KB of task memory a
+/// call allocated; now 1.5 KB of 5.1 KB.)
+private enum RequestPlan {
+    case plain(FetchRequest, Fetcher)
+    indirect case policed(FetchRequest, RequestArguments, Fetcher)
+
+    @inline(never)  // Inlined, its locals would be part of the async closure's state.
+    init(_ json: JSONValue, context: PluginContext, transport: any HTTPTransport, settings: ConfigurationMemo)
+        throws(BridgeError)
+    {
+        let args = try RequestArguments(json: json)
+        let configuration = try settings.get(context)
+        let fetcher = Fetcher(
+            transport: transport, timeout: .milliseconds(configuration.timeoutMs ?? 300_000),
+            maxRedirects: configuration.maxRedirects ?? 20, maxBodyBytes: configuration.maxBodyBytes ?? (256 << 20),
+            authorize: { host, port in try context.require(.net(host: host, port: port)) })
+        let request = try args.request()
+        let plain = args.cache == nil && args.retry == nil && args.totalTimeoutMs == nil
+        self = plain ? .plain(request, fetcher) : .policed(request, args, fetcher)
     }
 }
 
