@@ -9,7 +9,7 @@ import Synchronization
 /// The live ``HTTPTransport``: AsyncHTTPClient `HTTPClient`s, created on first use and shut down (with
 /// their async `shutdown()`) by ``shutdown()``. AsyncHTTPClient's connect timeout is a client setting, so
 /// there is one client per distinct connect timeout requested (usually one), and one more for the requests
-/// on the JS thread's event loop (see ``requestExecutors``). Redirects are never followed
+/// on the JS thread's event loop (see ``startBuffered(_:timeout:maxBodyBytes:completion:)``). Redirects are never followed
 /// here: the plugin follows them itself so that every hop passes the permission check.
 public final class AsyncHTTPClientTransport: HTTPTransport {
     private struct State {
@@ -31,20 +31,21 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The `request` calls under way (chosen an executor, not ended yet).
     private let callsUnderWay = Atomic<Int>(0)
 
-    /// Calls made on a JS thread run on that thread's event loop; a call with no other under way sends there
-    /// too.
+    /// Calls made on a JS thread that need a task (retries, a total timeout, the cache) run on that thread's
+    /// event loop; every call is counted, so that a call with no other under way can send on that loop.
     ///
-    /// The bridge asks on the JS thread, which is a SwiftNIO event loop while a script runs
-    /// (`MultiThreadedEventLoopGroup.currentEventLoop`). A call's own Swift work is short (it builds the request,
-    /// awaits the answer and encodes it), so it stays on that loop: the JS thread starts the exchange and the
-    /// answer resumes the call there, one wake-up per batch of answers, with no pool thread in between. Where
-    /// the exchange runs depends on what else is under way (see ``sendBuffered(_:timeout:maxBodyBytes:)``).
-    /// Asked elsewhere (a headless `PluginTester`), every call runs on the bridge's pool.
+    /// The plugin asks on the JS thread, which is a SwiftNIO event loop while a script runs
+    /// (`MultiThreadedEventLoopGroup.currentEventLoop`), when a call starts, and tells `ended` when it ends.
+    /// Plain calls need no task: they send through ``startBuffered(_:timeout:maxBodyBytes:completion:)``. A
+    /// task's own Swift work is short (it builds the request, awaits the answer and encodes it), so it stays
+    /// on that loop: the answer resumes it there, with no pool thread in between. Asked elsewhere (a headless
+    /// `PluginTester`), the executor is the bridge's pool.
     ///
     /// Measured (`Benchmarks/http/client.js`; Benchmarks/README.md, "HTTP"): running the calls on the pool and
     /// sending through the async API made about four context switches per request at 64 in flight; running
     /// them on AsyncHTTPClient's loops, about two, and the two loops then handed answers to each other; on the
-    /// JS thread's loop, about one, as the raw AsyncHTTPClient peer.
+    /// JS thread's loop, about one, as the raw AsyncHTTPClient peer; without a task, the JS thread spent ~30%
+    /// fewer samples per request.
     public var requestExecutors: ActionTable.CustomExecutor? {
         ActionTable.CustomExecutor(
             { [self] () -> any TaskExecutor in
@@ -127,11 +128,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// On a JS thread's event loop (see ``requestExecutors``): AsyncHTTPClient's delegate API (no body
-    /// stream, no per-request tasks or actor hops), the answer resuming the call on that loop. A call with no
-    /// other under way sends on that loop too, through a client whose connections live there: request,
-    /// connection and answer on the JS thread, as in Node. The others send on AsyncHTTPClient's own loops, so
-    /// that many requests in flight do not load the JS thread with the exchanges (and take no connection of
-    /// the lone calls' client). Elsewhere: the async API, collected.
+    /// stream, no per-request tasks or actor hops), the answer resuming the call on that loop. Elsewhere: the
+    /// async API, collected. Where the exchange runs: see ``startBuffered(_:timeout:maxBodyBytes:completion:)``.
     public func sendBuffered(_ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int) async throws
         -> HTTPTransportResponse
     {
@@ -140,8 +138,52 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         else {
             return try await sendCollecting(request, timeout: timeout, maxBodyBytes: maxBodyBytes)
         }
-        let alone = callsUnderWay.load(ordering: .relaxed) <= 1
-        let client = try client(connectTimeout: request.connectTimeout, onJSLoops: alone)
+        let (task, delegate) = try executeBuffered(request, timeout: timeout, maxBodyBytes: maxBodyBytes, on: loop)
+        do {
+            return try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+        } catch {
+            throw Self.failure(error, delegate: delegate, url: request.url, timeout: timeout)
+        }
+    }
+
+    /// The delegate API, without a task: the completion runs on the loop of the exchange.
+    ///
+    /// A call with no other under way, made on a JS thread's loop, sends on that loop through a client whose
+    /// connections live there: request, connection and answer on the JS thread, as in Node. The others send
+    /// on AsyncHTTPClient's own loops, so that many requests in flight do not load the JS thread with the
+    /// exchanges (and take no connection of the lone calls' client).
+    public func startBuffered(
+        _ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int,
+        completion: @escaping @Sendable (Result<HTTPTransportResponse, any Error>) -> Void
+    ) -> (@Sendable () -> Void)? {
+        guard request.bodyStream == nil else { return nil }
+        let loop = MultiThreadedEventLoopGroup.currentEventLoop.flatMap { jsLoops.contains($0) ? $0 : nil }
+        let task: HTTPClient.Task<HTTPTransportResponse>
+        let delegate: BufferingDelegate
+        do {
+            (task, delegate) = try executeBuffered(request, timeout: timeout, maxBodyBytes: maxBodyBytes, on: loop)
+        } catch {
+            completion(.failure(error))
+            return {}
+        }
+        let url = request.url
+        task.futureResult.whenComplete { result in
+            completion(result.mapError { Self.failure($0, delegate: delegate, url: url, timeout: timeout) })
+        }
+        return { task.cancel() }
+    }
+
+    /// Starts an exchange with the delegate API: on `loop` (a JS thread's) through the lone calls' client when
+    /// no other call is under way, else on AsyncHTTPClient's loops.
+    private func executeBuffered(
+        _ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int, on loop: (any EventLoop)?
+    ) throws -> (HTTPClient.Task<HTTPTransportResponse>, BufferingDelegate) {
+        let lone = callsUnderWay.load(ordering: .relaxed) <= 1 ? loop : nil
+        let client = try client(connectTimeout: request.connectTimeout, onJSLoops: lone != nil)
         let outgoing: HTTPClient.Request
         do {
             var headers = HTTPHeaders()
@@ -155,20 +197,16 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
         let delegate = BufferingDelegate(limit: maxBodyBytes, url: request.url)
         let task = client.execute(
-            request: outgoing, delegate: delegate, eventLoop: alone ? .delegateAndChannel(on: loop) : .indifferent)
+            request: outgoing, delegate: delegate, eventLoop: lone.map { .delegateAndChannel(on: $0) } ?? .indifferent)
         delegate.armHeadTimeout(task, after: .nanoseconds(Self.nanoseconds(timeout)))
-        do {
-            return try await withTaskCancellationHandler {
-                try await task.futureResult.get()
-            } onCancel: {
-                task.cancel()
-            }
-        } catch {
-            if delegate.timedOut {
-                throw Self.map(HTTPClientError.deadlineExceeded, url: request.url, timeout: timeout)
-            }
-            throw Self.map(error, url: request.url, timeout: timeout)
-        }
+        return (task, delegate)
+    }
+
+    /// An exchange's error as ``HTTPError`` (the head timeout's cancellation as a timeout).
+    private static func failure(_ error: any Error, delegate: BufferingDelegate, url: String, timeout: Duration)
+        -> any Error
+    {
+        map(delegate.timedOut ? HTTPClientError.deadlineExceeded : error, url: url, timeout: timeout)
     }
 
     public func shutdown() async {

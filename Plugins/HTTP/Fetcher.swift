@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What `fetch()` does with a redirect response (WHATWG `RequestRedirect`).
 public enum RedirectMode: String, Sendable, Hashable, CaseIterable {
@@ -127,61 +128,202 @@ public struct Fetcher: Sendable {
     private func open(
         _ request: FetchRequest, send: (HTTPTransportRequest) async throws -> HTTPTransportResponse
     ) async throws -> OpenedResponse {
-        var current = HTTPTransportRequest(
-            method: request.method, url: request.url, headers: request.headers, body: request.body,
-            connectTimeout: request.connectTimeout)
-        var target = try HTTPTarget(request.url)
-        var redirects = 0
+        var hop = try FetchHop(request)
         while true {
-            try authorize(target.host, target.port)
+            try authorize(hop.target.host, hop.target.port)
             try Task.checkCancellation()
-            let response = try await send(current)
-            if [301, 302, 303, 307, 308].contains(response.status), request.redirect != .manual,
-                let location = response.header("location")
-            {
-                if request.redirect == .error {
-                    throw HTTPError.network(
-                        kind: "redirect",
-                        message: "the response redirects (status \(response.status)) and redirect is \"error\"",
-                        url: current.url)
-                }
-                redirects += 1
-                if redirects > maxRedirects {
-                    throw HTTPError.network(
-                        kind: "redirect", message: "more than \(maxRedirects) redirects", url: current.url)
-                }
-                guard let next = URL(string: location, relativeTo: target.url)?.absoluteURL else {
-                    throw HTTPError.network(
-                        kind: "redirect", message: "invalid Location '\(location)'", url: current.url)
-                }
-                let nextTarget: HTTPTarget
-                do {
-                    nextTarget = try HTTPTarget(next.absoluteString)
-                } catch {
-                    throw HTTPError.network(
-                        kind: "redirect", message: "cannot follow a redirect to '\(location)'", url: current.url)
-                }
-                // Drain nothing: dropping the body iterator releases the connection.
-                let method = current.method.uppercased()
-                if ((response.status == 301 || response.status == 302) && method == "POST")
-                    || (response.status == 303 && method != "GET" && method != "HEAD")
-                {
-                    current.method = "GET"
-                    current.body = nil
-                    current.headers.removeAll { Self.bodyHeaders.contains($0.name.lowercased()) }
-                }
-                if nextTarget.origin != target.origin {
-                    current.headers.removeAll {
-                        let name = $0.name.lowercased()
-                        return name == "authorization" || name == "cookie" || name == "proxy-authorization"
-                    }
-                }
-                current.headers.removeAll { $0.name.lowercased() == "host" }
-                current.url = next.absoluteString
-                target = nextTarget
-                continue
+            let response = try await send(hop.request)
+            guard try hop.follow(response, mode: request.redirect, maxRedirects: maxRedirects) else {
+                return OpenedResponse(head: response, url: hop.request.url, redirected: hop.redirects > 0)
             }
-            return OpenedResponse(head: response, url: current.url, redirected: redirects > 0)
+        }
+    }
+
+    /// Sends `request` like ``fetch(_:)`` but without a Swift task, through the transport's
+    /// ``HTTPTransport/startBuffered(_:timeout:maxBodyBytes:completion:)``: `completion` gets the response or
+    /// the error, once, on any thread. Returns a function that cancels the fetch, or nil (having done nothing)
+    /// when the transport cannot send this way.
+    public func start(
+        _ request: FetchRequest, completion: @escaping @Sendable (Result<FetchResponse, any Error>) -> Void
+    ) -> (@Sendable () -> Void)? {
+        let hop: FetchHop
+        do {
+            hop = try FetchHop(request)
+            try authorize(hop.target.host, hop.target.port)
+        } catch {
+            completion(.failure(error))
+            return {}
+        }
+        let fetch = CallbackFetch(fetcher: self, mode: request.redirect, hop: hop, completion: completion)
+        guard fetch.sendFirst() else { return nil }
+        return { fetch.cancel() }
+    }
+}
+
+/// One request of a fetch and its target: what each followed redirect changes (Fetch §4.4).
+struct FetchHop: Sendable {
+    var request: HTTPTransportRequest
+    var target: HTTPTarget
+    var redirects = 0
+
+    init(_ fetch: FetchRequest) throws(HTTPError) {
+        request = HTTPTransportRequest(
+            method: fetch.method, url: fetch.url, headers: fetch.headers, body: fetch.body,
+            connectTimeout: fetch.connectTimeout)
+        target = try HTTPTarget(fetch.url)
+    }
+
+    /// Moves to the hop that `response` redirects to and returns true, or returns false when `response` is
+    /// the final one (per `mode`); throws for a redirect that may not or cannot be followed.
+    mutating func follow(_ response: HTTPTransportResponse, mode: RedirectMode, maxRedirects: Int) throws(HTTPError)
+        -> Bool
+    {
+        guard [301, 302, 303, 307, 308].contains(response.status), mode != .manual,
+            let location = response.header("location")
+        else { return false }
+        if mode == .error {
+            throw HTTPError.network(
+                kind: "redirect",
+                message: "the response redirects (status \(response.status)) and redirect is \"error\"",
+                url: request.url)
+        }
+        redirects += 1
+        if redirects > maxRedirects {
+            throw HTTPError.network(kind: "redirect", message: "more than \(maxRedirects) redirects", url: request.url)
+        }
+        guard let next = URL(string: location, relativeTo: target.url)?.absoluteURL else {
+            throw HTTPError.network(kind: "redirect", message: "invalid Location '\(location)'", url: request.url)
+        }
+        let nextTarget: HTTPTarget
+        do {
+            nextTarget = try HTTPTarget(next.absoluteString)
+        } catch {
+            throw HTTPError.network(
+                kind: "redirect", message: "cannot follow a redirect to '\(location)'", url: request.url)
+        }
+        // Drain nothing: dropping the body iterator releases the connection.
+        let method = request.method.uppercased()
+        if ((response.status == 301 || response.status == 302) && method == "POST")
+            || (response.status == 303 && method != "GET" && method != "HEAD")
+        {
+            request.method = "GET"
+            request.body = nil
+            request.headers.removeAll { Fetcher.bodyHeaders.contains($0.name.lowercased()) }
+        }
+        if nextTarget.origin != target.origin {
+            request.headers.removeAll {
+                let name = $0.name.lowercased()
+                return name == "authorization" || name == "cookie" || name == "proxy-authorization"
+            }
+        }
+        request.headers.removeAll { $0.name.lowercased() == "host" }
+        request.url = next.absoluteString
+        target = nextTarget
+        return true
+    }
+}
+
+/// A fetch driven by the transport's completions instead of a task (``Fetcher/start(_:completion:)``).
+private final class CallbackFetch: Sendable {
+    private struct State {
+        var hop: FetchHop
+        /// Cancels the hop under way.
+        var cancelHop: (@Sendable () -> Void)?
+        var cancelled = false
+        var ended = false
+    }
+
+    private let fetcher: Fetcher
+    private let mode: RedirectMode
+    private let completion: @Sendable (Result<FetchResponse, any Error>) -> Void
+    private let state: Mutex<State>
+
+    init(
+        fetcher: Fetcher, mode: RedirectMode, hop: FetchHop,
+        completion: @escaping @Sendable (Result<FetchResponse, any Error>) -> Void
+    ) {
+        self.fetcher = fetcher
+        self.mode = mode
+        self.completion = completion
+        self.state = Mutex(State(hop: hop))
+    }
+
+    /// Sends the first hop; false when the transport cannot start it.
+    func sendFirst() -> Bool {
+        let request = state.withLock { $0.hop.request }
+        guard let cancel = start(request) else { return false }
+        keep(cancel)
+        return true
+    }
+
+    func cancel() {
+        let cancelHop = state.withLock { state in
+            state.cancelled = true
+            return state.ended ? nil : state.cancelHop
+        }
+        cancelHop?()
+    }
+
+    /// Records how to cancel the hop just started, and cancels it if the fetch was cancelled meanwhile.
+    private func keep(_ cancelHop: @escaping @Sendable () -> Void) {
+        let cancelled = state.withLock { state in
+            state.cancelHop = cancelHop
+            return state.cancelled
+        }
+        if cancelled { cancelHop() }
+    }
+
+    private func start(_ request: HTTPTransportRequest) -> (@Sendable () -> Void)? {
+        fetcher.transport.startBuffered(
+            request, timeout: fetcher.timeout, maxBodyBytes: fetcher.maxBodyBytes,
+            completion: { self.received($0) })
+    }
+
+    /// A hop's outcome: the fetch's end, or the next hop of a redirect.
+    private func received(_ result: Result<HTTPTransportResponse, any Error>) {
+        enum Step {
+            case send(HTTPTransportRequest)
+            case end(Result<FetchResponse, any Error>)
+            case none
+        }
+        let step = state.withLock { state -> Step in
+            guard !state.ended else { return .none }
+            do {
+                if state.cancelled { throw CancellationError() }
+                let response = try result.get()
+                if try state.hop.follow(response, mode: mode, maxRedirects: fetcher.maxRedirects) {
+                    try fetcher.authorize(state.hop.target.host, state.hop.target.port)
+                    return .send(state.hop.request)
+                }
+                state.ended = true
+                let url = state.hop.request.url
+                guard let body = response.body.buffered else {
+                    throw HTTPError.network(
+                        kind: "other", message: "the transport answered with a streamed body", url: url)
+                }
+                return .end(
+                    .success(
+                        FetchResponse(
+                            status: response.status, statusText: response.reason, headers: response.headers, url: url,
+                            redirected: state.hop.redirects > 0, body: body)))
+            } catch {
+                state.ended = true
+                return .end(.failure(error))
+            }
+        }
+        switch step {
+        case .send(let request):
+            guard let cancel = start(request) else {
+                state.withLock { $0.ended = true }
+                completion(
+                    .failure(HTTPError.network(kind: "other", message: "the transport stopped", url: request.url)))
+                return
+            }
+            keep(cancel)
+        case .end(let result):
+            completion(result)
+        case .none:
+            break
         }
     }
 }

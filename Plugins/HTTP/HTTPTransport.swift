@@ -77,6 +77,8 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
     public typealias Element = [UInt8]
 
     private let make: @Sendable () -> AsyncIterator
+    /// The whole body, when it was given in memory (``bytes(_:)``).
+    private(set) var buffered: [UInt8]?
 
     /// A body whose iterator is made by `makeNext`: each call of the returned closure gives the next
     /// chunk, or nil at the end.
@@ -92,8 +94,13 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         }
     }
 
-    /// A body of `bytes` in one chunk.
-    public static func bytes(_ bytes: [UInt8]) -> HTTPResponseBody { chunks(bytes.isEmpty ? [] : [bytes]) }
+    /// A body of `bytes` in one chunk (what ``HTTPTransport/startBuffered(_:timeout:maxBodyBytes:completion:)``
+    /// answers with).
+    public static func bytes(_ bytes: [UInt8]) -> HTTPResponseBody {
+        var body = chunks(bytes.isEmpty ? [] : [bytes])
+        body.buffered = bytes
+        return body
+    }
 
     /// The UTF-8 of `text` in one chunk.
     public static func text(_ text: String) -> HTTPResponseBody { bytes(Array(text.utf8)) }
@@ -161,10 +168,19 @@ public protocol HTTPTransport: Sendable {
     /// The default sends and collects; a transport may do it in one step, more cheaply.
     func sendBuffered(_ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int) async throws
         -> HTTPTransportResponse
+    /// Starts sending `request` as ``sendBuffered(_:timeout:maxBodyBytes:)`` does, without a Swift task:
+    /// `completion` gets the response or the error, once, on any thread. Returns a function that cancels the
+    /// request (its completion then gets `CancellationError`), or nil when the transport cannot send this
+    /// way (the default): the caller then awaits ``sendBuffered(_:timeout:maxBodyBytes:)``.
+    func startBuffered(
+        _ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int,
+        completion: @escaping @Sendable (Result<HTTPTransportResponse, any Error>) -> Void
+    ) -> (@Sendable () -> Void)?
     /// Releases connections and threads; awaited in the plugin's `shutdown`.
     func shutdown() async
-    /// Where the plugin's `request` calls run, when the transport has executors of its own for them (nil,
-    /// the default: the bridge's shared pool). Read once, when the plugin declares its actions.
+    /// Where the plugin's `request` calls that need a Swift task run, when the transport has executors of its
+    /// own for them (nil, the default: the bridge's shared pool). Every call asks when it starts and reports
+    /// when it ends, task or not. Read once, when the plugin declares its actions.
     var requestExecutors: ActionTable.CustomExecutor? { get }
 }
 
@@ -184,6 +200,11 @@ extension HTTPTransport {
         response.body = .bytes(try await response.body.collect(upTo: maxBodyBytes, url: request.url))
         return response
     }
+
+    public func startBuffered(
+        _ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int,
+        completion: @escaping @Sendable (Result<HTTPTransportResponse, any Error>) -> Void
+    ) -> (@Sendable () -> Void)? { nil }
 
     public func shutdown() async {}
     public var requestExecutors: ActionTable.CustomExecutor? { nil }

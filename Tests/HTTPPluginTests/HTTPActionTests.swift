@@ -94,7 +94,10 @@ import Testing
         #expect(transport.requests.map(\.url) == ["https://EXAMPLE.com/a"])
     }
 
-    @Test func redirectsAreCheckedHopByHop() async throws {
+    /// Whether a test's transport offers `startBuffered` (the plugin then fetches without a task).
+    static let bothPaths = [false, true]
+
+    @Test(arguments: bothPaths) func redirectsAreCheckedHopByHop(completions: Bool) async throws {
         let transport = RecordingHTTPTransport { request in
             if request.url.hasPrefix("http://allowed.test/") {
                 return HTTPTransportResponse(status: 302, headers: [HTTPField("Location", "http://other.test/x")])
@@ -102,7 +105,7 @@ import Testing
             return HTTPTransportResponse(status: 200, body: .text("other"))
         }
         let tester = try await PluginTester(
-            HTTPPlugin(transport: transport),
+            HTTPPlugin(transport: completions ? CompletionTransport(base: transport) : transport),
             options: .testing(permissions: Permissions(net: .hosts([.init(host: "allowed.test")]))))
         let error = await #expect(throws: BridgeError.self) {
             try await tester.call("request", ["url": "http://allowed.test/start"])
@@ -111,7 +114,9 @@ import Testing
         #expect(transport.requests.map(\.url) == ["http://allowed.test/start"])
     }
 
-    @Test func redirectRewritesMethodAndDropsCredentialsAcrossOrigins() async throws {
+    @Test(arguments: bothPaths) func redirectRewritesMethodAndDropsCredentialsAcrossOrigins(completions: Bool)
+        async throws
+    {
         let transport = RecordingHTTPTransport { request in
             switch request.url {
             case "http://a.test/form": HTTPTransportResponse(status: 303, headers: [HTTPField("location", "/done")])
@@ -120,7 +125,9 @@ import Testing
             default: HTTPTransportResponse(status: 200, body: .text("ok"))
             }
         }
-        let tester = try await PluginTester(HTTPPlugin(transport: transport), options: Self.allowAll)
+        let tester = try await PluginTester(
+            HTTPPlugin(transport: completions ? CompletionTransport(base: transport) : transport),
+            options: Self.allowAll)
         let answer = try await tester.call(
             "request",
             [
@@ -305,6 +312,61 @@ import Testing
         try await server.stop()
     }
 
+    /// `startBuffered` each way (off any loop it sends on AsyncHTTPClient's loops too): the body limit holds,
+    /// the timeout bounds only the head, and the returned function cancels a request at once.
+    @Test(arguments: BufferedPath.allCases) func liveStartedExchange(_ path: BufferedPath) async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/big") { _ in .generated(length: 1 << 20, chunkSize: 64 << 10) }
+        server.route("/slow-body") { _ in .chunked(["a", "b", "c"], interval: .milliseconds(700)) }
+        server.route("/slow") { _ in .text("late", delay: .seconds(20)) }
+        let jsThread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = jsThread.next()
+        let transport = AsyncHTTPClientTransport()
+        let executors = try #require(transport.requestExecutors)
+        // As the plugin does: the chooser counts each call and learns the JS thread's loop.
+        let executor = path == .pool ? executors.next() : try await loop.submit { executors.next() }.get()
+        let other = path == .shared ? try await loop.submit { executors.next() }.get() : nil
+        let onTheLoop = path != .pool
+        /// Starts a request where `path` says; returns its cancel function and its outcome.
+        func start(_ path: String, timeout: Duration, maxBodyBytes: Int) async throws -> (
+            cancel: @Sendable () -> Void, outcome: Task<HTTPTransportResponse, any Error>
+        ) {
+            let (outcomes, continuation) = AsyncStream.makeStream(of: Result<HTTPTransportResponse, any Error>.self)
+            let request = HTTPTransportRequest(method: "GET", url: server.url(path))
+            let begin: @Sendable () -> (@Sendable () -> Void)? = {
+                transport.startBuffered(request, timeout: timeout, maxBodyBytes: maxBodyBytes) {
+                    continuation.yield($0)
+                    continuation.finish()
+                }
+            }
+            let cancel = try #require(onTheLoop ? try await loop.submit(begin).get() : begin())
+            return (cancel, Task { try await outcomes.first { _ in true }!.get() })
+        }
+        await #expect(throws: HTTPError.bodyTooLarge(limit: 1000, url: server.url("/big"))) {
+            try await start("/big", timeout: .seconds(30), maxBodyBytes: 1000).outcome.value
+        }
+        let whole = try await start("/big", timeout: .seconds(30), maxBodyBytes: 1 << 20).outcome.value
+        let bytes = try await whole.body.collect(upTo: .max)
+        #expect(bytes.count == 1 << 20)
+        #expect(bytes.enumerated().allSatisfy { $0.element == TestHTTPServer.patternByte(at: Int64($0.offset)) })
+        let slowBody = try await start("/slow-body", timeout: .seconds(1), maxBodyBytes: 100).outcome.value
+        #expect(try await slowBody.body.collect(upTo: 100) == Array("abc".utf8))
+        await #expect(throws: HTTPError.timeout(ms: 500, url: server.url("/slow"))) {
+            try await start("/slow", timeout: .milliseconds(500), maxBodyBytes: 100).outcome.value
+        }
+        let started = ContinuousClock.now
+        let call = try await start("/slow", timeout: .seconds(60), maxBodyBytes: 100)
+        try await Task.sleep(for: .milliseconds(200))
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.outcome.value }
+        #expect(ContinuousClock.now - started < .seconds(15))
+        executors.ended(executor)
+        if let other { executors.ended(other) }
+        await transport.shutdown()
+        try await jsThread.shutdownGracefully()
+        try await server.stop()
+    }
+
     /// Every call asked for on the JS thread's event loop runs there (one executor, whatever else is under
     /// way); asked off any event loop, on the bridge's pool.
     @Test func callsRunOnTheJSThreadsLoop() async throws {
@@ -321,5 +383,29 @@ import Testing
         #expect(onLoop)
         for executor in [offTheLoop, first, second] { executors.ended(executor) }
         try await jsThread.shutdownGracefully()
+    }
+}
+
+/// Sends through a recording transport from the completion-based entry point, so that the plugin fetches
+/// without a task (``HTTPTransport/startBuffered(_:timeout:maxBodyBytes:completion:)``).
+struct CompletionTransport: HTTPTransport {
+    let base: RecordingHTTPTransport
+
+    func send(_ request: HTTPTransportRequest, timeout: Duration) async throws -> HTTPTransportResponse {
+        try await base.send(request, timeout: timeout)
+    }
+
+    func startBuffered(
+        _ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int,
+        completion: @escaping @Sendable (Result<HTTPTransportResponse, any Error>) -> Void
+    ) -> (@Sendable () -> Void)? {
+        let task = Task {
+            do {
+                completion(.success(try await base.sendBuffered(request, timeout: timeout, maxBodyBytes: maxBodyBytes)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+        return { task.cancel() }
     }
 }

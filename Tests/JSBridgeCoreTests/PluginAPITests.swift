@@ -27,6 +27,78 @@ import Testing
         func reportMisuse(_ message: String) { misuse.withLock { $0.append(message) } }
     }
 
+    /// A `start` action that answers from a "callback": here, a call of `finish` from the test.
+    struct Starter: BridgePlugin {
+        static let name = "Starter"
+
+        final class Calls: Sendable {
+            let pending = Mutex<[(reply: CallReply, value: Int)]>([])
+            let cancelled = Atomic<Int>(0)
+        }
+        let calls = Calls()
+
+        func actions(_ a: inout ActionTable) {
+            let calls = self.calls
+            a.start("later", args: Int.self) { _, value, reply in
+                calls.pending.withLock { $0.append((reply, value)) }
+                reply.onCancel { calls.cancelled.add(1, ordering: .relaxed) }
+            }
+        }
+
+        /// Answers the first pending call with its value doubled.
+        func finish() {
+            let first = calls.pending.withLock { $0.removeFirst() }
+            first.reply.resolve(.number(Double(first.value * 2)))
+        }
+    }
+
+    @Test func startActionsRunWhereCalledAndAnswerLater() throws {
+        let starter = Starter()
+        let host = BridgeHost()
+        try host.register(starter)
+        let registry = host.makeRegistry { _, _, _ in }
+        let resolved = try registry.resolve(plugin: "Starter", action: "later")
+        #expect(resolved.action.kind == .async)
+        let sink = Collector()
+        func call(_ arguments: JSONValue, id: UInt64) -> CallHandle {
+            registry.invoke(
+                resolved, arguments: arguments,
+                reply: CallReply(callID: id, plugin: "Starter", action: "later", sink: sink))
+        }
+        // The body ran before `invoke` returned, on this thread, with no task in between.
+        _ = call(21, id: 1)
+        #expect(starter.calls.pending.withLock { $0.count } == 1)
+        #expect(sink.outcomes.withLock { $0 }.isEmpty)
+        starter.finish()
+        #expect(sink.outcomes.withLock { $0 } == [.value(42)])
+        // Arguments that do not decode never reach the body.
+        _ = call("x", id: 2)
+        #expect(starter.calls.pending.withLock { $0.isEmpty })
+        guard case .failed(let error)? = sink.outcomes.withLock({ $0.last }) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error.code == BridgeError.Code.invalidArgument)
+        // Cancelling reaches the handler once; a handler set after the cancellation runs at once.
+        let handle = call(1, id: 3)
+        handle.cancel()
+        handle.cancel()
+        let calls = starter.calls
+        #expect(calls.cancelled.load(ordering: .relaxed) == 1)
+        do {
+            let late = calls.pending.withLock { $0[0].reply }
+            late.onCancel { calls.cancelled.add(10, ordering: .relaxed) }
+        }
+        #expect(calls.cancelled.load(ordering: .relaxed) == 11)
+        // A reply released unanswered reports DROPPED.
+        calls.pending.withLock { $0.removeAll() }
+        guard case .failed(let dropped)? = sink.outcomes.withLock({ $0.last }) else {
+            Issue.record("expected DROPPED")
+            return
+        }
+        #expect(dropped.code == BridgeError.Code.dropped)
+    }
+
     @Test func duplicateActionsAndPluginNamesAreRejected() throws {
         let host = BridgeHost()
         #expect(throws: BridgeError.self) { try host.register(Twice()) }

@@ -114,6 +114,32 @@ public struct ActionTable: Sendable {
                 }))
     }
 
+    /// An action that starts on the calling thread as soon as it is called — in a script, the JS thread — and
+    /// answers later through `reply`, from any thread: for actions over callback-based I/O (SwiftNIO futures,
+    /// C callbacks), which then cost no Swift task per call.
+    ///
+    /// `body` must return quickly and never block. Cancellation reaches it through ``CallReply/onCancel(_:)``;
+    /// releasing `reply` without answering ends the call with `DROPPED`. Scripts call it like an async action.
+    @inlinable
+    public mutating func start<A: Decodable & Sendable>(
+        _ name: String, args: A.Type, _ body: @escaping @Sendable (PluginContext, A, CallReply) -> Void
+    ) {
+        add(
+            name,
+            Action(
+                kind: .async, executor: .concurrent,
+                body: .start { context, json, reply in
+                    let args: A
+                    do {
+                        args = try decodeArguments(A.self, from: json)
+                    } catch {
+                        reply.reject(error)
+                        return
+                    }
+                    body(context, args, reply)
+                }))
+    }
+
     @usableFromInline
     mutating func add(_ name: String, _ action: Action) {
         if entries.updateValue(action, forKey: name) != nil { duplicates.append(name) }
@@ -170,6 +196,8 @@ public struct Action: Sendable {
     enum Body: Sendable {
         case sync(@Sendable (PluginContext, JSONValue) throws -> JSONValue)
         case reply(@Sendable (PluginContext, JSONValue, CallReply) async -> Void)
+        /// Runs where the call starts; answers through the reply later (``ActionTable/start(_:args:_:)``).
+        case start(@Sendable (PluginContext, JSONValue, CallReply) -> Void)
     }
 
     public let kind: Kind

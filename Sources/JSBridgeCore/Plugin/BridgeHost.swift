@@ -139,7 +139,8 @@ public final class CallHandle: Sendable {
         state.unacknowledged.subtract(count, ordering: .relaxed)
     }
 
-    /// Requests cancellation; reaches the Swift task running the action.
+    /// Requests cancellation; reaches the Swift task running the action, or the cancel handler of an action
+    /// that answers from callbacks.
     public func cancel() {
         state.cancel()
         let running = task.withLock { state -> Task<Void, Never>? in
@@ -264,7 +265,7 @@ public struct PreparedCall: Sendable {
         self.handle = CallHandle(reply: reply)
     }
 
-    /// Starts the call on its executor (sync actions run right here).
+    /// Starts the call on its executor (sync and `start` actions run right here).
     public func start() {
         let context = resolved.plugin.context
         let (arguments, reply, handle) = (self.arguments, self.reply, self.handle)
@@ -281,6 +282,8 @@ public struct PreparedCall: Sendable {
             } catch {
                 reply.reject(error)
             }
+        case .start(let body):
+            body(context, arguments, reply)
         case .reply(let body):
             switch resolved.action.executor {
             case .concurrent:
@@ -307,15 +310,14 @@ public struct PreparedCall: Sendable {
     }
 
     /// Starts `calls` in order: those bound for the shared pool from one pool task (one wake-up for the
-    /// batch), those with executors of their own right here — each is enqueued on its executor anyway, and a
-    /// detour through the pool would cost a thread wake-up more.
+    /// batch), the others right here — actions with executors of their own are enqueued there anyway (a
+    /// detour through the pool would cost a thread wake-up more), and `start` actions run where they start.
     public static func startAll(_ calls: [PreparedCall]) {
         var pooled: [PreparedCall] = []
         for call in calls {
-            if case .reply = call.resolved.action.body, case .custom = call.resolved.action.executor {
-                call.start()
-            } else {
-                pooled.append(call)
+            switch (call.resolved.action.body, call.resolved.action.executor) {
+            case (.start, _), (.reply, .custom): call.start()
+            default: pooled.append(call)
             }
         }
         if pooled.count == 1 {

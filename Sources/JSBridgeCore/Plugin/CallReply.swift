@@ -62,6 +62,11 @@ public final class CallReply: Sendable {
     /// Whether the caller cancelled the call.
     public var isCancelled: Bool { state.isCancelled }
 
+    /// Runs `handler` once when the caller cancels the call — at once if it already has. For actions that
+    /// answer from callbacks (``ActionTable/start(_:args:_:)``), which have no Swift task to cancel; a later
+    /// handler replaces an earlier one that has not run.
+    public func onCancel(_ handler: @escaping @Sendable () -> Void) { state.setCancelHandler(handler) }
+
     /// Ends the call with a value.
     public func resolve(_ value: JSONValue) { finalize(.value(value)) }
 
@@ -97,10 +102,28 @@ public final class CallState: Sendable {
     public static let window = 1024
 
     private let cancelled = Atomic<Bool>(false)
+    private let cancelHandler = Mutex<(@Sendable () -> Void)?>(nil)
     let unacknowledged = Atomic<Int>(0)
 
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
-    func cancel() { cancelled.store(true, ordering: .releasing) }
+
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        let handler = cancelHandler.withLock { handler in
+            defer { handler = nil }
+            return handler
+        }
+        handler?()
+    }
+
+    func setCancelHandler(_ handler: @escaping @Sendable () -> Void) {
+        let runNow = cancelHandler.withLock { slot -> Bool in
+            if cancelled.load(ordering: .acquiring) { return true }
+            slot = handler
+            return false
+        }
+        if runNow { handler() }
+    }
 
     /// Whether the consumer is a full window behind.
     var isBehind: Bool { unacknowledged.load(ordering: .relaxed) >= Self.window }
