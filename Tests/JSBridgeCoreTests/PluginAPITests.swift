@@ -99,6 +99,22 @@ import Testing
         #expect(dropped.code == BridgeError.Code.dropped)
     }
 
+    /// A cancel handler usually captures what answers the call, and so the reply: answering releases it.
+    @Test func answeringReleasesTheCancelHandler() {
+        final class Token: Sendable {}
+        let sink = Collector()
+        weak var released: Token?
+        let reply = CallReply(callID: 1, plugin: "P", action: "a", sink: sink)
+        do {
+            let token = Token()
+            released = token
+            reply.onCancel { _ = token }
+        }
+        #expect(released != nil)
+        reply.resolve(1)
+        #expect(released == nil)
+    }
+
     @Test func duplicateActionsAndPluginNamesAreRejected() throws {
         let host = BridgeHost()
         #expect(throws: BridgeError.self) { try host.register(Twice()) }

@@ -89,6 +89,8 @@ public final class CallReply: Sendable {
     private func finalize(_ outcome: CallOutcome) {
         if !answered.exchange(true, ordering: .acquiringAndReleasing) {
             sink.deliver(outcome, callID: callID)
+            // A cancel handler often holds what answers, and so this reply: a cycle, unless dropped here.
+            state.dropCancelHandler()
         } else {
             sink.reportMisuse(
                 "\(plugin).\(action) answered call \(callID) more than once; the extra answer was ignored.")
@@ -115,6 +117,8 @@ public final class CallState: Sendable {
         }
         handler?()
     }
+
+    func dropCancelHandler() { cancelHandler.withLock { $0 = nil } }
 
     func setCancelHandler(_ handler: @escaping @Sendable () -> Void) {
         let runNow = cancelHandler.withLock { slot -> Bool in
