@@ -268,18 +268,10 @@ import Testing
     /// `sendBuffered` each way: the body limit holds, the timeout bounds only the head, and cancelling the
     /// calling task stops a request at once.
     @Test(arguments: BufferedPath.allCases) func liveBufferedExchange(_ path: BufferedPath) async throws {
-        let server = try await TestHTTPServer.start()
-        server.route("/big") { _ in .generated(length: 1 << 20, chunkSize: 64 << 10) }
-        server.route("/slow-body") { _ in .chunked(["a", "b", "c"], interval: .milliseconds(700)) }
-        server.route("/slow") { _ in .text("late", delay: .seconds(20)) }
-        let jsThread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let transport = AsyncHTTPClientTransport()
-        let executors = try #require(transport.requestExecutors)
+        let live = try await LiveExchange.start(path)
+        let (server, transport, executor) = (live.server, live.transport, live.executor)
         let onTheEventLoop = path != .pool
-        let executor =
-            onTheEventLoop ? try await jsThread.next().submit { executors.next() }.get() : executors.next()
         #expect((executor === ActionExecutor.shared) != onTheEventLoop)
-        let other = path == .shared ? try await jsThread.next().submit { executors.next() }.get() : nil
         /// Sends on `executor`, in a task of its own (so that the caller can cancel it); checks which API ran.
         func send(_ path: String, timeout: Duration, maxBodyBytes: Int) -> Task<HTTPTransportResponse, any Error> {
             Task(executorPreference: executor) {
@@ -305,27 +297,14 @@ import Testing
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(ContinuousClock.now - started < .seconds(15))
-        executors.ended(executor)
-        if let other { executors.ended(other) }
-        await transport.shutdown()
-        try await jsThread.shutdownGracefully()
-        try await server.stop()
+        try await live.stop()
     }
 
     /// `startBuffered` each way (off any loop it sends on AsyncHTTPClient's loops too): the body limit holds,
     /// the timeout bounds only the head, and the returned function cancels a request at once.
     @Test(arguments: BufferedPath.allCases) func liveStartedExchange(_ path: BufferedPath) async throws {
-        let server = try await TestHTTPServer.start()
-        server.route("/big") { _ in .generated(length: 1 << 20, chunkSize: 64 << 10) }
-        server.route("/slow-body") { _ in .chunked(["a", "b", "c"], interval: .milliseconds(700)) }
-        server.route("/slow") { _ in .text("late", delay: .seconds(20)) }
-        let jsThread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let loop = jsThread.next()
-        let transport = AsyncHTTPClientTransport()
-        let executors = try #require(transport.requestExecutors)
-        // As the plugin does: the chooser counts each call and learns the JS thread's loop.
-        let executor = path == .pool ? executors.next() : try await loop.submit { executors.next() }.get()
-        let other = path == .shared ? try await loop.submit { executors.next() }.get() : nil
+        let live = try await LiveExchange.start(path)
+        let (server, transport, loop) = (live.server, live.transport, live.jsThread.next())
         let onTheLoop = path != .pool
         /// Starts a request where `path` says; returns its cancel function and its outcome.
         func start(_ path: String, timeout: Duration, maxBodyBytes: Int) async throws -> (
@@ -360,11 +339,7 @@ import Testing
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.outcome.value }
         #expect(ContinuousClock.now - started < .seconds(15))
-        executors.ended(executor)
-        if let other { executors.ended(other) }
-        await transport.shutdown()
-        try await jsThread.shutdownGracefully()
-        try await server.stop()
+        try await live.stop()
     }
 
     /// Every call asked for on the JS thread's event loop runs there (one executor, whatever else is under
@@ -407,5 +382,44 @@ struct CompletionTransport: HTTPTransport {
             }
         }
         return { task.cancel() }
+    }
+}
+
+/// What the live exchange tests share: a loopback server with their routes, a stand-in JS thread, and a live
+/// transport whose executor chooser was asked as the plugin asks when calls start — on that thread, or off
+/// any loop for `.pool` — once, or twice for `.shared` (another call under way).
+struct LiveExchange {
+    let server: TestHTTPServer
+    let jsThread: MultiThreadedEventLoopGroup
+    let transport: AsyncHTTPClientTransport
+    let executors: ActionTable.CustomExecutor
+    /// The executors the calls under way were given.
+    let calls: [any TaskExecutor]
+
+    /// The first call's executor.
+    var executor: any TaskExecutor { calls[0] }
+
+    static func start(_ path: HTTPActionTests.BufferedPath) async throws -> LiveExchange {
+        let server = try await TestHTTPServer.start()
+        server.route("/big") { _ in .generated(length: 1 << 20, chunkSize: 64 << 10) }
+        server.route("/slow-body") { _ in .chunked(["a", "b", "c"], interval: .milliseconds(700)) }
+        server.route("/slow") { _ in .text("late", delay: .seconds(20)) }
+        let jsThread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let transport = AsyncHTTPClientTransport()
+        let executors = try #require(transport.requestExecutors)
+        var calls: [any TaskExecutor] = []
+        for _ in 0..<(path == .shared ? 2 : 1) {
+            calls.append(path == .pool ? executors.next() : try await jsThread.next().submit { executors.next() }.get())
+        }
+        return LiveExchange(
+            server: server, jsThread: jsThread, transport: transport, executors: executors, calls: calls)
+    }
+
+    /// Ends the calls and shuts everything down.
+    func stop() async throws {
+        for call in calls { executors.ended(call) }
+        await transport.shutdown()
+        try await jsThread.shutdownGracefully()
+        try await server.stop()
     }
 }
