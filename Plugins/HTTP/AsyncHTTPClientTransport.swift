@@ -150,7 +150,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    /// The delegate API, without a task: the completion runs on the loop of the exchange.
+    /// The delegate API, without a task: the completion runs on the JS thread's loop when the call started
+    /// there, else on the loop of the exchange.
     ///
     /// A call with no other under way, made on a JS thread's loop, sends on that loop through a client whose
     /// connections live there: request, connection and answer on the JS thread, as in Node. The others send
@@ -171,7 +172,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             return {}
         }
         let url = request.url
-        task.futureResult.whenComplete { result in
+        // Back on the JS thread's loop, as a task's answer would be: with the completions (and the answers'
+        // encoding) on AsyncHTTPClient's loops instead, runs at 64 in flight fell into a regime of ~4 context
+        // switches per request three times as often (Benchmarks/README.md, "HTTP").
+        (loop.map { task.futureResult.hop(to: $0) } ?? task.futureResult).whenComplete { result in
             completion(result.mapError { Self.failure($0, delegate: delegate, url: url, timeout: timeout) })
         }
         return { task.cancel() }
