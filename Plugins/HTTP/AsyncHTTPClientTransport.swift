@@ -172,9 +172,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             return {}
         }
         let url = request.url
-        // Back on the JS thread's loop, as a task's answer would be: with the completions (and the answers'
-        // encoding) on AsyncHTTPClient's loops instead, runs at 64 in flight fell into a regime of ~4 context
-        // switches per request three times as often (Benchmarks/README.md, "HTTP").
+        // Back on the JS thread's loop, as a task's answer would be. With the completions (and the answers'
+        // encoding) on AsyncHTTPClient's loops, 13 of 25 runs at 64 in flight fell into a slow regime of ~4
+        // context switches per request, against 4 of 15 this way (Benchmarks/README.md, "HTTP").
         (loop.map { task.futureResult.hop(to: $0) } ?? task.futureResult).whenComplete { result in
             completion(result.mapError { Self.failure($0, delegate: delegate, url: url, timeout: timeout) })
         }
