@@ -116,7 +116,8 @@ extension HTTPPlugin {
     }
 
     static func cacheActions(_ a: inout ActionTable, state: CacheState) {
-        a.async("cacheLookup", args: RequestArguments.self) { context, args -> JSONValue in
+        a.async("cacheLookup", args: JSONValue.self) { context, json -> JSONValue in
+            let args = try RequestArguments(json: json)
             guard let arguments = args.cache else {
                 throw BridgeError.invalidArgument(
                     "cacheLookup needs cache options.", issues: [ArgumentIssue(path: "cache", message: "is required")])

@@ -229,8 +229,8 @@ func namedPairs(_ pairs: [[String]]?, at path: String) throws(BridgeError) -> [(
     return result
 }
 
-/// The arguments of `request`.
-struct RequestArguments: Decodable, Sendable {
+/// The arguments of `request` and `cacheLookup`, read by ``init(json:)``.
+struct RequestArguments: Sendable {
     var url: String
     var method: String?
     var headers: [[String]]?
@@ -289,7 +289,8 @@ struct RequestArguments: Decodable, Sendable {
 
 extension RequestArguments {
     /// Reads the arguments without the decoder: `request` runs once per HTTP request, and the decoder cost
-    /// several times more than the rest of the action's own Swift. Same paths and messages as decoding.
+    /// several times more than the rest of the action's own Swift. Same paths and messages as decoding would
+    /// give (`ArgumentReader`); the nested `retry` and `cache` go through the decoder.
     init(json: JSONValue) throws(BridgeError) {
         let reader = try ArgumentReader(json)
         var headers: [[String]]?
