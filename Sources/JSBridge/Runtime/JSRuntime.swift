@@ -43,7 +43,10 @@ public final class JSRuntime {
     /// The JS thread's event loop while ``run(_:)`` runs.
     private var eventLoop: (any EventLoop)?
     /// The loop's timer that wakes the JS thread for the next JS timer (or the `--timeout` deadline).
-    private var wakeTimer: (deadline: UInt64, task: Scheduled<Void>)?
+    private var wakeTimer: (deadline: UInt64, task: Scheduled<Void>, generation: UInt64)?
+    /// Numbers the wake timers. A timer cancelled during the loop tick that runs it still runs; it must then
+    /// do nothing rather than take the place of its successor (which would stay scheduled, untracked).
+    private var wakeGeneration: UInt64 = 0
     /// The inbox's messages being delivered (kept to reuse its storage).
     private var batch: [InboxMessage] = []
     /// The uncaught exceptions and unhandled rejections reported (at most one: the first ends the run).
@@ -323,11 +326,14 @@ public final class JSRuntime {
         }
         guard deadline != 0, let loop = eventLoop else { return }
         let runtime = NIOLoopBound(self, eventLoop: loop)
+        wakeGeneration &+= 1
+        let generation = wakeGeneration
         let task = loop.scheduleTask(deadline: .uptimeNanoseconds(deadline)) {
+            guard runtime.value.wakeTimer?.generation == generation else { return }
             runtime.value.wakeTimer = nil
             runtime.value.turn()
         }
-        wakeTimer = (deadline, task)
+        wakeTimer = (deadline, task, generation)
     }
 
     // MARK: - Calling into JS
