@@ -235,8 +235,9 @@ function daoResponse(answer, source) {
   return {
     status: answer.status, statusText: answer.statusText ?? "", headers: headersFrom(answer.headers, "immutable"),
     url: answer.url, redirected: answer.redirected === true, attempts: answer.attempts ?? 1, source,
-    text: answer.body ?? (answer.bodyBase64 !== undefined ? undefined : ""),
+    text: answer.body ?? (answer.bodyBase64 !== undefined || answer.json !== undefined ? undefined : ""),
     bytes: answer.bodyBase64 !== undefined ? base64Decode(answer.bodyBase64) : undefined,
+    json: answer.json,
   };
 }
 
@@ -244,7 +245,7 @@ function daoResponse(answer, source) {
 function responseSummary(response) {
   return {
     status: response.status, statusText: response.statusText, headers: Object.fromEntries(response.headers),
-    url: response.url, body: response.text ?? "",
+    url: response.url, body: response.text ?? (response.json !== undefined ? JSON.stringify(response.json) : ""),
   };
 }
 
@@ -412,6 +413,10 @@ function nativeRequest(def, request) {
   if (request.multipart !== undefined && request.body !== undefined) {
     throw new TypeError(`${def.name}: a multipart request has fields and files, not a body.`);
   }
+  // A JSON response that no hook sees as text arrives parsed (`json`; docs/http.md, "The request action").
+  if ((def.response?.type ?? "json") === "json" && !def.hooks.didReceive && !def.hooks.outputEntity && !def.hooks.deliver) {
+    args.json = true;
+  }
   const timeout = typeof def.timeout === "number" ? { totalMs: def.timeout } : def.timeout;
   if (timeout?.connectMs !== undefined) args.connectTimeoutMs = timeout.connectMs;
   if (timeout?.totalMs !== undefined) args.totalTimeoutMs = timeout.totalMs;
@@ -556,6 +561,8 @@ async function run(dao, def, input, signal, options) {
 /// The body per `response.type`: `json` (default; empty bodies, 204/205 and HEAD give null), `text`, `bytes`.
 function parseBody(def, response) {
   const type = def.response?.type ?? "json";
+  // Parsed natively: only a 2xx response's non-empty body other than 204's and 205's, as below.
+  if (type === "json" && response.json !== undefined) return response.json;
   if (type === "bytes") return response.bytes ?? internal.utf8Encode(response.text);
   const text = response.text ?? internal.utf8Decode(response.bytes);
   if (type === "text") return text;

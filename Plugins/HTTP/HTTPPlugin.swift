@@ -77,10 +77,11 @@ public struct HTTPPlugin: BridgePlugin {
         a.start("request", args: JSONValue.self) { context, json, reply in
             // The chooser counts the call and, on a JS thread, knows its loop (see `requestExecutors`).
             let executor = executors?.next() ?? ActionExecutor.shared
-            let end: @Sendable (Result<JSONValue, any Error>) -> Void = { result in
+            let end: @Sendable (Result<RequestAnswer, any Error>) -> Void = { result in
                 executors?.ended(executor)
                 switch result {
-                case .success(let answer): reply.resolve(answer)
+                case .success(.value(let answer)): reply.resolve(answer)
+                case .success(.encoded(let answer)): reply.resolve(encoded: answer)
                 case .failure(let error): reply.reject(error)
                 }
             }
@@ -91,16 +92,16 @@ public struct HTTPPlugin: BridgePlugin {
                 return end(.failure(error))
             }
             // The common case without a Swift task, when the transport can: its completion answers.
-            if case .plain(let request, let fetcher) = plan,
-                let cancel = fetcher.start(request, completion: { end($0.map { Self.encode($0) }) })
+            if case .plain(let request, let fetcher, let json) = plan,
+                let cancel = fetcher.start(request, completion: { end($0.map { Self.answer($0, json: json) }) })
             {
                 return reply.onCancel(cancel)
             }
             let task = Task(executorPreference: executor) {
                 do {
                     switch plan {
-                    case .plain(let request, let fetcher):
-                        end(.success(try await Self.request(request, fetcher: fetcher)))
+                    case .plain(let request, let fetcher, let json):
+                        end(.success(try await Self.request(request, fetcher: fetcher, json: json)))
                     case .policed(let request, let args, let fetcher):
                         end(
                             .success(
@@ -135,8 +136,8 @@ public struct HTTPPlugin: BridgePlugin {
     /// (Not inlined, here and below: an async function's locals live in task memory allocated with every call,
     /// and the task's closure then keeps only the plan.)
     @inline(never)
-    private static func request(_ request: FetchRequest, fetcher: Fetcher) async throws -> JSONValue {
-        encode(try await fetcher.fetch(request))
+    private static func request(_ request: FetchRequest, fetcher: Fetcher, json: Bool) async throws -> RequestAnswer {
+        answer(try await fetcher.fetch(request), json: json)
     }
 
     /// A `request` call with a retry policy, a total timeout or a cache.
@@ -144,7 +145,7 @@ public struct HTTPPlugin: BridgePlugin {
     private static func request(
         _ request: FetchRequest, args: RequestArguments, fetcher: Fetcher, context: PluginContext,
         cache state: CacheState
-    ) async throws -> JSONValue {
+    ) async throws -> RequestAnswer {
         let policy = PolicyFetcher(
             fetcher: fetcher, retry: args.retry, totalTimeoutMs: args.totalTimeoutMs, clock: context.clock)
         let network: (FetchRequest) async throws -> (response: FetchResponse, attempts: Int?) = { request in
@@ -154,15 +155,30 @@ public struct HTTPPlugin: BridgePlugin {
         }
         guard let cache = args.cache else {
             let (response, attempts) = try await network(request)
-            return encode(response, attempts: attempts)
+            return answer(response, attempts: attempts, json: args.json ?? false)
         }
         // The disk cache blocks on file I/O: on the pool, not on the JS thread's loop where `request` calls run.
-        return try await withTaskExecutorPreference(ActionExecutor.shared) {
-            try await cachedRequest(request, cache: cache, state: state, context: context, network: network)
-        }
+        return .value(
+            try await withTaskExecutorPreference(ActionExecutor.shared) {
+                try await cachedRequest(request, cache: cache, state: state, context: context, network: network)
+            })
     }
 
-    static func encode(_ response: FetchResponse, attempts: Int? = nil, source: HTTPCacheSource? = nil) -> JSONValue {
+    /// The answer to a `request` call. With `json`, a successful response's JSON body (not 204 or 205) is
+    /// embedded as is, in `json`, instead of escaped into `body`: JavaScript then parses it once, with the
+    /// answer (measured: 3.1–4.0 → 1.3–1.4 µs per answer of `JSON.parse` for a 300-byte document).
+    static func answer(_ response: FetchResponse, attempts: Int? = nil, json: Bool) -> RequestAnswer {
+        if json, (200...299).contains(response.status), response.status != 204, response.status != 205,
+            !response.body.isEmpty, let text = String(validating: response.body, as: UTF8.self),
+            let body = EncodedJSON(validating: text)
+        {
+            return .encoded(EncodedJSON(head(response, attempts: attempts), adding: "json", body))
+        }
+        return .value(encode(response, attempts: attempts))
+    }
+
+    /// The members of an answer other than its body.
+    private static func head(_ response: FetchResponse, attempts: Int?, source: HTTPCacheSource? = nil) -> JSONObject {
         var object: JSONObject = [
             "status": .number(Double(response.status)),
             "statusText": .string(response.statusText),
@@ -170,21 +186,33 @@ public struct HTTPPlugin: BridgePlugin {
             "url": .string(response.url),
             "redirected": .bool(response.redirected),
         ]
+        if let attempts { object["attempts"] = .number(Double(attempts)) }
+        if let source { object["source"] = .string(source.rawValue) }
+        return object
+    }
+
+    static func encode(_ response: FetchResponse, attempts: Int? = nil, source: HTTPCacheSource? = nil) -> JSONValue {
+        var object = head(response, attempts: attempts, source: source)
         if let text = String(validating: response.body, as: UTF8.self) {
             object["body"] = .string(text)
         } else {
             object["bodyBase64"] = .string(Data(response.body).base64EncodedString())
         }
-        if let attempts { object["attempts"] = .number(Double(attempts)) }
-        if let source { object["source"] = .string(source.rawValue) }
         return .object(object)
     }
+}
+
+/// A `request` call's answer: a value, or checked JSON text with the body embedded (``HTTPPlugin/answer(_:attempts:json:)``).
+enum RequestAnswer: Sendable {
+    case value(JSONValue)
+    case encoded(EncodedJSON)
 }
 
 /// What a `request` call does, worked out synchronously when it starts: a plain fetch (sent without a Swift
 /// task when the transport can), or one with retries, a total timeout or the cache (in a task).
 private enum RequestPlan {
-    case plain(FetchRequest, Fetcher)
+    /// `json`: see ``HTTPPlugin/answer(_:attempts:json:)``.
+    case plain(FetchRequest, Fetcher, json: Bool)
     indirect case policed(FetchRequest, RequestArguments, Fetcher)
 
     init(_ json: JSONValue, context: PluginContext, transport: any HTTPTransport, settings: ConfigurationMemo)
@@ -198,7 +226,7 @@ private enum RequestPlan {
             authorize: { host, port in try context.require(.net(host: host, port: port)) })
         let request = try args.request()
         let plain = args.cache == nil && args.retry == nil && args.totalTimeoutMs == nil
-        self = plain ? .plain(request, fetcher) : .policed(request, args, fetcher)
+        self = plain ? .plain(request, fetcher, json: args.json ?? false) : .policed(request, args, fetcher)
     }
 }
 
@@ -244,6 +272,8 @@ struct RequestArguments: Sendable {
     var retry: RetryPolicy?
     /// Answer through the HTTP cache (DAOs; docs/http.md, "Caches").
     var cache: CacheArguments?
+    /// Answer a successful JSON body parsed, in `json` (not with `cache`; docs/http.md).
+    var json: Bool?
 
     /// The characters of an HTTP token (a method name).
     static let tokenBytes = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
@@ -315,7 +345,7 @@ extension RequestArguments {
             body: try reader.string("body"), bodyBase64: try reader.string("bodyBase64"),
             redirect: try reader.string("redirect"), connectTimeoutMs: try reader.int("connectTimeoutMs"),
             totalTimeoutMs: try reader.int("totalTimeoutMs"), retry: try reader.decode(RetryPolicy.self, "retry"),
-            cache: try reader.decode(CacheArguments.self, "cache"))
+            cache: try reader.decode(CacheArguments.self, "cache"), json: try reader.bool("json"))
     }
 }
 

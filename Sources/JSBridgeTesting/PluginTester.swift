@@ -51,6 +51,7 @@ public final class PluginTester: Sendable {
         }
         switch outcome {
         case .value(let value): return value
+        case .encoded(let value): return value.value
         case .failed(let error): throw error
         case .item, .finished: return .null
         }
@@ -169,10 +170,11 @@ private struct StreamSink: CallOutcomeSink {
     func deliver(_ outcome: CallOutcome, callID: UInt64) {
         switch outcome {
         case .item(let value), .value(let value): continuation.yield(value)
+        case .encoded(let value): continuation.yield(value.value)
         case .finished: continuation.finish()
         case .failed(let error): continuation.finish(throwing: error)
         }
-        if case .value = outcome { continuation.finish() }
+        if outcome.isFinal { continuation.finish() }
     }
 
     func reportMisuse(_ message: String) {}

@@ -12,12 +12,14 @@ private struct Order: Decodable, Equatable {
     var name: String
     var count: Int?
     var note: String?
+    var urgent: Bool?
     var line: Line?
 
-    init(name: String, count: Int?, note: String?, line: Line?) {
+    init(name: String, count: Int?, note: String?, urgent: Bool?, line: Line?) {
         self.name = name
         self.count = count
         self.note = note
+        self.urgent = urgent
         self.line = line
     }
 
@@ -26,7 +28,7 @@ private struct Order: Decodable, Equatable {
         let reader = try ArgumentReader(json)
         self.init(
             name: try reader.requiredString("name"), count: try reader.int("count"), note: try reader.string("note"),
-            line: try reader.decode(Line.self, "line"))
+            urgent: try reader.bool("urgent"), line: try reader.decode(Line.self, "line"))
     }
 }
 
@@ -43,7 +45,7 @@ private func read(_ json: JSONValue) -> Result<Order, BridgeError> {
     @Test func readsWhatTheDecoderReads() throws {
         let inputs: [JSONValue] = [
             ["name": "a"],
-            ["name": "a", "count": 3, "note": .null, "ignored": [1, 2]],
+            ["name": "a", "count": 3, "note": .null, "urgent": true, "ignored": [1, 2]],
             ["name": "a", "line": ["sku": "x", "quantity": 2]],
         ]
         for input in inputs {
@@ -59,6 +61,8 @@ private func read(_ json: JSONValue) -> Result<Order, BridgeError> {
         ["name": "a", "count": "3"],
         ["name": "a", "count": 1e300],
         ["name": "a", "note": false],
+        ["name": "a", "urgent": "yes"],
+        ["name": "a", "urgent": 1],
         ["name": "a", "line": ["sku": "x"]],
         ["name": "a", "line": ["sku": 1, "quantity": 1]],
         ["name": "a", "line": []],

@@ -139,6 +139,8 @@ extension InboxMessage {
             text += "0,"
             value.serialize(into: &text)
             self.init(callID: id, kind: .value, text: text + "]")
+        case .encoded(let value):
+            self.init(callID: id, kind: .value, text: text + "0," + value.text + "]")
         case .item(let value):
             text += "1,"
             value.serialize(into: &text)

@@ -55,6 +55,13 @@ public struct ArgumentReader: Sendable {
         return string
     }
 
+    /// The boolean `key`, or nil when absent.
+    public func bool(_ key: String) throws(BridgeError) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard case .bool(let flag) = value else { throw mismatch(key, expected: "a boolean", got: value) }
+        return flag
+    }
+
     /// The integer `key` (a number without a fraction, within ±2^53), or nil when absent.
     public func int(_ key: String) throws(BridgeError) -> Int? {
         guard let value = value(key) else { return nil }

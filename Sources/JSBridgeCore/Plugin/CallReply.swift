@@ -4,6 +4,8 @@ import Synchronization
 public enum CallOutcome: Sendable, Equatable {
     /// The final value of an async call.
     case value(JSONValue)
+    /// The final value of an async call, as checked JSON text (``CallReply/resolve(encoded:)``).
+    case encoded(EncodedJSON)
     /// One value of a stream (keep-callback); more may follow.
     case item(JSONValue)
     /// The stream ended normally.
@@ -69,6 +71,9 @@ public final class CallReply: Sendable {
 
     /// Ends the call with a value.
     public func resolve(_ value: JSONValue) { finalize(.value(value)) }
+
+    /// Ends the call with the value that checked JSON text encodes, embedded in the answer as is.
+    public func resolve(encoded value: EncodedJSON) { finalize(.encoded(value)) }
 
     /// Ends the call with an error; non-bridge errors become `PLUGIN_ERROR`.
     public func reject(_ error: any Error) { finalize(.failed(BridgeError(from: error))) }
