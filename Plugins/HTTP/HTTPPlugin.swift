@@ -166,7 +166,8 @@ public struct HTTPPlugin: BridgePlugin {
 
     /// The answer to a `request` call. With `json`, a successful response's JSON body (not 204 or 205) is
     /// embedded as is, in `json`, instead of escaped into `body`: JavaScript then parses it once, with the
-    /// answer (`Benchmarks/scripts/answer-parse.js`: 2.2–4.0 → 1.2–1.4 µs of `JSON.parse` per answer, 300-byte document).
+    /// answer (`Benchmarks/scripts/answer-parse.js`: 2.2–4.0 → 1.2–1.4 µs of `JSON.parse` per answer for a
+    /// 300-byte document).
     static func answer(_ response: FetchResponse, attempts: Int? = nil, json: Bool) -> RequestAnswer {
         if json, (200...299).contains(response.status), response.status != 204, response.status != 205,
             !response.body.isEmpty, let text = String(validating: response.body, as: UTF8.self),
@@ -202,7 +203,8 @@ public struct HTTPPlugin: BridgePlugin {
     }
 }
 
-/// A `request` call's answer: a value, or checked JSON text with the body embedded (``HTTPPlugin/answer(_:attempts:json:)``).
+/// A `request` call's answer: a value, or checked JSON text with the body embedded
+/// (``HTTPPlugin/answer(_:attempts:json:)``).
 enum RequestAnswer: Sendable {
     case value(JSONValue)
     case encoded(EncodedJSON)
