@@ -140,7 +140,10 @@ extension InboxMessage {
             value.serialize(into: &text)
             self.init(callID: id, kind: .value, text: text + "]")
         case .encoded(let value):
-            self.init(callID: id, kind: .value, text: text + "0," + value.text + "]")
+            text.reserveCapacity(text.utf8.count + value.text.utf8.count + 3)
+            text += "0,"
+            text += value.text
+            self.init(callID: id, kind: .value, text: text + "]")
         case .item(let value):
             text += "1,"
             value.serialize(into: &text)

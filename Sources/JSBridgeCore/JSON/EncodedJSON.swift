@@ -24,14 +24,20 @@ public struct EncodedJSON: Sendable, Equatable {
 
     /// The object `members`, with `key` added holding `member`'s value (`key` must not be in `members`).
     public init(_ members: JSONObject, adding key: String, _ member: EncodedJSON) {
-        var text = JSONValue.object(members).serialized()
-        text.removeLast()  // "}"
-        if text.utf8.count > 1 { text += "," }
-        JSONValue.string(key).serialize(into: &text)
-        text += ":"
-        text += member.text
-        text += "}"
-        self.text = text
+        var writer = JSONWriter(capacity: 256 + member.text.utf8.count)
+        writer.append(0x7B)
+        for (index, name) in members.keys.enumerated() {
+            writer.writeString(name)
+            writer.append(0x3A)
+            writer.write(members.values[index])
+            writer.append(0x2C)
+        }
+        writer.writeString(key)
+        writer.append(0x3A)
+        var text = member.text
+        text.withUTF8 { writer.append($0) }
+        writer.append(0x7D)
+        self.text = writer.makeString()
     }
 
     /// The value the text encodes.
