@@ -413,10 +413,7 @@ function nativeRequest(def, request) {
   if (request.multipart !== undefined && request.body !== undefined) {
     throw new TypeError(`${def.name}: a multipart request has fields and files, not a body.`);
   }
-  // A JSON response that no hook sees as text arrives parsed (`json`; docs/http.md, "The request action").
-  if ((def.response?.type ?? "json") === "json" && !def.hooks.didReceive && !def.hooks.outputEntity && !def.hooks.deliver) {
-    args.json = true;
-  }
+  if (def.parsedNatively) args.json = true;
   const timeout = typeof def.timeout === "number" ? { totalMs: def.timeout } : def.timeout;
   if (timeout?.connectMs !== undefined) args.connectTimeoutMs = timeout.connectMs;
   if (timeout?.totalMs !== undefined) args.totalTimeoutMs = timeout.totalMs;
@@ -718,6 +715,10 @@ function make(definition, base) {
   def.paramSpecs = Object.entries(def.params ?? {}).map(([name, spec]) => paramSpec(name, spec));
   def.declared = new Set(Object.keys(def.params ?? {}));
   def.hasHooks = Object.keys(def.hooks).length > 0;
+  // A JSON response that no hook sees as text arrives parsed (`request`'s `json`; docs/http.md, "How a
+  // request crosses the bridge").
+  def.parsedNatively = (def.response?.type ?? "json") === "json" && !def.hooks.didReceive && !def.hooks.outputEntity
+    && !def.hooks.deliver;
   return new DAO(definitions, Object.freeze(def));
 }
 

@@ -77,11 +77,10 @@ public struct HTTPPlugin: BridgePlugin {
         a.start("request", args: JSONValue.self) { context, json, reply in
             // The chooser counts the call and, on a JS thread, knows its loop (see `requestExecutors`).
             let executor = executors?.next() ?? ActionExecutor.shared
-            let end: @Sendable (Result<RequestAnswer, any Error>) -> Void = { result in
+            let end: @Sendable (Result<EncodedJSON, any Error>) -> Void = { result in
                 executors?.ended(executor)
                 switch result {
-                case .success(.value(let answer)): reply.resolve(answer)
-                case .success(.encoded(let answer)): reply.resolve(encoded: answer)
+                case .success(let answer): reply.resolve(encoded: answer)
                 case .failure(let error): reply.reject(error)
                 }
             }
@@ -136,7 +135,7 @@ public struct HTTPPlugin: BridgePlugin {
     /// (Not inlined, here and below: an async function's locals live in task memory allocated with every call,
     /// and the task's closure then keeps only the plan.)
     @inline(never)
-    private static func request(_ request: FetchRequest, fetcher: Fetcher, json: Bool) async throws -> RequestAnswer {
+    private static func request(_ request: FetchRequest, fetcher: Fetcher, json: Bool) async throws -> EncodedJSON {
         answer(try await fetcher.fetch(request), json: json)
     }
 
@@ -145,7 +144,7 @@ public struct HTTPPlugin: BridgePlugin {
     private static func request(
         _ request: FetchRequest, args: RequestArguments, fetcher: Fetcher, context: PluginContext,
         cache state: CacheState
-    ) async throws -> RequestAnswer {
+    ) async throws -> EncodedJSON {
         let policy = PolicyFetcher(
             fetcher: fetcher, retry: args.retry, totalTimeoutMs: args.totalTimeoutMs, clock: context.clock)
         let network: (FetchRequest) async throws -> (response: FetchResponse, attempts: Int?) = { request in
@@ -158,24 +157,24 @@ public struct HTTPPlugin: BridgePlugin {
             return answer(response, attempts: attempts, json: args.json ?? false)
         }
         // The disk cache blocks on file I/O: on the pool, not on the JS thread's loop where `request` calls run.
-        return .value(
+        return EncodedJSON(
             try await withTaskExecutorPreference(ActionExecutor.shared) {
                 try await cachedRequest(request, cache: cache, state: state, context: context, network: network)
             })
     }
 
-    /// The answer to a `request` call. With `json`, a successful response's JSON body (not 204 or 205) is
-    /// embedded as is, in `json`, instead of escaped into `body`: JavaScript then parses it once, with the
+    /// The answer to a `request` call, encoded. With `json`, a successful response's JSON body (not 204 or 205)
+    /// is embedded as is, in `json`, instead of escaped into `body`: JavaScript then parses it once, with the
     /// answer (`Benchmarks/scripts/answer-parse.js`: 2.2–4.0 → 1.2–1.4 µs of `JSON.parse` per answer for a
     /// 300-byte document).
-    static func answer(_ response: FetchResponse, attempts: Int? = nil, json: Bool) -> RequestAnswer {
+    static func answer(_ response: FetchResponse, attempts: Int? = nil, json: Bool) -> EncodedJSON {
         if json, (200...299).contains(response.status), response.status != 204, response.status != 205,
             !response.body.isEmpty, let text = String(validating: response.body, as: UTF8.self),
             let body = EncodedJSON(validating: text)
         {
-            return .encoded(EncodedJSON(head(response, attempts: attempts), adding: "json", body))
+            return EncodedJSON(head(response, attempts: attempts), adding: "json", body)
         }
-        return .value(encode(response, attempts: attempts))
+        return EncodedJSON(encode(response, attempts: attempts))
     }
 
     /// The members of an answer other than its body.
@@ -192,6 +191,7 @@ public struct HTTPPlugin: BridgePlugin {
         return object
     }
 
+    /// A response as `request` answers it, the body as `body` (text) or `bodyBase64`.
     static func encode(_ response: FetchResponse, attempts: Int? = nil, source: HTTPCacheSource? = nil) -> JSONValue {
         var object = head(response, attempts: attempts, source: source)
         if let text = String(validating: response.body, as: UTF8.self) {
@@ -201,13 +201,6 @@ public struct HTTPPlugin: BridgePlugin {
         }
         return .object(object)
     }
-}
-
-/// A `request` call's answer: a value, or checked JSON text with the body embedded
-/// (``HTTPPlugin/answer(_:attempts:json:)``).
-enum RequestAnswer: Sendable {
-    case value(JSONValue)
-    case encoded(EncodedJSON)
 }
 
 /// What a `request` call does, worked out synchronously when it starts: a plain fetch (sent without a Swift

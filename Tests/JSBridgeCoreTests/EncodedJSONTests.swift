@@ -46,6 +46,12 @@ import Testing
                 == nil)
     }
 
+    @Test func encodesAValue() {
+        let encoded = EncodedJSON(["name": "a\"b", "scores": [1.5, .number(.infinity)], "none": .null])
+        #expect(encoded.value == ["name": "a\"b", "scores": [1.5, .null], "none": .null])
+        #expect(EncodedJSON(validating: encoded.text) == encoded)
+    }
+
     @Test func addsAMemberToAnObject() throws {
         let body = try #require(EncodedJSON(validating: #"{"id": 7, "tags": ["a"]}"#))
         let answer = EncodedJSON(["status": 200, "url": "http://x/\"q\""], adding: "json", body)

@@ -22,6 +22,11 @@ public struct EncodedJSON: Sendable, Equatable {
         self.text = text
     }
 
+    /// The text of `value` (always valid: non-finite numbers are written as `null`, as `JSON.stringify` does).
+    public init(_ value: JSONValue) {
+        text = value.serialized()
+    }
+
     /// The object `members`, with `key` added holding `member`'s value (`key` must not be in `members`).
     public init(_ members: JSONObject, adding key: String, _ member: EncodedJSON) {
         var writer = JSONWriter(capacity: 256 + member.text.utf8.count)
@@ -73,54 +78,42 @@ struct JSONValidator {
         skipWhitespace()
         guard let byte = current else { return false }
         switch byte {
-        case UInt8(ascii: "{"):
-            guard depth < EncodedJSON.maxDepth else { return false }
-            index += 1
-            skipWhitespace()
-            if current == UInt8(ascii: "}") {
-                index += 1
-                return true
-            }
-            while true {
-                skipWhitespace()
-                guard current == UInt8(ascii: "\""), string() else { return false }
-                skipWhitespace()
-                guard current == UInt8(ascii: ":") else { return false }
-                index += 1
-                guard value(depth: depth + 1) else { return false }
-                skipWhitespace()
-                switch current {
-                case UInt8(ascii: ","): index += 1
-                case UInt8(ascii: "}"):
-                    index += 1
-                    return true
-                default: return false
-                }
-            }
-        case UInt8(ascii: "["):
-            guard depth < EncodedJSON.maxDepth else { return false }
-            index += 1
-            skipWhitespace()
-            if current == UInt8(ascii: "]") {
-                index += 1
-                return true
-            }
-            while true {
-                guard value(depth: depth + 1) else { return false }
-                skipWhitespace()
-                switch current {
-                case UInt8(ascii: ","): index += 1
-                case UInt8(ascii: "]"):
-                    index += 1
-                    return true
-                default: return false
-                }
-            }
+        case UInt8(ascii: "{"): return container(closedBy: UInt8(ascii: "}"), keyed: true, depth: depth)
+        case UInt8(ascii: "["): return container(closedBy: UInt8(ascii: "]"), keyed: false, depth: depth)
         case UInt8(ascii: "\""): return string()
         case UInt8(ascii: "t"): return literal("true")
         case UInt8(ascii: "f"): return literal("false")
         case UInt8(ascii: "n"): return literal("null")
         default: return number()
+        }
+    }
+
+    /// An object (`keyed`) or an array, from its opening bracket.
+    private mutating func container(closedBy closing: UInt8, keyed: Bool, depth: Int) -> Bool {
+        guard depth < EncodedJSON.maxDepth else { return false }
+        index += 1
+        skipWhitespace()
+        if current == closing {
+            index += 1
+            return true
+        }
+        while true {
+            if keyed {
+                skipWhitespace()
+                guard current == UInt8(ascii: "\""), string() else { return false }
+                skipWhitespace()
+                guard current == UInt8(ascii: ":") else { return false }
+                index += 1
+            }
+            guard value(depth: depth + 1) else { return false }
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case closing:
+                index += 1
+                return true
+            default: return false
+            }
         }
     }
 
