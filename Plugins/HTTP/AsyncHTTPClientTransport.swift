@@ -7,25 +7,46 @@ import NIOPosix
 import Synchronization
 
 /// The live ``HTTPTransport``: AsyncHTTPClient `HTTPClient`s, created on first use and shut down (with
-/// their async `shutdown()`) by ``shutdown()``. AsyncHTTPClient's connect timeout is a client setting, so
-/// there is one client per distinct connect timeout requested (usually one), and one more for the requests
-/// on the JS thread's event loop (see ``startBuffered(_:timeout:maxBodyBytes:completion:)``). Redirects are never followed
-/// here: the plugin follows them itself so that every hop passes the permission check.
+/// their async `shutdown()`) by ``shutdown()``. Redirects are never followed here: the plugin follows them
+/// itself so that every hop passes the permission check.
+///
+/// Where connections live: one client per event loop of AsyncHTTPClient's (SwiftNIO's singleton group),
+/// which share AsyncHTTPClient's default of 8 connections per host between them, and one more client for
+/// the lone calls made on the JS thread's event loop (see ``startBuffered(_:timeout:maxBodyBytes:completion:)``).
+/// Each request goes to the loop with the fewest requests under way. With one client over all the loops
+/// instead, AsyncHTTPClient put a connection on the loop of the request that made it start, which in a
+/// burst of requests was often one loop for all 8 (the other idle), and ran each request's callbacks on a
+/// loop chosen before its connection was known, handing them between the loops for about half of the
+/// requests (Benchmarks/README.md, "HTTP"). AsyncHTTPClient's connect timeout is a client setting, so all
+/// of this is per distinct connect timeout requested (usually one).
 public final class AsyncHTTPClientTransport: HTTPTransport {
     private struct State {
         /// Clients by connect timeout in nanoseconds and by where their connections live.
         var clients: [ClientKey: HTTPClient] = [:]
+        /// The requests under way on each of ``AsyncHTTPClientTransport/sharedLoops`` (buffered exchanges).
+        var underWay: [Int]
+        /// Where the search for the least busy loop starts next.
+        var turn = 0
         var isShutDown = false
     }
 
     private struct ClientKey: Hashable {
         let connectTimeout: Int64
-        /// Whether the client's connections live on JS threads' loops (else on AsyncHTTPClient's own).
-        let onJSLoops: Bool
+        let placement: Placement
     }
 
-    private let state = Mutex(State())
+    /// Where a client's connections live.
+    private enum Placement: Hashable {
+        /// On the JS threads' loops: the lone calls' client.
+        case jsLoops
+        /// On `sharedLoops[index]`.
+        case sharedLoop(Int)
+    }
+
+    private let state: Mutex<State>
     private let defaultConnectTimeout: Duration
+    /// AsyncHTTPClient's loops that hold connections (at most 8, so that each has at least one).
+    private let sharedLoops: [any EventLoop]
     /// The JS threads' event loops that run requests.
     private let jsLoops = JSThreadEventLoops()
     /// The `request` calls under way (chosen an executor, not ended yet).
@@ -58,44 +79,86 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     public init(connectTimeout: Duration = .seconds(10)) {
         self.defaultConnectTimeout = connectTimeout
+        self.sharedLoops = Array(HTTPClient.defaultEventLoopGroup.makeIterator().prefix(Self.connectionsPerHost))
+        self.state = Mutex(State(underWay: Array(repeating: 0, count: sharedLoops.count)))
     }
+
+    /// AsyncHTTPClient's default limit of connections per host, shared by the clients of ``sharedLoops``.
+    private static let connectionsPerHost = 8
 
     /// Whether an `HTTPClient` was created (tests check that a plugin that made no request made none).
     public var isClientCreated: Bool {
         state.withLock { !$0.clients.isEmpty }
     }
 
-    private func client(connectTimeout: Duration?, onJSLoops: Bool = false) throws -> HTTPClient {
-        let nanoseconds = Self.nanoseconds(connectTimeout ?? defaultConnectTimeout)
-        let key = ClientKey(connectTimeout: nanoseconds, onJSLoops: onJSLoops)
-        return try state.withLock { state in
-            if state.isShutDown {
-                throw HTTPError.network(kind: "other", message: "the HTTP client was shut down", url: "")
+    /// The client of `placement`, created on first use.
+    private func client(connectTimeout: Duration?, placement: Placement) throws -> HTTPClient {
+        try state.withLock { try client(connectTimeout: connectTimeout, placement: placement, in: &$0) }
+    }
+
+    /// The client of the shared loop with the fewest requests under way (the loops taking turns among equals),
+    /// and that loop's index; with `counted`, the request counts as under way there until ``release(_:)``.
+    private func leastBusyClient(connectTimeout: Duration?, counted: Bool) throws -> (HTTPClient, Int) {
+        try state.withLock { state in
+            let count = state.underWay.count
+            state.turn = (state.turn + 1) % count
+            var index = state.turn
+            for step in 1..<count {
+                let i = (state.turn + step) % count
+                if state.underWay[i] < state.underWay[index] { index = i }
             }
-            if let client = state.clients[key] { return client }
-            var configuration = HTTPClient.Configuration()
-            configuration.redirectConfiguration = .disallow
-            configuration.timeout.connect = .nanoseconds(nanoseconds)
-            configuration.decompression = .disabled
-            // Fail at once on a refused connection (like browsers and Node) instead of retrying until the
-            // connect timeout.
-            configuration.connectionPool.retryConnectionEstablishment = false
-            // No tracing: jsbridge exports no spans, and AsyncHTTPClient otherwise starts a (no-op) span with
-            // attributes for every request.
-            configuration.tracing.tracer = nil
-            let client = HTTPClient(
-                eventLoopGroupProvider: onJSLoops ? .shared(jsLoops) : .singleton, configuration: configuration)
-            state.clients[key] = client
-            return client
+            let client = try client(connectTimeout: connectTimeout, placement: .sharedLoop(index), in: &state)
+            if counted { state.underWay[index] += 1 }
+            return (client, index)
         }
+    }
+
+    /// Ends a request counted by ``leastBusyClient(connectTimeout:counted:)``.
+    private func release(_ index: Int) {
+        state.withLock { $0.underWay[index] -= 1 }
+    }
+
+    private func client(connectTimeout: Duration?, placement: Placement, in state: inout State) throws -> HTTPClient {
+        let nanoseconds = Self.nanoseconds(connectTimeout ?? defaultConnectTimeout)
+        let key = ClientKey(connectTimeout: nanoseconds, placement: placement)
+        if state.isShutDown {
+            throw HTTPError.network(kind: "other", message: "the HTTP client was shut down", url: "")
+        }
+        if let client = state.clients[key] { return client }
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.timeout.connect = .nanoseconds(nanoseconds)
+        configuration.decompression = .disabled
+        // Fail at once on a refused connection (like browsers and Node) instead of retrying until the
+        // connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        // No tracing: jsbridge exports no spans, and AsyncHTTPClient otherwise starts a (no-op) span with
+        // attributes for every request.
+        configuration.tracing.tracer = nil
+        let group: any EventLoopGroup
+        switch placement {
+        case .jsLoops:
+            group = jsLoops
+        case .sharedLoop(let index):
+            // An event loop is a group of one: the client's connections, and its requests' callbacks, stay there.
+            group = sharedLoops[index]
+            let count = sharedLoops.count
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
+                Self.connectionsPerHost / count + (index < Self.connectionsPerHost % count ? 1 : 0)
+        }
+        let client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
+        state.clients[key] = client
+        return client
     }
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
         duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
+    /// The async API, its body streamed. A streamed exchange (a download, an upload) is not counted as under
+    /// way, since it may last: it goes to the least busy loop, the loops taking turns among equals.
     public func send(_ request: HTTPTransportRequest, timeout: Duration) async throws -> HTTPTransportResponse {
-        let client = try client(connectTimeout: request.connectTimeout)
+        let (client, _) = try leastBusyClient(connectTimeout: request.connectTimeout, counted: false)
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = HTTPMethod(rawValue: request.method)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
@@ -182,12 +245,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// Starts an exchange with the delegate API: on `loop` (a JS thread's) through the lone calls' client when
-    /// no other call is under way, else on AsyncHTTPClient's loops.
+    /// no other call is under way, else on the least busy of AsyncHTTPClient's loops.
     private func executeBuffered(
         _ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int, on loop: (any EventLoop)?
     ) throws -> (HTTPClient.Task<HTTPTransportResponse>, BufferingDelegate) {
-        let lone = callsUnderWay.load(ordering: .relaxed) <= 1 ? loop : nil
-        let client = try client(connectTimeout: request.connectTimeout, onJSLoops: lone != nil)
         let outgoing: HTTPClient.Request
         do {
             var headers = HTTPHeaders()
@@ -200,9 +261,16 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             throw Self.map(error, url: request.url, timeout: timeout)
         }
         let delegate = BufferingDelegate(limit: maxBodyBytes, url: request.url)
-        let task = client.execute(
-            request: outgoing, delegate: delegate, eventLoop: lone.map { .delegateAndChannel(on: $0) } ?? .indifferent)
-        delegate.armHeadTimeout(task, after: .nanoseconds(Self.nanoseconds(timeout)))
+        let headTimeout = TimeAmount.nanoseconds(Self.nanoseconds(timeout))
+        if let lone = callsUnderWay.load(ordering: .relaxed) <= 1 ? loop : nil {
+            let client = try client(connectTimeout: request.connectTimeout, placement: .jsLoops)
+            let task = client.execute(request: outgoing, delegate: delegate, eventLoop: .delegateAndChannel(on: lone))
+            delegate.watch(task, headTimeout: headTimeout)
+            return (task, delegate)
+        }
+        let (client, index) = try leastBusyClient(connectTimeout: request.connectTimeout, counted: true)
+        let task = client.execute(request: outgoing, delegate: delegate, eventLoop: .indifferent)
+        delegate.watch(task, headTimeout: headTimeout) { self.release(index) }
         return (task, delegate)
     }
 
@@ -270,7 +338,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
 /// Collects a response on its event loop for ``AsyncHTTPClientTransport/sendBuffered(_:timeout:maxBodyBytes:)``,
 /// and cancels the request when no head arrives in time. `head`, `body` and the timer are touched only on the
-/// task's event loop (AsyncHTTPClient calls the delegate there; `armHeadTimeout` hops there).
+/// task's event loop (AsyncHTTPClient calls the delegate there; `watch` hops there).
 private final class BufferingDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
     typealias Response = HTTPTransportResponse
 
@@ -289,20 +357,25 @@ private final class BufferingDelegate: HTTPClientResponseDelegate, @unchecked Se
     /// Whether the head timeout cancelled the request.
     var timedOut: Bool { fired.load(ordering: .acquiring) }
 
-    /// Cancels `task` when no head arrived `timeout` from now; the timer goes when the task ends, however it
-    /// ends (so a failed or cancelled request holds nothing until the timeout).
-    func armHeadTimeout(_ task: HTTPClient.Task<Response>, after timeout: TimeAmount) {
+    /// Cancels `task` when no head arrived `headTimeout` from now, and calls `ended` when the task ends. The
+    /// timer goes when the task ends, however it ends (so a failed or cancelled request holds nothing until the
+    /// timeout).
+    func watch(
+        _ task: HTTPClient.Task<Response>, headTimeout: TimeAmount, ended: (@Sendable () -> Void)? = nil
+    ) {
         let loop = task.eventLoop
         loop.execute {
-            guard self.head == nil else { return }
-            self.headTimer = loop.scheduleTask(in: timeout) {
-                self.fired.store(true, ordering: .releasing)
-                task.cancel()
+            if self.head == nil {
+                self.headTimer = loop.scheduleTask(in: headTimeout) {
+                    self.fired.store(true, ordering: .releasing)
+                    task.cancel()
+                }
             }
             // Registered after the timer, on the same loop: a task already ended runs this at once.
             task.futureResult.whenComplete { _ in
                 self.headTimer?.cancel()
                 self.headTimer = nil
+                ended?()
             }
         }
     }

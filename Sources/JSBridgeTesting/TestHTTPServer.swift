@@ -143,6 +143,7 @@ public final class TestHTTPServer: Sendable {
     private let routes = Mutex<[String: Handler]>([:])
     private let recorded = Mutex<[Request]>([])
     private let streamed = Atomic<Int64>(0)
+    private let accepted = Atomic<Int>(0)
     /// The port the server listens on.
     public let port: Int
 
@@ -160,7 +161,8 @@ public final class TestHTTPServer: Sendable {
             let channel = try await ServerBootstrap(group: group)
                 .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
+                    box.withLock { $0 }?.accepted.add(1, ordering: .relaxed)
+                    return channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                         try channel.pipeline.syncOperations.addHandler(
                             ConnectionHandler(server: { box.withLock { $0 } }))
@@ -192,6 +194,9 @@ public final class TestHTTPServer: Sendable {
 
     /// The byte at `offset` of a generated body: `offset % 251` (a prime, so chunk edges never line up).
     public static func patternByte(at offset: Int64) -> UInt8 { UInt8(offset % 251) }
+
+    /// How many connections the server has accepted so far.
+    public var connectionsAccepted: Int { accepted.load(ordering: .relaxed) }
 
     /// How many bytes of generated bodies the server has written so far (all connections).
     public var generatedBytesSent: Int64 { streamed.load(ordering: .relaxed) }

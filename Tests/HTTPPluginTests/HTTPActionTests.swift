@@ -342,6 +342,45 @@ import Testing
         try await live.stop()
     }
 
+    /// Many requests in flight to one host share AsyncHTTPClient's 8 connections per host, spread over its event
+    /// loops: more than one loop's share (4 of 8 on a two-loop machine) is opened, and no more than 8 in all —
+    /// for exchanges started with `startBuffered` off any loop and for streamed ones (`send`) alike.
+    @Test func manyInFlightShareEightConnections() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/wait") { _ in .text("done", delay: .milliseconds(50)) }
+        let transport = AsyncHTTPClientTransport()
+        let request = HTTPTransportRequest(method: "GET", url: server.url("/wait"))
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<64 {
+                group.addTask {
+                    let (outcomes, continuation) = AsyncStream.makeStream(
+                        of: Result<HTTPTransportResponse, any Error>.self)
+                    _ = transport.startBuffered(request, timeout: .seconds(30), maxBodyBytes: 100) {
+                        continuation.yield($0)
+                        continuation.finish()
+                    }
+                    return try await outcomes.first { _ in true }!.get().status
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 200, count: 64))
+        let opened = server.connectionsAccepted
+        #expect(opened > 4 && opened <= 8)
+        let streamed = try await withThrowingTaskGroup(of: [UInt8].self) { group in
+            for _ in 0..<32 {
+                group.addTask {
+                    try await transport.send(request, timeout: .seconds(30)).body.collect(upTo: 100, url: request.url)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(streamed.allSatisfy { $0 == Array("done".utf8) } && streamed.count == 32)
+        #expect(server.connectionsAccepted <= 8)
+        await transport.shutdown()
+        try await server.stop()
+    }
+
     /// Every call asked for on the JS thread's event loop runs there (one executor, whatever else is under
     /// way); asked off any event loop, on the bridge's pool.
     @Test func callsRunOnTheJSThreadsLoop() async throws {
