@@ -51,6 +51,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     private let jsLoops = JSThreadEventLoops()
     /// The `request` calls under way (chosen an executor, not ended yet).
     private let callsUnderWay = Atomic<Int>(0)
+    /// Requests without headers or body, by method and URL (see ``executeBuffered(_:timeout:maxBodyBytes:on:)``).
+    private let requests = BoundedMemo<HTTPClient.Request>()
 
     /// Calls made on a JS thread that need a task (retries, a total timeout, the cache) run on that thread's
     /// event loop; every call is counted, so that a call with no other under way can send on that loop.
@@ -249,17 +251,19 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     private func executeBuffered(
         _ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int, on loop: (any EventLoop)?
     ) throws -> (HTTPClient.Task<HTTPTransportResponse>, BufferingDelegate) {
-        let outgoing: HTTPClient.Request
+        var outgoing: HTTPClient.Request
         do {
-            var headers = HTTPHeaders()
-            headers.reserveCapacity(request.headers.count)
-            for field in request.headers { headers.add(name: field.name, value: field.value) }
-            outgoing = try HTTPClient.Request(
-                url: request.url, method: HTTPMethod(rawValue: request.method), headers: headers,
-                body: request.body.map { .bytes($0) })
+            // AsyncHTTPClient parses the URL (twice, with Foundation) when a request is made; its method is fixed
+            // then, its headers and body are not.
+            outgoing = try requests.value(for: request.method + " " + request.url) {
+                try HTTPClient.Request(url: request.url, method: HTTPMethod(rawValue: request.method))
+            }
         } catch {
             throw Self.map(error, url: request.url, timeout: timeout)
         }
+        outgoing.headers.reserveCapacity(request.headers.count)
+        for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
+        outgoing.body = request.body.map { .bytes($0) }
         let delegate = BufferingDelegate(limit: maxBodyBytes, url: request.url)
         let headTimeout = TimeAmount.nanoseconds(Self.nanoseconds(timeout))
         if let lone = callsUnderWay.load(ordering: .relaxed) <= 1 ? loop : nil {
