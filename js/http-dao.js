@@ -231,10 +231,11 @@ function buildRequest(def, mapped, params, headers, issues) {
 // MARK: - Responses
 
 /// The response a DAO's hooks see.
-function daoResponse(answer, source) {
+/// The response of an answer; a brief answer (`{status, json}`) stands for the request's URL, with no headers.
+function daoResponse(answer, source, request) {
   return {
-    status: answer.status, statusText: answer.statusText ?? "", headers: headersFrom(answer.headers, "immutable"),
-    url: answer.url, redirected: answer.redirected === true, attempts: answer.attempts ?? 1, source,
+    status: answer.status, statusText: answer.statusText ?? "", headers: headersFrom(answer.headers ?? [], "immutable"),
+    url: answer.url ?? request.url, redirected: answer.redirected === true, attempts: answer.attempts ?? 1, source,
     text: answer.body ?? (answer.bodyBase64 !== undefined || answer.json !== undefined ? undefined : ""),
     bytes: answer.bodyBase64 !== undefined ? base64Decode(answer.bodyBase64) : undefined,
     json: answer.json,
@@ -405,7 +406,8 @@ async function runHook(def, hook, value, ctx) {
   return value;
 }
 
-function nativeRequest(def, request) {
+/// The `request` action's arguments; `brief`: the caller delivers the data alone (see `run`).
+function nativeRequest(def, request, brief) {
   const args = { url: request.url, method: request.method, headers: headerPairs(request.headers) };
   if (typeof request.body === "string") args.body = request.body;
   else if (request.body instanceof Uint8Array) args.bodyBase64 = base64Encode(request.body);
@@ -413,7 +415,10 @@ function nativeRequest(def, request) {
   if (request.multipart !== undefined && request.body !== undefined) {
     throw new TypeError(`${def.name}: a multipart request has fields and files, not a body.`);
   }
-  if (def.parsedNatively) args.json = true;
+  if (def.parsedNatively) {
+    args.json = true;
+    if (brief) args.brief = true;
+  }
   const timeout = typeof def.timeout === "number" ? { totalMs: def.timeout } : def.timeout;
   if (timeout?.connectMs !== undefined) args.connectTimeoutMs = timeout.connectMs;
   if (timeout?.totalMs !== undefined) args.totalTimeoutMs = timeout.totalMs;
@@ -441,7 +446,7 @@ function cacheOptions(def, ctx) {
 
 /// Steps 8–12 for one answer: `{retry: afterMs}` or `{data, response}`.
 async function processAnswer(def, ctx, answer, source) {
-  const response = ctx.response = daoResponse(answer, source);
+  const response = ctx.response = daoResponse(answer, source, ctx.request);
   const received = def.hooks.didReceive ? await runHook(def, "didReceive", response, ctx) : response;
   if (received?.[RETRY] === true) return { retry: received.afterMs };
   if (response.status < 200 || response.status > 299) {
@@ -503,7 +508,10 @@ async function prepare(def, ctx, input) {
 }
 
 /// One call of `dao` with `input` parameters: resolves with `{data, response}`.
-async function run(dao, def, input, signal, options) {
+/// `brief`: the call resolves with the data alone (`send`), so a successful JSON answer that no hook reads
+/// need not carry the response's headers, status text and final URL (docs/http.md, "How a request crosses
+/// the bridge").
+async function run(dao, def, input, signal, options, brief = false) {
   const ctx = { dao, name: def.name, attempt: 0, signal, params: undefined, request: undefined, response: undefined };
   const hookRetries = def.retry?.count ?? 1;
   for (;;) {
@@ -519,7 +527,7 @@ async function run(dao, def, input, signal, options) {
         throw fromNative(error, def.name);
       }
     } else {
-      const args = nativeRequest(def, ctx.request);
+      const args = nativeRequest(def, ctx.request, brief);
       const cache = cacheOptions(def, ctx);
       if (cache !== undefined) args.cache = cache;
       if (cache?.mode === "both" && ctx.attempt === 1 && typeof options.onCache === "function") {
@@ -604,7 +612,7 @@ class DAO {
 
   /// Calls the DAO; resolves with the delivered data. `options.signal` aborts it (`CANCELLED`).
   send(params = {}, options = {}) {
-    return this.#call(params, options, (signal) => run(this, this.#def, params, signal, options).then(dataOf));
+    return this.#call(params, options, (signal) => run(this, this.#def, params, signal, options, true).then(dataOf));
   }
 
   /// Like `send`, resolving with `{data, status, headers, url, source, attempts}`.

@@ -91,16 +91,16 @@ public struct HTTPPlugin: BridgePlugin {
                 return end(.failure(error))
             }
             // The common case without a Swift task, when the transport can: its completion answers.
-            if case .plain(let request, let fetcher, let json) = plan,
-                let cancel = fetcher.start(request, completion: { end($0.map { Self.answer($0, json: json) }) })
+            if case .plain(let request, let fetcher, let form) = plan,
+                let cancel = fetcher.start(request, completion: { end($0.map { Self.answer($0, form: form) }) })
             {
                 return reply.onCancel(cancel)
             }
             let task = Task(executorPreference: executor) {
                 do {
                     switch plan {
-                    case .plain(let request, let fetcher, let json):
-                        end(.success(try await Self.request(request, fetcher: fetcher, json: json)))
+                    case .plain(let request, let fetcher, let form):
+                        end(.success(try await Self.request(request, fetcher: fetcher, form: form)))
                     case .policed(let request, let args, let fetcher):
                         end(
                             .success(
@@ -135,8 +135,10 @@ public struct HTTPPlugin: BridgePlugin {
     /// (Not inlined, here and below: an async function's locals live in task memory allocated with every call,
     /// and the task's closure then keeps only the plan.)
     @inline(never)
-    private static func request(_ request: FetchRequest, fetcher: Fetcher, json: Bool) async throws -> EncodedJSON {
-        answer(try await fetcher.fetch(request), json: json)
+    private static func request(_ request: FetchRequest, fetcher: Fetcher, form: AnswerForm) async throws
+        -> EncodedJSON
+    {
+        answer(try await fetcher.fetch(request), form: form)
     }
 
     /// A `request` call with a retry policy, a total timeout or a cache.
@@ -154,7 +156,7 @@ public struct HTTPPlugin: BridgePlugin {
         }
         guard let cache = args.cache else {
             let (response, attempts) = try await network(request)
-            return answer(response, attempts: attempts, json: args.json ?? false)
+            return answer(response, attempts: attempts, form: args.answerForm)
         }
         // The disk cache blocks on file I/O: on the pool, not on the JS thread's loop where `request` calls run.
         return EncodedJSON(
@@ -166,13 +168,22 @@ public struct HTTPPlugin: BridgePlugin {
     /// The answer to a `request` call, encoded. With `json`, a successful response's JSON body (not 204 or 205)
     /// is embedded as is, in `json`, instead of escaped into `body`: JavaScript then parses it once, with the
     /// answer (`Benchmarks/scripts/answer-parse.js`: 2.2–4.0 → 1.2–1.4 µs of `JSON.parse` per answer for a
-    /// 300-byte document).
-    static func answer(_ response: FetchResponse, attempts: Int? = nil, json: Bool) -> EncodedJSON {
-        if json, (200...299).contains(response.status), response.status != 204, response.status != 205,
+    /// 300-byte document). With `brief` too, that answer is only `{status, json}` (and `attempts`): a caller
+    /// that delivers the data alone spares JavaScript the rest (Benchmarks/README.md, "HTTP": 6–8% of the
+    /// CPU of a DAO call at 64 in flight).
+    static func answer(_ response: FetchResponse, attempts: Int? = nil, form: AnswerForm) -> EncodedJSON {
+        if form.json, (200...299).contains(response.status), response.status != 204, response.status != 205,
             !response.body.isEmpty, let text = String(validating: response.body, as: UTF8.self),
             let body = EncodedJSON(validating: text)
         {
-            return EncodedJSON(head(response, attempts: attempts), adding: "json", body)
+            var head: JSONObject
+            if form.brief {
+                head = ["status": .number(Double(response.status))]
+                if let attempts { head["attempts"] = .number(Double(attempts)) }
+            } else {
+                head = Self.head(response, attempts: attempts)
+            }
+            return EncodedJSON(head, adding: "json", body)
         }
         return EncodedJSON(encode(response, attempts: attempts))
     }
@@ -203,11 +214,16 @@ public struct HTTPPlugin: BridgePlugin {
     }
 }
 
+/// How a successful JSON answer is shaped: ``HTTPPlugin/answer(_:attempts:form:)``.
+struct AnswerForm: Sendable {
+    var json: Bool
+    var brief: Bool
+}
+
 /// What a `request` call does, worked out synchronously when it starts: a plain fetch (sent without a Swift
 /// task when the transport can), or one with retries, a total timeout or the cache (in a task).
 private enum RequestPlan {
-    /// `json`: see ``HTTPPlugin/answer(_:attempts:json:)``.
-    case plain(FetchRequest, Fetcher, json: Bool)
+    case plain(FetchRequest, Fetcher, AnswerForm)
     indirect case policed(FetchRequest, RequestArguments, Fetcher)
 
     init(_ json: JSONValue, context: PluginContext, transport: any HTTPTransport, settings: ConfigurationMemo)
@@ -221,7 +237,7 @@ private enum RequestPlan {
             authorize: { host, port in try context.require(.net(host: host, port: port)) })
         let request = try args.request()
         let plain = args.cache == nil && args.retry == nil && args.totalTimeoutMs == nil
-        self = plain ? .plain(request, fetcher, json: args.json ?? false) : .policed(request, args, fetcher)
+        self = plain ? .plain(request, fetcher, args.answerForm) : .policed(request, args, fetcher)
     }
 }
 
@@ -269,6 +285,10 @@ struct RequestArguments: Sendable {
     var cache: CacheArguments?
     /// Answer a successful JSON body parsed, in `json` (not with `cache`; docs/http.md).
     var json: Bool?
+    /// With `json`: answer a successful JSON body with `status` (and `attempts`) only.
+    var brief: Bool?
+
+    var answerForm: AnswerForm { AnswerForm(json: json ?? false, brief: brief ?? false) }
 
     /// The characters of an HTTP token (a method name).
     static let tokenBytes = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
@@ -340,7 +360,8 @@ extension RequestArguments {
             body: try reader.string("body"), bodyBase64: try reader.string("bodyBase64"),
             redirect: try reader.string("redirect"), connectTimeoutMs: try reader.int("connectTimeoutMs"),
             totalTimeoutMs: try reader.int("totalTimeoutMs"), retry: try reader.decode(RetryPolicy.self, "retry"),
-            cache: try reader.decode(CacheArguments.self, "cache"), json: try reader.bool("json"))
+            cache: try reader.decode(CacheArguments.self, "cache"), json: try reader.bool("json"),
+            brief: try reader.bool("brief"))
     }
 }
 

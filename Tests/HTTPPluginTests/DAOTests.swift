@@ -129,10 +129,13 @@ import Testing
               console.log(user.id, user.name, user.joined);
               const users = await Many.request();
               console.log(users.data.map((u) => u.id).join(","), users.status, users.source);
+              // request() resolves with the headers and URL: its answers are complete.
+              console.log(users.headers.get("content-type"), users.url === base + "/users");
               for (const dao of [Bad, Broken, Missing]) {
                 try { await dao.send(); } catch (e) {
                   console.log(dao.name, e.domain, e.code, e.status, e.data.issues.map((i) => i.path + ":" + i.code).join(","));
-                  if (dao === Bad) console.log(e.response.body);
+                  // send() asks for brief answers: the requested URL, no headers.
+                  if (dao === Bad) console.log(e.response.body, e.response.url === base + "/bad-users", JSON.stringify(e.response.headers));
                 }
               }
               // A hook that sees the response gets its text (the body is then not parsed natively).
@@ -152,9 +155,10 @@ import Testing
             result.lines == [
                 "7 Ann 1970-01-01T00:00:00Z",
                 "1,2 200 network",
+                "application/json true",
                 "Bad dataFormat DATA_FORMAT 200 resp.data[1].id:TYPE,resp.data[1].name:REQUIRED",
                 // Parsed natively, the body comes back re-encoded (without the server's spaces).
-                #"{"resp":{"data":[{"id":1,"name":"A"},{"id":"x"},{"id":3,"name":"C"}]}}"#,
+                #"{"resp":{"data":[{"id":1,"name":"A"},{"id":"x"},{"id":3,"name":"C"}]}} true {}"#,
                 "Broken dataFormat DATA_FORMAT 200 :INVALID_JSON",
                 "Missing dataFormat DATA_FORMAT 200 resp.nothing:REQUIRED",
                 #"{"resp": {"data": {"id": "7", "name": "Ann", "joined": 0}}}"#,

@@ -523,4 +523,41 @@ struct LiveExchange {
         #expect(invalid?.code == BridgeError.Code.invalidArgument)
         #expect(invalid?.data?["issues"]?[0]?["path"] == "json")
     }
+
+    /// With `brief`, a successful JSON answer is `{status, json}` (and `attempts`); every other answer, and a
+    /// brief one without `json`, is complete.
+    @Test(arguments: HTTPActionTests.bothPaths) func briefAnswersCarryTheStatusAndTheJSONAlone(completions: Bool)
+        async throws
+    {
+        let transport = RecordingHTTPTransport { request in
+            switch request.url {
+            case "http://a.test/user":
+                HTTPTransportResponse(
+                    status: 200, headers: [HTTPField("Content-Type", "application/json")], body: .text(Self.user))
+            case "http://a.test/text": HTTPTransportResponse(status: 200, body: .text("not { json"))
+            default: HTTPTransportResponse(status: 500, body: .text(#"{"error": 1}"#))
+            }
+        }
+        let tester = try await PluginTester(
+            HTTPPlugin(transport: completions ? CompletionTransport(base: transport) : transport),
+            options: HTTPActionTests.allowAll)
+        func request(_ path: String, _ extra: JSONObject) async throws -> JSONObject {
+            var args = extra
+            args["url"] = .string("http://a.test" + path)
+            return try #require(try await tester.call("request", .object(args)).objectValue)
+        }
+        let brief: JSONObject = ["json": true, "brief": true]
+        #expect(try await request("/user", brief) == ["status": 200, "json": Self.parsedUser])
+        var retried = brief
+        retried["retry"] = ["count": 1]
+        #expect(try await request("/user", retried) == ["status": 200, "json": Self.parsedUser, "attempts": 1])
+        let complete = ["status", "statusText", "headers", "url", "redirected", "body"]
+        for (path, extra) in [("/text", brief), ("/failed", brief), ("/user", ["brief": true] as JSONObject)] {
+            #expect(Set(try await request(path, extra).keys) == Set(complete), "for \(path) \(extra)")
+        }
+        let full = try await request("/user", ["json": true])
+        #expect(full["headers"]?.arrayValue?.contains(["content-type", "application/json"]) == true)
+        let invalid = await #expect(throws: BridgeError.self) { try await request("/user", ["brief": 1]) }
+        #expect(invalid?.data?["issues"]?[0]?["path"] == "brief")
+    }
 }
