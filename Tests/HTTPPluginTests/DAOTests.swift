@@ -114,6 +114,43 @@ import Testing
         #expect(result.stderr == "")
     }
 
+    /// A DAO without hooks, cache or mock takes a shorter way (`runPlain`); it shares its headers and, without
+    /// parameters, its request between calls: a call with a body gets the content type on a copy, and a bad
+    /// mock mode still rejects rather than throws.
+    @Test func plainCallsShareNothingTheyChange() async throws {
+        let (result, _) = try await run(
+            """
+            const Get = HTTP.dao({ name: "Get", baseURL: base, path: "/echo", encoding: "json", headers: { "X-App": "1" } });
+            const Failing = HTTP.dao({ name: "Failing", baseURL: base, path: "/fail" });
+            const Mocked = HTTP.dao({ name: "Mocked", baseURL: base, path: "/echo", mock: { mode: "sometimes" } });
+            (async () => {
+              for (const params of [{ a: 1 }, {}, { b: 2 }, {}]) {
+                const echo = await Get.send(params);
+                console.log(echo.uri, echo.body || "-", echo.headers["content-type"] ?? "-", echo.headers["x-app"]);
+              }
+              const full = await Get.request();
+              console.log(full.status, full.headers.get("content-type"), full.url === base + "/echo");
+              try { await Failing.send(); } catch (e) { console.log(e.code, e.status, e.data.body); }
+              const pending = Mocked.send();
+              console.log(pending instanceof Promise);
+              try { await pending; } catch (e) { console.log(e.name, e.message); }
+            })();
+            """,
+            routes: { server in server.route("/fail") { _ in .text("down", status: 503) } })
+        #expect(
+            result.lines == [
+                #"/echo {"a":1} application/json 1"#,
+                "/echo - - 1",
+                #"/echo {"b":2} application/json 1"#,
+                "/echo - - 1",
+                "200 application/json true",
+                "HTTP_STATUS 503 down",
+                "true",
+                #"TypeError mock.mode must be "fixture", "auto" or "off"; got 'sometimes'."#,
+            ])
+        #expect(result.stderr == "")
+    }
+
     @Test func responsesConvertIntoModelsAtAKeyPath() async throws {
         let (result, _) = try await run(
             """
