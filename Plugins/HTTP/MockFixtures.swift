@@ -56,3 +56,74 @@ public struct MockFixtures: Sendable {
         }
     }
 }
+
+extension MockFixtures {
+    /// What a fixture answers: a response or an error, after an optional pause.
+    public struct Answer: Sendable {
+        public var delay: Duration?
+        public var outcome: Result<FetchResponse, HTTPError>
+    }
+
+    /// The answer a fixture stands for, for a request of `url`: a plain fixture is a 200 response with that
+    /// JSON as its body; an envelope (an object whose keys all start with `$`) gives `$status`, `$headers` (an
+    /// object), `$body` (JSON) or `$text`, `$delayMs`, or `$error` (`"timeout"`, else the kind of a network
+    /// error). The same rules as JavaScript DAOs' fixtures (docs/http.md, "Mocks"); a malformed envelope is
+    /// `MOCK_INVALID`.
+    public static func answer(_ fixture: JSONValue, url: String) throws(BridgeError) -> Answer {
+        guard case .object(let envelope) = fixture, !envelope.isEmpty, envelope.keys.allSatisfy({ $0.hasPrefix("$") })
+        else {
+            let headers = [HTTPField("content-type", "application/json")]
+            return Answer(delay: nil, outcome: .success(response(200, headers, fixture.serializedUTF8(), url: url)))
+        }
+        func invalid(_ key: String, _ expected: String) -> BridgeError {
+            BridgeError(
+                code: "MOCK_INVALID", message: "The mock fixture's \(key) must be \(expected).",
+                data: ["key": .string(key)])
+        }
+        var delayMs: Double?
+        if let value = envelope["$delayMs"] {
+            guard let ms = value.doubleValue, ms >= 0 else { throw invalid("$delayMs", "a number of milliseconds") }
+            delayMs = ms
+        }
+        let delay = delayMs.map { Duration.milliseconds($0) }
+        if let error = envelope["$error"] {
+            guard let kind = error.stringValue else { throw invalid("$error", "\"timeout\" or a network error kind") }
+            let failure: HTTPError =
+                kind == "timeout"
+                ? .timeout(ms: Int(delayMs ?? 0), url: url)
+                : .network(kind: kind, message: "mocked network error (\(kind))", url: url)
+            return Answer(delay: delay, outcome: .failure(failure))
+        }
+        var status = 200
+        if let value = envelope["$status"] {
+            guard let code = value.intValue, (100...599).contains(code) else {
+                throw invalid("$status", "an HTTP status (100–599)")
+            }
+            status = code
+        }
+        var headers: [HTTPField] = []
+        if let value = envelope["$headers"] {
+            guard case .object(let fields) = value else { throw invalid("$headers", "an object") }
+            headers = fields.keys.sorted().map {
+                HTTPField($0.lowercased(), fields[$0]!.stringValue ?? fields[$0]!.serialized())
+            }
+        }
+        var body: [UInt8] = []
+        if let text = envelope["$text"] {
+            guard let text = text.stringValue else { throw invalid("$text", "a string") }
+            body = Array(text.utf8)
+        } else if let json = envelope["$body"] {
+            body = json.serializedUTF8()
+            if !headers.contains(where: { $0.name == "content-type" }) {
+                headers.append(HTTPField("content-type", "application/json"))
+            }
+        }
+        return Answer(delay: delay, outcome: .success(response(status, headers, body, url: url)))
+    }
+
+    private static func response(_ status: Int, _ headers: [HTTPField], _ body: [UInt8], url: String) -> FetchResponse {
+        FetchResponse(
+            status: status, statusText: HTTPStatus.reason(status), headers: headers, url: url, redirected: false,
+            body: body)
+    }
+}

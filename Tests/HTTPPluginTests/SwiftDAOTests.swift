@@ -242,3 +242,61 @@ extension Result {
         return nil
     }
 }
+
+/// A DAO answered from fixtures: its own `mock` (when set) or the client's.
+struct MockedUser: HTTPDAO {
+    typealias Output = User
+    var mock: DAOMock?
+    var name: String { "MockedUser" }
+    var endpoint: DAOEndpoint {
+        DAOEndpoint(baseURL: "http://never.test", path: "/user", keyPath: "data", mock: mock)
+    }
+}
+
+@Suite struct SwiftDAOMockTests {
+    /// Writes `files` (name → JSON text) into a fresh directory.
+    func fixtures(_ files: [String: String]) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mocks-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for (name, text) in files {
+            try Data(text.utf8).write(to: directory.appendingPathComponent(name))
+        }
+        return directory.path
+    }
+
+    /// Plain fixtures and envelopes (status, text, delay, errors) and variants, per DAO or for every DAO of a
+    /// client; the network is never used, and answers are checked and converted as real ones.
+    @Test func fixturesAnswerWithTheirStatusesDelaysAndErrors() async throws {
+        let directory = try fixtures([
+            "MockedUser.json": #"{"data": {"id": 7, "name": "Ann"}}"#,
+            "MockedUser.missing.json": #"{"$status": 404, "$text": "no such user"}"#,
+            "MockedUser.slow.json": #"{"$delayMs": 80, "$body": {"data": {"id": "8", "name": "Bo"}}}"#,
+            "MockedUser.down.json": #"{"$error": "reset"}"#,
+            "MockedUser.late.json": #"{"$error": "timeout", "$delayMs": 5}"#,
+            "MockedUser.bad.json": #"{"data": {"id": "x"}}"#,
+            "MockedUser.odd.json": #"{"$status": "teapot"}"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let transport = RecordingHTTPTransport { _ in HTTPTransportResponse(status: 500) }
+        let client = DAOClient(transport: transport, mock: DAOMock(directory: directory))
+        #expect(try await client.send(MockedUser()) == User(id: 7, name: "Ann"))
+        func failure(_ variant: String) async -> DAOError? {
+            await #expect(throws: DAOError.self) {
+                try await client.send(MockedUser(mock: DAOMock(directory: directory, variant: variant)))
+            }
+        }
+        let missing = await failure("missing")
+        #expect(missing?.domain == .http && missing?.status == 404 && missing?.body == "no such user")
+        let started = ContinuousClock.now
+        let slow = try await client.send(MockedUser(mock: DAOMock(directory: directory, variant: "slow")))
+        #expect(slow == User(id: 8, name: "Bo"))
+        #expect(ContinuousClock.now - started >= .milliseconds(80))
+        #expect(await failure("down")?.domain == .network)
+        #expect(await failure("late")?.domain == .timeout)
+        let bad = await failure("bad")
+        #expect(bad?.domain == .dataFormat && bad?.issues.map(\.path) == ["data.id", "data.name"])
+        #expect(await failure("odd")?.code == "MOCK_INVALID")
+        #expect(await failure("absent")?.code == "MOCK_NOT_FOUND")
+        #expect(transport.requests.isEmpty)
+    }
+}

@@ -17,15 +17,18 @@ public struct DAOClient: Sendable {
     public var maxBodyBytes: Int
     /// Used by endpoints with a ``DAOEndpoint/cacheMode``; responses are stored once they converted.
     public var cache: HTTPCache?
+    /// Mocks every DAO whose endpoint has no ``DAOEndpoint/mock`` of its own (an app against fixtures).
+    public var mock: DAOMock?
 
     public init(
         transport: any HTTPTransport, clock: any BridgeClock = SystemClock(), cache: HTTPCache? = nil,
-        headTimeout: Duration = .seconds(300), maxBodyBytes: Int = 256 << 20,
+        mock: DAOMock? = nil, headTimeout: Duration = .seconds(300), maxBodyBytes: Int = 256 << 20,
         authorize: @escaping @Sendable (_ host: String, _ port: Int) throws -> Void = { _, _ in }
     ) {
         self.transport = transport
         self.clock = clock
         self.cache = cache
+        self.mock = mock
         self.headTimeout = headTimeout
         self.maxBodyBytes = maxBodyBytes
         self.authorize = authorize
@@ -101,17 +104,16 @@ public struct DAOClient: Sendable {
         }
     }
 
-    /// The response from a fixture (when the endpoint has a mock directory), the cache or the network, with
+    /// The response from a fixture (when the endpoint or the client mocks), the cache or the network, with
     /// the cache entry to store once the response converted.
     private func exchange<D: HTTPDAO>(
         _ dao: D, _ endpoint: DAOEndpoint, _ request: FetchRequest, parameters: JSONObject
     ) async throws -> (FetchResponse, HTTPCachePendingEntry?) {
-        if let directory = endpoint.mockDirectory {
-            let body = try MockFixtures(directory: directory).load(dao: dao.name, variant: nil).serializedUTF8()
-            let response = FetchResponse(
-                status: 200, statusText: "OK", headers: [HTTPField("content-type", "application/json")],
-                url: request.url, redirected: false, body: body)
-            return (response, nil)
+        if let mock = endpoint.mock ?? self.mock {
+            let fixture = try MockFixtures(directory: mock.directory).load(dao: dao.name, variant: mock.variant)
+            let answer = try MockFixtures.answer(fixture, url: request.url)
+            if let delay = answer.delay ?? mock.delay { try await clock.sleep(for: delay) }
+            return (try answer.outcome.get(), nil)
         }
         let fetcher = Fetcher(
             transport: transport, timeout: endpoint.totalTimeout ?? headTimeout, maxBodyBytes: maxBodyBytes,

@@ -60,8 +60,8 @@ public struct DAOEndpoint: Sendable, Hashable {
     public var connectTimeout: Duration?
     /// The deadline of each attempt, body included.
     public var totalTimeout: Duration?
-    /// Answers from fixture files instead of the network (`<directory>/<DAO name>.json`).
-    public var mockDirectory: String?
+    /// Answers from fixture files instead of the network (``DAOClient/mock`` sets it for every DAO).
+    public var mock: DAOMock?
     /// How calls use the client's ``HTTPCache`` (nil or `.none`: not at all; `.both` behaves as `.alternative`
     /// here, since a call returns one value).
     public var cacheMode: HTTPCacheMode?
@@ -72,7 +72,7 @@ public struct DAOEndpoint: Sendable, Hashable {
         baseURL: String, path: String = "", method: String = "GET", headers: [HTTPField] = [],
         parameters: [DAOParameter] = [], encoding: RequestEncoding? = nil, keyPath: String? = nil,
         retry: RetryPolicy? = nil, connectTimeout: Duration? = nil, totalTimeout: Duration? = nil,
-        mockDirectory: String? = nil, cacheMode: HTTPCacheMode? = nil, cacheInterval: Duration? = nil
+        mock: DAOMock? = nil, cacheMode: HTTPCacheMode? = nil, cacheInterval: Duration? = nil
     ) {
         self.baseURL = baseURL
         self.path = path
@@ -84,7 +84,7 @@ public struct DAOEndpoint: Sendable, Hashable {
         self.retry = retry
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout
-        self.mockDirectory = mockDirectory
+        self.mock = mock
         self.cacheMode = cacheMode
         self.cacheInterval = cacheInterval
     }
@@ -109,6 +109,24 @@ public struct DAOEndpoint: Sendable, Hashable {
         if let keyPath { copy.keyPath = keyPath }
         if let retry { copy.retry = retry }
         return copy
+    }
+}
+
+/// How a Swift DAO's calls are answered from fixture files instead of the network: `<directory>/<DAO
+/// name>.json`, or `<DAO name>.<variant>.json` for a variant. A fixture is the response body, or an envelope
+/// with `$status`, `$headers`, `$body`/`$text`, `$delayMs` or `$error` (``MockFixtures/answer(_:url:)``); the
+/// answer then goes through the same checks and conversion as a real response. (Auto mocks, made from a
+/// model's schema, exist for JavaScript DAOs.)
+public struct DAOMock: Sendable, Hashable {
+    public var directory: String
+    public var variant: String?
+    /// A pause before each answer (a fixture's `$delayMs` wins).
+    public var delay: Duration?
+
+    public init(directory: String = "mocks", variant: String? = nil, delay: Duration? = nil) {
+        self.directory = directory
+        self.variant = variant
+        self.delay = delay
     }
 }
 
