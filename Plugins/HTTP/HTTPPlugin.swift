@@ -6,9 +6,10 @@ import Synchronization
 ///
 /// Action `request` takes `{url, method?, headers?: [[name, value]], body? (UTF-8 text) | bodyBase64?,
 /// redirect?: "follow" | "manual" | "error"}` and answers `{status, statusText, headers: [[name, value]],
-/// url, redirected, body | bodyBase64}` — the body crosses as text when it is valid UTF-8, else base64.
-/// Network access needs `--allow-net` for the URL's host and effective port (checked on every redirect
-/// hop, before connecting). See docs/http.md.
+/// url, redirected, body | bodyBase64}` — the body crosses as text when it is valid UTF-8, else base64 —
+/// or, with `json: true`, a successful JSON body parsed in `json` (with `brief: true` too, only `{status,
+/// json}`; ``answer(_:attempts:form:)``). Network access needs `--allow-net` for the URL's host and
+/// effective port (checked on every redirect hop, before connecting). See docs/http.md.
 public struct HTTPPlugin: BridgePlugin {
     public static let name = "HTTP"
 
