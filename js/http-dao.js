@@ -520,9 +520,7 @@ async function prepare(def, ctx, input) {
   for (const [name, value] of Object.entries(mapped.header)) headers.set(name, scalar(value));
   ctx.params = def.hooks.didSetUpParams ? await runHook(def, "didSetUpParams", mapped.params, ctx) : mapped.params;
   const request = buildRequest(def, mapped, ctx.params, headers, issues);
-  if (issues.length > 0) {
-    throw issuesError(def.name, `${def.name}: invalid parameters: ` + issues.map((i) => `${i.path} ${i.message}`).join("; "), issues);
-  }
+  checkParameters(def, issues);
   ctx.request = def.hooks.willSend ? await runHook(def, "willSend", request, ctx) : request;
   return ctx.request;
 }
@@ -532,12 +530,29 @@ async function prepare(def, ctx, input) {
 /// need not carry the response's headers, status text and final URL (docs/http.md, "How a request crosses
 /// the bridge").
 function run(dao, def, input, signal, options, brief = false) {
+  if (!takesPlainWay(def, options)) return runSteps(dao, def, input, signal, options, brief);
   try {
-    if (def.plain && options.onCache === undefined && mockFor(def) === null) return runPlain(def, input, signal, brief);
+    return runPlain(def, input, signal, brief);
   } catch (error) {
     return Promise.reject(error);
   }
-  return runSteps(dao, def, input, signal, options, brief);
+}
+
+/// Whether a call can take `runPlain`: a plain DAO (`def.plain`), no `onCache`, no mock. A bad mock mode
+/// says no, so that `runSteps` rejects with its error.
+function takesPlainWay(def, options) {
+  if (!def.plain || options.onCache !== undefined) return false;
+  try {
+    return mockFor(def) === null;
+  } catch {
+    return false;
+  }
+}
+
+/// Step 6's check: the issues found while mapping the parameters, as one `INVALID_ARGUMENT` error.
+function checkParameters(def, issues) {
+  if (issues.length === 0) return;
+  throw issuesError(def.name, `${def.name}: invalid parameters: ` + issues.map((i) => `${i.path} ${i.message}`).join("; "), issues);
 }
 
 /// A call of a DAO without hooks, cache, multipart body or mock (`def.plain`): `runSteps`' requests, answers
@@ -567,9 +582,7 @@ function startPlain(def, input, signal, brief) {
     for (const name of named) headers.set(name, scalar(mapped.header[name]));
   }
   const request = buildRequest(def, mapped, mapped.params, headers, issues);
-  if (issues.length > 0) {
-    throw issuesError(def.name, `${def.name}: invalid parameters: ` + issues.map((i) => `${i.path} ${i.message}`).join("; "), issues);
-  }
+  checkParameters(def, issues);
   return { request, answer: bridge.call(PLUGIN, "request", nativeRequest(def, request, brief), { signal }) };
 }
 
@@ -580,16 +593,11 @@ function settlePlain(def, request, answer) {
   return { data: convertResponse(def, parseBody(def, response), response), response };
 }
 
-/// Whether a call can take `DAO.send`'s shortest way: valid `params` and `options`, no signal, queue, cache
-/// callback or mock (with `def.plain`: no hook, cache or multipart body either).
+/// Whether a call can take `DAO.send`'s shortest way: valid `params` and `options`, no signal or queue, and
+/// `runPlain`'s conditions.
 function isPlainCall(def, params, options) {
-  if (params === null || typeof params !== "object" || options === null || typeof options !== "object"
-    || options.signal !== undefined || options.onCache !== undefined || def.queue !== undefined) return false;
-  try {
-    return mockFor(def) === null;
-  } catch {
-    return false;   // a bad mock mode: the other way rejects with its error
-  }
+  return params !== null && typeof params === "object" && options !== null && typeof options === "object"
+    && options.signal === undefined && def.queue === undefined && takesPlainWay(def, options);
 }
 
 function cancelledError(dao, cause) {
@@ -699,7 +707,7 @@ class DAO {
   /// Calls the DAO; resolves with the delivered data. `options.signal` aborts it (`CANCELLED`).
   send(params = {}, options = {}) {
     const def = this.#def;
-    if (def.plain && isPlainCall(def, params, options)) {
+    if (isPlainCall(def, params, options)) {
       // The bridge call's promise and one step after it (`runPlain` and `#call` would add three more).
       let request;
       return this.#shareSignal((signal) => {
@@ -840,7 +848,7 @@ function make(definition, base) {
     def.plainHeaders = new Headers(def.headers ?? {});
     def.plainHeaderPairs = headerPairs(def.plainHeaders);
     // The request, and the action's arguments (full, brief), of a plain call without parameters, when the DAO
-    // declares none and its path has no placeholders.
+    // declares none and its path has no placeholders (so nothing of `mapped` but an empty placement is read).
     if (def.paramSpecs.length === 0 && def.pathNames.size === 0) {
       def.plainRequest = Object.freeze(buildRequest(def, { placement: {} }, {}, def.plainHeaders, []));
       def.plainArgs = [nativeRequest(def, def.plainRequest, false), nativeRequest(def, def.plainRequest, true)];

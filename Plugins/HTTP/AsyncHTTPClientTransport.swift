@@ -23,8 +23,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     private struct State {
         /// Clients by connect timeout in nanoseconds and by where their connections live.
         var clients: [ClientKey: HTTPClient] = [:]
-        /// The requests under way on each of ``AsyncHTTPClientTransport/sharedLoops`` (buffered exchanges).
-        var underWay: [Int]
+        /// AsyncHTTPClient's loops that hold connections (at most 8, so that each has at least one), looked up
+        /// with the first of their clients: asking for them starts SwiftNIO's singleton group, whose threads a
+        /// script that makes no request does not need.
+        var sharedLoops: [any EventLoop] = []
+        /// The requests under way on each of `sharedLoops` (buffered exchanges).
+        var underWay: [Int] = []
         /// Where the search for the least busy loop starts next.
         var turn = 0
         var isShutDown = false
@@ -43,10 +47,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         case sharedLoop(Int)
     }
 
-    private let state: Mutex<State>
+    private let state = Mutex(State())
     private let defaultConnectTimeout: Duration
-    /// AsyncHTTPClient's loops that hold connections (at most 8, so that each has at least one).
-    private let sharedLoops: [any EventLoop]
     /// The JS threads' event loops that run requests.
     private let jsLoops = JSThreadEventLoops()
     /// The `request` calls under way (chosen an executor, not ended yet).
@@ -81,11 +83,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     public init(connectTimeout: Duration = .seconds(10)) {
         self.defaultConnectTimeout = connectTimeout
-        self.sharedLoops = Array(HTTPClient.defaultEventLoopGroup.makeIterator().prefix(Self.connectionsPerHost))
-        self.state = Mutex(State(underWay: Array(repeating: 0, count: sharedLoops.count)))
     }
 
-    /// AsyncHTTPClient's default limit of connections per host, shared by the clients of ``sharedLoops``.
+    /// AsyncHTTPClient's default limit of connections per host, shared by the clients of the shared loops.
     private static let connectionsPerHost = 8
 
     /// Whether an `HTTPClient` was created (tests check that a plugin that made no request made none).
@@ -102,7 +102,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// and that loop's index; with `counted`, the request counts as under way there until ``release(_:)``.
     private func leastBusyClient(connectTimeout: Duration?, counted: Bool) throws -> (HTTPClient, Int) {
         try state.withLock { state in
-            let count = state.underWay.count
+            if state.sharedLoops.isEmpty {
+                state.sharedLoops = Array(
+                    HTTPClient.defaultEventLoopGroup.makeIterator().prefix(Self.connectionsPerHost))
+                state.underWay = Array(repeating: 0, count: state.sharedLoops.count)
+            }
+            let count = state.sharedLoops.count
             state.turn = (state.turn + 1) % count
             var index = state.turn
             for step in 1..<count {
@@ -143,8 +148,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             group = jsLoops
         case .sharedLoop(let index):
             // An event loop is a group of one: the client's connections, and its requests' callbacks, stay there.
-            group = sharedLoops[index]
-            let count = sharedLoops.count
+            group = state.sharedLoops[index]
+            let count = state.sharedLoops.count
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
                 Self.connectionsPerHost / count + (index < Self.connectionsPerHost % count ? 1 : 0)
         }
