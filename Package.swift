@@ -6,11 +6,22 @@ let nioLoops: [Target.Dependency] = [
     .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
 ]
 
+/// A built-in plugin's adapter target: the plugin type over its core, with its JavaScript and typings
+/// embedded (`Plugins/<Name>/Plugin`).
+func pluginTarget(_ name: String, folder: String, dependencies: [Target.Dependency], embedding files: [String])
+    -> Target
+{
+    .target(
+        name: name, dependencies: ["JSBridgeCore"] + dependencies, path: "Plugins/\(folder)/Plugin",
+        resources: files.map { .embedInCode($0) })
+}
+
 let package = Package(
     name: "jsbridge",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "jsbridge", targets: ["jsbridge"]),
+        .library(name: "JSBridgeBase", targets: ["JSBridgeBase"]),
         .library(name: "JSBridgeCore", targets: ["JSBridgeCore"]),
         .library(name: "JSBridge", targets: ["JSBridge"]),
         .library(name: "JSBridgeTesting", targets: ["JSBridgeTesting"]),
@@ -18,9 +29,13 @@ let package = Package(
         .library(name: "EchoPlugin", targets: ["EchoPlugin"]),
         .library(name: "ModelConversion", targets: ["ModelConversion"]),
         .library(name: "ModelPlugin", targets: ["ModelPlugin"]),
+        .library(name: "StorageCore", targets: ["StorageCore"]),
         .library(name: "StoragePlugin", targets: ["StoragePlugin"]),
+        .library(name: "LocationCore", targets: ["LocationCore"]),
         .library(name: "LocationPlugin", targets: ["LocationPlugin"]),
+        .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "HTTPPlugin", targets: ["HTTPPlugin"]),
+        .library(name: "HTTPPluginTesting", targets: ["HTTPPluginTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -34,61 +49,76 @@ let package = Package(
             pkgConfig: "javascriptcoregtk-4.1",
             providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
         ),
-        // The plugin API, JSON values and errors. No JavaScriptCore: plugins depend on this only.
-        .target(name: "JSBridgeCore"),
-        // The JS side of the runtime (js/*.js), embedded in the binary.
+        // The foundation every module builds on: JSON values, errors with codes, the clock. Plugins' domain
+        // cores import only this, so the compiler keeps them free of the bridge.
+        .target(name: "JSBridgeBase"),
+        // The plugin API: declarations, capabilities, contexts, the registry, executors, typings. No JavaScriptCore.
+        .target(name: "JSBridgeCore", dependencies: ["JSBridgeBase"]),
+        // The engine's own JavaScript (js/*.js), embedded in the binary.
         .target(
             name: "JSBridgeScripts",
             path: "js",
-            exclude: ["test", "jsbridge.d.ts"],
+            exclude: ["test", "jsbridge.d.ts", "typings"],
             resources: [
                 "loader.js", "inspect.js", "console.js", "errors.js", "encoding.js", "events.js", "url.js",
                 "structured-clone.js", "timers.js", "process.js", "module.js", "bridge.js",
-                "storage.js", "model.js", "location.js", "http.js", "http-dao.js", "http-transfer.js",
             ].map { .embedInCode($0) }
         ),
         // The engine: JavaScriptCore host, event loop (the JS thread is a SwiftNIO event loop), command queue.
+        // It knows no plugin by name.
         .target(
             name: "JSBridge",
             dependencies: ["CJavaScriptCore", "JSBridgeCore", "JSBridgeScripts"] + nioLoops
         ),
-        // Headless test kit for plugin authors.
-        .target(
-            name: "JSBridgeTesting",
-            dependencies: [
-                "JSBridge", "JSBridgeCore", "StoragePlugin", "LocationPlugin", "HTTPPlugin",
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ] + nioLoops),
-        // Built-in diagnostic plugin.
-        .target(name: "EchoPlugin", dependencies: ["JSBridgeCore"], path: "Plugins/Echo"),
-        // The model conversion engine (JSON ⇄ models; no bridge types) and its bridge plugin.
-        .target(name: "ModelConversion", dependencies: ["JSBridgeCore"]),
-        .target(name: "ModelPlugin", dependencies: ["JSBridgeCore", "ModelConversion"], path: "Plugins/Model"),
-        // SQLite (the system library) and the Storage plugin on it.
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "StoragePlugin", dependencies: ["JSBridgeCore", "CSQLite"], path: "Plugins/Storage"),
-        // The Location plugin: gpsd / fixed / NMEA sources and offline reverse geocoding.
-        .target(name: "LocationPlugin", dependencies: ["JSBridgeCore"], path: "Plugins/Location"),
-        // The HTTP plugin: fetch() and DAOs over a transport protocol (AsyncHTTPClient live).
-        .target(
-            name: "HTTPPlugin",
-            dependencies: [
-                "JSBridgeCore", "ModelConversion",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ] + nioLoops,
-            path: "Plugins/HTTP"),
-        // The command line (flags, exit codes) as a library, for `jsbridge` and users' own runtimes.
+        // Headless test kit for plugin authors: no built-in plugin in it.
+        .target(name: "JSBridgeTesting", dependencies: ["JSBridge", "JSBridgeCore"]),
+        // The command line (flags, exit codes, --help and --typings from the plugins' declarations) as a
+        // library, for `jsbridge` and users' own runtimes.
         .target(
             name: "JSBridgeCLI",
             dependencies: ["JSBridge", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        // The `jsbridge` executable: the only place that wires the built-in plugins.
+
+        // MARK: Built-in plugins: Plugins/<Name>/Core (bridge-free) + Plugins/<Name>/Plugin (adapter, JS, typings)
+
+        // Echo: a diagnostic plugin with one action of each kind (an adapter only: it has no domain).
+        .target(name: "EchoPlugin", dependencies: ["JSBridgeCore"], path: "Plugins/Echo"),
+        // Model: the conversion engine (JSON ⇄ models) and its plugin.
+        .target(name: "ModelConversion", dependencies: ["JSBridgeBase"], path: "Plugins/Model/Core"),
+        pluginTarget("ModelPlugin", folder: "Model", dependencies: ["ModelConversion"], embedding: ["model.js"]),
+        // Storage: key-value stores (SQLite, in memory) and the plugin.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "StorageCore", dependencies: ["JSBridgeBase", "CSQLite"], path: "Plugins/Storage/Core"),
+        pluginTarget("StoragePlugin", folder: "Storage", dependencies: ["StorageCore"], embedding: ["storage.js"]),
+        // Location: gpsd / fixed / NMEA sources, offline reverse geocoding, and the plugin.
+        .target(name: "LocationCore", dependencies: ["JSBridgeBase"], path: "Plugins/Location/Core"),
+        pluginTarget("LocationPlugin", folder: "Location", dependencies: ["LocationCore"], embedding: ["location.js"]),
+        // HTTP: transports (AsyncHTTPClient live), caches, DAOs, transfers; the plugin; a test server.
+        .target(
+            name: "HTTPCore",
+            dependencies: [
+                "JSBridgeBase", "ModelConversion",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ] + nioLoops,
+            path: "Plugins/HTTP/Core"),
+        pluginTarget(
+            "HTTPPlugin", folder: "HTTP", dependencies: ["HTTPCore"],
+            embedding: ["http.js", "http-dao.js", "http-transfer.js"]),
+        .target(
+            name: "HTTPPluginTesting",
+            dependencies: ["JSBridgeBase", .product(name: "NIOHTTP1", package: "swift-nio")] + nioLoops,
+            path: "Plugins/HTTP/Testing"),
+
+        // The `jsbridge` executable: the CLI with the built-in plugins.
         .executableTarget(
             name: "jsbridge",
             dependencies: [
                 "JSBridgeCLI", "EchoPlugin", "LocationPlugin", "ModelPlugin", "StoragePlugin", "HTTPPlugin",
             ]),
+
+        // MARK: Examples
+
         // The example plugin that docs/writing-a-plugin.md walks through.
         .target(
             name: "CounterPlugin", dependencies: ["JSBridgeCore"], path: "examples/counter-plugin/Sources/CounterPlugin"
@@ -96,23 +126,29 @@ let package = Package(
         .executableTarget(
             name: "counter-runtime", dependencies: ["JSBridgeCLI", "CounterPlugin", "EchoPlugin"],
             path: "examples/counter-plugin/Sources/counter-runtime"),
-        .testTarget(name: "JSBridgeCoreTests", dependencies: ["JSBridgeCore"]),
+
+        // MARK: Tests
+
+        .testTarget(name: "JSBridgeCoreTests", dependencies: ["JSBridgeBase", "JSBridgeCore", "JSBridgeTesting"]),
         .testTarget(
             name: "JSBridgeTests",
             dependencies: ["JSBridge", "JSBridgeTesting", "EchoPlugin"] + nioLoops),
         .testTarget(name: "EchoPluginTests", dependencies: ["EchoPlugin", "JSBridgeTesting"]),
         .testTarget(name: "ModelConversionTests", dependencies: ["ModelConversion"]),
         .testTarget(name: "ModelPluginTests", dependencies: ["ModelPlugin", "JSBridgeTesting"]),
-        .testTarget(name: "StoragePluginTests", dependencies: ["StoragePlugin", "ModelPlugin", "JSBridgeTesting"]),
-        .testTarget(name: "LocationPluginTests", dependencies: ["LocationPlugin", "JSBridgeTesting"]),
+        .testTarget(
+            name: "StoragePluginTests",
+            dependencies: ["StoragePlugin", "StorageCore", "ModelPlugin", "JSBridgeTesting"]),
+        .testTarget(
+            name: "LocationPluginTests", dependencies: ["LocationPlugin", "LocationCore", "JSBridgeTesting"]),
         .testTarget(
             name: "HTTPPluginTests",
             dependencies: [
-                "HTTPPlugin", "ModelPlugin", "ModelConversion", "JSBridgeTesting",
+                "HTTPPlugin", "HTTPCore", "HTTPPluginTesting", "ModelPlugin", "ModelConversion", "JSBridgeTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
-        .testTarget(name: "CLITests", dependencies: ["jsbridge"], exclude: ["Specs"]),
+        .testTarget(name: "CLITests", dependencies: ["jsbridge", "JSBridgeCLI"], exclude: ["Specs"]),
         .testTarget(
             name: "CounterPluginTests", dependencies: ["CounterPlugin", "JSBridgeTesting"],
             path: "examples/counter-plugin/Tests/CounterPluginTests"),

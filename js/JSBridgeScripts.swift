@@ -1,4 +1,5 @@
-/// The JavaScript half of the runtime, embedded in the binary at build time.
+/// The engine's own JavaScript (bridge, globals, web APIs, module loader), embedded in the binary at build
+/// time. Plugins' JavaScript APIs live with their plugins (``PluginScript``).
 ///
 /// Each file is the body of a function `(internal) => { … }`. Eager files run at start-up in order;
 /// a lazy file runs the first time a global or `internal` name it provides is read, which keeps
@@ -12,15 +13,12 @@ public enum JSBridgeScripts {
         public let globals: [String]
         /// `internal` names a lazy file defines.
         public let internals: [String]
-        /// The plugin whose JS API this file is: it is installed only when that plugin is registered.
-        public let plugin: String?
 
-        init(name: String, source: [UInt8], globals: [String], internals: [String], plugin: String? = nil) {
+        init(name: String, source: [UInt8], globals: [String], internals: [String]) {
             self.name = name
             self.source = source
             self.globals = globals
             self.internals = internals
-            self.plugin = plugin
         }
 
         public var isLazy: Bool { !globals.isEmpty || !internals.isEmpty }
@@ -53,24 +51,5 @@ public enum JSBridgeScripts {
         File(
             name: "structured-clone.js", source: PackageResources.structured_clone_js,
             globals: ["structuredClone"], internals: ["structuredClone"]),
-        // Plugin APIs (DESIGN §3.3): a global namespace per plugin, over `bridge.plugins.<Name>`.
-        File(
-            name: "storage.js", source: PackageResources.storage_js,
-            globals: ["Storage", "localStorage", "sessionStorage"], internals: [], plugin: "Storage"),
-        File(name: "model.js", source: PackageResources.model_js, globals: ["Model"], internals: [], plugin: "Model"),
-        File(
-            name: "location.js", source: PackageResources.location_js,
-            globals: [
-                "Location", "navigator", "GeolocationPositionError", "GeolocationPosition", "GeolocationCoordinates",
-            ], internals: [], plugin: "Location"),
-        File(
-            name: "http.js", source: PackageResources.http_js,
-            globals: ["fetch", "Headers", "Request", "Response", "HTTP"], internals: [], plugin: "HTTP"),
-        File(
-            name: "http-dao.js", source: PackageResources.http_dao_js, globals: [], internals: ["httpDAO"],
-            plugin: "HTTP"),
-        File(
-            name: "http-transfer.js", source: PackageResources.http_transfer_js, globals: [],
-            internals: ["httpTransfer"], plugin: "HTTP"),
     ]
 }

@@ -33,14 +33,9 @@ const pending = new Map(); // id → call entry
 let lastId = 0;
 
 function lookup(plugin, action) {
-  const actions = manifest[plugin];
-  if (actions === undefined) {
-    throw new BridgeError("PLUGIN_NOT_FOUND", `No plugin named '${String(plugin)}' is registered.`, { plugin, action });
-  }
-  const entry = actions[action];
-  if (entry === undefined) {
-    throw new BridgeError("ACTION_NOT_FOUND", `Plugin '${plugin}' has no action '${String(action)}'.`, { plugin, action });
-  }
+  const entry = manifest[plugin]?.[action];
+  // The registry words the error (with a "did you mean" suggestion) and throws it.
+  if (entry === undefined) internal.notFound(String(plugin), String(action));
   return entry;
 }
 
@@ -368,12 +363,19 @@ const plugins = new Proxy(Object.create(null), {
 let ready;
 const bridge = {
   exec, execSync, call, subscribe, on, plugins,
-  /// Resolves once every plugin is set up; rejects with the set-up failures, if any.
+  /// Sets every plugin up (plugins are otherwise set up before their first call); resolves once all are,
+  /// rejects with the failures, if any.
   get ready() {
     if (ready === undefined) {
-      const failures = internal.startup.setUpFailures;
-      ready = failures.length === 0 ? Promise.resolve()
-        : Promise.reject(new BridgeError(failures[0].code, failures.map((f) => f.message).join("\n"), { data: { failures } }));
+      ready = new Promise((resolve, reject) => {
+        const id = ++lastId;
+        const settle = (failures) => {
+          if (failures.length === 0) return resolve();
+          reject(new BridgeError(failures[0].code, failures.map((f) => f.message).join("\n"), { data: { failures } }));
+        };
+        pending.set(id, { plugin: "bridge", action: "ready", resolve: settle, reject, onItem: undefined, timer: undefined, signal: undefined, id: undefined });
+        internal.setUpAll(id);
+      });
     }
     return ready;
   },
@@ -408,3 +410,69 @@ internal.syncAction = function (plugin, action) {
 internal.defineGlobal("bridge", bridge);
 internal.defineGlobal("cordova", { exec, version: internal.startup.version, plugins });
 internal.defineGlobal("BridgeError", BridgeError);
+
+// MARK: - Plugins' JavaScript files
+
+/// What the engine offers plugins' JavaScript files (their first parameter, `runtime`).
+const pluginRuntime = Object.freeze({
+  version: internal.startup.version,
+  defineGlobal: internal.defineGlobal,
+  /// Reports an error nobody handles (`kind`: "exception" or "rejection"): the run ends with exit code 1.
+  reportError: (error, kind = "exception") => internal.reportUncaught(error, kind),
+  serialize,
+  BridgeError,
+  // The engine's web APIs, as the runtime loaded them (a script's reassignment of a global does not reach here).
+  get utf8Encode() { return internal.utf8Encode; },
+  get utf8Decode() { return internal.utf8Decode; },
+  get URL() { return internal.URL; },
+  get URLSearchParams() { return internal.URLSearchParams; },
+  get DOMException() { return internal.DOMException; },
+  get Event() { return internal.Event; },
+  get EventTarget() { return internal.EventTarget; },
+  get AbortSignal() { return internal.AbortSignal; },
+  get AbortController() { return internal.AbortController; },
+  get inspect() { return internal.inspect; },
+});
+
+/// Each plugin's own handle (its files' second parameter, `plugin`).
+const pluginHandles = Object.create(null);
+function pluginHandle(name) {
+  let handle = pluginHandles[name];
+  if (handle === undefined) {
+    handle = pluginHandles[name] = Object.freeze({
+      name,
+      shared: Object.create(null),
+      call: (action, args, options) => call(name, action, args, options),
+      execSync: (action, args) => execSync(name, action, args),
+      syncAction: (action) => internal.syncAction(name, action),
+      subscribe: (action, args, onValue, onError) => subscribe(name, action, args, onValue, onError),
+      on: (event, listener) => on(name, event, listener),
+    });
+  }
+  return handle;
+}
+
+const pluginFileExports = new Map(); // "plugin/file" → what the file returned
+function loadPluginFile(plugin, file) {
+  const key = plugin + "/" + file;
+  if (pluginFileExports.has(key)) return pluginFileExports.get(key);
+  pluginFileExports.set(key, undefined);
+  const exports = internal.evaluatePluginFile(plugin, file, pluginRuntime, pluginHandle(plugin));
+  pluginFileExports.set(key, exports);
+  return exports;
+}
+
+/// `require("jsbridge:<module>")`: module name → loader.
+const pluginModules = Object.create(null);
+for (const { plugin, file, globals, shares, module } of internal.startup.pluginFiles) {
+  const load = () => loadPluginFile(plugin, file);
+  for (const name of globals) internal.defineLazy(globalThis, name, load);
+  for (const name of shares) internal.defineLazy(pluginHandle(plugin).shared, name, load);
+  if (module !== null) pluginModules[module] = load;
+}
+
+/// The exports of plugin module `name`, or undefined when no plugin provides it.
+internal.pluginModule = function (name) {
+  const load = pluginModules[name];
+  return load === undefined ? undefined : load();
+};

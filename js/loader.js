@@ -10,13 +10,15 @@ internal.load = function (name) {
   internal.evaluateRuntimeFile(name);
 };
 
-function defineLazy(target, name, file) {
+/// Defines `target[name]` as an accessor that calls `load()` on first read, then answers whatever value the
+/// loaded code stored there (its assignment replaces the accessor).
+internal.defineLazy = function (target, name, load) {
   const enumerable = target === internal;
   Object.defineProperty(target, name, {
     configurable: true,
     enumerable: false,
     get() {
-      internal.load(file);
+      load();
       const descriptor = Object.getOwnPropertyDescriptor(target, name);
       return descriptor !== undefined && "value" in descriptor ? descriptor.value : undefined;
     },
@@ -24,9 +26,10 @@ function defineLazy(target, name, file) {
       Object.defineProperty(target, name, { value, writable: true, configurable: true, enumerable });
     },
   });
-}
+};
 
 for (const { file, globals, internals } of internal.startup.lazyFiles) {
-  for (const name of globals) defineLazy(globalThis, name, file);
-  for (const name of internals) defineLazy(internal, name, file);
+  const load = () => internal.load(file);
+  for (const name of globals) internal.defineLazy(globalThis, name, load);
+  for (const name of internals) internal.defineLazy(internal, name, load);
 }

@@ -9,7 +9,7 @@ const wrapperHeaderLength = `(function (${wrapperParams.join(", ")}) {`.length;
 /// Maps a `file:line:column` position in compiled module code to the position in the source file.
 internal.sourcePosition = function (position) {
   const match = /^(.*):1:(\d+)$/.exec(position);
-  if (match === null || match[1].startsWith("jsbridge:internal/")) return position;
+  if (match === null || match[1].startsWith("jsbridge:")) return position;
   return `${match[1]}:1:${Math.max(1, Number(match[2]) - wrapperHeaderLength)}`;
 };
 
@@ -54,6 +54,13 @@ function resolveFilename(request, fromDirectory, parent) {
   throw notFound(request, parent);
 }
 
+/// A plugin's module (`require("jsbridge:<name>")`).
+function pluginModule(request, parent) {
+  const exports = internal.pluginModule(request.slice("jsbridge:".length));
+  if (exports === undefined) throw notFound(request, parent);
+  return exports;
+}
+
 class Module {
   constructor(filename, parent) {
     this.id = filename;
@@ -66,6 +73,7 @@ class Module {
   }
 
   require(request) {
+    if (typeof request === "string" && request.startsWith("jsbridge:")) return pluginModule(request, this.filename);
     return loadModule(resolveFilename(request, this.path, this.filename), this);
   }
 }

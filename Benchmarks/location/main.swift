@@ -1,5 +1,5 @@
 // Reverse-geocoding nearest-city query: the k-d tree of the GeoNames index vs brute force over every city.
-// Built by Benchmarks/location/run with `swiftc -O` together with Plugins/Location/{GeoMath,GeonamesIndex}.swift.
+// Built by Benchmarks/location/run with `swiftc -O` together with Plugins/Location/Core/{GeoMath,GeonamesIndex}.swift.
 import Foundation
 
 let arguments = CommandLine.arguments

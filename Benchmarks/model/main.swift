@@ -1,7 +1,7 @@
 // Model conversion benchmark (issue 3): engine vs hand-written mapping, Foundation JSONDecoder/JSONEncoder.
 // Built and run by Benchmarks/model/run (release, whole-module). Prints one line per comparison.
 import Foundation
-import JSBridgeCore
+import JSBridgeBase
 import ModelConversion
 
 struct GithubUser: ModelConvertible {

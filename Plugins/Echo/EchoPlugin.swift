@@ -11,27 +11,34 @@ import JSBridgeCore
 /// | `context` | sync | none | what the host gave the plugin: `{permissions, appId, storageDir, configuration}` |
 public struct EchoPlugin: BridgePlugin {
     public static let name = "Echo"
+    /// Echo's section of `--config`, returned as is by `context`.
+    public typealias Configuration = JSONValue
 
     public init() {}
 
-    public func actions(_ a: inout ActionTable) {
-        a.sync("ping", args: Double.self) { _, n in n + 1 }
-        a.async("echo", args: JSONValue.self) { _, value in value }
-        a.stream("ticks", args: TickArguments.self, of: Int.self) { context, args, out in
+    public static func declare(_ plugin: inout PluginDeclaration<Self>) {
+        plugin.sync("ping", args: Double.self) { _, n in n + 1 }
+        plugin.async("echo", args: JSONValue.self) { _, value in value }
+        plugin.stream("ticks", args: TickArguments.self, of: Int.self) { context, args, out in
             for tick in 0..<args.count {
                 if tick > 0, args.intervalMs > 0 { try await context.clock.sleep(for: .milliseconds(args.intervalMs)) }
                 try await out.yield(tick)
             }
         }
-        a.async("fail", args: FailArguments.self) { _, args -> JSONValue in
+        plugin.async("fail", args: FailArguments.self) { _, args -> JSONValue in
             throw EchoFailure(code: args.code ?? "ECHO_FAILURE", message: args.message ?? "Echo.fail was called.")
         }
-        a.sync("context") { context in
-            JSONValue.object([
-                "permissions": .object([
-                    "net": .string(Self.describe(context.permissions.net)),
-                    "location": .bool(context.permissions.location),
-                ]),
+        plugin.sync("context") { context in
+            // Every capability the host's plugins declare, and any other the host granted.
+            var permissions = JSONObject()
+            for capability in context.environment.capabilities {
+                permissions[capability.name] = Self.describe(context.permissions.grant(of: capability), capability)
+            }
+            for (name, grant) in context.permissions.grants where permissions[name] == nil {
+                permissions[name] = Self.describe(grant, Capability(name, guards: name))
+            }
+            return JSONValue.object([
+                "permissions": .object(permissions),
                 "appId": .string(context.storage.appID),
                 "storageDir": .string(context.storage.directory),
                 "configuration": context.configuration,
@@ -39,11 +46,13 @@ public struct EchoPlugin: BridgePlugin {
         }
     }
 
-    private static func describe(_ net: Permissions.Net) -> String {
-        switch net {
-        case .denied: "denied"
-        case .all: "all"
-        case .hosts(let hosts): hosts.map(\.description).joined(separator: ",")
+    /// A grant as `context` reports it: scoped capabilities as "denied", "all" or the scopes; others as a boolean.
+    private static func describe(_ grant: Permissions.Grant?, _ capability: Capability) -> JSONValue {
+        guard capability.scope != nil else { return .bool(grant != nil) }
+        switch grant {
+        case nil: return "denied"
+        case .all?: return "all"
+        case .scopes(let scopes)?: return .string(scopes.joined(separator: ","))
         }
     }
 

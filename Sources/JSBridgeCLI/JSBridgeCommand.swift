@@ -4,67 +4,89 @@ import JSBridge
 import JSBridgeCore
 import Synchronization
 
-/// The `jsbridge` command line as a library: build your own runtime binary with your plugins and the
-/// same flags, exit codes and behaviour as `jsbridge`.
+/// A runtime binary: its name, version and help, and the plugins it is built with.
 ///
 /// ```swift
-/// // Sources/my-runtime/main.swift
+/// // Sources/sensors-runtime/main.swift
 /// import JSBridgeCLI
-/// JSBridgeCLI.main(plugins: { [EchoPlugin(), CounterPlugin()] })
+/// JSBridgeCLI.main(RuntimeDescription(name: "sensors", version: "1.0.0", plugins: { [SensorsPlugin()] }))
 /// ```
-public enum JSBridgeCLI {
-    /// Parses the process's arguments, runs the script with the plugins `makePlugins` returns, and exits.
-    public static func main(plugins makePlugins: @escaping @Sendable () -> [any BridgePlugin]) -> Never {
-        JSRuntime.tuneProcess()
-        JSBridgeCommand.pluginFactory.withLock { $0 = makePlugins }
-        JSBridgeCommand.main()
-        exit(0)
+public struct RuntimeDescription: Sendable {
+    /// The command's name in `--help` and messages.
+    public var name: String
+    /// What `--version` prints after the name.
+    public var version: String
+    /// The first line of `--help`.
+    public var abstract: String
+    /// More help text, printed under the abstract.
+    public var discussion: String
+    /// Makes the plugins (called once per run).
+    public var plugins: @Sendable () -> [any BridgePlugin]
+
+    public init(
+        name: String = "jsbridge",
+        version: String = JSBridgeVersion.string,
+        abstract: String = "Run JavaScript with native Swift plugins (JavaScriptCore).",
+        discussion: String =
+            "Capabilities are denied unless granted with their --allow-… flag or --allow-all. Exit codes: 0 success, "
+            + "1 uncaught error, the code given to process.exit(), 2 usage error.",
+        plugins: @escaping @Sendable () -> [any BridgePlugin]
+    ) {
+        self.name = name
+        self.version = version
+        self.abstract = abstract
+        self.discussion = discussion
+        self.plugins = plugins
     }
 }
 
-/// `jsbridge [options] <script.js> [args…]`.
-struct JSBridgeCommand: ParsableCommand {
-    static let pluginFactory = Mutex<@Sendable () -> [any BridgePlugin]>({ [] })
+/// The `jsbridge` command line as a library: build your own runtime binary with your plugins and the
+/// same flags, exit codes and behaviour as `jsbridge`; each plugin contributes its capabilities' flags and
+/// its options.
+public enum JSBridgeCLI {
+    /// Parses the process's arguments, runs the script with `runtime`'s plugins, and exits.
+    public static func main(_ runtime: RuntimeDescription) -> Never {
+        JSRuntime.tuneProcess()
+        JSBridgeCommand.runtime.withLock { $0 = runtime }
+        JSBridgeCommand.main()
+        exit(0)
+    }
 
-    static let configuration = CommandConfiguration(
-        commandName: "jsbridge",
-        abstract: "Run JavaScript with native Swift plugins (JavaScriptCore).",
-        discussion: """
-            Network and location access are denied unless granted with --allow-net, --allow-location or \
-            --allow-all. Exit codes: 0 success, 1 uncaught error, the code given to process.exit(), \
-            2 usage error.
-            """,
-        version: "jsbridge \(JSBridgeVersion.string)")
+    /// ``main(_:)`` for a runtime called `jsbridge` with `plugins`.
+    public static func main(plugins: @escaping @Sendable () -> [any BridgePlugin]) -> Never {
+        main(RuntimeDescription(plugins: plugins))
+    }
+}
+
+/// `jsbridge [options] <script.js> [args…]`: the options of the engine itself (ArgumentParser); the
+/// plugins' capability flags and options are read by ``PluginArguments``.
+struct JSBridgeCommand: ParsableCommand {
+    static let runtime = Mutex(RuntimeDescription(plugins: { [] }))
+
+    static var configuration: CommandConfiguration {
+        let runtime = runtime.withLock { $0 }
+        return CommandConfiguration(
+            commandName: runtime.name, abstract: runtime.abstract,
+            usage: "\(runtime.name) [options] <script.js> [args…]\n  \(runtime.name) [options] -e <code> [args…]",
+            discussion: runtime.discussion, version: "\(runtime.name) \(runtime.version)")
+    }
 
     @Option(
         name: [.short, .customLong("eval")],
         help: ArgumentHelp("Run <code> instead of a script file.", valueName: "code"))
     var eval: String?
 
-    @Option(help: ArgumentHelp("Per-plugin configuration: a JSON object keyed by plugin name.", valueName: "file.json"))
-    var config: String?
-
     @Option(
         help: ArgumentHelp(
-            "Location source: gpsd://host:port, fixed:lat,lon[,alt] or nmea:<file>.", valueName: "source"))
-    var location: String?
+            "Per-plugin configuration: a JSON object keyed by plugin name (and \"allow\": capabilities).",
+            valueName: "file.json"))
+    var config: String?
 
     @Flag(help: "Print one stderr line per bridge call and result, with timing.")
     var trace = false
 
     @Option(help: ArgumentHelp("Stop the script after this many seconds (exit code 1).", valueName: "seconds"))
     var timeout: Double?
-
-    @Option(
-        name: .customLong("allow-net"), parsing: .unconditionalSingleValue,
-        help: ArgumentHelp("Allow network access, to every host or to host[:port],… only.", valueName: "hosts"))
-    var allowNet: [String] = []
-
-    @Flag(name: .customLong("allow-location"), help: "Allow location access.")
-    var allowLocation = false
-
-    @Flag(name: .customLong("allow-all"), help: "Allow every capability.")
-    var allowAll = false
 
     @Option(
         name: .customLong("app-id"),
@@ -77,10 +99,16 @@ struct JSBridgeCommand: ParsableCommand {
             "Where app data lives (default: $XDG_DATA_HOME/jsbridge or ~/.local/share/jsbridge).", valueName: "dir"))
     var storageDir: String?
 
+    @Option(
+        help: ArgumentHelp("Print <plugin>'s TypeScript typings (from its declaration) and exit.", valueName: "plugin")
+    )
+    var typings: String?
+
     @Argument(parsing: .remaining, help: ArgumentHelp("The script to run, then its arguments.", valueName: "script.js"))
     var scriptAndArguments: [String] = []
 
     mutating func validate() throws {
+        if typings != nil { return }
         if eval == nil, scriptAndArguments.isEmpty {
             throw ValidationError("Missing a script to run (or -e <code>).")
         }
@@ -90,31 +118,17 @@ struct JSBridgeCommand: ParsableCommand {
         if let appID, !Self.isValidAppID(appID) {
             throw ValidationError("--app-id must be 1–128 letters, digits, '.', '_' or '-', not starting with '.'.")
         }
-        if let location { _ = try LocationSource(parsing: location) }
-        _ = try permissions()
     }
 
-    func permissions() throws -> Permissions {
-        if allowAll { return .all }
-        var net = Permissions.Net.denied
-        if allowNet.contains("*") {
-            net = .all
-        } else if !allowNet.isEmpty {
-            let entries = allowNet.flatMap {
-                $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    func run(plugins: [any BridgePlugin], declared: BridgeHost, pluginArguments: PluginArguments) throws {
+        if let typings {
+            guard let plugin = declared.plugins.first(where: { $0.name == typings }) else {
+                throw ValidationError(
+                    "--typings: no plugin named '\(typings)'; this runtime has \(declared.pluginNames.joined(separator: ", ")).")
             }
-            net = .hosts(
-                try entries.map { entry in
-                    guard let pattern = Permissions.HostPattern(parsing: entry) else {
-                        throw ValidationError("--allow-net: '\(entry)' is not a host or host:port.")
-                    }
-                    return pattern
-                })
+            print(plugin.typings, terminator: "")
+            return
         }
-        return Permissions(net: net, location: allowLocation)
-    }
-
-    func run() throws {
         let script: Script
         var arguments: [String]
         if let eval {
@@ -126,19 +140,23 @@ struct JSBridgeCommand: ParsableCommand {
         }
 
         var configuration = try loadConfiguration()
-        if let location {
-            var section = configuration["Location"]?.objectValue ?? [:]
-            section["source"] = .string(location)
-            configuration["Location"] = .object(section)
+        var permissions = pluginArguments.permissions
+        if let allow = configuration.removeValue(forKey: "allow") {
+            try Self.grant(allow, from: declared.capabilities, into: &permissions)
+        }
+        for (plugin, option, value) in pluginArguments.optionValues {
+            var section = configuration[plugin]?.objectValue ?? [:]
+            section[option.setting] = .string(value)
+            configuration[plugin] = .object(section)
         }
         let environment = ProcessInfo.processInfo.environment
         let storage = StorageLocation(
             appID: appID ?? Self.defaultAppID(for: script),
             directory: storageDir ?? StorageLocation.defaultDirectory(environment: environment))
         let host = BridgeHost(
-            options: .init(
-                permissions: try permissions(), configuration: configuration, storage: storage))
-        for plugin in Self.pluginFactory.withLock({ $0 })() { try host.register(plugin) }
+            options: .init(permissions: permissions, configuration: configuration, storage: storage))
+        for plugin in plugins { try host.register(plugin) }
+        try pluginArguments.checkOptions(against: host.configurationIssues())
 
         let options = RuntimeOptions(
             arguments: arguments,
@@ -169,6 +187,36 @@ struct JSBridgeCommand: ParsableCommand {
         return object
     }
 
+    /// Grants what `--config`'s `"allow": {"<capability>": true | ["scope", …]}` lists.
+    static func grant(_ allow: JSONValue, from capabilities: [Capability], into permissions: inout Permissions) throws {
+        guard case .object(let entries) = allow else {
+            throw ValidationError("--config: \"allow\" must be an object: {\"<capability>\": true | [scopes]}.")
+        }
+        for (name, value) in entries.sorted(by: { $0.key < $1.key }) {
+            guard let capability = capabilities.first(where: { $0.name == name }) else {
+                let known = capabilities.map(\.name).sorted().joined(separator: ", ")
+                throw ValidationError("--config: \"allow\" names an unknown capability '\(name)' (known: \(known)).")
+            }
+            do {
+                switch value {
+                case .bool(true): try permissions.grant(capability)
+                case .bool(false): break
+                case .array(let items):
+                    let scopes = try items.map { item -> String in
+                        guard case .string(let scope) = item else {
+                            throw CapabilityError("each scope must be a string")
+                        }
+                        return scope
+                    }
+                    try permissions.grant(capability, scopes: scopes)
+                default: throw CapabilityError("expected true, false or an array of scopes")
+                }
+            } catch let error as CapabilityError {
+                throw ValidationError("--config: \"allow\".\(name): \(error.message)")
+            }
+        }
+    }
+
     static func isValidAppID(_ id: String) -> Bool {
         !id.isEmpty && id.count <= 128 && !id.hasPrefix(".")
             && id.unicodeScalars.allSatisfy {
@@ -180,94 +228,42 @@ struct JSBridgeCommand: ParsableCommand {
     static func defaultAppID(for script: Script) -> String {
         guard case .file(let path) = script else { return "eval" }
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in absolute.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
         let name = URL(fileURLWithPath: absolute).deletingPathExtension().lastPathComponent
             .filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
-        return "\(name.isEmpty ? "script" : name)-\(String(hash, radix: 16))"
+        return "\(name.isEmpty ? "script" : name)-\(String(fnv1a(absolute), radix: 16))"
     }
 
     static func executablePath() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
-    /// Parses the command line with exit code 2 for usage errors (and a bare `--allow-net` meaning "all").
+    /// Parses the command line with exit code 2 for usage errors.
     static func main() {
+        let runtime = runtime.withLock { $0 }
+        let plugins = runtime.plugins()
+        let declared = BridgeHost()
         do {
-            var command = try parseAsRoot(try Self.normalize(Array(CommandLine.arguments.dropFirst())))
-            try command.run()
+            for plugin in plugins { try declared.register(plugin) }
+        } catch {
+            FileHandle.standardError.write(Data("\(runtime.name): \(error.message)\n".utf8))
+            Foundation.exit(70)
+        }
+        do {
+            let split = try PluginArguments.split(Array(CommandLine.arguments.dropFirst()), declared: declared)
+            if split.wantsHelp {
+                print(helpMessage(columns: 80) + split.pluginHelp(declared: declared))
+                Foundation.exit(0)
+            }
+            let command = try parse(split.engineArguments)
+            try command.run(plugins: plugins, declared: declared, pluginArguments: split)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
                 print(fullMessage(for: error))
                 Foundation.exit(0)
             }
-            FileHandle.standardError.write(Data(("jsbridge: " + fullMessage(for: error) + "\n").utf8))
+            FileHandle.standardError.write(Data(("\(runtime.name): " + fullMessage(for: error) + "\n").utf8))
             Foundation.exit(2)
-        }
-    }
-
-    /// Splits the command line at the script: options before it are parsed (a bare `--allow-net` means
-    /// "every host"); the script and everything after it are passed through untouched, after a `--`.
-    static func normalize(_ arguments: [String]) throws -> [String] {
-        let takesValue: Set<String> = [
-            "-e", "--eval", "--config", "--location", "--timeout", "--app-id", "--storage-dir",
-        ]
-        let flags: Set<String> = [
-            "--trace", "--allow-net", "--allow-location", "--allow-all", "-h", "--help", "--version",
-        ]
-        var options: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--" {
-                index += 1
-                break
-            }
-            if !argument.hasPrefix("-") || argument == "-" { break }
-            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            guard takesValue.contains(name) || flags.contains(name) else {
-                throw ValidationError("Unknown option '\(argument)'.")
-            }
-            if argument == "--allow-net=" {
-                throw ValidationError("--allow-net= needs hosts after '=' (or use --allow-net alone for every host).")
-            }
-            options.append(argument == "--allow-net" ? "--allow-net=*" : argument)
-            if takesValue.contains(argument), index + 1 < arguments.count {
-                options.append(arguments[index + 1])
-                index += 1
-            }
-            index += 1
-        }
-        let rest = arguments[index...]
-        return rest.isEmpty ? options : options + ["--"] + rest
-    }
-}
-
-/// A parsed `--location` value.
-struct LocationSource {
-    init(parsing text: String) throws {
-        if text.hasPrefix("gpsd://") {
-            let rest = text.dropFirst("gpsd://".count)
-            guard let pattern = Permissions.HostPattern(parsing: String(rest)), pattern.port != nil else {
-                throw ValidationError("--location: expected gpsd://host:port, got '\(text)'.")
-            }
-        } else if text.hasPrefix("fixed:") {
-            let numbers = text.dropFirst("fixed:".count).split(separator: ",").map { Double($0) }
-            guard (2...3).contains(numbers.count), numbers.allSatisfy({ $0?.isFinite == true }),
-                let lat = numbers[0], let lon = numbers[1], abs(lat) <= 90, abs(lon) <= 180
-            else {
-                throw ValidationError(
-                    "--location: expected fixed:lat,lon[,alt] with -90…90 and -180…180, got '\(text)'.")
-            }
-        } else if text.hasPrefix("nmea:") {
-            guard text.count > "nmea:".count else { throw ValidationError("--location: expected nmea:<file>.") }
-        } else {
-            throw ValidationError(
-                "--location: unknown source '\(text)'; use gpsd://host:port, fixed:lat,lon[,alt] or nmea:<file>.")
         }
     }
 }

@@ -1,122 +1,224 @@
-/// A capability a plugin asks for before it acts (DESIGN §5): denied unless the user granted it.
-public enum Permission: Sendable, Hashable, CustomStringConvertible {
-    /// Network access to `host` (and `port`, when known).
-    case net(host: String, port: Int?)
-    /// Access to the device's location.
-    case location
+/// A capability that scripts are denied unless the user grants it (Deno style), declared by the plugins
+/// that use it.
+///
+/// The flag is `--allow-<name>`, optionally with scopes (`--allow-net=a.com:443,b.org`) when the capability
+/// has a ``Scope``; `--allow-all` grants every capability, and `--config` can grant them too:
+/// `{"allow": {"<name>": true | ["scope", …]}}`.
+///
+/// ```swift
+/// extension Capability {
+///     static let sensors = Capability("sensors", guards: "reading the machine's sensors")
+/// }
+/// ```
+public struct Capability: Sendable, Hashable, CustomStringConvertible {
+    /// The name in `--allow-<name>` and in `--config`'s `allow` object: lowercase letters, digits and `-`.
+    public let name: String
+    /// What the capability guards, as a phrase that completes "… was not granted" ("network access").
+    public let guards: String
+    /// How grants are narrowed to scopes (hosts, paths); nil when the capability is all or nothing.
+    public let scope: Scope?
 
-    public var description: String {
-        switch self {
-        case .net(let host, let port?): "network access to \(host):\(port)"
-        case .net(let host, nil): "network access to \(host)"
-        case .location: "location access"
+    /// Creates a capability; `name` must be lowercase letters, digits and `-` (checked at registration).
+    public init(_ name: String, guards: String, scope: Scope? = nil) {
+        self.name = name
+        self.guards = guards
+        self.scope = scope
+    }
+
+    /// The flag that grants the capability.
+    public var flag: String { "--allow-\(name)" }
+
+    public var description: String { flag }
+
+    /// Capabilities are identified by name.
+    public static func == (lhs: Capability, rhs: Capability) -> Bool { lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+    /// How a scoped capability reads the scopes the user grants and matches them against a request.
+    public struct Scope: Sendable {
+        /// The placeholder in `--help`: `--allow-net[=<hosts>]`.
+        public let valueName: String
+        /// Checks and normalises one granted scope as the user wrote it; throws a message when malformed.
+        public let parse: @Sendable (String) throws(CapabilityError) -> String
+        /// Whether a granted (normalised) scope covers the scope a plugin asks for.
+        public let covers: @Sendable (_ granted: String, _ requested: String) -> Bool
+
+        public init(
+            valueName: String,
+            parse: @escaping @Sendable (String) throws(CapabilityError) -> String,
+            covers: @escaping @Sendable (_ granted: String, _ requested: String) -> Bool
+        ) {
+            self.valueName = valueName
+            self.parse = parse
+            self.covers = covers
         }
     }
 
-    /// The command-line flag that grants this permission.
-    public var flagHint: String {
-        switch self {
-        case .net(let host, let port?): "--allow-net=\(host):\(port) (or --allow-net)"
-        case .net(let host, nil): "--allow-net=\(host) (or --allow-net)"
-        case .location: "--allow-location"
-        }
+    /// Whether `name` is a valid capability name.
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.first != UInt8(ascii: "-")
+            && name.utf8.allSatisfy {
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || $0 == UInt8(ascii: "-")
+            }
     }
 }
 
-/// The capabilities granted to a script (`--allow-net`, `--allow-location`, `--allow-all`).
+/// A scope the user wrote that a capability cannot read.
+public struct CapabilityError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// The capabilities granted to a script: per capability name, everything or a list of scopes.
 public struct Permissions: Sendable, Hashable {
-    /// Which network destinations are allowed.
-    public enum Net: Sendable, Hashable {
-        case denied
+    /// What is granted of one capability.
+    public enum Grant: Sendable, Hashable {
+        /// Every use (`--allow-net`).
         case all
-        /// Only these `host[:port]` entries (a missing port allows every port of that host).
-        case hosts([HostPattern])
+        /// Only these normalised scopes (`--allow-net=a.com:443`).
+        case scopes([String])
     }
 
-    /// One `--allow-net` entry.
-    public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
-        public var host: String
-        public var port: Int?
-
-        public init(host: String, port: Int? = nil) {
-            self.host = host.lowercased()
-            self.port = port
-        }
-
-        /// Parses `host`, `host:port`, `[v6]` or `[v6]:port`; nil when malformed.
-        public init?(parsing text: String) {
-            var hostPart = Substring(text)
-            var port: Int?
-            if hostPart.hasPrefix("[") {
-                guard let close = hostPart.firstIndex(of: "]") else { return nil }
-                let rest = hostPart[hostPart.index(after: close)...]
-                hostPart = hostPart[hostPart.index(after: hostPart.startIndex)..<close]
-                if !rest.isEmpty {
-                    guard rest.hasPrefix(":"), let p = Int(rest.dropFirst()), (0...65535).contains(p) else {
-                        return nil
-                    }
-                    port = p
-                }
-            } else if let colon = hostPart.lastIndex(of: ":") {
-                guard let p = Int(hostPart[hostPart.index(after: colon)...]), (0...65535).contains(p) else {
-                    return nil
-                }
-                port = p
-                hostPart = hostPart[..<colon]
-            }
-            let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:*")
-            guard !hostPart.isEmpty, !hostPart.hasPrefix("-"), hostPart.allSatisfy(allowed.contains) else { return nil }
-            self.init(host: String(hostPart), port: port)
-        }
-
-        public var description: String {
-            let h = host.contains(":") ? "[\(host)]" : host
-            return port.map { "\(h):\($0)" } ?? h
-        }
-
-        func matches(host: String, port: Int?) -> Bool {
-            guard self.host == host.lowercased() else { return false }
-            guard let own = self.port else { return true }
-            return own == port
-        }
-    }
-
-    public var net: Net
-    public var location: Bool
+    /// Grants by capability name.
+    public private(set) var grants: [String: Grant]
+    /// Whether every capability is granted, declared or not (`--allow-all`).
+    public private(set) var allowsAll: Bool
 
     /// Creates a permission set; the default denies everything.
-    public init(net: Net = .denied, location: Bool = false) {
-        self.net = net
-        self.location = location
+    public init(_ grants: [String: Grant] = [:], allowsAll: Bool = false) {
+        self.grants = grants
+        self.allowsAll = allowsAll
+    }
+
+    /// Grants each of `capabilities` whole (`Permissions(allowing: .net, .location)`).
+    public init(allowing first: Capability, _ more: Capability...) {
+        self.init(Dictionary(([first] + more).map { ($0.name, Grant.all) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// Nothing granted (the default for scripts).
     public static let none = Permissions()
     /// Everything granted (`--allow-all`).
-    public static let all = Permissions(net: .all, location: true)
+    public static let all = Permissions(allowsAll: true)
 
-    /// Whether `permission` is granted.
-    public func allows(_ permission: Permission) -> Bool {
-        switch permission {
-        case .location:
-            return location
-        case .net(let host, let port):
-            switch net {
-            case .denied: return false
-            case .all: return true
-            case .hosts(let patterns): return patterns.contains { $0.matches(host: host, port: port) }
-            }
+    /// These permissions plus `capability` (all of it, or only `scopes`, which are parsed by its scope rule).
+    public func granting(_ capability: Capability, scopes: [String]? = nil) throws(CapabilityError) -> Permissions {
+        var copy = self
+        try copy.grant(capability, scopes: scopes)
+        return copy
+    }
+
+    /// Adds `capability` (all of it, or `scopes`); an earlier grant of everything stays.
+    public mutating func grant(_ capability: Capability, scopes: [String]? = nil) throws(CapabilityError) {
+        guard let scopes else {
+            grants[capability.name] = .all
+            return
+        }
+        guard let rule = capability.scope else {
+            throw CapabilityError("\(capability.flag) takes no value.")
+        }
+        var parsed: [String] = []
+        for scope in scopes { parsed.append(try rule.parse(scope)) }
+        switch grants[capability.name] {
+        case .all?: return
+        case .scopes(let existing)?: grants[capability.name] = .scopes(existing + parsed.filter { !existing.contains($0) })
+        case nil: grants[capability.name] = .scopes(parsed)
         }
     }
 
-    /// Throws `PERMISSION_DENIED` with the flag to use when `permission` is not granted.
-    public func check(_ permission: Permission) throws(BridgeError) {
-        guard allows(permission) else {
-            throw BridgeError(
-                code: BridgeError.Code.permissionDenied,
-                message: "\(permission.description.prefix(1).uppercased())\(permission.description.dropFirst()) "
-                    + "was not granted; run with \(permission.flagHint).",
-                data: .object(["permission": .string(permission.description)]))
+    /// What is granted of `capability`: nil when nothing.
+    public func grant(of capability: Capability) -> Grant? {
+        allowsAll ? .all : grants[capability.name]
+    }
+
+    /// Whether `capability` is granted — for `scope`, when given (a scoped grant covers only its scopes).
+    public func allows(_ capability: Capability, scope: String? = nil) -> Bool {
+        switch grant(of: capability) {
+        case nil: return false
+        case .all?: return true
+        case .scopes(let granted)?:
+            guard let scope, let rule = capability.scope else { return false }
+            return granted.contains { rule.covers($0, scope) }
         }
+    }
+
+    /// Throws `PERMISSION_DENIED`, naming the flag to use, unless `capability` (for `scope`) is granted.
+    public func check(_ capability: Capability, scope: String? = nil) throws(BridgeError) {
+        guard !allows(capability, scope: scope) else { return }
+        let what = scope.map { "\(capability.guards) to \($0)" } ?? capability.guards
+        let hint = scope.map { "\(capability.flag)=\($0) (or \(capability.flag))" } ?? capability.flag
+        throw BridgeError(
+            code: BridgeError.Code.permissionDenied,
+            message: "\(what.prefix(1).uppercased())\(what.dropFirst()) was not granted; run with \(hint).",
+            data: .object(["permission": .string(what), "capability": .string(capability.name)]))
+    }
+}
+
+extension Capability {
+    /// Network access, scoped by `host[:port]` (`--allow-net`, `--allow-net=a.com,b.org:8080`).
+    ///
+    /// A plugin asks for `host:port`; a granted host without a port covers every port of that host.
+    public static let net = Capability("net", guards: "network access", scope: .hosts)
+}
+
+extension Capability.Scope {
+    /// Scopes of `host`, `host:port`, `[v6]` or `[v6]:port`, compared case-insensitively.
+    public static let hosts = Capability.Scope(
+        valueName: "hosts",
+        parse: { (text) throws(CapabilityError) in
+            guard let pattern = HostPattern(parsing: text) else {
+                throw CapabilityError("'\(text)' is not a host or host:port (write IPv6 addresses as [::1]).")
+            }
+            return pattern.description
+        },
+        covers: { granted, requested in
+            guard let grant = HostPattern(parsing: granted), let request = HostPattern(parsing: requested) else {
+                return false
+            }
+            return grant.host == request.host && (grant.port == nil || grant.port == request.port)
+        })
+}
+
+/// One `host[:port]` of a network grant or request.
+public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
+    public var host: String
+    public var port: Int?
+
+    public init(host: String, port: Int? = nil) {
+        self.host = host.lowercased()
+        self.port = port
+    }
+
+    /// Parses `host`, `host:port`, `[v6]` or `[v6]:port`; nil when malformed (a bare IPv6 address included:
+    /// `::1` would otherwise read as host `:` port 1).
+    public init?(parsing text: String) {
+        var hostPart = Substring(text)
+        var port: Int?
+        if hostPart.hasPrefix("[") {
+            guard let close = hostPart.firstIndex(of: "]") else { return nil }
+            let rest = hostPart[hostPart.index(after: close)...]
+            hostPart = hostPart[hostPart.index(after: hostPart.startIndex)..<close]
+            guard hostPart.contains(":") else { return nil }
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":"), let p = Int(rest.dropFirst()), (0...65535).contains(p) else { return nil }
+                port = p
+            }
+        } else if let colon = hostPart.firstIndex(of: ":") {
+            guard colon == hostPart.lastIndex(of: ":"), let p = Int(hostPart[hostPart.index(after: colon)...]),
+                (0...65535).contains(p)
+            else { return nil }
+            port = p
+            hostPart = hostPart[..<colon]
+        }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:*")
+        guard !hostPart.isEmpty, !hostPart.hasPrefix("-"), hostPart.allSatisfy(allowed.contains) else { return nil }
+        self.init(host: String(hostPart), port: port)
+    }
+
+    /// `host`, `host:port`, `[v6]:port`.
+    public var description: String {
+        let h = host.contains(":") ? "[\(host)]" : host
+        return port.map { "\(h):\($0)" } ?? h
     }
 }

@@ -4,37 +4,47 @@ import Synchronization
 /// Calls a plugin's actions from Swift, without JavaScript: the headless way to test a plugin.
 ///
 /// Arguments go through the same decoding as calls from scripts, and results through the same encoding,
-/// so `INVALID_ARGUMENT` paths, error codes and stream cancellation behave as they do under the runtime.
+/// so `INVALID_ARGUMENT` paths, error codes, capabilities and stream cancellation behave as they do under
+/// the runtime.
 ///
 /// ```swift
 /// let echo = try await PluginTester(EchoPlugin())
 /// #expect(try await echo.call("echo", ["a": 1]) == ["a": 1])
+/// #expect(try await echo.stream("ticks", ["count": 3]).collect() == [0, 1, 2])
 /// ```
 public final class PluginTester: Sendable {
-    /// The plugin's context (configuration, permissions, clock, storage).
-    public let context: PluginContext
+    /// What the plugin's host was made with (permissions, configuration, clock, storage location).
+    public let options: BridgeHost.Options
     private let registry: PluginRegistry
     private let pluginName: String
     private let nextID = Atomic<UInt64>(0)
     private let eventStream: AsyncStream<PluginEvent>
     private let eventContinuation: AsyncStream<PluginEvent>.Continuation
+    private let misuseLog = MisuseLog()
 
-    /// Registers `plugin` on a fresh host with `options` and runs its `setUp`.
-    public init(_ plugin: some BridgePlugin, options: BridgeHost.Options = .testing()) async throws {
+    /// Registers `plugin` on a fresh host with `options` and runs its set-up; throws its configuration or
+    /// set-up failure.
+    public init<Plugin: BridgePlugin>(_ plugin: Plugin, options: BridgeHost.Options = .testing()) async throws {
+        self.options = options
         let host = BridgeHost(options: options)
         try host.register(plugin)
         (eventStream, eventContinuation) = AsyncStream.makeStream(of: PluginEvent.self)
         let continuation = eventContinuation
-        registry = host.makeRegistry { plugin, event, payload in
-            continuation.yield(PluginEvent(plugin: plugin, name: event, payload: payload))
-        }
-        pluginName = type(of: plugin).name
-        context = registry.plugins[0].context
-        if let failure = await registry.setUp().first { throw failure }
+        let misuseLog = self.misuseLog
+        registry = host.makeRegistry(
+            events: { plugin, event, payload in
+                continuation.yield(PluginEvent(plugin: plugin, name: event, payload: payload))
+            },
+            misuse: { message in misuseLog.append(message) })
+        pluginName = Plugin.name
+        if let failure = await registry.setUp(Plugin.name) { throw failure }
     }
 
     /// Events the plugin emits, in order.
     public var events: AsyncStream<PluginEvent> { eventStream }
+
+    /// What the plugin did wrong so far: events it did not declare, answers given twice.
+    public var misuses: [String] { misuseLog.entries.withLock { $0 } }
 
     /// Calls an async (or sync) action and returns its result.
     public func call(_ action: String, _ arguments: JSONValue = .null) async throws(BridgeError) -> JSONValue {
@@ -43,8 +53,9 @@ public final class PluginTester: Sendable {
             throw .actionNotFound(pluginName, action, hint: "it is a stream action; use stream(_:_:)")
         }
         let id = nextID.add(1, ordering: .relaxed).newValue
+        let misuseLog = self.misuseLog
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<CallOutcome, Never>) in
-            let sink = SingleOutcomeSink(continuation)
+            let sink = SingleOutcomeSink(continuation, misuse: { message in misuseLog.append(message) })
             registry.invoke(
                 resolved, arguments: arguments,
                 reply: CallReply(callID: id, plugin: pluginName, action: action, sink: sink))
@@ -55,6 +66,13 @@ public final class PluginTester: Sendable {
         case .failed(let error): throw error
         case .item, .finished: return .null
         }
+    }
+
+    /// Calls an action with arguments that mix literals and Swift values: `["name": name, "by": 2]`.
+    public func call(_ action: String, _ arguments: [String: any Encodable & Sendable]) async throws(BridgeError)
+        -> JSONValue
+    {
+        try await call(action, try Self.json(arguments))
     }
 
     /// Calls an action with `Encodable` arguments and decodes its result as `R`.
@@ -70,8 +88,16 @@ public final class PluginTester: Sendable {
         try registry.invokeSync(try registry.resolve(plugin: pluginName, action: action), arguments: arguments)
     }
 
-    /// Starts a stream action; iterate to receive its values. Ending the iteration early (or cancelling
-    /// the iterating task) cancels the native side, as `cancel()` does from JavaScript.
+    /// Calls a sync action with arguments that mix literals and Swift values.
+    public func callSync(_ action: String, _ arguments: [String: any Encodable & Sendable]) throws(BridgeError)
+        -> JSONValue
+    {
+        try callSync(action, try Self.json(arguments))
+    }
+
+    /// Starts a stream action; iterate to receive its values, or ``PluginStream/collect()`` them all. Ending
+    /// the iteration early (or cancelling the iterating task) cancels the native side, as `cancel()` does from
+    /// JavaScript.
     public func stream(_ action: String, _ arguments: JSONValue = .null) throws(BridgeError) -> PluginStream {
         let resolved = try registry.resolve(plugin: pluginName, action: action)
         guard resolved.action.kind == .stream else {
@@ -88,10 +114,23 @@ public final class PluginTester: Sendable {
         return PluginStream(values: values, handle: call.handle)
     }
 
+    /// Starts a stream action with arguments that mix literals and Swift values.
+    public func stream(_ action: String, _ arguments: [String: any Encodable & Sendable]) throws(BridgeError)
+        -> PluginStream
+    {
+        try stream(action, try Self.json(arguments))
+    }
+
     /// Runs the plugin's `shutdown`.
     public func shutdown() async {
         await registry.shutdown()
         eventContinuation.finish()
+    }
+
+    private static func json(_ arguments: [String: any Encodable & Sendable]) throws(BridgeError) -> JSONValue {
+        var object = JSONObject()
+        for (key, value) in arguments { object[key] = try encodeResult(value) }
+        return .object(object)
     }
 }
 
@@ -103,6 +142,23 @@ public struct PluginStream: AsyncSequence, Sendable {
 
     /// Cancels the stream on the native side.
     public func cancel() { handle.cancel() }
+
+    /// Every value until the stream ends; throws the stream's error (values before it are lost — iterate to
+    /// keep them).
+    public func collect() async throws -> [JSONValue] {
+        var all: [JSONValue] = []
+        for try await value in self { all.append(value) }
+        return all
+    }
+
+    /// The first `count` values, then cancels the stream (fewer if it ended sooner).
+    public func prefix(_ count: Int) async throws -> [JSONValue] {
+        var taken: [JSONValue] = []
+        var iterator = makeAsyncIterator()
+        while taken.count < count, let value = try await iterator.next() { taken.append(value) }
+        cancel()
+        return taken
+    }
 
     public func makeAsyncIterator() -> Iterator { Iterator(base: values.makeAsyncIterator(), handle: handle) }
 
@@ -145,11 +201,18 @@ extension BridgeHost.Options {
     }
 }
 
+private final class MisuseLog: Sendable {
+    let entries = Mutex<[String]>([])
+    func append(_ message: String) { entries.withLock { $0.append(message) } }
+}
+
 private final class SingleOutcomeSink: CallOutcomeSink {
     private let continuation: Mutex<CheckedContinuation<CallOutcome, Never>?>
+    private let misuse: @Sendable (String) -> Void
 
-    init(_ continuation: CheckedContinuation<CallOutcome, Never>) {
+    init(_ continuation: CheckedContinuation<CallOutcome, Never>, misuse: @escaping @Sendable (String) -> Void) {
         self.continuation = Mutex(continuation)
+        self.misuse = misuse
     }
 
     func deliver(_ outcome: CallOutcome, callID: UInt64) {
@@ -157,7 +220,7 @@ private final class SingleOutcomeSink: CallOutcomeSink {
         continuation.withLock { $0.take() }?.resume(returning: outcome)
     }
 
-    func reportMisuse(_ message: String) {}
+    func reportMisuse(_ message: String) { misuse(message) }
 }
 
 private struct StreamSink: CallOutcomeSink {

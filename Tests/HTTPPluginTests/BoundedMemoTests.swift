@@ -1,7 +1,8 @@
 import Synchronization
 import Testing
 
-@testable import HTTPPlugin
+@testable import HTTPCore
+import HTTPPlugin
 
 @Suite struct BoundedMemoTests {
     struct Failure: Error, Equatable {}

@@ -4,7 +4,8 @@ import JSBridgeTesting
 import Synchronization
 import Testing
 
-@testable import HTTPPlugin
+@testable import HTTPCore
+import HTTPPlugin
 
 /// The RFC 9111 rules (dates, Cache-Control, freshness, age, storability, keys) without a network.
 @Suite struct CachePolicyTests {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPPlugin
 import JSBridgeCore
+import HTTPPluginTesting
 import JSBridgeTesting
 import ModelPlugin
 import Synchronization
@@ -10,7 +11,7 @@ import Testing
 @Suite struct DAOTests {
     /// Starts a server with an echo route, runs `script` (with `base` defined) and stops the server.
     func run(
-        _ script: String, configuration: JSONObject = [:], permissions: Permissions = Permissions(net: .all),
+        _ script: String, configuration: JSONObject = [:], permissions: Permissions = Permissions(allowing: .net),
         routes: (TestHTTPServer) -> Void = { _ in }
     ) async throws -> (ScriptResult, TestHTTPServer) {
         let server = try await TestHTTPServer.start()

@@ -1,13 +1,14 @@
 import Foundation
 import HTTPPlugin
 import JSBridgeCore
+import HTTPPluginTesting
 import JSBridgeTesting
 import Synchronization
 import Testing
 
 /// `fetch()` and friends from JavaScript, against a real server on loopback.
 @Suite struct FetchTests {
-    static let allowAll = BridgeHost.Options.testing(permissions: Permissions(net: .all))
+    static let allowAll = BridgeHost.Options.testing(permissions: Permissions(allowing: .net))
 
     /// Starts a server with the common routes, runs `script` (with `base` defined) and stops the server.
     func run(
@@ -236,8 +237,7 @@ import Testing
         let server = try await TestHTTPServer.start()
         server.route("/ok") { _ in .text("ok") }
         let options = BridgeHost.Options.testing(
-            permissions: Permissions(
-                net: .hosts([.init(host: "127.0.0.1", port: server.port), .init(host: "localhost", port: 1)])))
+            permissions: Permissions(["net": .scopes(["127.0.0.1:\(server.port)", "localhost:1"])]))
         let result = await ScriptRunner.run(
             """
             (async () => {
@@ -266,7 +266,7 @@ import Testing
               await fetch(base + "/elsewhere").catch((e) => console.log(e.code));
             })();
             """,
-            options: .testing(permissions: Permissions(net: .hosts([.init(host: "127.0.0.1")]))),
+            options: .testing(permissions: Permissions(["net": .scopes(["127.0.0.1"])])),
             routes: { server in
                 server.route("/r1") { _ in .redirect(to: "/r2", status: 301) }
                 server.route("/r2") { _ in .redirect(to: "/text", status: 307) }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPPlugin
 import JSBridgeCore
+import HTTPPluginTesting
 import JSBridgeTesting
 import NIOPosix
 import Synchronization
@@ -9,7 +10,7 @@ import Testing
 
 /// The `request` action through PluginTester, with the recording transport and the live one.
 @Suite struct HTTPActionTests {
-    static let allowAll = BridgeHost.Options.testing(permissions: Permissions(net: .all))
+    static let allowAll = BridgeHost.Options.testing(permissions: Permissions(allowing: .net))
 
     @Test func requestSendsMethodHeadersAndTextBody() async throws {
         let transport = RecordingHTTPTransport { _ in
@@ -85,7 +86,7 @@ import Testing
         // The effective port: 443 for https, 80 for http.
         let list = try await PluginTester(
             HTTPPlugin(transport: transport),
-            options: .testing(permissions: Permissions(net: .hosts([.init(host: "example.com", port: 443)]))))
+            options: .testing(permissions: Permissions(["net": .scopes(["example.com:443"])])))
         _ = try await list.call("request", ["url": "https://EXAMPLE.com/a"])
         let wrongPort = await #expect(throws: BridgeError.self) {
             try await list.call("request", ["url": "http://example.com/a"])
@@ -106,7 +107,7 @@ import Testing
         }
         let tester = try await PluginTester(
             HTTPPlugin(transport: completions ? CompletionTransport(base: transport) : transport),
-            options: .testing(permissions: Permissions(net: .hosts([.init(host: "allowed.test")]))))
+            options: .testing(permissions: Permissions(["net": .scopes(["allowed.test"])])))
         let error = await #expect(throws: BridgeError.self) {
             try await tester.call("request", ["url": "http://allowed.test/start"])
         }
@@ -388,14 +389,13 @@ import Testing
         let loop = jsThread.next()
         let transport = AsyncHTTPClientTransport()
         let executors = try #require(transport.requestExecutors)
-        func next() async throws -> any TaskExecutor { try await loop.submit { executors.next() }.get() }
-        let offTheLoop = executors.next()
-        #expect(offTheLoop === ActionExecutor.shared)
-        let first = try await next(), second = try await next()
-        #expect(first !== ActionExecutor.shared && first === second)
+        func next() async throws -> (any TaskExecutor)? { try await loop.submit { executors.next() }.get() }
+        #expect(executors.next() == nil)  // off any event loop: the caller's pool
+        let first = try #require(try await next()), second = try #require(try await next())
+        #expect(first === second)
         let onLoop = await Task(executorPreference: second) { loop.inEventLoop }.value
         #expect(onLoop)
-        for executor in [offTheLoop, first, second] { executors.ended(executor) }
+        for _ in 0..<3 { executors.ended() }
         try await jsThread.shutdownGracefully()
     }
 }
@@ -431,7 +431,7 @@ struct LiveExchange {
     let server: TestHTTPServer
     let jsThread: MultiThreadedEventLoopGroup
     let transport: AsyncHTTPClientTransport
-    let executors: ActionTable.CustomExecutor
+    let executors: RequestExecutors
     /// The executors the calls under way were given.
     let calls: [any TaskExecutor]
 
@@ -448,7 +448,8 @@ struct LiveExchange {
         let executors = try #require(transport.requestExecutors)
         var calls: [any TaskExecutor] = []
         for _ in 0..<(path == .shared ? 2 : 1) {
-            calls.append(path == .pool ? executors.next() : try await jsThread.next().submit { executors.next() }.get())
+            let executor = path == .pool ? executors.next() : try await jsThread.next().submit { executors.next() }.get()
+            calls.append(executor ?? ActionExecutor.shared)
         }
         return LiveExchange(
             server: server, jsThread: jsThread, transport: transport, executors: executors, calls: calls)
@@ -456,7 +457,7 @@ struct LiveExchange {
 
     /// Ends the calls and shuts everything down.
     func stop() async throws {
-        for call in calls { executors.ended(call) }
+        for _ in calls { executors.ended() }
         await transport.shutdown()
         try await jsThread.shutdownGracefully()
         try await server.stop()

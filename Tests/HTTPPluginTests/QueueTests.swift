@@ -1,13 +1,14 @@
 import Foundation
 import HTTPPlugin
 import JSBridgeCore
+import HTTPPluginTesting
 import JSBridgeTesting
 import Synchronization
 import Testing
 
 /// `HTTP.queue(name)` — named request queues, against a real server on loopback.
 @Suite struct QueueTests {
-    static let allowAll = BridgeHost.Options.testing(permissions: Permissions(net: .all))
+    static let allowAll = BridgeHost.Options.testing(permissions: Permissions(allowing: .net))
 
     /// Starts a server with `routes`, runs `script` (with `base` defined) and stops the server.
     func run(_ script: String, routes: (TestHTTPServer) -> Void = { _ in }) async throws -> (

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPPlugin
 import JSBridgeCore
+import HTTPPluginTesting
 import JSBridgeTesting
 import ModelConversion
 import Synchronization

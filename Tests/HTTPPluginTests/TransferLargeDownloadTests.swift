@@ -1,5 +1,6 @@
 import Foundation
 import HTTPPlugin
+import HTTPPluginTesting
 import JSBridgeTesting
 import Synchronization
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPPlugin
 import JSBridgeCore
+import HTTPPluginTesting
 import JSBridgeTesting
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
     @Test func downloadActionWithProgressAndDefaultFolder() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/a.txt") { _ in .text("hello") }
-        let tester = try await PluginTester(HTTPPlugin(), options: .testing(permissions: Permissions(net: .all)))
+        let tester = try await PluginTester(HTTPPlugin(), options: .testing(permissions: Permissions(allowing: .net)))
         var values: [JSONValue] = []
         for try await value in try tester.stream(
             "download", ["url": .string(server.url("/a.txt")), "progress": true, "progressIntervalMs": 0])
@@ -22,7 +23,7 @@ import Testing
         }
         await tester.shutdown()
         try await server.stop()
-        let folder = tester.context.storage.directory + "/downloads/test"
+        let folder = tester.options.storage.directory + "/downloads/test"
         #expect(
             values.last
                 == [
@@ -50,7 +51,7 @@ import Testing
         await tester.shutdown()
         try await server.stop()
         #expect(server.requests.isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: tester.context.storage.directory + "/downloads"))
+        #expect(!FileManager.default.fileExists(atPath: tester.options.storage.directory + "/downloads"))
     }
 
     @Test func cancellingTheStreamRemovesThePartialFile() async throws {
@@ -60,7 +61,7 @@ import Testing
         let tester = try await PluginTester(
             HTTPPlugin(),
             options: .testing(
-                configuration: ["HTTP": ["downloadsDir": .string(directory)]], permissions: Permissions(net: .all)))
+                configuration: ["HTTP": ["downloadsDir": .string(directory)]], permissions: Permissions(allowing: .net)))
         let stream = try tester.stream(
             "download", ["url": .string(server.url("/slow")), "progress": true, "progressIntervalMs": 0])
         for try await value in stream {
@@ -88,7 +89,7 @@ import Testing
     }
 
     @Test func badUploadArguments() async throws {
-        let tester = try await PluginTester(HTTPPlugin(), options: .testing(permissions: Permissions(net: .all)))
+        let tester = try await PluginTester(HTTPPlugin(), options: .testing(permissions: Permissions(allowing: .net)))
         do {
             for try await _ in try tester.stream(
                 "upload", ["url": "http://127.0.0.1:1/", "files": [["name": "f", "path": "/x", "text": "y"]]])

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPPlugin
 import JSBridgeCore
+import HTTPPluginTesting
 import JSBridgeTesting
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
     }
 
     static func runScript(
-        _ script: String, directory: String, permissions: Permissions = Permissions(net: .all),
+        _ script: String, directory: String, permissions: Permissions = Permissions(allowing: .net),
         routes: (TestHTTPServer) -> Void
     ) async throws -> (ScriptResult, TestHTTPServer) {
         let server = try await TestHTTPServer.start()

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import JSBridgeCore
+@testable import JSBridgeBase
+import JSBridgeCore
 
 /// What the reader and the decoder both read in these tests.
 private struct Order: Decodable, Equatable {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import JSBridgeCore
+@testable import JSBridgeBase
+import JSBridgeCore
 
 private struct Room: Codable, Equatable {
     var number: Int

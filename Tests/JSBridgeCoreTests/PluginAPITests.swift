@@ -6,7 +6,7 @@ import Testing
 @Suite struct PluginAPITests {
     struct Twice: BridgePlugin {
         static let name = "Twice"
-        func actions(_ a: inout ActionTable) {
+        static func declare(_ a: inout PluginDeclaration<Self>) {
             a.sync("x") { _ in 1 }
             a.sync("x") { _ in 2 }
         }
@@ -14,7 +14,7 @@ import Testing
 
     struct Named: BridgePlugin {
         static let name = "Named"
-        func actions(_ a: inout ActionTable) {
+        static func declare(_ a: inout PluginDeclaration<Self>) {
             a.sync("hello", args: String.self) { _, name in "Hello, \(name)!" }
             a.async("later", args: Int.self) { _, n in n * 2 }
         }
@@ -37,9 +37,11 @@ import Testing
         }
         let calls = Calls()
 
-        func actions(_ a: inout ActionTable) {
-            let calls = self.calls
-            a.start("later", args: Int.self) { _, value, reply in
+        func setUp(_ context: SetUpContext<Self>) async throws -> Calls { calls }
+
+        static func declare(_ a: inout PluginDeclaration<Self>) {
+            a.start("later", args: Int.self) { context, value, reply in
+                let calls = context.state
                 calls.pending.withLock { $0.append((reply, value)) }
                 reply.onCancel { calls.cancelled.add(1, ordering: .relaxed) }
             }
@@ -175,22 +177,36 @@ import Testing
 }
 
 @Suite struct PermissionTests {
+    static let sensors = Capability("sensors", guards: "sensor access")
+
     @Test func hostPatternsParse() {
-        #expect(Permissions.HostPattern(parsing: "example.com") == .init(host: "example.com"))
-        #expect(Permissions.HostPattern(parsing: "Example.COM:8080") == .init(host: "example.com", port: 8080))
-        #expect(Permissions.HostPattern(parsing: "[::1]:80") == .init(host: "::1", port: 80))
-        for bad in ["", ":80", "a.com:99999", "a.com:x", "-e", "a b", "a/b", "[::1"] {
-            #expect(Permissions.HostPattern(parsing: bad) == nil, "\(bad)")
+        #expect(HostPattern(parsing: "example.com") == .init(host: "example.com"))
+        #expect(HostPattern(parsing: "Example.COM:8080") == .init(host: "example.com", port: 8080))
+        #expect(HostPattern(parsing: "[::1]:80") == .init(host: "::1", port: 80))
+        for bad in ["", ":80", "a.com:99999", "a.com:x", "-e", "a b", "a/b", "[::1", "::1", "[a.com]"] {
+            #expect(HostPattern(parsing: bad) == nil, "\(bad)")
         }
     }
 
-    @Test func checksMatchHostsAndPorts() {
-        let permissions = Permissions(net: .hosts([.init(host: "a.com"), .init(host: "b.com", port: 443)]))
-        #expect(permissions.allows(.net(host: "A.com", port: 1)))
-        #expect(permissions.allows(.net(host: "b.com", port: 443)))
-        #expect(!permissions.allows(.net(host: "b.com", port: 80)))
-        #expect(!permissions.allows(.location))
-        #expect(Permissions.all.allows(.location))
-        #expect(throws: BridgeError.self) { try Permissions.none.check(.net(host: "x", port: nil)) }
+    @Test func checksMatchHostsAndPorts() throws {
+        let permissions = try Permissions().granting(.net, scopes: ["a.com", "B.com:443"])
+        #expect(permissions.allows(.net, scope: "A.com:1"))
+        #expect(permissions.allows(.net, scope: "b.com:443"))
+        #expect(!permissions.allows(.net, scope: "b.com:80"))
+        #expect(!permissions.allows(.net))
+        #expect(!permissions.allows(Self.sensors))
+        #expect(Permissions.all.allows(Self.sensors))
+        #expect(throws: BridgeError.self) { try Permissions.none.check(.net, scope: "x") }
+        #expect(throws: CapabilityError.self) { try Permissions().granting(.net, scopes: ["::1"]) }
+        #expect(throws: CapabilityError.self) { try Permissions().granting(Self.sensors, scopes: ["x"]) }
+    }
+
+    @Test func deniedNamesTheFlag() throws {
+        let error = #expect(throws: BridgeError.self) { try Permissions.none.check(Self.sensors) }
+        #expect(error?.code == "PERMISSION_DENIED")
+        #expect(error?.message == "Sensor access was not granted; run with --allow-sensors.")
+        #expect(error?.data?["capability"] == "sensors")
+        let scoped = #expect(throws: BridgeError.self) { try Permissions.none.check(.net, scope: "a.com:80") }
+        #expect(scoped?.message == "Network access to a.com:80 was not granted; run with --allow-net=a.com:80 (or --allow-net).")
     }
 }

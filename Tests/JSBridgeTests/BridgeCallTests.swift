@@ -105,9 +105,10 @@ func runScript(
             bridge.ready.catch((e) => console.log("ready", e.code));
             bridge.call("Broken", "ok").catch((e) => console.log("call", e.code, e.message));
             """#, plugins: [BrokenPlugin()])
+        // The sync call fails at once (its set-up ran on the spot); `ready` settles after the set-up it awaits.
         #expect(
-            result.lines == [
-                "ready BROKEN_SETUP", "call BROKEN_SETUP Plugin 'Broken' failed to set up: the disk is on fire",
+            result.lines.sorted() == [
+                "call BROKEN_SETUP Plugin 'Broken' failed to set up: the disk is on fire", "ready BROKEN_SETUP",
             ])
     }
 
@@ -146,8 +147,8 @@ func runScript(
     /// A custom executor hears that each call it was asked for has ended — answered or failed, even when the
     /// arguments did not decode.
     @Test func customExecutorHearsEveryCallEnd() async throws {
-        let log = ProbePlugin.Log()
-        let probe = try await PluginTester(ProbePlugin(log: log))
+        let log = ProbePlugin.lentLog
+        let probe = try await PluginTester(ProbePlugin(log: ProbePlugin.Log()))
         #expect(try await probe.call("lent", 21) == 42)
         await #expect(throws: BridgeError.self) { try await probe.call("lent", "not a number") }
         // `ended` runs after the answer is delivered: wait for it.
@@ -173,9 +174,20 @@ func runScript(
 
     @Test func shutdownIsAwaitedBeforeTheRunEnds() async {
         let log = ProbePlugin.Log()
-        let result = await runScript("process.exit(0)", log: log)
+        let result = await runScript(#"bridge.execSync("Probe", "threadID", []); process.exit(0)"#, log: log)
         #expect(result.exitCode == 0)
         #expect(log.all == ["shutdown"])
+    }
+
+    /// Plugins are set up on first use: a script that never calls one costs it nothing, not even a shutdown.
+    @Test func unusedPluginsAreNeitherSetUpNorShutDown() async {
+        let log = ProbePlugin.Log()
+        let result = await ScriptRunner.run(
+            #"console.log(typeof bridge.plugins.Probe, typeof bridge.plugins.Broken)"#,
+            plugins: [ProbePlugin(log: log), BrokenPlugin()])
+        #expect(result.lines == ["object object"])
+        #expect(result.exitCode == 0)
+        #expect(log.all == [])
     }
 
     @Test func configurationReachesThePlugin() async {

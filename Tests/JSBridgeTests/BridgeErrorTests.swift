@@ -74,7 +74,7 @@ import Testing
             denied.lines == [
                 "PERMISSION_DENIED Network access to example.com:443 was not granted; run with --allow-net=example.com:443 (or --allow-net)."
             ])
-        let options = BridgeHost.Options.testing(permissions: Permissions(net: .hosts([.init(host: "example.com")])))
+        let options = BridgeHost.Options.testing(permissions: Permissions(["net": .scopes(["example.com"])]))
         let granted = await runScript(
             #"bridge.call("Probe", "needsNet", "example.com").then(console.log)"#, options: options)
         #expect(granted.lines == ["connected to example.com"])

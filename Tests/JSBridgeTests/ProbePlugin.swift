@@ -7,6 +7,7 @@ import Synchronization
 /// A plugin that misbehaves on purpose, to test how the bridge copes.
 struct ProbePlugin: BridgePlugin {
     static let name = "Probe"
+    typealias Configuration = JSONValue
 
     /// What the plugin observed, for assertions.
     final class Log: Sendable {
@@ -16,6 +17,11 @@ struct ProbePlugin: BridgePlugin {
     }
 
     let log: Log
+
+    /// The log of the `lent` action's executor (declared once for every Probe, so one log for all of them).
+    static let lentLog = Log()
+
+    func setUp(_ context: SetUpContext<Self>) async throws -> Log { log }
 
     struct Room: Codable, Sendable {
         var name: String
@@ -31,23 +37,23 @@ struct ProbePlugin: BridgePlugin {
         var tag: String
     }
 
-    func actions(_ a: inout ActionTable) {
+    static func declare(_ a: inout PluginDeclaration<Self>) {
         a.callback("dropReply") { _, _ in }
         a.callback("answerTwice") { _, reply in
             reply.resolve("first")
             reply.resolve("second")
         }
-        a.async("hang") { [log] _ in
+        a.async("hang") { context in
             do {
                 try await Task.sleep(for: .seconds(3600))
             } catch {
-                log.add("hang cancelled")
+                context.state.add("hang cancelled")
                 throw error
             }
             return "woke"
         }
         a.async("needsNet", args: String.self) { context, host in
-            try context.require(.net(host: host, port: 443))
+            try context.require(.net, scope: "\(host):443")
             return "connected to \(host)"
         }
         a.async("throwPlain") { _ -> String in
@@ -58,25 +64,25 @@ struct ProbePlugin: BridgePlugin {
         }
         a.sync("configuration") { context in context.configuration }
         a.async("hotel", args: Hotel.self) { _, hotel in hotel.rooms.map(\.price).reduce(0, +) }
-        a.async("serialDelay", args: Delay.self, on: .serial) { [log] _, delay in
-            log.add("start \(delay.tag)")
+        a.async("serialDelay", args: Delay.self, on: .serial) { context, delay in
+            context.state.add("start \(delay.tag)")
             try await Task.sleep(for: .milliseconds(delay.ms))
-            log.add("end \(delay.tag)")
+            context.state.add("end \(delay.tag)")
             return delay.tag
         }
         // Lends the shared pool to each call and logs when the call gives it back.
-        let lent = ActionTable.CustomExecutor(
-            { [log] in
-                log.add("lend")
+        let lent = CustomExecutor(
+            {
+                lentLog.add("lend")
                 return ActionExecutor.shared
             },
-            ended: { [log] executor in log.add(executor === ActionExecutor.shared ? "ended" : "ended elsewhere") })
-        a.async("lent", args: Int.self, on: .custom(lent)) { [log] _, n in
-            log.add("run \(n)")
+            ended: { executor in lentLog.add(executor === ActionExecutor.shared ? "ended" : "ended elsewhere") })
+        a.async("lent", args: Int.self, on: .custom(lent)) { _, n in
+            lentLog.add("run \(n)")
             return n * 2
         }
         // Lends the JS thread's event loop (the bridge asks on the JS thread) to each call.
-        let jsThread = ActionTable.CustomExecutor(
+        let jsThread = CustomExecutor(
             { () -> any TaskExecutor in
                 guard let loop = MultiThreadedEventLoopGroup.currentEventLoop else { return ActionExecutor.shared }
                 return LoopExecutor(loop)
@@ -89,11 +95,12 @@ struct ProbePlugin: BridgePlugin {
             try await loop.scheduleTask(in: .milliseconds(Int64(ms))) {}.futureResult.get()
             return ["thread": .number(Self.threadID), "ms": .number(Double(ms))]
         }
+        a.event("tick")
         a.async("emit", args: Int.self) { context, count in
             for i in 0..<count { try context.emit("tick", ["i": JSONValue.number(Double(i))]) }
             return count
         }
-        a.stream("forever") { [log] _, out in
+        a.stream("forever", of: Int.self) { context, out in
             var i = 0
             do {
                 while true {
@@ -102,7 +109,7 @@ struct ProbePlugin: BridgePlugin {
                     try await Task.sleep(for: .milliseconds(2))
                 }
             } catch {
-                log.add("forever cancelled")
+                context.state.add("forever cancelled")
                 throw error
             }
         }
@@ -112,7 +119,7 @@ struct ProbePlugin: BridgePlugin {
     /// The calling thread, as a JSON number.
     static var threadID: Double { Double(UInt(bitPattern: Int(bitPattern: pthread_self()))) }
 
-    func shutdown() async {
+    func shutdown(_ log: Log) async {
         try? await Task.sleep(for: .milliseconds(20))
         log.add("shutdown")
     }
@@ -121,10 +128,10 @@ struct ProbePlugin: BridgePlugin {
 /// A plugin whose set-up fails.
 struct BrokenPlugin: BridgePlugin {
     static let name = "Broken"
-    func actions(_ a: inout ActionTable) {
+    static func declare(_ a: inout PluginDeclaration<Self>) {
         a.sync("ok") { _ in true }
     }
-    func setUp(_ context: PluginContext) async throws {
+    func setUp(_ context: SetUpContext<Self>) async throws {
         throw BridgeError(code: "BROKEN_SETUP", message: "the disk is on fire")
     }
 }

@@ -4,7 +4,7 @@ import JSBridgeTesting
 import LocationPlugin
 import Testing
 
-let allowLocation = Permissions(location: true)
+let allowLocation = Permissions(allowing: .location)
 
 func gpsdConfig(_ port: Int) -> JSONObject {
     ["Location": ["source": .string("gpsd://127.0.0.1:\(port)"), "geonamesIndex": .string(GeonamesFixture.path)]]

@@ -2,6 +2,7 @@ import Foundation
 import JSBridgeTesting
 import Testing
 
+@testable import StorageCore
 @testable import StoragePlugin
 
 /// The domain core alone: both stores must behave the same.

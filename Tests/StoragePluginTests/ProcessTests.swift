@@ -3,6 +3,7 @@ import JSBridgeCore
 import JSBridgeTesting
 import Testing
 
+@testable import StorageCore
 @testable import StoragePlugin
 
 // Reliability with real processes on one database: concurrent writers, kill -9 mid-stream.

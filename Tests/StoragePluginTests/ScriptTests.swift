@@ -3,6 +3,7 @@ import JSBridgeCore
 import JSBridgeTesting
 import Testing
 
+@testable import StorageCore
 @testable import StoragePlugin
 
 /// The JavaScript API (js/storage.js) against the real engine and real SQLite files.

@@ -3,6 +3,7 @@ import JSBridgeCore
 import JSBridgeTesting
 import Testing
 
+@testable import StorageCore
 @testable import StoragePlugin
 
 /// Each action through PluginTester (no JavaScript).
@@ -23,7 +24,7 @@ import Testing
         #expect(try tester.callSync("length") == 0)
         let info = try tester.callSync("info")
         #expect(info["quotaBytes"] == 10_485_760)
-        #expect(info["path"]?.stringValue == tester.context.storage.directory + "/test.sqlite")
+        #expect(info["path"]?.stringValue == tester.options.storage.directory + "/test.sqlite")
         let error = #expect(throws: BridgeError.self) { try tester.callSync("setItem", ["only key"]) }
         #expect(error?.code == "INVALID_ARGUMENT")
     }
@@ -76,20 +77,19 @@ import Testing
         #expect(bad?.data?["issues"]?[0]?["path"] == "quotaBytes")
     }
 
-    @Test func corruptDatabaseFailsEveryCallNamingTheFile() async throws {
+    /// A corrupt database fails the plugin's set-up (so every call, from JavaScript too: see
+    /// `corruptDatabaseFromJavaScript`), naming the file and where the damaged file was kept.
+    @Test func corruptDatabaseFailsSetUpNamingTheFile() async throws {
         let options = BridgeHost.Options.testing(appID: "broken")
         let path = options.storage.directory + "/broken.sqlite"
         try Data("this is not a database, it is a text file that happens to be long enough".utf8)
             .write(to: URL(fileURLWithPath: path))
-        let tester = try await PluginTester(StoragePlugin(), options: options)
-        for _ in 0..<2 {
-            let error = #expect(throws: BridgeError.self) { try tester.callSync("getItem", ["k"]) }
-            #expect(error?.code == "STORAGE_CORRUPT")
-            #expect(error?.message.contains(path) == true)
-            #expect(error?.data?["path"]?.stringValue == path)
-            let movedTo = try #require(error?.data?["movedTo"]?.stringValue)
-            #expect(FileManager.default.fileExists(atPath: movedTo))
-        }
+        let error = await #expect(throws: BridgeError.self) { _ = try await PluginTester(StoragePlugin(), options: options) }
+        #expect(error?.code == "STORAGE_CORRUPT")
+        #expect(error?.message.contains(path) == true)
+        #expect(error?.data?["path"]?.stringValue == path)
+        let movedTo = try #require(error?.data?["movedTo"]?.stringValue)
+        #expect(FileManager.default.fileExists(atPath: movedTo))
     }
 
     @Test func changeEvents() async throws {

@@ -168,12 +168,3 @@ extension InboxMessage {
         self.init(callID: 0, kind: .event, text: text + "]")
     }
 }
-
-extension BridgeError {
-    /// `{code, message, data?}` as sent to JavaScript.
-    var jsonValue: JSONValue {
-        var object: JSONObject = ["code": .string(code), "message": .string(message)]
-        if let data { object["data"] = data }
-        return .object(object)
-    }
-}

@@ -34,12 +34,30 @@ extension JSRuntime {
             submissions.append(prepared)
             return nil
         }
+        // setUpAll(id): sets every plugin up (`bridge.ready`); call `id` answers with the failures.
+        defineNative("setUpAll") { [unowned(unsafe) self] call throws(NativeError) in
+            try ensureRunning()
+            let id = UInt64(call.number(0))
+            let reply = CallReply(callID: id, plugin: "bridge", action: "ready", sink: InboxSink(inbox: inbox))
+            let registry = self.registry
+            let task = Task(executorPreference: ActionExecutor.shared) {
+                reply.resolve(.array(await registry.setUpAll().map(\.jsonValue)))
+            }
+            let handle = CallHandle.running(task, reply: reply)
+            inFlight[id] = InFlightCall(handle: handle, action: -1, start: options.trace ? jsb_monotonic_ns() : 0)
+            return nil
+        }
+        // notFound(plugin, action): throws the PLUGIN_NOT_FOUND / ACTION_NOT_FOUND error, with a suggestion.
+        defineNative("notFound") { [unowned(unsafe) self] call throws(NativeError) in
+            let (plugin, action) = (call.string(0), call.string(1))
+            throw .bridge(registry.notFound(plugin: plugin, action: action), plugin: plugin, action: action)
+        }
         // cancel(id): the call no longer keeps the process alive; cancellation reaches the Swift task.
         defineNative("cancel") { [unowned(unsafe) self] call throws(NativeError) in
             let id = UInt64(call.number(0))
             if let entry = inFlight.removeValue(forKey: id) {
                 entry.handle.cancel()
-                if options.trace { trace(actions[entry.action], id: "\(id)", start: entry.start, outcome: "cancelled") }
+                if options.trace { trace(traceName(entry.action), id: "\(id)", start: entry.start, outcome: "cancelled") }
             }
             return nil
         }
@@ -86,10 +104,18 @@ extension JSRuntime {
     }
 
     private func trace(_ resolved: ResolvedAction, id: String, start: UInt64, outcome: String) {
+        trace("\(resolved.plugin.name).\(resolved.name)", id: id, start: start, outcome: outcome)
+    }
+
+    private func trace(_ name: String, id: String, start: UInt64, outcome: String) {
         let ms = Double(jsb_monotonic_ns() - start) / 1_000_000
         let duration = String(format: "%.3fms", ms)
-        output.write(
-            "[jsbridge] done \(resolved.plugin.name).\(resolved.name) id=\(id) \(outcome) \(duration)\n", to: .stderr)
+        output.write("[jsbridge] done \(name) id=\(id) \(outcome) \(duration)\n", to: .stderr)
+    }
+
+    /// The name a traced call of action `index` goes by (-1: `bridge.ready`).
+    private func traceName(_ index: Int) -> String {
+        index < 0 ? "bridge.ready" : "\(actions[index].plugin.name).\(actions[index].name)"
     }
 
     /// Starts the calls JavaScript made since the last flush.
@@ -115,7 +141,7 @@ extension JSRuntime {
                 guard let entry = inFlight.removeValue(forKey: message.callID) else { continue }
                 if options.trace {
                     let outcome = message.kind == .failed ? "error \(message.errorCode ?? "")" : "ok"
-                    trace(actions[entry.action], id: "\(message.callID)", start: entry.start, outcome: outcome)
+                    trace(traceName(entry.action), id: "\(message.callID)", start: entry.start, outcome: outcome)
                 }
             }
             if message.kind == .item {

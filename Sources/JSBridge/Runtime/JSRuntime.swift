@@ -52,7 +52,8 @@ public final class JSRuntime {
     /// The uncaught exceptions and unhandled rejections reported (at most one: the first ends the run).
     public internal(set) var uncaughtErrors: [String] = []
     let termination: TerminationState
-    private var setUpFailures: [BridgeError] = []
+    /// The plugins' JavaScript files, by `<plugin>/<file>`.
+    let pluginScripts: [String: PluginScript]
     private let startTime = jsb_monotonic_ns()
 
     /// JS functions the runtime calls, protected from GC.
@@ -74,20 +75,24 @@ public final class JSRuntime {
         let start: UInt64
     }
 
-    /// Creates the engine, sets up the host's plugins and loads the runtime's JS (call `run` on this thread).
+    /// Creates the engine and the host's plugin instances (call `run` on this thread). Plugins are set up
+    /// lazily: each before its first call, or all of them when a script awaits `bridge.ready`.
     public init(host: BridgeHost, options: RuntimeOptions) {
         self.options = options
         self.output = options.output
         let inbox = self.inbox
-        self.registry = host.makeRegistry { plugin, event, payload in
-            inbox.post(InboxMessage(plugin: plugin, event: event, payload: payload))
+        self.registry = host.makeRegistry(
+            events: { plugin, event, payload in inbox.post(InboxMessage(plugin: plugin, event: event, payload: payload)) },
+            misuse: { message in inbox.post(InboxMessage(callID: 0, kind: .diagnostic, text: message)) })
+        var scripts: [String: PluginScript] = [:]
+        for plugin in registry.plugins {
+            for script in plugin.scripts { scripts[plugin.name + "/" + script.name] = script }
         }
+        pluginScripts = scripts
         group = JSContextGroupCreate()
         context = JSGlobalContextCreateInGroup(group, nil)
         termination = TerminationState(group: group)
         withJSString("jsbridge") { JSGlobalContextSetName(context, $0) }
-        let registry = self.registry
-        setUpFailures = blockingAwait { await registry.setUp() }
     }
 
     deinit {
@@ -122,8 +127,6 @@ public final class JSRuntime {
         defer { output.flush() }
         if let problem = Self.checkScript(script) {
             output.write("jsbridge: \(problem)\n", to: .stderr)
-            let registry = self.registry
-            blockingAwait { await registry.shutdown() }
             return 1
         }
         MultiThreadedEventLoopGroup.withCurrentThreadAsEventLoop { loop in
@@ -255,9 +258,19 @@ public final class JSRuntime {
             }
             manifest[plugin.name] = .object(table)
         }
-        let registeredNames = Set(registry.plugins.map(\.name))
         var env = JSONObject()
         for key in options.environment.keys.sorted() { env[key] = .string(options.environment[key]!) }
+        var pluginFiles: [JSONValue] = []
+        for plugin in registry.plugins {
+            for script in plugin.scripts {
+                pluginFiles.append([
+                    "plugin": .string(plugin.name), "file": .string(script.name),
+                    "globals": .array(script.globals.map(JSONValue.string)),
+                    "shares": .array(script.shares.map(JSONValue.string)),
+                    "module": script.module.map(JSONValue.string) ?? .null,
+                ])
+            }
+        }
         return .object([
             "manifest": .object(manifest),
             "arguments": .array(options.arguments.map(JSONValue.string)),
@@ -265,16 +278,15 @@ public final class JSRuntime {
             "env": .object(env),
             "version": .string(JSBridgeVersion.string),
             "pid": .number(Double(getpid())),
-            "setUpFailures": .array(setUpFailures.map { $0.jsonValue }),
             "lazyFiles": .array(
-                JSBridgeScripts.files.filter { $0.isLazy && ($0.plugin.map(registeredNames.contains) ?? true) }.map {
-                    file in
-                    .object([
+                JSBridgeScripts.files.filter(\.isLazy).map { file in
+                    [
                         "file": .string(file.name),
                         "globals": .array(file.globals.map(JSONValue.string)),
                         "internals": .array(file.internals.map(JSONValue.string)),
-                    ])
+                    ]
                 }),
+            "pluginFiles": .array(pluginFiles),
         ])
     }
 
@@ -488,25 +500,4 @@ extension Action.Kind {
         case .stream: 2
         }
     }
-}
-
-/// Runs async work to completion from synchronous code on a non-cooperative thread (the JS thread).
-///
-/// The work runs on the plugins' own ``ActionExecutor``, not Swift's global pool, so plugin set-up and
-/// shutdown proceed even when other code in the process blocks the global pool's few threads.
-@discardableResult
-func blockingAwait<T: Sendable>(_ operation: @escaping @Sendable () async -> T) -> T {
-    let slot = BlockingSlot<T>()
-    let done = DispatchSemaphore(value: 0)
-    Task(executorPreference: ActionExecutor.shared) {
-        let value = await operation()
-        slot.value.withLock { $0 = value }
-        done.signal()
-    }
-    done.wait()
-    return slot.value.withLock { $0! }
-}
-
-private final class BlockingSlot<T: Sendable>: Sendable {
-    let value = Mutex<T?>(nil)
 }

@@ -70,6 +70,20 @@ extension JSRuntime {
             if let exception = evaluateRuntimeFile(file) { throw .exception(ThrownValue(value: exception)) }
             return nil
         }
+        // evaluatePluginFile(plugin, file, runtime, handle) → the file's return value (a module's exports).
+        defineNative("evaluatePluginFile") { [unowned(unsafe) self] call throws(NativeError) in
+            let (plugin, name) = (call.string(0), call.string(1))
+            guard let script = pluginScripts[plugin + "/" + name] else {
+                throw .type("Plugin '\(plugin)' has no JavaScript file named \(name).")
+            }
+            let function = try compileFunction(
+                body: String(decoding: script.source, as: UTF8.self), parameters: ["runtime", "plugin"],
+                sourceURL: "jsbridge:plugin/\(plugin)/\(name)")
+            var exception: JSValueRef?
+            let result = JSObjectCallAsFunction(context, function, nil, 2, [call[2], call[3]], &exception)
+            if let exception { throw .exception(ThrownValue(value: exception)) }
+            return result
+        }
         defineNative("reportUncaught") { [unowned(unsafe) self] call throws(NativeError) in
             reportUncaught(call[0], kind: call.string(1))
             return nil

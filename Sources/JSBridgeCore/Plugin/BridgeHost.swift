@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// The plugins of one runtime and the environment they share (configuration, permissions, clock, storage).
@@ -5,7 +6,7 @@ import Synchronization
 /// Plugins are registered on a host instance — never on a global — before a runtime or test harness
 /// starts with it.
 public final class BridgeHost: Sendable {
-    /// What every plugin of this host sees through its ``PluginContext``.
+    /// What every plugin of this host sees.
     public struct Options: Sendable {
         /// Capabilities granted to the script.
         public var permissions: Permissions
@@ -31,342 +32,364 @@ public final class BridgeHost: Sendable {
 
     /// The shared environment.
     public let options: Options
-    private let plugins = Mutex<[any BridgePlugin]>([])
+    private let registrations = Mutex<[any PluginRegistration]>([])
 
     /// Creates a host with no plugins.
     public init(options: Options = Options()) {
         self.options = options
     }
 
-    /// Registers a plugin; throws when the name is taken or an action is declared twice.
-    public func register(_ plugin: some BridgePlugin) throws(BridgeError) {
-        let name = type(of: plugin).name
-        var table = ActionTable()
-        plugin.actions(&table)
-        if let duplicate = table.duplicates.first {
-            throw BridgeError(
-                code: BridgeError.Code.pluginError,
-                message: "Plugin '\(name)' declares action '\(duplicate)' more than once.")
-        }
-        try plugins.withLock { (list) throws(BridgeError) in
-            if list.contains(where: { type(of: $0).name == name }) {
+    /// Registers a plugin; throws when the name is taken or its declaration has a mistake (an action declared
+    /// twice, a capability name that cannot be a flag).
+    public func register<Plugin: BridgePlugin>(_ plugin: Plugin) throws(BridgeError) {
+        let registration = try Registration(plugin)
+        try registrations.withLock { (list) throws(BridgeError) in
+            if list.contains(where: { $0.name == registration.name }) {
                 throw BridgeError(
-                    code: BridgeError.Code.pluginError, message: "A plugin named '\(name)' is already registered.")
+                    code: BridgeError.Code.pluginError,
+                    message: "A plugin named '\(registration.name)' is already registered.")
             }
-            list.append(plugin)
+            list.append(registration)
         }
     }
 
-    /// The names of the registered plugins, in registration order.
-    public var pluginNames: [String] { plugins.withLock { $0.map { type(of: $0).name } } }
+    /// The registered plugins' declarations, in registration order.
+    public var plugins: [any PluginRegistration] { registrations.withLock { $0 } }
 
-    /// Freezes the registered plugins into a registry whose events go to `events(plugin, event, payload)`.
+    /// The names of the registered plugins, in registration order.
+    public var pluginNames: [String] { plugins.map(\.name) }
+
+    /// Every capability the registered plugins declare (the first declaration of a name wins).
+    public var capabilities: [Capability] {
+        var all: [Capability] = []
+        for plugin in plugins { for capability in plugin.capabilities where !all.contains(capability) { all.append(capability) } }
+        return all
+    }
+
+    /// Each plugin's configuration problems (its section does not decode or validate), by plugin name.
+    public func configurationIssues() -> [String: [ArgumentIssue]] {
+        var found: [String: [ArgumentIssue]] = [:]
+        for plugin in plugins {
+            let issues = plugin.configurationIssues(options.configuration[plugin.name] ?? .null)
+            if !issues.isEmpty { found[plugin.name] = issues }
+        }
+        return found
+    }
+
+    /// Freezes the registered plugins into a registry whose events go to `events(plugin, event, payload)`
+    /// and whose misuse reports (an undeclared event, an answer given twice) to `misuse`.
     public func makeRegistry(
-        events: @escaping @Sendable (_ plugin: String, _ event: String, _ payload: JSONValue) -> Void
+        events: @escaping @Sendable (_ plugin: String, _ event: String, _ payload: JSONValue) -> Void,
+        misuse: @escaping @Sendable (String) -> Void = { _ in }
     ) -> PluginRegistry {
-        let list = plugins.withLock { $0 }
+        let plugins = self.plugins
+        let environment = HostEnvironment(
+            permissions: options.permissions, clock: options.clock, storage: options.storage,
+            capabilities: capabilities)
         return PluginRegistry(
-            plugins: list.map { plugin in
-                let name = type(of: plugin).name
-                let context = PluginContext(
-                    pluginName: name,
-                    configuration: options.configuration[name] ?? .null,
-                    permissions: options.permissions,
-                    clock: options.clock,
-                    storage: options.storage,
-                    eventSink: { event, payload in events(name, event, payload) })
-                return RegisteredPlugin(plugin: plugin, context: context)
+            plugins: plugins.map {
+                $0.instantiate(
+                    configuration: options.configuration[$0.name] ?? .null, environment: environment, events: events,
+                    misuse: misuse)
             })
     }
 }
 
-/// A registered plugin with its context, action table and serial queue.
-public final class RegisteredPlugin: Sendable {
-    public let name: String
-    public let context: PluginContext
-    let plugin: any BridgePlugin
-    let actions: [String: Action]
-    let serialQueue = SerialQueue()
-    private let setUpFailure = Mutex<BridgeError?>(nil)
-    private let failed = Atomic<Bool>(false)
+/// A registered plugin's declaration, seen without its type: what runtimes, command lines and typings read.
+public protocol PluginRegistration: Sendable {
+    /// The plugin's name.
+    var name: String { get }
+    /// The capabilities it declares.
+    var capabilities: [Capability] { get }
+    /// Its command-line options.
+    var options: [CommandLineOption] { get }
+    /// Its JavaScript API files.
+    var scripts: [PluginScript] { get }
+    /// Its typings (`jsbridge --typings <name>`).
+    var typings: String { get }
+    /// The problems of `section` as the plugin's configuration (none when it decodes and validates).
+    func configurationIssues(_ section: JSONValue) -> [ArgumentIssue]
+    /// Makes the plugin's runtime instance (configuration decoded, actions bound, set-up not yet run).
+    func instantiate(
+        configuration: JSONValue, environment: HostEnvironment,
+        events: @escaping @Sendable (String, String, JSONValue) -> Void, misuse: @escaping @Sendable (String) -> Void
+    ) -> RegisteredPlugin
+}
 
-    init(plugin: any BridgePlugin, context: PluginContext) {
-        self.name = type(of: plugin).name
+struct Registration<Plugin: BridgePlugin>: PluginRegistration {
+    let plugin: Plugin
+    let declaration: PluginDeclaration<Plugin>
+
+    init(_ plugin: Plugin) throws(BridgeError) {
         self.plugin = plugin
-        self.context = context
-        var table = ActionTable()
-        plugin.actions(&table)
-        self.actions = table.entries
-    }
-
-    /// The names of the plugin's actions with their kinds, sorted by name.
-    public var actionKinds: [(name: String, kind: Action.Kind)] {
-        actions.map { ($0.key, $0.value.kind) }.sorted { $0.name < $1.name }
-    }
-
-    func checkAvailable() throws(BridgeError) {
-        guard failed.load(ordering: .acquiring) else { return }
-        if let failure = setUpFailure.withLock({ $0 }) { throw failure }
-    }
-
-    func recordSetUpFailure(_ error: any Error) -> BridgeError {
-        let cause = BridgeError(from: error)
-        let failure = BridgeError(
-            code: cause.code == BridgeError.Code.pluginError ? BridgeError.Code.pluginError : cause.code,
-            message: "Plugin '\(name)' failed to set up: \(cause.message)", data: cause.data)
-        setUpFailure.withLock { $0 = failure }
-        failed.store(true, ordering: .releasing)
-        return failure
-    }
-}
-
-/// An action looked up by plugin and name, ready to invoke.
-public struct ResolvedAction: Sendable {
-    public let plugin: RegisteredPlugin
-    public let name: String
-    public let action: Action
-}
-
-/// Cancels a call in flight; the call then ends with `CANCELLED` unless it already answered.
-public final class CallHandle: Sendable {
-    private let state: CallState
-    private let task = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
-
-    init(reply: CallReply) { self.state = reply.state }
-
-    /// Tells the call that the consumer took `count` stream values (stream back-pressure).
-    public func acknowledge(_ count: Int = 1) {
-        state.unacknowledged.subtract(count, ordering: .relaxed)
-    }
-
-    /// Requests cancellation; reaches the Swift task running the action, or the cancel handler of an action
-    /// that answers from callbacks.
-    public func cancel() {
-        state.cancel()
-        let running = task.withLock { state -> Task<Void, Never>? in
-            state.cancelled = true
-            return state.task
+        declaration = PluginDeclaration.of(Plugin.self)
+        if let problem = declaration.problems.first {
+            throw BridgeError(code: BridgeError.Code.pluginError, message: "Plugin '\(Plugin.name)': \(problem).")
         }
-        running?.cancel()
     }
 
-    func attach(_ newTask: Task<Void, Never>) {
-        let cancelled = task.withLock { state -> Bool in
-            state.task = newTask
-            return state.cancelled
+    var name: String { Plugin.name }
+    var capabilities: [Capability] { declaration.capabilities }
+    var options: [CommandLineOption] { declaration.options }
+    var scripts: [PluginScript] { declaration.scripts }
+    var typings: String { PluginTypings(declaration).text }
+
+    func configurationIssues(_ section: JSONValue) -> [ArgumentIssue] {
+        switch Self.decodeConfiguration(section) {
+        case .success: []
+        case .failure(let problem): problem.issues
         }
-        if cancelled { newTask.cancel() }
     }
 
-    var isCancelled: Bool { task.withLock { $0.cancelled } }
+    static func decodeConfiguration(_ section: JSONValue) -> Result<Plugin.Configuration, ConfigurationIssues> {
+        // A missing section decodes from `{}`, except as raw JSON (which keeps `null`: nothing was given).
+        let source: JSONValue = section == .null && Plugin.Configuration.self != JSONValue.self ? .object([:]) : section
+        let configuration: Plugin.Configuration
+        do {
+            configuration = try JSONValueDecoder().decode(Plugin.Configuration.self, from: source)
+        } catch let error as DecodingError {
+            return .failure(ConfigurationIssues(issues: error.issues))
+        } catch let error as BridgeError {
+            return .failure(ConfigurationIssues(issues: error.issues))
+        } catch {
+            return .failure(ConfigurationIssues(issues: [ArgumentIssue(path: "", message: "\(error)")]))
+        }
+        let issues = configuration.validate()
+        return issues.isEmpty ? .success(configuration) : .failure(ConfigurationIssues(issues: issues))
+    }
+
+    func instantiate(
+        configuration section: JSONValue, environment: HostEnvironment,
+        events sink: @escaping @Sendable (String, String, JSONValue) -> Void, misuse: @escaping @Sendable (String) -> Void
+    ) -> RegisteredPlugin {
+        let events = PluginEvents(plugin: Plugin.name, declared: declaration.events, sink: sink, misuse: misuse)
+        let instance: PluginInstance<Plugin>
+        switch Self.decodeConfiguration(section) {
+        case .success(let configuration):
+            instance = PluginInstance(
+                plugin: plugin,
+                setUp: .success(SetUpContext(configuration: configuration, environment: environment, events: events)))
+        case .failure(let problem):
+            instance = PluginInstance(plugin: plugin, setUp: .failure(problem.error(plugin: Plugin.name)))
+        }
+        return RegisteredPlugin(
+            name: Plugin.name, lifecycle: instance, scripts: declaration.scripts,
+            actions: declaration.actions.mapValues { instance.bind($0) })
+    }
 }
 
-/// The frozen set of plugins of one runtime: lookup, invocation, set-up and shutdown.
-public final class PluginRegistry: Sendable {
-    /// The plugins, in registration order.
-    public let plugins: [RegisteredPlugin]
-    private let byName: [String: RegisteredPlugin]
+/// A configuration section's problems.
+struct ConfigurationIssues: Error {
+    var issues: [ArgumentIssue]
 
-    init(plugins: [RegisteredPlugin]) {
-        self.plugins = plugins
-        self.byName = Dictionary(plugins.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    /// `INVALID_ARGUMENT` naming every issue in its message, with the issues in `data.issues`.
+    func error(plugin: String) -> BridgeError {
+        let list = issues.map { ($0.path.isEmpty ? "" : "at '\($0.path)': ") + $0.message }.joined(separator: "; ")
+        return BridgeError.invalidArgument("The configuration of plugin '\(plugin)' is invalid: \(list).", issues: issues)
+    }
+}
+
+extension BridgeError {
+    /// The `{path, message}` issues in `data.issues` (for `INVALID_ARGUMENT`), or the message as one issue.
+    var issues: [ArgumentIssue] {
+        guard case .array(let list)? = data?["issues"] else { return [ArgumentIssue(path: "", message: message)] }
+        return list.map {
+            ArgumentIssue(path: $0["path"]?.stringValue ?? "", message: $0["message"]?.stringValue ?? "")
+        }
+    }
+}
+
+// MARK: - A plugin at run time
+
+/// Set-up and shutdown of one plugin instance, seen without its type.
+protocol PluginLifecycle: Sendable {
+    /// Runs set-up unless it ran; returns its failure.
+    func setUpIfNeeded() async -> BridgeError?
+    /// Shuts down, if set-up ran.
+    func shutdown() async
+}
+
+/// A plugin with its configuration and lazily made state.
+final class PluginInstance<Plugin: BridgePlugin>: PluginLifecycle, @unchecked Sendable {
+    private enum Phase {
+        case idle
+        case running([CheckedContinuation<Void, Never>])
+        case ready(PluginContext<Plugin>)
+        case failed(BridgeError)
+        case shutDown
     }
 
-    /// Finds `plugin`'s `action`, or the `PLUGIN_NOT_FOUND` / `ACTION_NOT_FOUND` error.
-    public func resolve(plugin: String, action: String) throws(BridgeError) -> ResolvedAction {
-        guard let registered = byName[plugin] else { throw .pluginNotFound(plugin) }
-        guard let found = registered.actions[action] else { throw .actionNotFound(plugin, action) }
-        return ResolvedAction(plugin: registered, name: action, action: found)
+    let plugin: Plugin
+    private let setUpContext: Result<SetUpContext<Plugin>, BridgeError>
+    private let phase = Mutex<Phase>(.idle)
+    // Written once, before `isReady` is set (release); read after it was seen set (acquire).
+    private var readyContext: PluginContext<Plugin>?
+    private let isReady = Atomic<Bool>(false)
+
+    init(plugin: Plugin, setUp: Result<SetUpContext<Plugin>, BridgeError>) {
+        self.plugin = plugin
+        self.setUpContext = setUp
+        if case .failure(let error) = setUp { phase.withLock { $0 = .failed(error) } }
     }
 
-    /// Runs every plugin's `setUp` concurrently; returns the failures (those plugins' calls then fail).
-    public func setUp() async -> [BridgeError] {
-        await withTaskGroup(of: BridgeError?.self) { group in
-            for plugin in plugins {
-                group.addTask {
-                    do {
-                        try await plugin.plugin.setUp(plugin.context)
-                        return nil
-                    } catch {
-                        return plugin.recordSetUpFailure(error)
-                    }
+    /// The context for a call, running set-up first if it has not run.
+    @inline(__always)
+    func context() async throws(BridgeError) -> PluginContext<Plugin> {
+        if isReady.load(ordering: .acquiring), let readyContext { return readyContext }
+        if let failure = await setUpIfNeeded() { throw failure }
+        return try contextAfterSetUp()
+    }
+
+    /// The context for a call on a thread that may block (sync and `start` actions): set-up, when it has not
+    /// run yet, is awaited here.
+    @inline(__always)
+    func contextNow() throws(BridgeError) -> PluginContext<Plugin> {
+        if isReady.load(ordering: .acquiring), let readyContext { return readyContext }
+        let failure = waitBlocking { await self.setUpIfNeeded() }
+        if let failure { throw failure }
+        return try contextAfterSetUp()
+    }
+
+    private func contextAfterSetUp() throws(BridgeError) -> PluginContext<Plugin> {
+        let current = phase.withLock { $0 }
+        switch current {
+        case .ready(let context): return context
+        case .failed(let error): throw error
+        case .shutDown:
+            throw BridgeError(code: BridgeError.Code.pluginError, message: "Plugin '\(Plugin.name)' was shut down.")
+        case .idle, .running:
+            throw BridgeError(code: BridgeError.Code.pluginError, message: "Plugin '\(Plugin.name)' is not set up.")
+        }
+    }
+
+    private enum SetUpStep {
+        case run(SetUpContext<Plugin>)
+        case wait
+        case done(BridgeError?)
+    }
+
+    func setUpIfNeeded() async -> BridgeError? {
+        let step = phase.withLock { phase -> SetUpStep in
+            switch phase {
+            case .idle:
+                guard case .success(let context) = setUpContext else { return .done(nil) }
+                phase = .running([])
+                return .run(context)
+            case .running: return .wait
+            case .ready: return .done(nil)
+            case .failed(let error): return .done(error)
+            case .shutDown: return .done(nil)
+            }
+        }
+        switch step {
+        case .done(let failure):
+            return failure
+        case .wait:
+            await withCheckedContinuation { continuation in
+                let resumeNow = phase.withLock { phase -> Bool in
+                    guard case .running(var waiters) = phase else { return true }
+                    waiters.append(continuation)
+                    phase = .running(waiters)
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+            return phase.withLock { if case .failed(let error) = $0 { error } else { nil } }
+        case .run(let context):
+            let outcome: Result<PluginContext<Plugin>, BridgeError>
+            do {
+                outcome = .success(PluginContext(state: try await plugin.setUp(context), setUp: context))
+            } catch {
+                let cause = BridgeError(from: error)
+                outcome = .failure(
+                    BridgeError(
+                        code: cause.code, message: "Plugin '\(Plugin.name)' failed to set up: \(cause.message)",
+                        data: cause.data))
+            }
+            let waiters = phase.withLock { phase -> [CheckedContinuation<Void, Never>] in
+                guard case .running(let waiters) = phase else { return [] }
+                switch outcome {
+                case .success(let ready):
+                    readyContext = ready
+                    isReady.store(true, ordering: .releasing)
+                    phase = .ready(ready)
+                case .failure(let error): phase = .failed(error)
+                }
+                return waiters
+            }
+            for waiter in waiters { waiter.resume() }
+            if case .failure(let error) = outcome { return error }
+            return nil
+        }
+    }
+
+    func shutdown() async {
+        let state = phase.withLock { phase -> Plugin.State? in
+            defer { phase = .shutDown }
+            if case .ready(let context) = phase { return context.state }
+            return nil
+        }
+        if let state { await plugin.shutdown(state) }
+    }
+
+    /// The declared action as a plugin-independent ``Action`` bound to this instance.
+    func bind(_ declared: ActionDeclaration<Plugin>) -> Action {
+        let capability = declared.requires
+        let body: Action.Body
+        switch declared.body {
+        case .sync(let run):
+            body = .sync { [self] json throws(BridgeError) in
+                let context = try contextNow()
+                if let capability { try context.require(capability) }
+                do {
+                    return try run(context, json)
+                } catch {
+                    throw BridgeError(from: error)
                 }
             }
-            var failures: [BridgeError] = []
-            for await failure in group { if let failure { failures.append(failure) } }
-            return failures
-        }
-    }
-
-    /// Runs every plugin's `shutdown` concurrently and waits for all of them.
-    public func shutdown() async {
-        await withTaskGroup(of: Void.self) { group in
-            for plugin in plugins { group.addTask { await plugin.plugin.shutdown() } }
-        }
-    }
-
-    /// A function that runs `resolved` (a sync action) on the calling thread, or nil for other kinds.
-    ///
-    /// Hosts resolve it once per action, keeping per-call work to the action itself.
-    public func syncInvoker(for resolved: ResolvedAction) -> (@Sendable (JSONValue) throws(BridgeError) -> JSONValue)? {
-        guard case .sync(let body) = resolved.action.body else { return nil }
-        let plugin = resolved.plugin
-        let context = plugin.context
-        return { arguments throws(BridgeError) in
-            try plugin.checkAvailable()
-            do {
-                return try body(context, arguments)
-            } catch {
-                throw BridgeError(from: error)
+        case .reply(let run):
+            body = .reply { [self] json, reply in
+                let context: PluginContext<Plugin>
+                do {
+                    context = try await self.context()
+                    if let capability { try context.require(capability) }
+                } catch {
+                    return reply.reject(error)
+                }
+                await run(context, json, reply)
+            }
+        case .start(let run):
+            body = .start { [self] json, reply in
+                let context: PluginContext<Plugin>
+                do {
+                    context = try contextNow()
+                    if let capability { try context.require(capability) }
+                } catch {
+                    return reply.reject(error)
+                }
+                run(context, json, reply)
             }
         }
-    }
-
-    /// Runs a sync action on the calling thread.
-    public func invokeSync(_ resolved: ResolvedAction, arguments: JSONValue) throws(BridgeError) -> JSONValue {
-        guard case .sync(let body) = resolved.action.body else {
-            throw .actionNotFound(
-                resolved.plugin.name, resolved.name,
-                hint: "it is \(resolved.action.kind.article) action; call it with \(resolved.action.kind.jsCall)")
-        }
-        try resolved.plugin.checkAvailable()
-        do {
-            return try body(resolved.plugin.context, arguments)
-        } catch {
-            throw BridgeError(from: error)
-        }
-    }
-
-    /// Starts an async or stream action on its executor; its outcomes go to `reply`.
-    @discardableResult
-    public func invoke(_ resolved: ResolvedAction, arguments: JSONValue, reply: CallReply) -> CallHandle {
-        let call = PreparedCall(resolved: resolved, arguments: arguments, reply: reply)
-        call.start()
-        return call.handle
+        return Action(kind: declared.kind, executor: declared.executor, body: body)
     }
 }
 
-/// A call ready to start: its handle exists before it runs, so callers can record and cancel it at once.
+/// Runs async work to completion from synchronous code on a thread that may block (the JS thread).
 ///
-/// Hosts that issue many calls at a time prepare them on their own thread and start a batch from one
-/// task (``startAll(_:)``), which wakes the executor once instead of once per call.
-public struct PreparedCall: Sendable {
-    let resolved: ResolvedAction
-    let arguments: JSONValue
-    let reply: CallReply
-    /// Cancels the call.
-    public let handle: CallHandle
-
-    /// Prepares `resolved` with `arguments`; outcomes go to `reply`.
-    public init(resolved: ResolvedAction, arguments: JSONValue, reply: CallReply) {
-        self.resolved = resolved
-        self.arguments = arguments
-        self.reply = reply
-        self.handle = CallHandle(reply: reply)
+/// The work runs on the plugins' own ``ActionExecutor``, not Swift's global pool, so it proceeds even when
+/// other code in the process blocks the global pool's few threads.
+public func waitBlocking<T: Sendable>(_ operation: @escaping @Sendable () async -> T) -> T {
+    let slot = BlockingSlot<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task(executorPreference: ActionExecutor.shared) {
+        let value = await operation()
+        slot.value.withLock { $0 = value }
+        done.signal()
     }
-
-    /// Starts the call on its executor (sync and `start` actions run right here).
-    public func start() {
-        let context = resolved.plugin.context
-        let (arguments, reply, handle) = (self.arguments, self.reply, self.handle)
-        do {
-            try resolved.plugin.checkAvailable()
-        } catch {
-            reply.reject(error)
-            return
-        }
-        switch resolved.action.body {
-        case .sync(let body):
-            do {
-                reply.resolve(try body(context, arguments))
-            } catch {
-                reply.reject(error)
-            }
-        case .start(let body):
-            body(context, arguments, reply)
-        case .reply(let body):
-            switch resolved.action.executor {
-            case .concurrent:
-                handle.attach(Task(executorPreference: ActionExecutor.shared) { await body(context, arguments, reply) })
-            case .custom(let custom):
-                let executor = custom.next()
-                handle.attach(
-                    Task(executorPreference: executor) {
-                        await body(context, arguments, reply)
-                        custom.ended(executor)
-                    })
-            case .serial:
-                resolved.plugin.serialQueue.enqueue {
-                    if handle.isCancelled {
-                        reply.reject(BridgeError.cancelled)
-                        return
-                    }
-                    let task = Task(executorPreference: ActionExecutor.shared) { await body(context, arguments, reply) }
-                    handle.attach(task)
-                    await task.value
-                }
-            }
-        }
-    }
-
-    /// Starts `calls` in order: those bound for the shared pool from one pool task (one wake-up for the
-    /// batch), the others right here — actions with executors of their own are enqueued there anyway (a
-    /// detour through the pool would cost a thread wake-up more), and `start` actions run where they start.
-    public static func startAll(_ calls: [PreparedCall]) {
-        var pooled: [PreparedCall] = []
-        for call in calls {
-            switch (call.resolved.action.body, call.resolved.action.executor) {
-            case (.start, _), (.reply, .custom): call.start()
-            default: pooled.append(call)
-            }
-        }
-        if pooled.count == 1 {
-            pooled[0].start()
-        } else if !pooled.isEmpty {
-            Task(executorPreference: ActionExecutor.shared) { for call in pooled { call.start() } }
-        }
-    }
+    done.wait()
+    return slot.value.withLock { $0! }
 }
 
-extension Action.Kind {
-    var article: String { self == .async ? "an async" : "a \(rawValue)" }
-    var jsCall: String {
-        switch self {
-        case .sync: "bridge.execSync or bridge.call"
-        case .async: "bridge.call or bridge.exec"
-        case .stream: "bridge.subscribe or bridge.exec"
-        }
-    }
-}
-
-/// Runs jobs one at a time in FIFO order (a plugin's serial executor).
-final class SerialQueue: Sendable {
-    private let state = Mutex<(jobs: [@Sendable () async -> Void], head: Int, running: Bool)>(([], 0, false))
-
-    func enqueue(_ job: @escaping @Sendable () async -> Void) {
-        let start = state.withLock { s -> Bool in
-            s.jobs.append(job)
-            if s.running { return false }
-            s.running = true
-            return true
-        }
-        if start { Task(executorPreference: ActionExecutor.shared) { await self.drain() } }
-    }
-
-    private func next() -> (@Sendable () async -> Void)? {
-        state.withLock { s in
-            guard s.head < s.jobs.count else {
-                s.jobs.removeAll(keepingCapacity: true)
-                s.head = 0
-                s.running = false
-                return nil
-            }
-            defer { s.head += 1 }
-            return s.jobs[s.head]
-        }
-    }
-
-    private func drain() async {
-        while let job = next() { await job() }
-    }
+private final class BlockingSlot<T: Sendable>: Sendable {
+    let value = Mutex<T?>(nil)
 }

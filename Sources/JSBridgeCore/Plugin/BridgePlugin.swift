@@ -1,32 +1,72 @@
-/// A native plugin: a name and an explicit table of actions callable from JavaScript.
+/// A native plugin: everything JavaScript can reach of it, declared in one place.
 ///
-/// Nothing but the actions declared in ``actions(_:)`` is reachable from scripts. Register plugins on a
-/// `BridgeHost`; a plugin is a thin adapter that decodes arguments and calls a domain core that knows
-/// nothing about the bridge.
+/// ``declare(_:)`` lists the plugin's actions (typed arguments and results), events, capabilities,
+/// command-line options, JavaScript API files and TypeScript declarations; nothing else is callable from
+/// scripts. ``setUp(_:)`` makes the plugin's ``State`` — once, on first use — and every action receives it.
+/// Built-in and third-party plugins use exactly this mechanism; a runtime binary is the engine plus a list
+/// of plugins registered on a ``BridgeHost``.
 ///
 /// ```swift
 /// struct Greeter: BridgePlugin {
 ///     static let name = "Greeter"
-///     func actions(_ a: inout ActionTable) {
-///         a.sync("hello", args: String.self) { _, name in "Hello, \(name)!" }
+///     static func declare(_ plugin: inout PluginDeclaration<Self>) {
+///         plugin.sync("hello", args: String.self) { _, name in "Hello, \(name)!" }
 ///     }
 /// }
 /// ```
 public protocol BridgePlugin: Sendable {
+    /// The plugin's `--config` section, decoded and validated once when a runtime starts.
+    associatedtype Configuration: PluginConfiguration = NoConfiguration
+    /// What ``setUp(_:)`` makes and every action receives (connections, stores, caches).
+    associatedtype State: Sendable = Void
+
     /// The name scripts use: `bridge.call("<name>", …)`, `bridge.plugins.<name>`.
     static var name: String { get }
-    /// Declares every action of the plugin.
-    func actions(_ table: inout ActionTable)
-    /// Prepares the plugin before the script runs (read configuration, open files).
-    func setUp(_ context: PluginContext) async throws
-    /// Releases resources; awaited before the process exits.
-    func shutdown() async
+
+    /// Declares the plugin: actions, events, capabilities, options, scripts and typings.
+    ///
+    /// Called once per registration, before any set-up; it must only declare.
+    static func declare(_ plugin: inout PluginDeclaration<Self>)
+
+    /// Makes the plugin's state. Runs once per runtime, before the first call that needs it (or when a
+    /// script awaits `bridge.ready`); a failure fails every call of the plugin with that error.
+    ///
+    /// It must not wait for the JS thread: a sync action's first call waits for it there.
+    func setUp(_ context: SetUpContext<Self>) async throws -> State
+
+    /// Releases the state's resources; awaited before the process exits (only if set-up ran).
+    func shutdown(_ state: State) async
 }
 
 extension BridgePlugin {
-    public func setUp(_ context: PluginContext) async throws {}
-    public func shutdown() async {}
+    public func shutdown(_ state: State) async {}
 }
+
+extension BridgePlugin where State == Void {
+    public func setUp(_ context: SetUpContext<Self>) async throws {}
+}
+
+/// A plugin's configuration: its `--config` section (`{"<Plugin>": {…}}`), decoded once with
+/// `INVALID_ARGUMENT` issues that carry paths.
+///
+/// A missing section decodes from `{}`. Put rules that decoding cannot express in ``validate()``.
+public protocol PluginConfiguration: Decodable, Sendable {
+    /// Problems that decoding does not catch, each with its path in the section (none when valid).
+    func validate() -> [ArgumentIssue]
+}
+
+extension PluginConfiguration {
+    public func validate() -> [ArgumentIssue] { [] }
+}
+
+/// The configuration of a plugin that has none: any section is accepted and ignored.
+public struct NoConfiguration: PluginConfiguration {
+    public init() {}
+    public init(from decoder: any Decoder) throws {}
+}
+
+/// A raw configuration section, for plugins that read it as JSON (`null` when there is none).
+extension JSONValue: PluginConfiguration {}
 
 /// Arguments of an action that takes none: decodes from `null`, `{}` or `[]`.
 public struct NoArguments: Decodable, Sendable {
@@ -36,7 +76,8 @@ public struct NoArguments: Decodable, Sendable {
 
 /// Decodes an action's arguments, turning decoding failures into `INVALID_ARGUMENT` with paths.
 ///
-/// Inlinable so that, specialised in a plugin's module, the common argument types skip the decoder.
+/// Types conforming to ``ArgumentsReadable`` read themselves from the JSON tree; others go through
+/// ``JSONValueDecoder``. Inlinable so that, specialised in a plugin's module, common types skip both.
 @inlinable
 public func decodeArguments<A: Decodable>(_ type: A.Type, from value: JSONValue) throws(BridgeError) -> A {
     if A.self == NoArguments.self { return unsafeBitCast(NoArguments(), to: A.self) }
@@ -44,7 +85,27 @@ public func decodeArguments<A: Decodable>(_ type: A.Type, from value: JSONValue)
     if A.self == Double.self, case .number(let number) = value { return unsafeBitCast(number, to: A.self) }
     if A.self == String.self, case .string(let string) = value { return unsafeBitCast(string, to: A.self) }
     if A.self == Bool.self, case .bool(let bool) = value { return unsafeBitCast(bool, to: A.self) }
+    if let readable = A.self as? any ArgumentsReadable.Type {
+        return try readable.readArguments(from: value) as! A
+    }
     return try decodeWithDecoder(A.self, from: value)
+}
+
+/// Arguments that read themselves from the JSON tree (with ``ArgumentReader`` or by hand), skipping the
+/// generic decoder on hot paths or where the rules are more than types. Their `Decodable` conformance comes
+/// with it (the same reader), and they state their TypeScript type for the typings.
+public protocol ArgumentsReadable: Decodable, Sendable, TypeScriptDescribable {
+    /// Reads the arguments; throws `INVALID_ARGUMENT` with the path of the first problem.
+    init(arguments: JSONValue) throws(BridgeError)
+}
+
+extension ArgumentsReadable {
+    public init(from decoder: any Decoder) throws {
+        try self.init(arguments: JSONValue(from: decoder))
+    }
+
+    @usableFromInline
+    static func readArguments(from value: JSONValue) throws(BridgeError) -> Self { try Self(arguments: value) }
 }
 
 @usableFromInline
@@ -58,6 +119,8 @@ func decodeWithDecoder<A: Decodable>(_ type: A.Type, from value: JSONValue) thro
         throw invalidArgument(error)
     } catch let error as DecodingError {
         throw invalidArgument(error)
+    } catch let error as BridgeError {
+        throw error
     } catch {
         throw BridgeError.invalidArgument("Invalid arguments: \(error)")
     }

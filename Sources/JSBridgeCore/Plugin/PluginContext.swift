@@ -1,107 +1,102 @@
-import Foundation
+/// What every plugin of a host shares: granted capabilities, clock, storage location.
+public struct HostEnvironment: Sendable {
+    /// The capabilities granted to the script.
+    public var permissions: Permissions
+    /// The injected clock.
+    public var clock: any BridgeClock
+    /// Where this script's data lives.
+    public var storage: StorageLocation
+    /// Every capability the host's plugins declare.
+    public var capabilities: [Capability]
+}
 
-/// Where a runtime keeps per-application data (`--app-id`, `--storage-dir`).
-public struct StorageLocation: Sendable, Hashable {
-    /// The namespace of this script's data.
-    public var appID: String
-    /// The directory holding every app's data.
-    public var directory: String
+/// Emits a plugin's events to the script's `bridge.on(plugin, event, listener)` listeners; `Sendable`, so
+/// state made at set-up can keep it (a watcher that reports changes later, say).
+public struct PluginEvents: Sendable {
+    let plugin: String
+    let declared: [String: TypeScriptType]
+    let sink: @Sendable (_ plugin: String, _ event: String, _ payload: JSONValue) -> Void
+    let misuse: @Sendable (String) -> Void
 
-    public init(appID: String, directory: String) {
-        self.appID = appID
-        self.directory = directory
+    /// Emits `event` with `payload`; an event the plugin did not declare is reported and not sent.
+    public func emit(_ event: String, _ payload: some Encodable & Sendable) throws {
+        guard declared[event] != nil else {
+            return misuse("\(plugin) emitted '\(event)', which it does not declare (plugin.event(\"\(event)\", of: …)).")
+        }
+        sink(plugin, event, try encodeResult(payload))
     }
 
-    /// ``appID`` as one file or directory name (``fileSystemName(of:)``).
-    public var fileSystemName: String { Self.fileSystemName(of: appID) }
-
-    /// `appID` as one file or directory name: kept as is when it is made of `[A-Za-z0-9._-]` (at most 100
-    /// bytes, not starting with a dot), otherwise a readable slug plus a hash of the original, so two ids never
-    /// share a name. Plugins name their per-app files after it (`<name>.sqlite`, `downloads/<name>`, …).
-    public static func fileSystemName(of appID: String) -> String {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".utf8)
-        if !appID.isEmpty, appID.utf8.count <= 100, appID.utf8.allSatisfy(allowed.contains), !appID.hasPrefix(".") {
-            return appID
-        }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-        for byte in appID.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        let slug = String(
-            String.UnicodeScalarView(
-                appID.unicodeScalars.suffix(60).map { $0.isASCII && allowed.contains(UInt8($0.value)) ? $0 : "_" })
-        ).trimmingCharacters(in: CharacterSet(charactersIn: "._"))
-        let hex = String(hash, radix: 16)
-        return (slug.isEmpty ? "app" : slug) + "-" + String(repeating: "0", count: 16 - hex.count) + hex
-    }
-
-    /// `$XDG_DATA_HOME/jsbridge`, else `~/.local/share/jsbridge`.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/jsbridge" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/.local/share/jsbridge"
+    /// Emits `event` with no payload.
+    public func emit(_ event: String) {
+        try? emit(event, JSONValue.null)
     }
 }
 
-/// What a plugin sees of its host: configuration, permissions, clock, storage location and events.
-///
-/// Passed to `setUp` and to every action; it is `Sendable`, so actions may use it on any executor.
-public struct PluginContext: Sendable {
-    /// The plugin's name.
-    public let pluginName: String
-    /// The plugin's section of `--config` (`.null` when absent).
-    public let configuration: JSONValue
-    /// The capabilities granted to the script.
-    public let permissions: Permissions
-    /// The injected clock.
-    public let clock: any BridgeClock
-    /// Where this script's data lives.
-    public let storage: StorageLocation
-    private let eventSink: @Sendable (String, JSONValue) -> Void
+/// What a plugin's ``BridgePlugin/setUp(_:)`` sees: its configuration and the host's environment.
+public final class SetUpContext<Plugin: BridgePlugin>: Sendable {
+    /// The plugin's decoded, validated configuration.
+    public let configuration: Plugin.Configuration
+    /// The host's environment.
+    public let environment: HostEnvironment
+    /// The plugin's event emitter.
+    public let events: PluginEvents
 
-    /// Creates a context; hosts and test kits do this, plugins receive it.
-    public init(
-        pluginName: String,
-        configuration: JSONValue = .null,
-        permissions: Permissions = .none,
-        clock: any BridgeClock = SystemClock(),
-        storage: StorageLocation,
-        eventSink: @escaping @Sendable (_ event: String, _ payload: JSONValue) -> Void
-    ) {
-        self.pluginName = pluginName
+    init(configuration: Plugin.Configuration, environment: HostEnvironment, events: PluginEvents) {
         self.configuration = configuration
-        self.permissions = permissions
-        self.clock = clock
-        self.storage = storage
-        self.eventSink = eventSink
+        self.environment = environment
+        self.events = events
     }
 
-    /// Decodes the plugin's configuration section; a missing section decodes from `{}`.
-    public func configuration<C: Decodable>(as type: C.Type) throws(BridgeError) -> C {
-        let source: JSONValue = configuration == .null ? .object([:]) : configuration
-        do {
-            return try JSONValueDecoder().decode(C.self, from: source)
-        } catch let error as DecodingError {
-            throw BridgeError.invalidArgument(
-                "The configuration of plugin '\(pluginName)' is invalid.", issues: error.issues)
-        } catch {
-            throw BridgeError.invalidArgument("The configuration of plugin '\(pluginName)' is invalid: \(error)")
-        }
+    /// The plugin's name.
+    public var pluginName: String { Plugin.name }
+    /// The capabilities granted to the script.
+    public var permissions: Permissions { environment.permissions }
+    /// The injected clock.
+    public var clock: any BridgeClock { environment.clock }
+    /// Where this script's data lives.
+    public var storage: StorageLocation { environment.storage }
+}
+
+/// What an action sees: the plugin's state and configuration, the host's environment, events.
+///
+/// It is `Sendable`: actions may use it on any executor.
+public struct PluginContext<Plugin: BridgePlugin>: Sendable {
+    /// What the plugin's ``BridgePlugin/setUp(_:)`` made.
+    public let state: Plugin.State
+    let setUp: SetUpContext<Plugin>
+
+    init(state: Plugin.State, setUp: SetUpContext<Plugin>) {
+        self.state = state
+        self.setUp = setUp
     }
 
-    /// Throws `PERMISSION_DENIED` unless the script was granted `permission`.
-    public func require(_ permission: Permission) throws(BridgeError) {
-        try permissions.check(permission)
+    /// The plugin's decoded, validated configuration.
+    public var configuration: Plugin.Configuration { setUp.configuration }
+    /// The plugin's name.
+    public var pluginName: String { Plugin.name }
+    /// The capabilities granted to the script.
+    public var permissions: Permissions { setUp.environment.permissions }
+    /// The injected clock.
+    public var clock: any BridgeClock { setUp.environment.clock }
+    /// Where this script's data lives.
+    public var storage: StorageLocation { setUp.environment.storage }
+    /// The host's environment.
+    public var environment: HostEnvironment { setUp.environment }
+    /// The plugin's event emitter (to keep for later).
+    public var events: PluginEvents { setUp.events }
+
+    /// Throws `PERMISSION_DENIED` unless the script was granted `capability` (for `scope`, when given).
+    public func require(_ capability: Capability, scope: String? = nil) throws(BridgeError) {
+        try permissions.check(capability, scope: scope)
     }
 
     /// Emits an event to the script's `bridge.on(plugin, event, listener)` listeners.
     public func emit(_ event: String, _ payload: some Encodable & Sendable) throws {
-        eventSink(event, try encodeResult(payload))
+        try setUp.events.emit(event, payload)
     }
 
     /// Emits an event with no payload.
     public func emit(_ event: String) {
-        eventSink(event, .null)
+        setUp.events.emit(event)
     }
 }

@@ -13,35 +13,42 @@ import JSBridgeCore
 public struct CounterPlugin: BridgePlugin {
     public static let name = "Counter"
 
-    /// The domain core every action uses.
-    public let store: CounterStore
+    /// The store the actions use, when given (tests use this to look inside); else set-up makes one.
+    private let store: CounterStore?
 
     /// A plugin with a fresh store.
-    public init() { self.init(store: CounterStore()) }
+    public init() { store = nil }
 
-    /// A plugin over an existing store (tests use this to look inside).
+    /// A plugin over an existing store.
     public init(store: CounterStore) { self.store = store }
 
-    public func actions(_ a: inout ActionTable) {
-        let store = self.store
+    /// The state every action receives: the domain core.
+    public func setUp(_ context: SetUpContext<Self>) async throws -> CounterStore { store ?? CounterStore() }
+
+    /// Pending `whenReaches` calls end with DROPPED when their replies are released.
+    public func shutdown(_ store: CounterStore) async {
+        store.removeAllWaiters()
+    }
+
+    public static func declare(_ plugin: inout PluginDeclaration<Self>) {
+        plugin.event("changed", of: Change.self)
 
         // sync: runs on the JS thread, so it must be cheap (a dictionary lookup under a lock).
-        a.sync("value", args: NameArguments.self) { _, args in
-            store.value(of: args.name)
+        plugin.sync("value", args: NameArguments.self) { context, args in
+            context.state.value(of: args.name)
         }
 
         // async on the plugin's serial executor: increments run one at a time, in call order, so the
         // `changed` events reach JavaScript in order.
-        a.async("increment", args: IncrementArguments.self, on: .serial) { context, args in
-            let limit = try context.configuration(as: Configuration.self).limit
-            let value = try store.increment(args.name, by: args.by ?? 1, limit: limit)
+        plugin.async("increment", args: IncrementArguments.self, on: .serial) { context, args in
+            let value = try context.state.increment(args.name, by: args.by ?? 1, limit: context.configuration.limit)
             try context.emit("changed", Change(name: args.name, value: value))
             return value
         }
 
         // stream: yields from…1; sleeping on the injected clock lets tests drive time with ManualClock.
         // When JavaScript cancels, `sleep` and `yield` throw CancellationError and the loop ends.
-        a.stream("countdown", args: CountdownArguments.self, of: Int.self) { context, args, out in
+        plugin.stream("countdown", args: CountdownArguments.self, of: Int.self) { context, args, out in
             for value in stride(from: args.from, through: 1, by: -1) {
                 if value != args.from { try await context.clock.sleep(for: .milliseconds(args.intervalMs)) }
                 try await out.yield(value)
@@ -50,34 +57,24 @@ public struct CounterPlugin: BridgePlugin {
 
         // callback (Cordova style): keeps `reply` and answers it later, from the increment that reaches
         // the target. A reply released without an answer ends the call with DROPPED.
-        a.callback("whenReaches", args: TargetArguments.self) { _, args, reply in
-            store.whenReaches(args.name, args.value) { value in
+        plugin.callback("whenReaches", args: TargetArguments.self, answers: Int.self) { context, args, reply in
+            context.state.whenReaches(args.name, args.value) { value in
                 reply.resolve(.number(Double(value)))
             }
         }
     }
 
-    /// Checks the configuration once, so a bad `--config` fails `bridge.ready` instead of every call.
-    public func setUp(_ context: PluginContext) async throws {
-        let configuration = try context.configuration(as: Configuration.self)
-        if let limit = configuration.limit, limit < 0 {
-            throw BridgeError.invalidArgument(
-                "The configuration of plugin 'Counter' is invalid.",
-                issues: [ArgumentIssue(path: "limit", message: "must not be negative, got \(limit)")])
-        }
-    }
-
-    /// Pending `whenReaches` calls end with DROPPED when their replies are released.
-    public func shutdown() async {
-        store.removeAllWaiters()
-    }
-
     // MARK: - Arguments, results, configuration
 
-    /// The plugin's `--config` section.
-    public struct Configuration: Decodable, Sendable {
+    /// The plugin's `--config` section, checked once: a bad one fails `bridge.ready` and every call.
+    public struct Configuration: PluginConfiguration {
         /// The highest value a counter may reach (no limit when absent).
         public var limit: Int?
+
+        public func validate() -> [ArgumentIssue] {
+            guard let limit, limit < 0 else { return [] }
+            return [ArgumentIssue(path: "limit", message: "must not be negative, got \(limit)")]
+        }
     }
 
     struct NameArguments: Decodable, Sendable {

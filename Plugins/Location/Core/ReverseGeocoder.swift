@@ -1,0 +1,167 @@
+import Foundation
+import Synchronization
+
+/// A city found for a coordinate.
+public struct Place: Sendable, Hashable, Encodable {
+    /// The city's name (localized when asked for and the data has it).
+    public var city: String
+    /// The first-level division (state, province); GeoNames' city data names them for the US only.
+    public var state: String?
+    /// The first-level division's GeoNames code (`CA`, `11`, …).
+    public var stateCode: String?
+    /// The country's English name.
+    public var country: String?
+    /// ISO 3166-1 alpha-2.
+    public var countryCode: String
+    /// IANA time zone.
+    public var timezone: String
+    public var population: Int
+    /// Great-circle distance from the queried point to the city's centre.
+    public var distanceKm: Double
+    /// The nearest populated place when it is a part of `city` (a district or suburb), else nil.
+    public var district: String?
+    /// The language of `city`: the requested one when a localized name exists, else nil (GeoNames' name).
+    public var lang: String?
+    public var latitude: Double
+    public var longitude: Double
+    public var geonameId: Int
+
+    /// `"city, state, country"`, leaving out missing parts.
+    public var formattedAddress: String {
+        [city, state, country].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(city, forKey: .city)
+        try c.encode(state, forKey: .state)
+        try c.encode(stateCode, forKey: .stateCode)
+        try c.encode(country, forKey: .country)
+        try c.encode(countryCode, forKey: .countryCode)
+        try c.encode(timezone, forKey: .timezone)
+        try c.encode(population, forKey: .population)
+        try c.encode((distanceKm * 1000).rounded() / 1000, forKey: .distanceKm)
+        try c.encode(district, forKey: .district)
+        try c.encode(lang, forKey: .lang)
+        try c.encode(latitude, forKey: .latitude)
+        try c.encode(longitude, forKey: .longitude)
+        try c.encode(geonameId, forKey: .geonameId)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case city, state, stateCode, country, countryCode, timezone, population, distanceKm, district, lang
+        case latitude, longitude, geonameId
+    }
+}
+
+/// Offline reverse geocoding over the GeoNames index, loaded lazily on the first query.
+///
+/// The answer is the nearest populated place within `maxDistanceKm` (default 50 km: the open ocean has
+/// no city), except that a more populous place of the same country and first-level division whose
+/// estimated urban radius (0.004 km × √population, at most 25 km) covers the point wins — so the Eiffel
+/// Tower is in "Paris" (district "Paris 16 Passy"), not in the district alone.
+public final class ReverseGeocoder: Sendable {
+    /// The default maximum distance from a city's centre.
+    public static let defaultMaxDistanceKm = 50.0
+    /// Where `scripts/setup.sh` builds the index: `${XDG_DATA_HOME:-~/.local/share}/jsbridge/geonames/cities1000.jsbgeo`.
+    public static func defaultIndexPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let base: String
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+            base = xdg
+        } else {
+            base = (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.local/share"
+        }
+        return base + "/jsbridge/geonames/cities1000.jsbgeo"
+    }
+
+    public let indexPath: String
+    private let loaded = Mutex<GeonamesIndex?>(nil)
+    /// Serialises loading (loading takes a while; concurrent first queries wait for one load).
+    private let loading = Mutex<Void>(())
+
+    public init(indexPath: String? = nil) {
+        self.indexPath = indexPath ?? Self.defaultIndexPath()
+    }
+
+    /// Creates a geocoder over an index already in memory.
+    public init(index: GeonamesIndex, path: String = "(memory)") {
+        self.indexPath = path
+        loaded.withLock { $0 = index }
+    }
+
+    /// The index, loading it on first use.
+    public func index() throws(GeonamesIndexError) -> GeonamesIndex {
+        if let index = loaded.withLock({ $0 }) { return index }
+        let result: Result<GeonamesIndex, GeonamesIndexError> = loading.withLock { _ in
+            if let index = loaded.withLock({ $0 }) { return .success(index) }
+            do throws(GeonamesIndexError) {
+                let index = try GeonamesIndex(path: indexPath)
+                loaded.withLock { $0 = index }
+                return .success(index)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Whether the index is in memory.
+    public var isLoaded: Bool { loaded.withLock { $0 != nil } }
+
+    /// The city at `point`, or nil when no city lies within `maxDistanceKm`.
+    public func city(at point: Coordinate, lang: String? = nil, maxDistanceKm: Double = defaultMaxDistanceKm)
+        throws(GeonamesIndexError) -> Place?
+    {
+        let index = try index()
+        guard let (nearest, nearestKm) = index.nearest(to: point, maxDistanceKm: maxDistanceKm) else { return nil }
+        var chosen = nearest, chosenKm = nearestKm
+        let region = index.region(at: nearest)
+        var bestPopulation = index.population(at: nearest)
+        for candidate in index.within(point, radiusKm: 25) where index.population(at: candidate) > bestPopulation {
+            let km = Geo.distanceKm(point, index.coordinate(at: candidate))
+            let urbanRadius = min(25, 0.004 * Double(index.population(at: candidate)).squareRoot())
+            if km <= urbanRadius, index.region(at: candidate) == region {
+                chosen = candidate
+                chosenKm = km
+                bestPopulation = index.population(at: candidate)
+            }
+        }
+        let record = index.record(at: chosen)
+        let district = chosen == nearest ? nil : index.record(at: nearest).name
+        let language = lang.flatMap(Self.baseLanguage)
+        let localized = language.flatMap { record.localizedNames[$0] }
+        return Place(
+            city: localized ?? record.name,
+            state: index.admin1Names["\(record.countryCode).\(record.admin1Code)"],
+            stateCode: record.admin1Code.isEmpty ? nil : record.admin1Code,
+            country: index.countries[record.countryCode],
+            countryCode: record.countryCode,
+            timezone: record.timezone,
+            population: record.population,
+            distanceKm: chosenKm,
+            district: district,
+            lang: localized == nil ? nil : language,
+            latitude: record.coordinate.latitude,
+            longitude: record.coordinate.longitude,
+            geonameId: record.geonameID)
+    }
+
+    /// `zh-Hans-CN` → `zh`; `en`/empty → nil (GeoNames' own names are the English/ASCII ones).
+    static func baseLanguage(_ tag: String) -> String? {
+        let base = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""
+        return base.isEmpty || base == "en" ? nil : base
+    }
+}
+
+/// The last place and address found for the device's position (IPH's cached results), shared across threads.
+public final class LastKnownPlace: Sendable {
+    private let state = Mutex<(place: Place?, address: String?)>((nil, nil))
+
+    public init() {}
+
+    /// The place and its formatted address (nil until one was found).
+    public var value: (place: Place?, address: String?) {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+}

@@ -1,0 +1,603 @@
+// The `Model` global: schema-driven JSON ⇄ model conversion (docs/model-conversion.md).
+// Conversion runs natively (plugin "Model"); this file keeps the JS-only parts: hooks written in JS
+// (`before`, `resolve`, `after`), projecting models back to their declared fields (so back-references added
+// by hooks never reach the serializer), and the convenience API.
+
+const PLUGIN = "Model";
+const { BridgeError } = runtime;
+const schemas = new Map();   // name → { fields: {name: {type}}, options }
+const hooks = new Map();     // name → { after, before, resolve }
+let hookCache = null;        // name → whether converting it runs any JS `after` hook (transitively)
+let prepCache = null;        // name → whether converting it runs any JS `before`/`resolve` hook (transitively)
+const inputKeys = new Map(); // name → { field: [candidate input keys] } (from the native schema)
+// Added to an input object whose model a `resolve` hook chose; the model's native resolver reads it
+// (ModelPlugin.resolvedModelKey).
+const RESOLVED_KEY = "\u0000model";
+// The pre-pass that runs `before`/`resolve` hooks stops this deep (the native converter allows at most 500).
+const PREPARE_DEPTH = 500;
+
+function sync(action, args) {
+  try {
+    return plugin.execSync(action, [args]);
+  } catch (error) {
+    throw callError(error, args);
+  }
+}
+
+/// The bridge cannot carry a value nested deeper than its JSON limit (10,000 levels); such a call reports what the
+/// native converter reports for deep input instead: `TOO_DEEP` at the path where its depth limit is reached.
+function callError(error, args) {
+  if (error instanceof TypeError && /Nesting deeper than/.test(error.message) && args !== null &&
+      typeof args === "object" && "value" in args && typeof args.name === "string") {
+    return tooDeep(args.name, args.value, (args.options && args.options.maxDepth) || 200);
+  }
+  return error;
+}
+
+/// A `DATA_FORMAT` error with one `TOO_DEEP` issue at the first path (depth first) `limit` levels down.
+function tooDeep(name, value, limit) {
+  let found = null;
+  const stack = [{ value, depth: 0, parent: null, part: "" }];
+  while (stack.length !== 0 && found === null) {
+    const node = stack.pop();
+    if (node.depth >= limit) { found = node; break; }
+    const v = node.value;
+    if (v === null || typeof v !== "object") continue;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], depth: node.depth + 1, parent: node, part: `[${i}]` });
+    } else {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        stack.push({ value: v[keys[i]], depth: node.depth + 1, parent: node, part: keys[i] });
+      }
+    }
+  }
+  const parts = [];
+  for (let n = found; n !== null && n.parent !== null; n = n.parent) parts.push(n.part);
+  let path = "";
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const part = parts[i];
+    path += part.startsWith("[") || path === "" ? part : "." + part;
+  }
+  const issue = { path, code: "TOO_DEEP", message: `nesting deeper than ${limit} levels`, input: null };
+  return new BridgeError("DATA_FORMAT", `${name}: ${path}: ${issue.message}`,
+    { plugin: PLUGIN, data: { model: name, issues: [issue] } });
+}
+
+function checkName(name) {
+  if (typeof name !== "string" || name === "") {
+    throw new BridgeError("INVALID_ARGUMENT", `A model name must be a non-empty string, got ${typeof name}.`,
+      { plugin: PLUGIN, data: { issues: [{ path: "name", message: "expected a string" }] } });
+  }
+}
+
+/// Model names a type description refers to ("[Room]", "Set<Room>", "{Room}", "Room?").
+function parseType(type) {
+  let t = type.trim();
+  if (t.endsWith("?")) return { kind: "optional", of: parseType(t.slice(0, -1)) };
+  if (t.endsWith("[]")) return { kind: "array", of: parseType(t.slice(0, -2)) };
+  if (t.startsWith("[") && t.endsWith("]")) return { kind: "array", of: parseType(t.slice(1, -1)) };
+  if (t.startsWith("Set<") && t.endsWith(">")) return { kind: "array", of: parseType(t.slice(4, -1)) };
+  if (t.startsWith("{") && t.endsWith("}")) return { kind: "map", of: parseType(t.slice(1, -1)) };
+  if (t.startsWith("Map<") && t.endsWith(">")) return { kind: "map", of: parseType(t.slice(4, -1)) };
+  if (/^[A-Z]/.test(t)) return { kind: "model", name: t };
+  return { kind: "scalar", name: t };
+}
+
+function modelsIn(type, out) {
+  if (type.kind === "model") out.push(type.name);
+  else if (type.of) modelsIn(type.of, out);
+  return out;
+}
+
+function remember(name, described) {
+  const fields = Object.create(null);
+  for (const [field, spec] of Object.entries(described.fields)) fields[field] = parseType(spec.type);
+  schemas.set(name, { fields, options: described.options || {} });
+  hookCache = null;
+  prepCache = null;
+  inputKeys.clear();
+}
+
+/// Whether model `name`, or a model it may contain, has a hook that `test` accepts (memoized in `cache`).
+function reachesHook(name, cache, test, seen = new Set()) {
+  if (cache.has(name)) return cache.get(name);
+  if (seen.has(name)) return false;
+  seen.add(name);
+  const hook = hooks.get(name);
+  let result = hook !== undefined && test(hook);
+  const schema = schemas.get(name);
+  if (schema !== undefined && !result) {
+    const disc = schema.options.discriminator;
+    const names = [];
+    for (const type of Object.values(schema.fields)) modelsIn(type, names);
+    if (disc) names.push(...Object.values(disc.mapping));
+    result = names.some((n) => reachesHook(n, cache, test, seen));
+  }
+  cache.set(name, result);
+  return result;
+}
+
+// A resolver may pick any model, so a model with one always takes the walk.
+const hasAfterHook = (hook) => hook.after !== undefined || hook.resolve !== undefined;
+const hasPrepassHook = (hook) => hook.before !== undefined || hook.resolve !== undefined;
+
+function runsHooks(name) {
+  if (hookCache === null) hookCache = new Map();
+  return reachesHook(name, hookCache, hasAfterHook);
+}
+
+function concreteName(name, value) {
+  const schema = schemas.get(name);
+  const disc = schema && schema.options.discriminator;
+  if (!disc || value === null || typeof value !== "object") return name;
+  const tag = value[disc.key];
+  return disc.mapping[String(tag)] ?? name;
+}
+
+/// Runs JS `after` hooks bottom-up over a converted value: `after(model, parent)`. `resolved` maps the output
+/// paths of values whose model a `resolve` hook chose to that model (or is null).
+function applyHooks(type, value, parent, path, resolved) {
+  if (value === null || value === undefined) return;
+  switch (type.kind) {
+    case "optional": applyHooks(type.of, value, parent, path, resolved); break;
+    case "array":
+      for (let i = 0; i < value.length; i++) applyHooks(type.of, value[i], parent, resolved && `${path}[${i}]`, resolved);
+      break;
+    case "map":
+      for (const key of Object.keys(value)) applyHooks(type.of, value[key], parent, resolved && `${path}/${key}`, resolved);
+      break;
+    case "model": {
+      const chosen = resolved && resolved.get(path);
+      const name = concreteName(chosen ?? type.name, value);
+      if (!runsHooks(name)) return;
+      const schema = schemas.get(name);
+      if (schema !== undefined) {
+        for (const [field, fieldType] of Object.entries(schema.fields)) {
+          applyHooks(fieldType, value[field], value, resolved && `${path}/${field}`, resolved);
+        }
+      }
+      const hook = hooks.get(name);
+      if (hook !== undefined && hook.after !== undefined) {
+        const replaced = hook.after(value, parent);
+        if (replaced !== undefined && replaced !== value) throw new TypeError(`The 'after' hook of model '${name}' must modify the model in place and return nothing.`);
+      }
+      break;
+    }
+  }
+}
+
+/// A copy of a model restricted to its declared fields (drops back-references and extra properties;
+/// cycles through undeclared properties cannot reach the serializer).
+function project(type, value, depth) {
+  if (value === null || value === undefined || typeof value !== "object" || depth > 10000) return value;
+  switch (type.kind) {
+    case "optional": return project(type.of, value, depth);
+    case "array": return Array.isArray(value) ? value.map((v) => project(type.of, v, depth + 1)) : value;
+    case "map": {
+      const out = {};
+      for (const key of Object.keys(value)) out[key] = project(type.of, value[key], depth + 1);
+      return out;
+    }
+    case "model": {
+      // A `resolve` hook is asked with the model object; the native side reads its choice from RESOLVED_KEY.
+      const hook = hooks.get(type.name);
+      const target = hook !== undefined && hook.resolve !== undefined ? hook.resolve(value) : undefined;
+      const chosen = typeof target === "string" && target !== "" ? target : undefined;
+      const schema = schemas.get(concreteName(chosen ?? type.name, value));
+      if (schema === undefined) return value;
+      const out = {};
+      for (const [field, fieldType] of Object.entries(schema.fields)) {
+        if (field in value) out[field] = project(fieldType, value[field], depth + 1);
+      }
+      if (chosen !== undefined) out[RESOLVED_KEY] = chosen;
+      return out;
+    }
+    default: return value instanceof Date ? value.toISOString() : value;
+  }
+}
+
+function projectModel(name, value) {
+  return schemas.has(name) ? project({ kind: "model", name }, value, 0) : value;
+}
+
+function finish(name, value, resolved) {
+  if (hooks.size !== 0 && runsHooks(name)) applyHooks({ kind: "model", name }, value, undefined, "", resolved);
+  return value;
+}
+
+// ---- `before` and `resolve` hooks -------------------------------------------------------------------------
+// They run in a JS pre-pass over the input, walking it by the schema (fields found by their candidate input
+// keys, as the native converter finds them), before the (native or fast-path) conversion. Input objects are
+// never modified by the walk itself: a changed child gives its parent a shallow copy.
+
+function runsPrepass(name) {
+  if (prepCache === null) prepCache = new Map();
+  return reachesHook(name, prepCache, hasPrepassHook);
+}
+
+function typeRunsPrepass(type) {
+  return modelsIn(type, []).some((n) => runsPrepass(n));
+}
+
+function keysOf(name) {
+  let keys = inputKeys.get(name);
+  if (keys === undefined) {
+    keys = sync("inputKeys", { name });
+    inputKeys.set(name, keys);
+  }
+  return keys;
+}
+
+function isPlainObject(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/// Reads a candidate key (a literal key first, then a dotted path), or undefined.
+function readKey(object, key) {
+  if (Object.prototype.hasOwnProperty.call(object, key)) return object[key];
+  if (!key.includes(".")) return undefined;
+  let current = object;
+  for (const part of key.split(".")) {
+    if (!isPlainObject(current) || !Object.prototype.hasOwnProperty.call(current, part)) return undefined;
+    current = current[part];
+  }
+  return current;
+}
+
+/// A copy of `object` with `key` (a literal key, else a dotted path) set to `value`.
+function writeKey(object, key, value) {
+  if (Object.prototype.hasOwnProperty.call(object, key) || !key.includes(".")) return { ...object, [key]: value };
+  const [first, ...rest] = key.split(".");
+  return { ...object, [first]: writeKey(object[first], rest.join("."), value) };
+}
+
+/// Runs the `before`/`resolve` hooks in `value` (of `type`); returns the value to convert.
+function prepare(type, value, depth, path, resolved) {
+  if (value === null || value === undefined || depth > PREPARE_DEPTH) return value;
+  switch (type.kind) {
+    case "optional": return prepare(type.of, value, depth, path, resolved);
+    case "array": {
+      if (!Array.isArray(value)) return value;
+      let out = value;
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i];
+        const next = prepare(type.of, item, depth + 1, `${path}[${i}]`, resolved);
+        if (next !== item) {
+          if (out === value) out = value.slice();
+          out[i] = next;
+        }
+      }
+      return out;
+    }
+    case "map": {
+      if (!isPlainObject(value)) return value;
+      let out = value;
+      for (const key of Object.keys(value)) {
+        const item = value[key];
+        const next = prepare(type.of, item, depth + 1, `${path}/${key}`, resolved);
+        if (next !== item) {
+          if (out === value) out = { ...value };
+          out[key] = next;
+        }
+      }
+      return out;
+    }
+    case "model": return prepareModel(type.name, value, depth, path, resolved);
+    default: return value;
+  }
+}
+
+function prepareModel(name, value, depth, path, resolved) {
+  if (value === null || value === undefined || depth > PREPARE_DEPTH || !runsPrepass(name)) return value;
+  // The native order: the resolver of the declared model, then the chosen model's discriminator, then `before`.
+  let chosen;
+  const hook = hooks.get(name);
+  if (hook !== undefined && hook.resolve !== undefined) {
+    const target = hook.resolve(value);
+    if (target !== undefined && target !== null && target !== name) {
+      if (typeof target !== "string" || target === "") {
+        throw new TypeError(`The 'resolve' hook of model '${name}' must return a model name (a string), null or undefined.`);
+      }
+      chosen = target;
+      resolved.set(path, target);
+    }
+  }
+  const concrete = concreteName(chosen ?? name, value);
+  let input = value;
+  const own = hooks.get(concrete);
+  if (own !== undefined && own.before !== undefined) {
+    const replaced = own.before(value);
+    if (replaced !== undefined) input = replaced;
+  }
+  const schema = schemas.get(concrete);
+  if (schema !== undefined && isPlainObject(input)) {
+    let keys;
+    for (const [field, fieldType] of Object.entries(schema.fields)) {
+      if (!typeRunsPrepass(fieldType)) continue;
+      if (keys === undefined) keys = keysOf(concrete);
+      for (const key of keys[field] || []) {
+        const child = readKey(input, key);
+        if (child === undefined) continue;
+        const next = prepare(fieldType, child, depth + 1, `${path}/${field}`, resolved);
+        if (next !== child) input = writeKey(input, key, next);
+      }
+    }
+  }
+  if (chosen !== undefined && isPlainObject(input)) input = { ...input, [RESOLVED_KEY]: chosen };
+  return input;
+}
+
+/// `[value to convert, resolved paths or null]` for a top-level conversion of `name`.
+function prepareInput(name, value) {
+  if (hooks.size === 0 || typeof name !== "string" || !runsPrepass(name)) return [value, null];
+  const resolved = new Map();
+  const input = prepareModel(name, value, 0, "", resolved);
+  return [input, resolved.size === 0 ? null : resolved];
+}
+
+
+// ---- Fast path ------------------------------------------------------------------------------------------
+// `Model.convert` without options first tries a JS function compiled from the model's plan (native action
+// "fastPlans"). It handles only input that needs no coercion and has no issue — every value already of the
+// exact JS type, plain objects/arrays, strings well-formed and not null-like, URLs already valid — and returns
+// exactly what the native converter would; anything else returns BAIL and the call goes to the native side
+// (which reports issues as before). `{native: true}` forces the native path.
+const BAIL = Symbol("bail");
+const OBJECT_PROTO = Object.prototype;
+const ARRAY_PROTO = Array.prototype;
+const getProto = Object.getPrototypeOf;
+const isArray = Array.isArray;
+const isSafeInteger = Number.isSafeInteger;
+let fastFns = new Map();     // name → compiled function, or null when the model has no fast path
+let nullLikes = null;        // Set of the native default null-like strings
+const fastStats = { fast: 0, native: 0 };
+
+/// A character that fails the native URL check (≤ U+0020, '"', '<' or '>'), or a surrogate (so a URL needs no
+/// separate well-formedness check; a URL with a valid pair only takes the native path). A URL passes when it is
+/// non-empty and this finds nothing. JSC scans either this search or an anchored `^[^…]+$` match at ~1 ns per
+/// character (as a charCodeAt loop does); that scan is most of a URL field's cost (docs/model-conversion.md).
+const URL_BAD = /[\x00-\x20"<>\ud800-\udfff]/;
+
+function compileModel(name, plans, fns) {
+  let counter = 0;
+  const tmp = () => `t${counter++}`;
+  // Strings of top-level fields whose well-formedness is checked once, on a rope of them
+  // all, at the end (a rope of 8-bit strings is well-formed without scanning it).
+  const deferredStrings = [];
+  let minNull = Infinity, maxNull = -1;
+  for (const s of nullLikes) { minNull = Math.min(minNull, s.length); maxNull = Math.max(maxNull, s.length); }
+  const notNullLike = (src) => `(${src}.length > ${maxNull} || ${src}.length < ${minNull} || !NL.has(${src}))`;
+  // Code validating `src` (never undefined/null unless the type allows it) into `dst`, or `return B`.
+  // `top`: `dst` is a field result of this model (its string checks may be deferred).
+  function gen(type, src, dst, top) {
+    if (typeof type === "string") {
+      switch (type) {
+        case "string":
+          if (top) {
+            deferredStrings.push(dst);
+            return `if (typeof ${src} !== "string" || !${notNullLike(src)}) return B; ${dst} = ${src};`;
+          }
+          return `if (typeof ${src} !== "string" || !${src}.isWellFormed() || !${notNullLike(src)}) return B; ${dst} = ${src};`;
+        case "url":
+          return `if (typeof ${src} !== "string" || !${notNullLike(src)} || ${src}.length === 0 || URL_BAD.test(${src})) return B; ${dst} = ${src};`;
+        case "int":
+          return `if (typeof ${src} !== "number" || !isSafeInteger(${src})) return B; ${dst} = ${src} + 0;`;
+        case "double":
+          return `if (typeof ${src} !== "number" || ${src} - ${src} !== 0) return B; ${dst} = ${src} + 0;`;
+        case "bool":
+          return `if (typeof ${src} !== "boolean") return B; ${dst} = ${src};`;
+      }
+      throw new Error("fast path: unexpected type " + type);
+    }
+    if (type.model !== undefined) {
+      return `${dst} = F[${JSON.stringify(type.model)}](${src}, d + 1); if (${dst} === B) return B;`;
+    }
+    if (type.optional !== undefined) {
+      const inner = type.optional;
+      // `url?`: an empty string converts to null (lenient).
+      const emptyURL = inner === "url" ? ` else if (${src} === "") ${dst} = null;` : "";
+      return `if (${src} === null) ${dst} = null;${emptyURL} else { ${gen(inner, src, dst, top)} }`;
+    }
+    if (type.array !== undefined) {
+      const i = tmp(), e = tmp(), a = tmp(), n = tmp();
+      return `if (!isArray(${src}) || getProto(${src}) !== AP || ${src}.toJSON !== undefined || d > 100) return B;` +
+        ` const ${n} = ${src}.length; const ${a} = new Array(${n});` +
+        ` for (let ${i} = 0; ${i} < ${n}; ${i}++) { const ${e} = ${src}[${i}]; if (${e} === undefined) return B; let x; ${gen(type.array, e, "x")} ${a}[${i}] = x; }` +
+        ` ${dst} = ${a};`;
+    }
+    throw new Error("fast path: unexpected type " + JSON.stringify(type));
+  }
+  const plan = plans[name];
+  const lines = [`if (typeof o !== "object" || o === null || getProto(o) !== OP || o.toJSON !== undefined || d > 100) return B;`];
+  // Every distinct key is read once; the object must have no other own enumerable property (the native
+  // path serializes the whole input and rejects functions, symbols, BigInts and cycles anywhere in it).
+  const keyVars = new Map();
+  for (const field of plan.fields) {
+    for (const key of field.keys) {
+      if (!keyVars.has(key)) {
+        const k = `k${keyVars.size}`;
+        keyVars.set(key, k);
+        lines.push(`const ${k} = o[${JSON.stringify(key)}];`);
+      }
+    }
+  }
+  const present = [...keyVars.values()].map((k) => `(${k} !== undefined)`).join(" + ") || "0";
+  lines.push(`if (Object.keys(o).length !== ${present}) return B;`);
+  const out = [];
+  plan.fields.forEach((field, index) => {
+    const r = `r${index}`;
+    const optional = typeof field.type === "object" && field.type.optional !== undefined;
+    const [v, ...others] = field.keys.map((key) => keyVars.get(key));
+    lines.push(`let ${r};`);
+    let absent;
+    if (!field.required) {
+      absent = `${r} = null;`;
+    } else if (optional) {
+      // Required but nullable: an explicit null (under any key) converts to null; missing everywhere is an issue.
+      absent = `if (${[v, ...others].map((x) => `${x} === null`).join(" || ")}) ${r} = null; else return B;`;
+    } else {
+      absent = "return B;";
+    }
+    const otherChecks = others.map((w) => `if (${w} !== undefined && ${w} !== null) return B;`).join(" ");
+    lines.push(`if (${v} === undefined || ${v} === null) { ${otherChecks} ${absent} } else { ${gen(field.type, v, r, true)} }`);
+    out.push(`${JSON.stringify(field.name)}: ${r}`);
+  });
+  // Joined with "a" so that surrogates of neighbouring strings cannot pair up; a null result joins as "null",
+  // which is harmless.
+  if (deferredStrings.length !== 0) lines.push(`if (!("" + ${deferredStrings.join(' + "a" + ')}).isWellFormed()) return B;`);
+  lines.push(`return { ${out.join(", ")} };`);
+  const body = lines.join("\n");
+  const factory = new Function("B", "F", "OP", "AP", "getProto", "isArray", "isSafeInteger", "NL", "URL_BAD",
+    `return function fast_${name.replace(/[^A-Za-z0-9_]/g, "_")}(o, d) {\n${body}\n};`);
+  return factory(BAIL, fns, OBJECT_PROTO, ARRAY_PROTO, getProto, isArray, isSafeInteger, nullLikes, URL_BAD);
+}
+
+/// The fast converter of `name` (compiled on first use), or null.
+function fastConverter(name) {
+  let fn = fastFns.get(name);
+  if (fn !== undefined) return fn;
+  fn = null;
+  try {
+    const { plans, nullLikes: list } = sync("fastPlans", { name });
+    if (nullLikes === null) nullLikes = new Set(list);
+    if (plans[name]) {
+      const fns = Object.create(null);
+      for (const model of Object.keys(plans)) {
+        if (plans[model]) fns[model] = fastFns.get(model) || compileModel(model, plans, fns);
+      }
+      for (const model of Object.keys(fns)) if (!fastFns.has(model)) fastFns.set(model, fns[model]);
+      fn = fns[name];
+    }
+  } catch (error) {
+    fn = null;
+  }
+  fastFns.set(name, fn);
+  return fn;
+}
+
+function conversionArgs(name, value, options) {
+  checkName(name);
+  const args = { name, value };
+  if (options !== undefined && options !== null) args.options = options;
+  return args;
+}
+
+const Model = {
+  /// Defines a model: `Model.define("Hotel", { name: "string", rooms: ["Room"] }, { after(hotel) {…} })`.
+  define(name, schema, options) {
+    checkName(name);
+    let nativeOptions = options;
+    const jsHooks = {};
+    if (options !== undefined && options !== null && typeof options === "object") {
+      nativeOptions = {};
+      for (const [key, value] of Object.entries(options)) {
+        if (key === "after" || key === "before" || key === "resolve") {
+          if (typeof value !== "function") throw new TypeError(`Model.define('${name}'): '${key}' must be a function.`);
+          jsHooks[key] = value;
+        } else if (typeof value === "function") {
+          throw new TypeError(`Model.define('${name}'): '${key}' cannot be a function ` +
+            "(only the 'before', 'resolve' and 'after' hooks run in JavaScript).");
+        } else {
+          nativeOptions[key] = value;
+        }
+      }
+      // Tells the plugin to install the native resolver that reads RESOLVED_KEY.
+      if (jsHooks.resolve !== undefined) nativeOptions.resolve = true;
+    }
+    const described = sync("define", { name, schema, options: nativeOptions ?? null });
+    remember(name, described);
+    fastFns = new Map();
+    if (Object.keys(jsHooks).length !== 0) hooks.set(name, jsHooks); else hooks.delete(name);
+    hookCache = null;
+    prepCache = null;
+    return described;
+  },
+
+  /// Converts synchronously; throws `BridgeError` `DATA_FORMAT` with `data.issues`.
+  convert(name, value, options) {
+    let input = value, resolved = null;
+    if (hooks.size !== 0) [input, resolved] = prepareInput(name, value);
+    if (options === undefined || options === null) {
+      const fast = typeof name === "string" ? fastConverter(name) : null;
+      if (fast !== null) {
+        const result = fast(input, 0);
+        if (result !== BAIL) { fastStats.fast++; return finish(name, result, resolved); }
+      }
+    } else if (typeof options === "object" && options.native === true) {
+      const { native, ...rest } = options;
+      options = Object.keys(rest).length === 0 ? undefined : rest;
+    }
+    fastStats.native++;
+    return finish(name, sync("convert", conversionArgs(name, input, options)), resolved);
+  },
+
+  /// Diagnostics of the JS fast path: `{fast, native}` call counts, and whether `name` has a fast path.
+  fastPath(name) {
+    const fn = name === undefined ? null : fastConverter(name);
+    return { fast: fastStats.fast, native: fastStats.native, available: name === undefined ? undefined : fn !== null,
+      source: fn === null ? undefined : fn.toString() };
+  },
+
+  /// Converts off the JS thread (for large payloads); rejects like `convert` throws.
+  convertAsync(name, value, options) {
+    try {
+      const [input, resolved] = prepareInput(name, value);
+      const args = conversionArgs(name, input, options);
+      try {
+        return plugin.call("convertAsync", args).then((v) => finish(name, v, resolved), (error) => {
+          throw callError(error, args);
+        });
+      } catch (error) {
+        return Promise.reject(callError(error, args));
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  },
+
+  /// Model → JSON (first keys, nested key paths rebuilt, dates as ISO 8601).
+  toJSON(name, model) {
+    checkName(name);
+    return sync("toJSON", { name, value: projectModel(name, model) });
+  },
+
+  /// The issues `value` has as model `name` (an empty array when it converts).
+  validate(name, value, options) {
+    const args = conversionArgs(name, prepareInput(name, value)[0], options);
+    try {
+      return plugin.execSync("validate", [args]);
+    } catch (error) {
+      const mapped = callError(error, args);
+      if (mapped !== error) return mapped.data.issues;
+      throw error;
+    }
+  },
+
+  /// Plausible data guessed from field names and types; `{ json: true }` gives the JSON (wire) form.
+  sample(name, options) {
+    checkName(name);
+    const value = sync("sample", { name, json: !!(options && options.json) });
+    return options && options.json ? value : finish(name, value);
+  },
+
+  /// The schema as defined, `{name, fields, options}`.
+  schema(name) { checkName(name); return sync("schema", { name }); },
+  /// Names of the defined models.
+  names() { return sync("names", null); },
+
+  /// A stable text form to persist (e.g. in Storage); `Model.unarchive` restores `{model, value}`.
+  archive(name, model) { checkName(name); return sync("archive", { name, value: projectModel(name, model) }); },
+  unarchive(text) {
+    const result = sync("unarchive", { archive: text });
+    result.value = finish(result.model, result.value);
+    return result;
+  },
+
+  equals(name, a, b) { checkName(name); return sync("equals", { name, a: projectModel(name, a), b: projectModel(name, b) }); },
+  hash(name, model) { checkName(name); return sync("hash", { name, value: projectModel(name, model) }); },
+  copy(name, model) { return Model.convert(name, Model.toJSON(name, model)); },
+  describe(name, model) { checkName(name); return sync("describe", { name, value: projectModel(name, model) }); },
+};
+
+runtime.defineGlobal("Model", Object.freeze(Model));

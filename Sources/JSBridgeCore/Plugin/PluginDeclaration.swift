@@ -1,0 +1,355 @@
+/// Everything a plugin declares: its actions, events, capabilities, command-line options, JavaScript
+/// files and TypeScript declarations (see ``BridgePlugin/declare(_:)``).
+///
+/// ```swift
+/// static func declare(_ plugin: inout PluginDeclaration<Self>) {
+///     plugin.sync("ping", args: Double.self) { _, n in n + 1 }
+///     plugin.async("read", args: ReadArguments.self, requires: .sensors) { context, args in
+///         try await context.state.read(args.zone)
+///     }
+///     plugin.stream("watch", args: WatchArguments.self, of: Reading.self) { context, args, out in … }
+///     plugin.event("reading", of: Reading.self)
+/// }
+/// ```
+public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
+    /// The actions by name.
+    public internal(set) var actions: [String: ActionDeclaration<Plugin>] = [:]
+    /// The events the plugin may emit, by name, with their payload types.
+    public internal(set) var events: [String: TypeScriptType] = [:]
+    /// The capabilities the plugin's actions ask for (declared with ``capability(_:)`` or `requires:`).
+    public internal(set) var capabilities: [Capability] = []
+    /// The command-line options the plugin contributes.
+    public internal(set) var options: [CommandLineOption] = []
+    /// The plugin's JavaScript API files.
+    public internal(set) var scripts: [PluginScript] = []
+    /// TypeScript declarations of the plugin's JavaScript API (written by hand beside its JS files).
+    public internal(set) var typeScript: [String] = []
+    /// Mistakes found while declaring (a name used twice, a bad capability name): registration fails.
+    public internal(set) var problems: [String] = []
+
+    init() {}
+
+    /// Declares the plugin (``BridgePlugin/declare(_:)``).
+    static func of(_ plugin: Plugin.Type) -> Self {
+        var declaration = Self()
+        Plugin.declare(&declaration)
+        return declaration
+    }
+
+    // MARK: Capabilities, options, scripts, typings
+
+    /// Declares a capability the plugin checks itself (``PluginContext/require(_:scope:)``), e.g. a scoped one.
+    public mutating func capability(_ capability: Capability) {
+        guard !capabilities.contains(capability) else { return }
+        if !Capability.isValidName(capability.name) {
+            problems.append("capability name '\(capability.name)' must be lowercase letters, digits and '-'")
+        }
+        capabilities.append(capability)
+    }
+
+    /// Declares a command-line option whose value sets `setting` in the plugin's configuration section (so
+    /// the flag and `--config` share one set of rules): `--location gpsd://…` sets `{"Location": {"source": …}}`.
+    public mutating func option(
+        _ name: String, value valueName: String, setting: String, help: String
+    ) {
+        if options.contains(where: { $0.name == name }) { problems.append("option '--\(name)' is declared twice") }
+        options.append(CommandLineOption(name: name, valueName: valueName, setting: setting, help: help))
+    }
+
+    /// Declares a JavaScript API file (see ``PluginScript``).
+    public mutating func script(_ script: PluginScript) {
+        if scripts.contains(where: { $0.name == script.name }) { problems.append("script '\(script.name)' is declared twice") }
+        scripts.append(script)
+    }
+
+    /// Adds TypeScript declarations of the plugin's JavaScript API to its typings (`jsbridge --typings`).
+    public mutating func typeScript(_ declarations: String) {
+        typeScript.append(declarations)
+    }
+
+    /// Declares an event the plugin emits (``PluginContext/emit(_:_:)``), with its payload type.
+    public mutating func event<E: Encodable & Sendable>(_ name: String, of payload: E.Type = JSONValue.self) {
+        if events[name] != nil { problems.append("event '\(name)' is declared twice") }
+        events[name] = TypeScriptType.describing(E.self)
+    }
+
+    // MARK: Actions
+
+    /// A synchronous action: runs on the JS thread and must be cheap.
+    @inlinable
+    public mutating func sync<A: Decodable & Sendable, R: Encodable & Sendable>(
+        _ name: String, args: A.Type, requires capability: Capability? = nil,
+        _ body: @escaping @Sendable (PluginContext<Plugin>, A) throws -> R
+    ) {
+        add(
+            name,
+            ActionDeclaration(
+                kind: .sync, executor: .concurrent, requires: capability, arguments: A.self, result: R.self,
+                body: .sync { context, json in
+                    try encodeResult(try body(context, try decodeArguments(A.self, from: json)))
+                }))
+    }
+
+    /// An asynchronous action: `async throws` Swift on the executor it declares.
+    @inlinable
+    public mutating func async<A: Decodable & Sendable, R: Encodable & Sendable>(
+        _ name: String, args: A.Type, on executor: ActionExecutorChoice = .concurrent,
+        requires capability: Capability? = nil,
+        _ body: @escaping @Sendable (PluginContext<Plugin>, A) async throws -> R
+    ) {
+        add(
+            name,
+            ActionDeclaration(
+                kind: .async, executor: executor, requires: capability, arguments: A.self, result: R.self,
+                body: .reply { context, json, reply in
+                    do {
+                        let args = try decodeArguments(A.self, from: json)
+                        reply.resolve(try encodeResult(try await body(context, args)))
+                    } catch {
+                        reply.reject(error)
+                    }
+                }))
+    }
+
+    /// A stream action: yields values until it returns, throws, or JavaScript cancels it.
+    @inlinable
+    public mutating func stream<A: Decodable & Sendable, E: Encodable & Sendable>(
+        _ name: String, args: A.Type, of element: E.Type = E.self, on executor: ActionExecutorChoice = .concurrent,
+        requires capability: Capability? = nil,
+        _ body: @escaping @Sendable (PluginContext<Plugin>, A, StreamWriter<E>) async throws -> Void
+    ) {
+        add(
+            name,
+            ActionDeclaration(
+                kind: .stream, executor: executor, requires: capability, arguments: A.self, result: E.self,
+                body: .reply { context, json, reply in
+                    do {
+                        let args = try decodeArguments(A.self, from: json)
+                        try await body(context, args, StreamWriter(reply: reply))
+                        reply.finish()
+                    } catch {
+                        reply.reject(error)
+                    }
+                }))
+    }
+
+    /// A Cordova-style action that answers through `reply` whenever it likes, with a value of type `R`.
+    ///
+    /// Releasing `reply` without answering ends the call with `DROPPED`; answering twice is reported
+    /// and ignored.
+    @inlinable
+    public mutating func callback<A: Decodable & Sendable, R: Encodable & Sendable>(
+        _ name: String, args: A.Type, answers result: R.Type = JSONValue.self,
+        on executor: ActionExecutorChoice = .concurrent, requires capability: Capability? = nil,
+        _ body: @escaping @Sendable (PluginContext<Plugin>, A, CallReply) async -> Void
+    ) {
+        add(
+            name,
+            ActionDeclaration(
+                kind: .async, executor: executor, requires: capability, arguments: A.self, result: R.self,
+                body: .reply { context, json, reply in
+                    do {
+                        await body(context, try decodeArguments(A.self, from: json), reply)
+                    } catch {
+                        reply.reject(error)
+                    }
+                }))
+    }
+
+    /// An action that starts on the calling thread as soon as it is called — in a script, the JS thread — and
+    /// answers later through `reply`, from any thread: for actions over callback-based I/O (SwiftNIO futures,
+    /// C callbacks), which then cost no Swift task per call.
+    ///
+    /// `body` must return quickly and never block. Cancellation reaches it through ``CallReply/onCancel(_:)``;
+    /// releasing `reply` without answering ends the call with `DROPPED`. Scripts call it like an async action.
+    @inlinable
+    public mutating func start<A: Decodable & Sendable, R: Encodable & Sendable>(
+        _ name: String, args: A.Type, answers result: R.Type = JSONValue.self, requires capability: Capability? = nil,
+        _ body: @escaping @Sendable (PluginContext<Plugin>, A, CallReply) -> Void
+    ) {
+        add(
+            name,
+            ActionDeclaration(
+                kind: .async, executor: .start, requires: capability, arguments: A.self, result: R.self,
+                body: .start { context, json, reply in
+                    let args: A
+                    do {
+                        args = try decodeArguments(A.self, from: json)
+                    } catch {
+                        reply.reject(error)
+                        return
+                    }
+                    body(context, args, reply)
+                }))
+    }
+
+    @usableFromInline
+    mutating func add(_ name: String, _ action: ActionDeclaration<Plugin>) {
+        if actions.updateValue(action, forKey: name) != nil { problems.append("action '\(name)' is declared twice") }
+        if let capability = action.requires { self.capability(capability) }
+    }
+}
+
+extension PluginDeclaration {
+    /// A synchronous action without arguments.
+    @inlinable
+    public mutating func sync<R: Encodable & Sendable>(
+        _ name: String, requires capability: Capability? = nil,
+        _ body: @escaping @Sendable (PluginContext<Plugin>) throws -> R
+    ) {
+        sync(name, args: NoArguments.self, requires: capability) { context, _ in try body(context) }
+    }
+
+    /// An asynchronous action without arguments.
+    @inlinable
+    public mutating func async<R: Encodable & Sendable>(
+        _ name: String, on executor: ActionExecutorChoice = .concurrent, requires capability: Capability? = nil,
+        _ body: @escaping @Sendable (PluginContext<Plugin>) async throws -> R
+    ) {
+        async(name, args: NoArguments.self, on: executor, requires: capability) { context, _ in
+            try await body(context)
+        }
+    }
+
+    /// A Cordova-style action without arguments.
+    @inlinable
+    public mutating func callback<R: Encodable & Sendable>(
+        _ name: String, answers result: R.Type = JSONValue.self, on executor: ActionExecutorChoice = .concurrent,
+        requires capability: Capability? = nil,
+        _ body: @escaping @Sendable (PluginContext<Plugin>, CallReply) async -> Void
+    ) {
+        callback(name, args: NoArguments.self, answers: result, on: executor, requires: capability) {
+            context, _, reply in await body(context, reply)
+        }
+    }
+
+    /// A stream action without arguments.
+    @inlinable
+    public mutating func stream<E: Encodable & Sendable>(
+        _ name: String, of element: E.Type = E.self, on executor: ActionExecutorChoice = .concurrent,
+        requires capability: Capability? = nil,
+        _ body: @escaping @Sendable (PluginContext<Plugin>, StreamWriter<E>) async throws -> Void
+    ) {
+        stream(name, args: NoArguments.self, of: element, on: executor, requires: capability) { context, _, out in
+            try await body(context, out)
+        }
+    }
+}
+
+/// One declared action of plugin `Plugin`.
+public struct ActionDeclaration<Plugin: BridgePlugin>: Sendable {
+    @usableFromInline
+    enum Body: Sendable {
+        case sync(@Sendable (PluginContext<Plugin>, JSONValue) throws -> JSONValue)
+        case reply(@Sendable (PluginContext<Plugin>, JSONValue, CallReply) async -> Void)
+        /// Runs where the call starts; answers through the reply later (``PluginDeclaration/start(_:args:answers:requires:_:)``).
+        case start(@Sendable (PluginContext<Plugin>, JSONValue, CallReply) -> Void)
+    }
+
+    /// How scripts call it.
+    public let kind: Action.Kind
+    /// Where it runs.
+    public let executor: ActionExecutorChoice
+    /// The capability checked before it runs.
+    public let requires: Capability?
+    /// The TypeScript types of its arguments and of its result (a stream's values).
+    public let arguments: TypeScriptType, result: TypeScriptType
+    @usableFromInline let body: Body
+
+    @usableFromInline
+    init<A: Decodable, R: Encodable>(
+        kind: Action.Kind, executor: ActionExecutorChoice, requires: Capability?, arguments: A.Type,
+        result: R.Type, body: Body
+    ) {
+        self.kind = kind
+        self.executor = executor
+        self.requires = requires
+        self.arguments = TypeScriptType.describing(arguments: A.self)
+        self.result = TypeScriptType.describing(R.self)
+        self.body = body
+    }
+}
+
+/// Where an async or stream action runs.
+public enum ActionExecutorChoice: Sendable, Hashable {
+    /// The shared concurrent pool (default): calls run in parallel.
+    case concurrent
+    /// The plugin's own serial queue: calls run one at a time, in the order they were made.
+    case serial
+    /// Executors of the plugin's choosing — e.g. the event loops of the I/O library the action awaits,
+    /// so that its completions resume without a thread hop. Each call asks for one; calls run concurrently.
+    case custom(CustomExecutor)
+    /// Where the call starts (``PluginDeclaration/start(_:args:answers:requires:_:)`` actions).
+    case start
+}
+
+/// The executors of ``ActionExecutorChoice/custom(_:)``: `next()` gives the one for a new call, and `ended`
+/// hears of every such call once it has answered — so a plugin can lend an executor to one call at a time
+/// (compared by identity).
+public final class CustomExecutor: Sendable, Hashable {
+    public let next: @Sendable () -> any TaskExecutor
+    public let ended: @Sendable (any TaskExecutor) -> Void
+
+    public init(
+        _ next: @escaping @Sendable () -> any TaskExecutor,
+        ended: @escaping @Sendable (any TaskExecutor) -> Void = { _ in }
+    ) {
+        self.next = next
+        self.ended = ended
+    }
+
+    public static func == (lhs: CustomExecutor, rhs: CustomExecutor) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// A command-line option contributed by a plugin: `--<name> <value>` sets `setting` in its configuration.
+public struct CommandLineOption: Sendable, Hashable {
+    /// The long name, without dashes.
+    public let name: String
+    /// The value's placeholder in `--help`.
+    public let valueName: String
+    /// The key of the plugin's configuration section that the value sets (a string).
+    public let setting: String
+    /// One line of `--help`.
+    public let help: String
+}
+
+/// A JavaScript file of a plugin's API, embedded in the plugin's module and run lazily.
+///
+/// The file is the body of a function `(runtime, plugin) => { … }`:
+/// - `runtime` has what the engine offers plugin code: `defineGlobal(name, value)`, `reportError(error)`,
+///   `BridgeError`, `serialize(value)`, `utf8Encode`/`utf8Decode`, `version`;
+/// - `plugin` is the plugin's own handle: `name`, `call(action, args, options)`, `execSync(action, args)`,
+///   `syncAction(action)` (a fast function of the argument), `subscribe(…)`, `on(event, listener)`, and
+///   `shared`, an object the plugin's files share (names listed in ``shares`` are loaded on first read).
+///
+/// A file that lists ``globals`` runs the first time a script reads one of them and defines them with
+/// `runtime.defineGlobal`. A ``module`` file returns its exports, which scripts get with
+/// `require("jsbridge:<module>")`.
+public struct PluginScript: Sendable {
+    /// The file name (in stack traces: `jsbridge:plugin/<Plugin>/<name>`).
+    public let name: String
+    /// The file's UTF-8 text.
+    public let source: [UInt8]
+    /// Globals the file defines.
+    public let globals: [String]
+    /// Names the file adds to `plugin.shared`.
+    public let shares: [String]
+    /// The module name (`require("jsbridge:<module>")`), when the file is a module.
+    public let module: String?
+
+    /// A file that defines `globals` (and `shares` names for the plugin's other files) when first read.
+    public static func global(_ name: String, source: [UInt8], defines globals: [String], shares: [String] = []) -> Self {
+        Self(name: name, source: source, globals: globals, shares: shares, module: nil)
+    }
+
+    /// A file that only adds `shares` names to `plugin.shared`, for the plugin's other files.
+    public static func shared(_ name: String, source: [UInt8], shares: [String]) -> Self {
+        Self(name: name, source: source, globals: [], shares: shares, module: nil)
+    }
+
+    /// A module: the file returns its exports, reachable as `require("jsbridge:<module>")`.
+    public static func module(_ module: String, file name: String, source: [UInt8]) -> Self {
+        Self(name: name, source: source, globals: [], shares: [], module: module)
+    }
+}

@@ -1,0 +1,342 @@
+import Synchronization
+
+/// One action of a registered plugin, bound to the plugin's instance (its state and configuration).
+public struct Action: Sendable {
+    /// How an action is called.
+    public enum Kind: String, Sendable {
+        case sync, async, stream
+    }
+
+    enum Body: Sendable {
+        case sync(@Sendable (JSONValue) throws(BridgeError) -> JSONValue)
+        case reply(@Sendable (JSONValue, CallReply) async -> Void)
+        /// Runs where the call starts; answers through the reply later.
+        case start(@Sendable (JSONValue, CallReply) -> Void)
+    }
+
+    public let kind: Kind
+    public let executor: ActionExecutorChoice
+    let body: Body
+}
+
+/// A registered plugin of a runtime: its bound actions, scripts and serial queue.
+public final class RegisteredPlugin: Sendable {
+    public let name: String
+    let actions: [String: Action]
+    /// The plugin's JavaScript API files.
+    public let scripts: [PluginScript]
+    let lifecycle: any PluginLifecycle
+    let serialQueue = SerialQueue()
+
+    init(name: String, lifecycle: any PluginLifecycle, scripts: [PluginScript], actions: [String: Action]) {
+        self.name = name
+        self.lifecycle = lifecycle
+        self.scripts = scripts
+        self.actions = actions
+    }
+
+    /// The names of the plugin's actions with their kinds, sorted by name.
+    public var actionKinds: [(name: String, kind: Action.Kind)] {
+        actions.map { ($0.key, $0.value.kind) }.sorted { $0.name < $1.name }
+    }
+}
+
+/// An action looked up by plugin and name, ready to invoke.
+public struct ResolvedAction: Sendable {
+    public let plugin: RegisteredPlugin
+    public let name: String
+    public let action: Action
+}
+
+/// The frozen set of plugins of one runtime: lookup, invocation, set-up and shutdown.
+public final class PluginRegistry: Sendable {
+    /// The plugins, in registration order.
+    public let plugins: [RegisteredPlugin]
+    private let byName: [String: RegisteredPlugin]
+
+    init(plugins: [RegisteredPlugin]) {
+        self.plugins = plugins
+        self.byName = Dictionary(plugins.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Finds `plugin`'s `action`, or the `PLUGIN_NOT_FOUND` / `ACTION_NOT_FOUND` error (with a suggestion).
+    public func resolve(plugin: String, action: String) throws(BridgeError) -> ResolvedAction {
+        guard let registered = byName[plugin], let found = registered.actions[action] else {
+            throw notFound(plugin: plugin, action: action)
+        }
+        return ResolvedAction(plugin: registered, name: action, action: found)
+    }
+
+    /// The error for a call of `plugin`'s `action` that does not exist: `PLUGIN_NOT_FOUND` or
+    /// `ACTION_NOT_FOUND`, suggesting the closest name ("did you mean 'ping'?").
+    public func notFound(plugin: String, action: String) -> BridgeError {
+        guard let registered = byName[plugin] else {
+            var error = BridgeError.pluginNotFound(plugin)
+            if let suggestion = closestName(to: plugin, among: plugins.map(\.name)) {
+                error.message = "No plugin named '\(plugin)' is registered; did you mean '\(suggestion)'?"
+            }
+            return error
+        }
+        let suggestion = closestName(to: action, among: Array(registered.actions.keys))
+        return .actionNotFound(plugin, action, hint: suggestion.map { "did you mean '\($0)'?" })
+    }
+
+    /// Runs the set-up of every plugin that has not been set up, concurrently; returns the failures.
+    public func setUpAll() async -> [BridgeError] {
+        await withTaskGroup(of: BridgeError?.self) { group in
+            for plugin in plugins { group.addTask { await plugin.lifecycle.setUpIfNeeded() } }
+            var failures: [BridgeError] = []
+            for await failure in group { if let failure { failures.append(failure) } }
+            return failures
+        }
+    }
+
+    /// Runs the set-up of `plugin` (by name) unless it ran; returns its failure.
+    public func setUp(_ plugin: String) async -> BridgeError? {
+        guard let registered = byName[plugin] else { return .pluginNotFound(plugin) }
+        return await registered.lifecycle.setUpIfNeeded()
+    }
+
+    /// Shuts every plugin that was set up down, concurrently, and waits for all of them.
+    public func shutdown() async {
+        await withTaskGroup(of: Void.self) { group in
+            for plugin in plugins { group.addTask { await plugin.lifecycle.shutdown() } }
+        }
+    }
+
+    /// A function that runs `resolved` (a sync action) on the calling thread, or nil for other kinds.
+    ///
+    /// Hosts resolve it once per action, keeping per-call work to the action itself.
+    public func syncInvoker(for resolved: ResolvedAction) -> (@Sendable (JSONValue) throws(BridgeError) -> JSONValue)? {
+        guard case .sync(let body) = resolved.action.body else { return nil }
+        return body
+    }
+
+    /// Runs a sync action on the calling thread.
+    public func invokeSync(_ resolved: ResolvedAction, arguments: JSONValue) throws(BridgeError) -> JSONValue {
+        guard case .sync(let body) = resolved.action.body else {
+            throw .actionNotFound(
+                resolved.plugin.name, resolved.name,
+                hint: "it is \(resolved.action.kind.article) action; call it with \(resolved.action.kind.jsCall)")
+        }
+        return try body(arguments)
+    }
+
+    /// Starts an async or stream action on its executor; its outcomes go to `reply`.
+    @discardableResult
+    public func invoke(_ resolved: ResolvedAction, arguments: JSONValue, reply: CallReply) -> CallHandle {
+        let call = PreparedCall(resolved: resolved, arguments: arguments, reply: reply)
+        call.start()
+        return call.handle
+    }
+}
+
+/// The candidate closest to `name` (edit distance at most a third of its length, or a case-insensitive
+/// match), for "did you mean" hints.
+func closestName(to name: String, among candidates: [String]) -> String? {
+    let target = Array(name.lowercased().utf8)
+    var best: (name: String, distance: Int)?
+    for candidate in candidates.sorted() {
+        let distance = editDistance(target, Array(candidate.lowercased().utf8))
+        if distance <= max(1, target.count / 3), distance < (best?.distance ?? .max) { best = (candidate, distance) }
+    }
+    return best?.name
+}
+
+private func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}
+
+/// Cancels a call in flight; the call then ends with `CANCELLED` unless it already answered.
+public final class CallHandle: Sendable {
+    private let state: CallState
+    private let task = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+
+    init(reply: CallReply) { self.state = reply.state }
+
+    /// A handle for work a host runs itself on behalf of a call (not a plugin action): cancelling it cancels
+    /// `task`.
+    public static func running(_ task: Task<Void, Never>, reply: CallReply) -> CallHandle {
+        let handle = CallHandle(reply: reply)
+        handle.attach(task)
+        return handle
+    }
+
+    /// Tells the call that the consumer took `count` stream values (stream back-pressure).
+    public func acknowledge(_ count: Int = 1) {
+        state.unacknowledged.subtract(count, ordering: .relaxed)
+    }
+
+    /// Requests cancellation; reaches the Swift task running the action, or the cancel handler of an action
+    /// that answers from callbacks.
+    public func cancel() {
+        state.cancel()
+        let running = task.withLock { state -> Task<Void, Never>? in
+            state.cancelled = true
+            return state.task
+        }
+        running?.cancel()
+    }
+
+    func attach(_ newTask: Task<Void, Never>) {
+        let cancelled = task.withLock { state -> Bool in
+            state.task = newTask
+            return state.cancelled
+        }
+        if cancelled { newTask.cancel() }
+    }
+
+    var isCancelled: Bool { task.withLock { $0.cancelled } }
+}
+
+/// A call ready to start: its handle exists before it runs, so callers can record and cancel it at once.
+///
+/// Hosts that issue many calls at a time prepare them on their own thread and start a batch from one
+/// task (``startAll(_:)``), which wakes the executor once instead of once per call.
+public struct PreparedCall: Sendable {
+    let resolved: ResolvedAction
+    let arguments: JSONValue
+    let reply: CallReply
+    /// Cancels the call.
+    public let handle: CallHandle
+
+    /// Prepares `resolved` with `arguments`; outcomes go to `reply`.
+    public init(resolved: ResolvedAction, arguments: JSONValue, reply: CallReply) {
+        self.resolved = resolved
+        self.arguments = arguments
+        self.reply = reply
+        self.handle = CallHandle(reply: reply)
+    }
+
+    /// Starts the call on its executor (sync and `start` actions run right here).
+    public func start() {
+        let (arguments, reply, handle) = (self.arguments, self.reply, self.handle)
+        switch resolved.action.body {
+        case .sync(let body):
+            do throws(BridgeError) {
+                reply.resolve(try body(arguments))
+            } catch {
+                reply.reject(error)
+            }
+        case .start(let body):
+            body(arguments, reply)
+        case .reply(let body):
+            switch resolved.action.executor {
+            case .concurrent, .start:
+                handle.attach(Task(executorPreference: ActionExecutor.shared) { await body(arguments, reply) })
+            case .custom(let custom):
+                let executor = custom.next()
+                handle.attach(
+                    Task(executorPreference: executor) {
+                        await body(arguments, reply)
+                        custom.ended(executor)
+                    })
+            case .serial:
+                resolved.plugin.serialQueue.enqueue {
+                    if handle.isCancelled {
+                        reply.reject(BridgeError.cancelled)
+                        return
+                    }
+                    let task = Task(executorPreference: ActionExecutor.shared) { await body(arguments, reply) }
+                    handle.attach(task)
+                    await task.value
+                }
+            }
+        }
+    }
+
+    /// Starts `calls` in order: those bound for the shared pool from one pool task (one wake-up for the
+    /// batch), the others right here — actions with executors of their own are enqueued there anyway (a
+    /// detour through the pool would cost a thread wake-up more), and `start` actions run where they start.
+    public static func startAll(_ calls: [PreparedCall]) {
+        var pooled: [PreparedCall] = []
+        for call in calls {
+            switch (call.resolved.action.body, call.resolved.action.executor) {
+            case (.start, _), (.reply, .custom): call.start()
+            default: pooled.append(call)
+            }
+        }
+        if pooled.count == 1 {
+            pooled[0].start()
+        } else if !pooled.isEmpty {
+            Task(executorPreference: ActionExecutor.shared) { for call in pooled { call.start() } }
+        }
+    }
+}
+
+extension Action.Kind {
+    var article: String { self == .async ? "an async" : "a \(rawValue)" }
+    var jsCall: String {
+        switch self {
+        case .sync: "bridge.execSync or bridge.call"
+        case .async: "bridge.call or bridge.exec"
+        case .stream: "bridge.subscribe or bridge.exec"
+        }
+    }
+}
+
+/// Runs jobs one at a time in FIFO order (a plugin's serial executor).
+final class SerialQueue: Sendable {
+    private let state = Mutex<(jobs: [@Sendable () async -> Void], head: Int, running: Bool)>(([], 0, false))
+
+    func enqueue(_ job: @escaping @Sendable () async -> Void) {
+        let start = state.withLock { s -> Bool in
+            s.jobs.append(job)
+            if s.running { return false }
+            s.running = true
+            return true
+        }
+        if start { Task(executorPreference: ActionExecutor.shared) { await self.drain() } }
+    }
+
+    private func next() -> (@Sendable () async -> Void)? {
+        state.withLock { s in
+            guard s.head < s.jobs.count else {
+                s.jobs.removeAll(keepingCapacity: true)
+                s.head = 0
+                s.running = false
+                return nil
+            }
+            defer { s.head += 1 }
+            return s.jobs[s.head]
+        }
+    }
+
+    private func drain() async {
+        while let job = next() { await job() }
+    }
+}
+
+/// Where a stream action writes its values.
+public struct StreamWriter<Element: Encodable & Sendable>: Sendable {
+    @usableFromInline let reply: CallReply
+
+    @usableFromInline
+    init(reply: CallReply) { self.reply = reply }
+
+    /// Sends one value to JavaScript; throws `CancellationError` once the stream was cancelled.
+    ///
+    /// When the script is ``CallState/window`` values behind, this waits for it to catch up, so a fast
+    /// producer cannot fill memory.
+    public func yield(_ value: Element) async throws {
+        while reply.state.isBehind {
+            if reply.isCancelled { throw CancellationError() }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        if reply.isCancelled || Task.isCancelled { throw CancellationError() }
+        reply.yield(try encodeResult(value))
+    }
+
+    /// Whether JavaScript cancelled the stream.
+    public var isCancelled: Bool { reply.isCancelled || Task.isCancelled }
+}
