@@ -38,7 +38,6 @@ let package = Package(
         .library(name: "HTTPPluginTesting", targets: ["HTTPPluginTesting"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
@@ -58,7 +57,7 @@ let package = Package(
         .target(
             name: "JSBridgeScripts",
             path: "js",
-            exclude: ["test", "jsbridge.d.ts", "typings"],
+            exclude: ["test", "jsbridge.d.ts", "typings", "tsconfig.json"],
             resources: [
                 "loader.js", "inspect.js", "console.js", "errors.js", "encoding.js", "events.js", "url.js",
                 "structured-clone.js", "timers.js", "process.js", "module.js", "bridge.js",
@@ -74,10 +73,7 @@ let package = Package(
         .target(name: "JSBridgeTesting", dependencies: ["JSBridge", "JSBridgeCore"]),
         // The command line (flags, exit codes, --help and --typings from the plugins' declarations) as a
         // library, for `jsbridge` and users' own runtimes.
-        .target(
-            name: "JSBridgeCLI",
-            dependencies: ["JSBridge", .product(name: "ArgumentParser", package: "swift-argument-parser")]
-        ),
+        .target(name: "JSBridgeCLI", dependencies: ["JSBridge"]),
 
         // MARK: Built-in plugins: Plugins/<Name>/Core (bridge-free) + Plugins/<Name>/Plugin (adapter, JS, typings)
 
@@ -85,14 +81,18 @@ let package = Package(
         .target(name: "EchoPlugin", dependencies: ["JSBridgeCore"], path: "Plugins/Echo"),
         // Model: the conversion engine (JSON ⇄ models) and its plugin.
         .target(name: "ModelConversion", dependencies: ["JSBridgeBase"], path: "Plugins/Model/Core"),
-        pluginTarget("ModelPlugin", folder: "Model", dependencies: ["ModelConversion"], embedding: ["model.js"]),
+        pluginTarget(
+            "ModelPlugin", folder: "Model", dependencies: ["ModelConversion"], embedding: ["model.js", "model.d.ts"]),
         // Storage: key-value stores (SQLite, in memory) and the plugin.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StorageCore", dependencies: ["JSBridgeBase", "CSQLite"], path: "Plugins/Storage/Core"),
-        pluginTarget("StoragePlugin", folder: "Storage", dependencies: ["StorageCore"], embedding: ["storage.js"]),
+        pluginTarget(
+            "StoragePlugin", folder: "Storage", dependencies: ["StorageCore"], embedding: ["storage.js", "storage.d.ts"]),
         // Location: gpsd / fixed / NMEA sources, offline reverse geocoding, and the plugin.
         .target(name: "LocationCore", dependencies: ["JSBridgeBase"], path: "Plugins/Location/Core"),
-        pluginTarget("LocationPlugin", folder: "Location", dependencies: ["LocationCore"], embedding: ["location.js"]),
+        pluginTarget(
+            "LocationPlugin", folder: "Location", dependencies: ["LocationCore"],
+            embedding: ["location.js", "location.d.ts"]),
         // HTTP: transports (AsyncHTTPClient live), caches, DAOs, transfers; the plugin; a test server.
         .target(
             name: "HTTPCore",
@@ -104,7 +104,7 @@ let package = Package(
             path: "Plugins/HTTP/Core"),
         pluginTarget(
             "HTTPPlugin", folder: "HTTP", dependencies: ["HTTPCore"],
-            embedding: ["http.js", "http-dao.js", "http-transfer.js"]),
+            embedding: ["http.js", "http-dao.js", "http-transfer.js", "http.d.ts"]),
         .target(
             name: "HTTPPluginTesting",
             dependencies: ["JSBridgeBase", .product(name: "NIOHTTP1", package: "swift-nio")] + nioLoops,

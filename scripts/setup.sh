@@ -4,8 +4,9 @@
 set -euo pipefail
 
 # Build: JavaScriptCore's C API and SQLite through pkg-config. Tests: gpsd (the Location plugin's real
-# source). Benchmarks also use gcc and node (present on the image).
-packages=(pkg-config libjavascriptcoregtk-4.1-dev libsqlite3-dev gpsd)
+# source) and TypeScript (node-typescript: the typings are type-checked). Benchmarks also use gcc and node
+# (present on the image).
+packages=(pkg-config libjavascriptcoregtk-4.1-dev libsqlite3-dev gpsd node-typescript)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -1,8 +1,6 @@
-import ArgumentParser
 import Foundation
 import JSBridge
 import JSBridgeCore
-import Synchronization
 
 /// A runtime binary: its name, version and help, and the plugins it is built with.
 ///
@@ -47,9 +45,8 @@ public enum JSBridgeCLI {
     /// Parses the process's arguments, runs the script with `runtime`'s plugins, and exits.
     public static func main(_ runtime: RuntimeDescription) -> Never {
         JSRuntime.tuneProcess()
-        JSBridgeCommand.runtime.withLock { $0 = runtime }
-        JSBridgeCommand.main()
-        exit(0)
+        let code = JSBridgeCommand(runtime: runtime).run(Array(CommandLine.arguments.dropFirst()))
+        exit(code)
     }
 
     /// ``main(_:)`` for a runtime called `jsbridge` with `plugins`.
@@ -58,111 +55,86 @@ public enum JSBridgeCLI {
     }
 }
 
-/// `jsbridge [options] <script.js> [args…]`: the options of the engine itself (ArgumentParser); the
-/// plugins' capability flags and options are read by ``PluginArguments``.
-struct JSBridgeCommand: ParsableCommand {
-    static let runtime = Mutex(RuntimeDescription(plugins: { [] }))
+/// `jsbridge [options] <script.js> [args…]`: reads the command line against the engine's options and the
+/// plugins' declarations, then runs the script.
+///
+/// The parser is written by hand (``CommandLineArguments``): swift-argument-parser's reflection-based
+/// parsing took more than half of the process's own start-up work (docs/architecture.md, "Start-up").
+struct JSBridgeCommand {
+    let runtime: RuntimeDescription
 
-    static var configuration: CommandConfiguration {
-        let runtime = runtime.withLock { $0 }
-        return CommandConfiguration(
-            commandName: runtime.name, abstract: runtime.abstract,
-            usage: "\(runtime.name) [options] <script.js> [args…]\n  \(runtime.name) [options] -e <code> [args…]",
-            discussion: runtime.discussion, version: "\(runtime.name) \(runtime.version)")
-    }
-
-    @Option(
-        name: [.short, .customLong("eval")],
-        help: ArgumentHelp("Run <code> instead of a script file.", valueName: "code"))
-    var eval: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Per-plugin configuration: a JSON object keyed by plugin name (and \"allow\": capabilities).",
-            valueName: "file.json"))
-    var config: String?
-
-    @Flag(help: "Print one stderr line per bridge call and result, with timing.")
-    var trace = false
-
-    @Option(help: ArgumentHelp("Stop the script after this many seconds (exit code 1).", valueName: "seconds"))
-    var timeout: Double?
-
-    @Option(
-        name: .customLong("app-id"),
-        help: ArgumentHelp("Storage namespace (default: derived from the script's path).", valueName: "id"))
-    var appID: String?
-
-    @Option(
-        name: .customLong("storage-dir"),
-        help: ArgumentHelp(
-            "Where app data lives (default: $XDG_DATA_HOME/jsbridge or ~/.local/share/jsbridge).", valueName: "dir"))
-    var storageDir: String?
-
-    @Option(
-        help: ArgumentHelp("Print <plugin>'s TypeScript typings (from its declaration) and exit.", valueName: "plugin")
-    )
-    var typings: String?
-
-    @Argument(parsing: .remaining, help: ArgumentHelp("The script to run, then its arguments.", valueName: "script.js"))
-    var scriptAndArguments: [String] = []
-
-    mutating func validate() throws {
-        if typings != nil { return }
-        if eval == nil, scriptAndArguments.isEmpty {
-            throw ValidationError("Missing a script to run (or -e <code>).")
+    /// Runs the command; returns the exit code (2 for usage errors).
+    func run(_ commandLine: [String]) -> Int32 {
+        let plugins = runtime.plugins()
+        let host = BridgeHost()
+        do {
+            for plugin in plugins { try host.register(plugin) }
+        } catch {
+            return fail("\(error.message)", code: 70)
         }
-        if let timeout, !(timeout > 0 && timeout <= 1e9) {
-            throw ValidationError("--timeout must be a positive number of seconds (at most 1e9).")
-        }
-        if let appID, !Self.isValidAppID(appID) {
-            throw ValidationError("--app-id must be 1–128 letters, digits, '.', '_' or '-', not starting with '.'.")
-        }
-    }
-
-    func run(plugins: [any BridgePlugin], declared: BridgeHost, pluginArguments: PluginArguments) throws {
-        if let typings {
-            guard let plugin = declared.plugins.first(where: { $0.name == typings }) else {
-                throw ValidationError(
-                    "--typings: no plugin named '\(typings)'; this runtime has \(declared.pluginNames.joined(separator: ", ")).")
+        do throws(UsageError) {
+            let arguments = try CommandLineArguments(
+                commandLine, plugins: host.plugins, capabilities: host.capabilities)
+            if arguments.wantsHelp {
+                print(CommandLineArguments.help(runtime, plugins: host.plugins), terminator: "")
+                return 0
             }
-            print(plugin.typings, terminator: "")
-            return
+            if arguments.wantsVersion {
+                print("\(runtime.name) \(runtime.version)")
+                return 0
+            }
+            if let name = arguments.typings {
+                guard let plugin = host.plugins.first(where: { $0.name == name }) else {
+                    throw UsageError(
+                        "--typings: no plugin named '\(name)'; this runtime has \(host.pluginNames.joined(separator: ", ")).")
+                }
+                print(plugin.typings, terminator: "")
+                return 0
+            }
+            return try run(arguments, declarations: host)
+        } catch {
+            return fail(
+                "Error: \(error.message)\n\(CommandLineArguments.usage(runtime.name).replacingOccurrences(of: "USAGE:", with: "Usage:"))\n"
+                    + "  See '\(runtime.name) --help' for more information.", code: 2)
         }
-        let script: Script
-        var arguments: [String]
-        if let eval {
-            script = .eval(eval)
-            arguments = scriptAndArguments
-        } else {
-            script = .file(scriptAndArguments[0])
-            arguments = Array(scriptAndArguments.dropFirst())
-        }
+    }
 
-        var configuration = try loadConfiguration()
-        var permissions = pluginArguments.permissions
-        if let allow = configuration.removeValue(forKey: "allow") {
-            try Self.grant(allow, from: declared.capabilities, into: &permissions)
+    private func fail(_ message: String, code: Int32) -> Int32 {
+        FileHandle.standardError.write(Data("\(runtime.name): \(message)\n".utf8))
+        return code
+    }
+
+    private func run(_ arguments: CommandLineArguments, declarations: BridgeHost) throws(UsageError) -> Int32 {
+        let script: Script
+        var scriptArguments = arguments.rest
+        if let eval = arguments.eval {
+            script = .eval(eval)
+        } else {
+            script = .file(scriptArguments.removeFirst())
         }
-        for (plugin, option, value) in pluginArguments.optionValues {
+        var configuration = try loadConfiguration(arguments.config)
+        var permissions = arguments.permissions
+        if let allow = configuration.removeValue(forKey: "allow") {
+            try Self.grant(allow, from: declarations.capabilities, into: &permissions)
+        }
+        for (plugin, option, value) in arguments.optionValues {
             var section = configuration[plugin]?.objectValue ?? [:]
             section[option.setting] = .string(value)
             configuration[plugin] = .object(section)
         }
         let environment = ProcessInfo.processInfo.environment
         let storage = StorageLocation(
-            appID: appID ?? Self.defaultAppID(for: script),
-            directory: storageDir ?? StorageLocation.defaultDirectory(environment: environment))
-        let host = BridgeHost(
+            appID: arguments.appID ?? Self.defaultAppID(for: script),
+            directory: arguments.storageDir ?? StorageLocation.defaultDirectory(environment: environment))
+        let host = declarations.with(
             options: .init(permissions: permissions, configuration: configuration, storage: storage))
-        for plugin in plugins { try host.register(plugin) }
-        try pluginArguments.checkOptions(against: host.configurationIssues())
+        try arguments.checkOptions(against: host.configurationIssues())
 
         let options = RuntimeOptions(
-            arguments: arguments,
+            arguments: scriptArguments,
             environment: environment,
-            trace: trace,
-            timeout: timeout.map { .milliseconds(Int64(($0 * 1000).rounded(.up))) },
+            trace: arguments.trace,
+            timeout: arguments.timeout.map { .milliseconds(Int64(($0 * 1000).rounded(.up))) },
             executablePath: Self.executablePath())
         let runtime = JSRuntime(host: host, options: options)
         let code = runtime.run(script)
@@ -170,58 +142,52 @@ struct JSBridgeCommand: ParsableCommand {
         withExtendedLifetime(runtime) { Foundation.exit(code) }
     }
 
-    private func loadConfiguration() throws -> JSONObject {
-        guard let config else { return [:] }
-        guard let data = FileManager.default.contents(atPath: config) else {
-            throw ValidationError("--config: cannot read '\(config)'.")
+    private func loadConfiguration(_ path: String?) throws(UsageError) -> JSONObject {
+        guard let path else { return [:] }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UsageError("--config: cannot read '\(path)'.")
         }
         let value: JSONValue
         do {
             value = try JSONValue(parsing: data)
         } catch {
-            throw ValidationError("--config: '\(config)' is not valid JSON: \(error)")
+            throw UsageError("--config: '\(path)' is not valid JSON: \(error)")
         }
         guard case .object(let object) = value else {
-            throw ValidationError("--config: '\(config)' must hold a JSON object keyed by plugin name.")
+            throw UsageError("--config: '\(path)' must hold a JSON object keyed by plugin name.")
         }
         return object
     }
 
     /// Grants what `--config`'s `"allow": {"<capability>": true | ["scope", …]}` lists.
-    static func grant(_ allow: JSONValue, from capabilities: [Capability], into permissions: inout Permissions) throws {
+    static func grant(_ allow: JSONValue, from capabilities: [Capability], into permissions: inout Permissions)
+        throws(UsageError)
+    {
         guard case .object(let entries) = allow else {
-            throw ValidationError("--config: \"allow\" must be an object: {\"<capability>\": true | [scopes]}.")
+            throw UsageError("--config: \"allow\" must be an object: {\"<capability>\": true | [scopes]}.")
         }
         for (name, value) in entries.sorted(by: { $0.key < $1.key }) {
             guard let capability = capabilities.first(where: { $0.name == name }) else {
                 let known = capabilities.map(\.name).sorted().joined(separator: ", ")
-                throw ValidationError("--config: \"allow\" names an unknown capability '\(name)' (known: \(known)).")
+                throw UsageError("--config: \"allow\" names an unknown capability '\(name)' (known: \(known)).")
             }
-            do {
+            do throws(CapabilityError) {
                 switch value {
                 case .bool(true): try permissions.grant(capability)
                 case .bool(false): break
                 case .array(let items):
-                    let scopes = try items.map { item -> String in
-                        guard case .string(let scope) = item else {
-                            throw CapabilityError("each scope must be a string")
-                        }
-                        return scope
+                    var scopes: [String] = []
+                    for item in items {
+                        guard case .string(let scope) = item else { throw CapabilityError("each scope must be a string") }
+                        scopes.append(scope)
                     }
                     try permissions.grant(capability, scopes: scopes)
                 default: throw CapabilityError("expected true, false or an array of scopes")
                 }
-            } catch let error as CapabilityError {
-                throw ValidationError("--config: \"allow\".\(name): \(error.message)")
+            } catch {
+                throw UsageError("--config: \"allow\".\(name): \(error.message)")
             }
         }
-    }
-
-    static func isValidAppID(_ id: String) -> Bool {
-        !id.isEmpty && id.count <= 128 && !id.hasPrefix(".")
-            && id.unicodeScalars.allSatisfy {
-                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
-            }
     }
 
     /// `<script name>-<hash of its absolute path>`, or `eval` for `-e`.
@@ -235,35 +201,5 @@ struct JSBridgeCommand: ParsableCommand {
 
     static func executablePath() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    }
-
-    /// Parses the command line with exit code 2 for usage errors.
-    static func main() {
-        let runtime = runtime.withLock { $0 }
-        let plugins = runtime.plugins()
-        let declared = BridgeHost()
-        do {
-            for plugin in plugins { try declared.register(plugin) }
-        } catch {
-            FileHandle.standardError.write(Data("\(runtime.name): \(error.message)\n".utf8))
-            Foundation.exit(70)
-        }
-        do {
-            let split = try PluginArguments.split(Array(CommandLine.arguments.dropFirst()), declared: declared)
-            if split.wantsHelp {
-                print(helpMessage(columns: 80) + split.pluginHelp(declared: declared))
-                Foundation.exit(0)
-            }
-            let command = try parse(split.engineArguments)
-            try command.run(plugins: plugins, declared: declared, pluginArguments: split)
-        } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                print(fullMessage(for: error))
-                Foundation.exit(0)
-            }
-            FileHandle.standardError.write(Data(("\(runtime.name): " + fullMessage(for: error) + "\n").utf8))
-            Foundation.exit(2)
-        }
     }
 }

@@ -24,8 +24,8 @@ public struct ScriptResult: Sendable {
 /// Runs JavaScript against a real engine with chosen plugins, headlessly, and returns what it printed.
 ///
 /// ```swift
-/// let result = await ScriptRunner.run("console.log(bridge.execSync('Echo', 'ping', [1]))", plugins: [EchoPlugin()])
-/// #expect(result.lines == ["2"])
+/// let result = await ScriptRunner.run("console.log(bridge.execSync('Greeter', 'hello', ['Ann']))", plugins: [GreeterPlugin()])
+/// #expect(result.lines == ["Hello, Ann!"])
 /// ```
 public enum ScriptRunner {
     /// Runs `code` (as `-e` would) with `plugins` registered on a fresh host.

@@ -253,3 +253,21 @@ private func withScratchDirectory<T>(_ body: (String) async throws -> T) async t
         #expect(result.stderr.contains("--allow-net"), "\(result.summary)")
     }
 }
+
+/// The built-in plugins' typings in js/typings/ are what `jsbridge --typings` writes from their declarations
+/// (scripts/typings.sh rewrites them).
+@Suite("Typings") struct TypingsTests {
+    @Test(arguments: ["Echo", "HTTP", "Location", "Model", "Storage"])
+    func builtInTypingsMatchTheirDeclarations(_ plugin: String) async throws {
+        let result = try await CLI.run(["--typings", plugin])
+        #expect(result.exitCode == 0, "\(result.summary)")
+        let committed = try String(contentsOfFile: CLIPaths.packageRoot + "/js/typings/\(plugin).d.ts", encoding: .utf8)
+        #expect(result.stdout == committed, "js/typings/\(plugin).d.ts is out of date: run scripts/typings.sh")
+    }
+
+    @Test func unknownPluginIsAUsageError() async throws {
+        let result = try await CLI.run(["--typings", "Nope"])
+        #expect(result.exitCode == 2, "\(result.summary)")
+        #expect(result.stderr.contains("no plugin named 'Nope'"), "\(result.summary)")
+    }
+}

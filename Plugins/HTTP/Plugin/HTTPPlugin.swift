@@ -107,6 +107,7 @@ public struct HTTPPlugin: BridgePlugin {
 
     public static func declare(_ plugin: inout PluginDeclaration<Self>) {
         plugin.capability(.net)
+        plugin.typeScript(utf8: PackageResources.http_d_ts)
         plugin.script(
             .global(
                 "http.js", source: PackageResources.http_js, defines: ["fetch", "Headers", "Request", "Response", "HTTP"],

@@ -103,6 +103,7 @@ public struct LocationPlugin: BridgePlugin {
             "location", value: "source", setting: "source",
             help: "Location source: gpsd://host[:port], fixed:lat,lon[,alt] or nmea:<file>.")
         plugin.capability(.location)
+        plugin.typeScript(utf8: PackageResources.location_d_ts)
         plugin.script(
             .global(
                 "location.js", source: PackageResources.location_js,

@@ -36,6 +36,7 @@ public struct ModelPlugin: BridgePlugin {
 
     public static func declare(_ plugin: inout PluginDeclaration<Self>) {
         plugin.script(.global("model.js", source: PackageResources.model_js, defines: ["Model"]))
+        plugin.typeScript(utf8: PackageResources.model_d_ts)
         plugin.sync("define", args: ModelArguments.self) { context, args in
             let (registry, name) = (context.state.registry, args.name)
             let schema = try ModelSchema(name: name, json: args.schema, options: args.options)

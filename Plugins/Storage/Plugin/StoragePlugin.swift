@@ -97,6 +97,7 @@ public struct StoragePlugin: BridgePlugin {
         plugin.script(
             .global("storage.js", source: PackageResources.storage_js, defines: ["Storage", "localStorage", "sessionStorage"]))
         plugin.event("change", of: Change.self)
+        plugin.typeScript(utf8: PackageResources.storage_d_ts)
         let local = Self.localGroup
 
         // MARK: localStorage (sync, on the JS thread)

@@ -185,6 +185,7 @@ public final class JSRuntime {
         output.flush()
         // The loop keeps running until the plugins are down: their connections may live on it.
         let (registry, loop) = (self.registry, eventLoop!)
+        guard registry.anySetUp else { return loop.shutdownGracefully { _ in } }
         Task(executorPreference: ActionExecutor.shared) {
             await registry.shutdown()
             loop.shutdownGracefully { _ in }

@@ -53,6 +53,14 @@ public final class BridgeHost: Sendable {
         }
     }
 
+    /// A host with the same plugins, registered once (declarations are read at registration), and `options`.
+    public func with(options: Options) -> BridgeHost {
+        let host = BridgeHost(options: options)
+        let plugins = self.plugins
+        host.registrations.withLock { $0 = plugins }
+        return host
+    }
+
     /// The registered plugins' declarations, in registration order.
     public var plugins: [any PluginRegistration] { registrations.withLock { $0 } }
 
@@ -207,6 +215,8 @@ protocol PluginLifecycle: Sendable {
     func setUpIfNeeded() async -> BridgeError?
     /// Shuts down, if set-up ran.
     func shutdown() async
+    /// Whether set-up has started (or ended).
+    var hasStarted: Bool { get }
 }
 
 /// A plugin with its configuration and lazily made state.
@@ -320,6 +330,15 @@ final class PluginInstance<Plugin: BridgePlugin>: PluginLifecycle, @unchecked Se
             for waiter in waiters { waiter.resume() }
             if case .failure(let error) = outcome { return error }
             return nil
+        }
+    }
+
+    var hasStarted: Bool {
+        phase.withLock {
+            switch $0 {
+            case .idle, .failed: false
+            case .running, .ready, .shutDown: true
+            }
         }
     }
 

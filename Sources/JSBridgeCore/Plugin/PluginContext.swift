@@ -14,7 +14,7 @@ public struct HostEnvironment: Sendable {
 /// state made at set-up can keep it (a watcher that reports changes later, say).
 public struct PluginEvents: Sendable {
     let plugin: String
-    let declared: [String: TypeScriptType]
+    let declared: [String: TypeDescription]
     let sink: @Sendable (_ plugin: String, _ event: String, _ payload: JSONValue) -> Void
     let misuse: @Sendable (String) -> Void
 

@@ -15,7 +15,7 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
     /// The actions by name.
     public internal(set) var actions: [String: ActionDeclaration<Plugin>] = [:]
     /// The events the plugin may emit, by name, with their payload types.
-    public internal(set) var events: [String: TypeScriptType] = [:]
+    public internal(set) var events: [String: TypeDescription] = [:]
     /// The capabilities the plugin's actions ask for (declared with ``capability(_:)`` or `requires:`).
     public internal(set) var capabilities: [Capability] = []
     /// The command-line options the plugin contributes.
@@ -23,7 +23,8 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
     /// The plugin's JavaScript API files.
     public internal(set) var scripts: [PluginScript] = []
     /// TypeScript declarations of the plugin's JavaScript API (written by hand beside its JS files).
-    public internal(set) var typeScript: [String] = []
+    public var typeScript: [String] { typeScriptSources.map { $0() } }
+    private var typeScriptSources: [@Sendable () -> String] = []
     /// Mistakes found while declaring (a name used twice, a bad capability name): registration fails.
     public internal(set) var problems: [String] = []
 
@@ -48,7 +49,7 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
     }
 
     /// Declares a command-line option whose value sets `setting` in the plugin's configuration section (so
-    /// the flag and `--config` share one set of rules): `--location gpsd://…` sets `{"Location": {"source": …}}`.
+    /// the flag and `--config` share one set of rules): `--sensors-root /x` sets `{"Sensors": {"root": "/x"}}`.
     public mutating func option(
         _ name: String, value valueName: String, setting: String, help: String
     ) {
@@ -62,15 +63,21 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
         scripts.append(script)
     }
 
-    /// Adds TypeScript declarations of the plugin's JavaScript API to its typings (`jsbridge --typings`).
-    public mutating func typeScript(_ declarations: String) {
-        typeScript.append(declarations)
+    /// Adds TypeScript declarations of the plugin's JavaScript API to its typings (`jsbridge --typings`); the
+    /// text is read only when typings are written.
+    public mutating func typeScript(_ declarations: @autoclosure @escaping @Sendable () -> String) {
+        typeScriptSources.append(declarations)
+    }
+
+    /// Adds TypeScript declarations given as UTF-8 (an embedded `.d.ts` resource).
+    public mutating func typeScript(utf8 declarations: @autoclosure @escaping @Sendable () -> [UInt8]) {
+        typeScriptSources.append { String(decoding: declarations(), as: UTF8.self) }
     }
 
     /// Declares an event the plugin emits (``PluginContext/emit(_:_:)``), with its payload type.
     public mutating func event<E: Encodable & Sendable>(_ name: String, of payload: E.Type = JSONValue.self) {
         if events[name] != nil { problems.append("event '\(name)' is declared twice") }
-        events[name] = TypeScriptType.describing(E.self)
+        events[name] = TypeDescription(E.self)
     }
 
     // MARK: Actions
@@ -252,8 +259,8 @@ public struct ActionDeclaration<Plugin: BridgePlugin>: Sendable {
     public let executor: ActionExecutorChoice
     /// The capability checked before it runs.
     public let requires: Capability?
-    /// The TypeScript types of its arguments and of its result (a stream's values).
-    public let arguments: TypeScriptType, result: TypeScriptType
+    /// The types of its arguments and of its result (a stream's values).
+    public let arguments: TypeDescription, result: TypeDescription
     @usableFromInline let body: Body
 
     @usableFromInline
@@ -264,8 +271,8 @@ public struct ActionDeclaration<Plugin: BridgePlugin>: Sendable {
         self.kind = kind
         self.executor = executor
         self.requires = requires
-        self.arguments = TypeScriptType.describing(arguments: A.self)
-        self.result = TypeScriptType.describing(R.self)
+        self.arguments = TypeDescription(arguments: A.self)
+        self.result = TypeDescription(R.self)
         self.body = body
     }
 }
@@ -329,27 +336,36 @@ public struct CommandLineOption: Sendable, Hashable {
 public struct PluginScript: Sendable {
     /// The file name (in stack traces: `jsbridge:plugin/<Plugin>/<name>`).
     public let name: String
-    /// The file's UTF-8 text.
-    public let source: [UInt8]
     /// Globals the file defines.
     public let globals: [String]
     /// Names the file adds to `plugin.shared`.
     public let shares: [String]
     /// The module name (`require("jsbridge:<module>")`), when the file is a module.
     public let module: String?
+    private let text: @Sendable () -> [UInt8]
+
+    /// The file's UTF-8 text (read when the file first runs, not at start-up).
+    public var source: [UInt8] { text() }
 
     /// A file that defines `globals` (and `shares` names for the plugin's other files) when first read.
-    public static func global(_ name: String, source: [UInt8], defines globals: [String], shares: [String] = []) -> Self {
-        Self(name: name, source: source, globals: globals, shares: shares, module: nil)
+    public static func global(
+        _ name: String, source: @autoclosure @escaping @Sendable () -> [UInt8], defines globals: [String],
+        shares: [String] = []
+    ) -> Self {
+        Self(name: name, globals: globals, shares: shares, module: nil, text: source)
     }
 
     /// A file that only adds `shares` names to `plugin.shared`, for the plugin's other files.
-    public static func shared(_ name: String, source: [UInt8], shares: [String]) -> Self {
-        Self(name: name, source: source, globals: [], shares: shares, module: nil)
+    public static func shared(_ name: String, source: @autoclosure @escaping @Sendable () -> [UInt8], shares: [String])
+        -> Self
+    {
+        Self(name: name, globals: [], shares: shares, module: nil, text: source)
     }
 
     /// A module: the file returns its exports, reachable as `require("jsbridge:<module>")`.
-    public static func module(_ module: String, file name: String, source: [UInt8]) -> Self {
-        Self(name: name, source: source, globals: [], shares: [], module: module)
+    public static func module(_ module: String, file name: String, source: @autoclosure @escaping @Sendable () -> [UInt8])
+        -> Self
+    {
+        Self(name: name, globals: [], shares: [], module: module, text: source)
     }
 }

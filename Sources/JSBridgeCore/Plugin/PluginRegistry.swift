@@ -97,6 +97,9 @@ public final class PluginRegistry: Sendable {
         return await registered.lifecycle.setUpIfNeeded()
     }
 
+    /// Whether any plugin's set-up has started (so that there may be something to shut down).
+    public var anySetUp: Bool { plugins.contains { $0.lifecycle.hasStarted } }
+
     /// Shuts every plugin that was set up down, concurrently, and waits for all of them.
     public func shutdown() async {
         await withTaskGroup(of: Void.self) { group in

@@ -11,12 +11,15 @@ public struct PluginTypings: Sendable {
     init<Plugin: BridgePlugin>(_ declaration: PluginDeclaration<Plugin>) {
         let namespace = "\(Plugin.name)Plugin"
         var interfaces: [TypeScriptType] = []
-        let actions = declaration.actions.sorted { $0.key < $1.key }
-        for (_, action) in actions {
+        let actions = declaration.actions.sorted { $0.key < $1.key }.map {
+            (name: $0.key, kind: $0.value.kind, requires: $0.value.requires, arguments: $0.value.arguments.typeScript,
+             result: $0.value.result.typeScript)
+        }
+        for action in actions {
             action.arguments.interfaces(into: &interfaces)
             action.result.interfaces(into: &interfaces)
         }
-        let events = declaration.events.sorted { $0.key < $1.key }
+        let events = declaration.events.sorted { $0.key < $1.key }.map { ($0.key, $0.value.typeScript) }
         for (_, payload) in events { payload.interfaces(into: &interfaces) }
 
         var out = "// Typings of the \(Plugin.name) plugin, written from its declaration by `jsbridge --typings "
@@ -34,7 +37,8 @@ public struct PluginTypings: Sendable {
             out += "}\n"
         }
         out += "\ninterface JSBridgePluginTypes {\n  \(Self.propertyName(Plugin.name)): {\n    actions: {\n"
-        for (name, action) in actions {
+        for action in actions {
+            let name = action.name
             if let capability = action.requires { out += "      /** Needs \(capability.flag). */\n" }
             let value = action.kind == .stream ? "value" : "result"
             out += "      \(Self.propertyName(name)): { kind: \"\(action.kind.rawValue)\"; "

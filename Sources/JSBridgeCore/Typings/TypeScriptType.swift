@@ -76,6 +76,21 @@ public indirect enum TypeScriptType: Sendable, Hashable {
     }
 }
 
+/// A Swift type whose TypeScript type is worked out when typings are written (not when a plugin is declared:
+/// start-up does not pay for it).
+public struct TypeDescription: Sendable {
+    private let describe: @Sendable () -> TypeScriptType
+
+    /// The type of `T`'s values.
+    public init<T>(_ type: T.Type) { describe = { TypeScriptType.describing(T.self) } }
+
+    /// The type of an action's arguments `T` (`void` for ``NoArguments``).
+    public init<T>(arguments type: T.Type) { describe = { TypeScriptType.describing(arguments: T.self) } }
+
+    /// The TypeScript type.
+    public var typeScript: TypeScriptType { describe() }
+}
+
 /// A type that states its TypeScript type itself (for types the recording decoder cannot read: `Encodable`
 /// results, arguments with hand-written readers, string enums without `CaseIterable`).
 public protocol TypeScriptDescribable {
@@ -272,6 +287,28 @@ struct ShapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        node.field(key.stringValue, type, optional: true)
+        return nil
+    }
+
+    // The standard library's own versions of these ask `contains(_:)` first (which answers false here, so that
+    // types branching on it take one path): each records its key as optional instead.
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { optional(type, key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { optional(type, key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { optional(type, key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { optional(type, key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { optional(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { optional(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { optional(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { optional(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { optional(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { optional(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { optional(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { optional(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { optional(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { optional(type, key) }
+
+    private func optional<T>(_ type: T.Type, _ key: Key) -> T? {
         node.field(key.stringValue, type, optional: true)
         return nil
     }

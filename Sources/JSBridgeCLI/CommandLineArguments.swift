@@ -1,0 +1,223 @@
+import JSBridgeCore
+
+/// A command line read against the engine's own options and what the plugins declare: capability flags
+/// (`--allow-<name>[=scopes]`, `--allow-all`) and plugin options.
+///
+/// Options end at the script (or after `--`): it and everything after it are the script's. One table of the
+/// engine's options (``engineOptions``) serves parsing and `--help` alike.
+struct CommandLineArguments {
+    var eval: String?
+    var config: String?
+    var trace = false
+    var timeout: Double?
+    var appID: String?
+    var storageDir: String?
+    var typings: String?
+    var wantsHelp = false
+    var wantsVersion = false
+    /// The script and its arguments (or, with `-e`, the arguments alone).
+    var rest: [String] = []
+    /// What the capability flags grant.
+    var permissions = Permissions.none
+    /// Plugin options given: which plugin's, which option, the value.
+    var optionValues: [(plugin: String, option: CommandLineOption, value: String)] = []
+
+    /// One option of the engine itself.
+    struct EngineOption: Sendable {
+        let names: [String]
+        let valueName: String?
+        let help: String
+        let apply: @Sendable (inout CommandLineArguments, String) throws(UsageError) -> Void
+    }
+
+    static let engineOptions: [EngineOption] = [
+        EngineOption(names: ["-e", "--eval"], valueName: "code", help: "Run <code> instead of a script file.") {
+            $0.eval = $1
+        },
+        EngineOption(
+            names: ["--config"], valueName: "file.json",
+            help: "Per-plugin configuration: a JSON object keyed by plugin name (and \"allow\": capabilities)."
+        ) { $0.config = $1 },
+        EngineOption(names: ["--trace"], valueName: nil, help: "Print one stderr line per bridge call and result, with timing.") {
+            arguments, _ in arguments.trace = true
+        },
+        EngineOption(
+            names: ["--timeout"], valueName: "seconds", help: "Stop the script after this many seconds (exit code 1)."
+        ) { (arguments, value) throws(UsageError) in
+            guard let seconds = Double(value), seconds > 0, seconds <= 1e9 else {
+                throw UsageError("--timeout must be a positive number of seconds (at most 1e9), got '\(value)'.")
+            }
+            arguments.timeout = seconds
+        },
+        EngineOption(
+            names: ["--app-id"], valueName: "id", help: "The namespace of the script's data (default: derived from the script's path)."
+        ) { (arguments, value) throws(UsageError) in
+            guard isValidAppID(value) else {
+                throw UsageError("--app-id must be 1–128 letters, digits, '.', '_' or '-', not starting with '.'.")
+            }
+            arguments.appID = value
+        },
+        EngineOption(
+            names: ["--storage-dir"], valueName: "dir",
+            help: "Where app data lives (default: $XDG_DATA_HOME/jsbridge or ~/.local/share/jsbridge)."
+        ) { $0.storageDir = $1 },
+        EngineOption(
+            names: ["--typings"], valueName: "plugin",
+            help: "Print <plugin>'s TypeScript typings (written from its declaration) and exit."
+        ) { $0.typings = $1 },
+        EngineOption(names: ["--version"], valueName: nil, help: "Show the version.") { arguments, _ in
+            arguments.wantsVersion = true
+        },
+        EngineOption(names: ["-h", "--help"], valueName: nil, help: "Show help information.") { arguments, _ in
+            arguments.wantsHelp = true
+        },
+    ]
+
+    /// Reads `arguments` (without the program's name).
+    init(_ arguments: [String], plugins: [any PluginRegistration], capabilities: [Capability]) throws(UsageError) {
+        var pluginOptions: [String: (plugin: String, option: CommandLineOption)] = [:]
+        for plugin in plugins {
+            for option in plugin.options { pluginOptions["--" + option.name] = (plugin.name, option) }
+        }
+        var index = 0
+        func value(for name: String, _ inline: String?, _ valueName: String) throws(UsageError) -> String {
+            if let inline { return inline }
+            guard index < arguments.count else { throw UsageError("Missing value for '\(name) <\(valueName)>'.") }
+            defer { index += 1 }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" {
+                index += 1
+                break
+            }
+            if !argument.hasPrefix("-") || argument == "-" { break }
+            index += 1
+            let equals = argument.firstIndex(of: "=")
+            let name = equals.map { String(argument[..<$0]) } ?? argument
+            let inline = equals.map { String(argument[argument.index(after: $0)...]) }
+            if let option = Self.engineOptions.first(where: { $0.names.contains(name) }) {
+                if let valueName = option.valueName {
+                    try option.apply(&self, try value(for: name, inline, valueName))
+                } else {
+                    guard inline == nil else { throw UsageError("\(name) takes no value.") }
+                    try option.apply(&self, "")
+                }
+            } else if name == "--allow-all" {
+                guard inline == nil else { throw UsageError("--allow-all takes no value.") }
+                permissions = .all
+            } else if name.hasPrefix("--allow-"), let capability = capabilities.first(where: { $0.flag == name }) {
+                try grant(capability, inline)
+            } else if let (plugin, option) = pluginOptions[name] {
+                optionValues.append((plugin, option, try value(for: name, inline, option.valueName)))
+            } else {
+                throw UsageError("Unknown option '\(argument)'.")
+            }
+        }
+        rest = Array(arguments[index...])
+        if eval == nil, rest.isEmpty, typings == nil, !wantsHelp, !wantsVersion {
+            throw UsageError("Missing a script to run (or -e <code>).")
+        }
+    }
+
+    /// Adds a capability flag's grant: everything, or the comma-separated scopes after `=`.
+    private mutating func grant(_ capability: Capability, _ value: String?) throws(UsageError) {
+        guard !permissions.allowsAll else { return }
+        do throws(CapabilityError) {
+            guard let value else { return try permissions.grant(capability) }
+            guard let scope = capability.scope else { throw CapabilityError("takes no value") }
+            guard !value.isEmpty else {
+                throw CapabilityError(
+                    "needs \(scope.valueName) after '=' (or use \(capability.flag) alone for every one)")
+            }
+            try permissions.grant(capability, scopes: value.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
+        } catch {
+            throw UsageError("\(capability.flag): \(error.message)")
+        }
+    }
+
+    /// Turns a configuration problem caused by a plugin option into a usage error naming the flag.
+    func checkOptions(against issues: [String: [ArgumentIssue]]) throws(UsageError) {
+        for (plugin, option, _) in optionValues {
+            if let issue = issues[plugin]?.first(where: { $0.path == option.setting }) {
+                throw UsageError("--\(option.name): \(issue.message)")
+            }
+        }
+    }
+
+    static func isValidAppID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= 128 && !id.hasPrefix(".")
+            && id.utf8.allSatisfy {
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: ".")
+                    || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+            }
+    }
+
+    // MARK: - Help
+
+    /// `--help`: the runtime's description, usage, the engine's options and what the plugins contribute.
+    static func help(_ runtime: RuntimeDescription, plugins: [any PluginRegistration]) -> String {
+        var text = "OVERVIEW: \(runtime.abstract)\n\n"
+        if !runtime.discussion.isEmpty { text += wrap(runtime.discussion, indent: 0) + "\n\n" }
+        text += usage(runtime.name) + "\n\nARGUMENTS:\n"
+        text += table([("<script.js>", "The script to run, then its arguments.")])
+        text += "\nOPTIONS:\n"
+        text += table(
+            engineOptions.map { option in
+                (option.names.joined(separator: ", ") + (option.valueName.map { " <\($0)>" } ?? ""), option.help)
+            })
+        var capabilities: [(String, String)] = [("--allow-all", "Grant every capability.")]
+        for plugin in plugins {
+            for capability in plugin.capabilities where !capabilities.contains(where: { $0.0.hasPrefix(capability.flag) }) {
+                let flag = capability.scope.map { "\(capability.flag)[=<\($0.valueName)>]" } ?? capability.flag
+                capabilities.append((flag, "Grant \(capability.guards) (\(plugin.name))."))
+            }
+        }
+        text += "\nCAPABILITIES (denied unless granted; --config grants them too: \"allow\": {\"<name>\": true | [scopes]}):\n"
+        text += table(capabilities)
+        let options = plugins.flatMap { plugin in
+            plugin.options.map { ("--\($0.name) <\($0.valueName)>", "\($0.help) (\(plugin.name))") }
+        }
+        if !options.isEmpty { text += "\nPLUGIN OPTIONS:\n" + table(options) }
+        return text
+    }
+
+    static func usage(_ name: String) -> String {
+        "USAGE: \(name) [options] <script.js> [args…]\n       \(name) [options] -e <code> [args…]"
+    }
+
+    /// Rows with names in a 24-column gutter and help wrapped at 80 columns.
+    static func table(_ rows: [(String, String)]) -> String {
+        var out = ""
+        for (name, help) in rows {
+            let head = "  " + name
+            out += head.count < 26 ? head + String(repeating: " ", count: 26 - head.count) : head + "\n" + String(repeating: " ", count: 26)
+            out += wrap(help, indent: 26).dropFirst(26) + "\n"
+        }
+        return out
+    }
+
+    /// `text` wrapped at 80 columns, every line indented by `indent` spaces.
+    static func wrap(_ text: String, indent: Int) -> String {
+        let pad = String(repeating: " ", count: indent)
+        var lines: [String] = []
+        var line = pad
+        for word in text.split(separator: " ") {
+            if line.count > indent, line.count + 1 + word.count > 80 {
+                lines.append(line)
+                line = pad
+            }
+            line += (line.count > indent ? " " : "") + word
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// A command-line mistake: printed with the usage, exit code 2.
+struct UsageError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,203 @@
+// Typings of the Storage plugin, written from its declaration by `jsbridge --typings Storage`.
+// Do not edit: regenerate instead.
+
+declare namespace StoragePlugin {
+  interface Info {
+    quotaBytes: number;
+    appId: string;
+    path: string;
+  }
+  interface Usage {
+    usedBytes: number;
+    quotaBytes?: number;
+  }
+  interface Change {
+    group: string;
+    key?: string;
+    value?: string;
+    origin: string;
+  }
+}
+
+interface JSBridgePluginTypes {
+  Storage: {
+    actions: {
+      clear: { kind: "async"; args: { group?: string } | null; result: unknown };
+      clearItems: { kind: "sync"; args: void; result: unknown };
+      entries: { kind: "async"; args: { group?: string } | null; result: string[][] };
+      get: { kind: "async"; args: { group?: string; key: string }; result: string | null };
+      getItem: { kind: "sync"; args: string | [string] | { key: string }; result: string | null };
+      groups: { kind: "async"; args: void; result: string[] };
+      has: { kind: "async"; args: { group?: string; key: string }; result: boolean };
+      info: { kind: "sync"; args: void; result: StoragePlugin.Info };
+      itemKeys: { kind: "sync"; args: void; result: string[] };
+      key: { kind: "sync"; args: number; result: string | null };
+      keys: { kind: "async"; args: { group?: string } | null; result: string[] };
+      length: { kind: "sync"; args: void; result: number };
+      remove: { kind: "async"; args: { group?: string; key: string }; result: boolean };
+      removeItem: { kind: "sync"; args: string | [string] | { key: string }; result: unknown };
+      set: { kind: "async"; args: { group?: string; key: string; json: string } | { group?: string; key: string; value: unknown }; result: unknown };
+      setItem: { kind: "sync"; args: [key: string, value: string]; result: unknown };
+      transaction: { kind: "async"; args: { ops: Array<{ op: "set" | "remove" | "clear"; group?: string; key?: string; json?: string; value?: unknown }> }; result: unknown };
+      unwatch: { kind: "async"; args: { id: number }; result: boolean };
+      usage: { kind: "async"; args: void; result: StoragePlugin.Usage };
+      watch: { kind: "async"; args: { group?: string; key?: string | null }; result: number };
+    };
+    events: {
+      change: StoragePlugin.Change;
+    };
+  };
+}
+
+// Storage (docs/storage.md): the JavaScript API of the plugin (declared beside its JavaScript; added to its generated
+// typings, `jsbridge --typings`).
+
+/** The plugin's error codes (with `INVALID_ARGUMENT`, `PERMISSION_DENIED`, `TIMEOUT` from the bridge). */
+interface BridgeErrorCodes {
+  /** A write would take the app id over its quota (`name` is `"QuotaExceededError"`); `data.quotaBytes`, `usedBytes`, `requiredBytes`. */
+  QUOTA_EXCEEDED: true;
+  /** The database file is damaged; `data.path`, and `data.movedTo` where it was kept. */
+  STORAGE_CORRUPT: true;
+  /** Any other storage failure (directory, disk full, lock held too long); `data.path`. */
+  STORAGE_ERROR: true;
+}
+
+/**
+ * Web Storage: `localStorage` (SQLite, per app id, synchronous and durable once a call returns) and
+ * `sessionStorage` (in memory, this process only). Keys and values are converted with `String(…)`; stored
+ * keys are also properties (`localStorage.theme = "dark"`), the interface's own members win over keys.
+ * A write over the quota throws a `BridgeError` named `"QuotaExceededError"` (code `QUOTA_EXCEEDED`).
+ */
+interface Storage {
+  /** How many keys are stored. */
+  readonly length: number;
+  /** The `index`th key (code point order for localStorage, insertion order for sessionStorage), or null. */
+  key(index: number): string | null;
+  /** The value, or null when the key is not stored. */
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+  /** Removes every key of this storage (localStorage: of this app id only, not the Promise API's groups). */
+  clear(): void;
+  [name: string]: any;
+}
+
+/** JSON values that `Storage` can store: anything `JSON.stringify` keeps, but not `undefined` itself. */
+type StorageValue = {} | null;
+
+/** The Promise API of one group: on `Storage.group(name)`, and on `Storage` itself for the default group. */
+interface StorageGroupMethods {
+  /** The stored value, else the registered default, else `undefined`. */
+  get<T = any>(key: string): Promise<T | undefined>;
+  /** Stores `value` as JSON text; `undefined`, functions, symbols, BigInts and cycles reject (`INVALID_ARGUMENT`). */
+  set(key: string, value: StorageValue): Promise<void>;
+  /** Removes `key`; resolves to whether it was stored. */
+  remove(key: string): Promise<boolean>;
+  /** Whether `key` is stored or has a registered default. */
+  has(key: string): Promise<boolean>;
+  /** Stored keys and keys with defaults, in code point order. */
+  keys(): Promise<string[]>;
+  /** `[key, value]` pairs of stored values and defaults, in key order. */
+  entries<T = any>(): Promise<Array<[string, T]>>;
+  /** Removes every stored key of the group (registered defaults stay). */
+  clear(): Promise<void>;
+  /** Values returned for keys that are not stored: per process, never written (NSUserDefaults' registration domain). */
+  registerDefaults(values: { readonly [key: string]: StorageValue }): void;
+  /** Stores `model` as an archive of model `name` (`Model.archive`'s stable form; needs the Model plugin). */
+  archiveModel(key: string, name: string, model: object): Promise<void>;
+  /**
+   * The archived model converted again with its model's current schema; `null` when nothing is stored.
+   * Rejects with `DATA_FORMAT` (and `data.issues`) when it no longer fits, or holds another model than `name`.
+   */
+  unarchiveModel<T = any>(key: string, name?: string): Promise<T | null>;
+}
+
+/** A group of JSON values of the Promise API (`Storage.group(name)`); every call runs off the JS thread. */
+interface StorageGroup extends StorageGroupMethods {
+  /** The group's name (`"default"` for `Storage.defaultGroup`). */
+  readonly name: string;
+  /** Applies `ops` atomically, all or none (ops without a `group` act on this group). */
+  transaction(ops: readonly StorageOperation[]): Promise<void>;
+  /** Watches one key of the group. */
+  watch(key: string, listener: (change: StorageChange) => void): StorageWatch;
+  /** Watches the whole group. */
+  watch(listener: (change: StorageChange) => void): StorageWatch;
+}
+
+/** One operation of `Storage.transaction`; without a `group`, the default group (or the group's own). */
+type StorageOperation =
+  | { op: "set"; key: string; value: StorageValue; group?: string | StorageGroup }
+  | { op: "remove"; key: string; group?: string | StorageGroup }
+  | { op: "clear"; group?: string | StorageGroup };
+
+/** What a watch listener receives, for writes of this process (after they commit) and of other processes. */
+type StorageChange = StorageGroupChange | LocalStorageChange;
+
+interface StorageGroupChange {
+  /** The group written. */
+  group: string;
+  storage?: undefined;
+  /** The key written; null when the group was cleared. */
+  key: string | null;
+  /** The new value (parsed JSON); `undefined` when removed. */
+  value: any;
+  removed: boolean;
+  /** `"local"`: this process; `"external"`: another process on the same database. */
+  origin: "local" | "external";
+}
+
+interface LocalStorageChange {
+  group: null;
+  storage: "localStorage";
+  /** The key written; null when localStorage was cleared. */
+  key: string | null;
+  /** The new string; null when removed. */
+  value: string | null;
+  removed: boolean;
+  origin: "local" | "external";
+}
+
+/** A `watch` registration. Watches do not keep the process alive. */
+interface StorageWatch {
+  /** Resolves once the watch is registered natively. */
+  readonly ready: Promise<void>;
+  remove(): void;
+}
+
+/** What `Storage.watch` can watch: a key of the default group, a group, `localStorage`, or `{group?, key?}`. */
+type StorageWatchTarget =
+  | string
+  | StorageGroup
+  | Storage
+  | { group?: string | StorageGroup | Storage | null; key?: string | null };
+
+/**
+ * The `Storage` global: Web Storage's interface (`localStorage instanceof Storage`) and the Promise API,
+ * whose `get`/`set`/`remove`/`has`/`keys`/`entries`/`clear`/`registerDefaults` act on the group `"default"`.
+ */
+interface StorageConstructor extends StorageGroupMethods {
+  readonly prototype: Storage;
+  /** Throws `TypeError: Illegal constructor`: the Storage objects are `localStorage` and `sessionStorage`. */
+  new (): never;
+  /** The group `name` (a non-empty string; none or null: the default group); the same object for the same name. */
+  group(name?: string | StorageGroup | null): StorageGroup;
+  /** Applies `ops` (across groups) atomically, all or none (the quota included). */
+  transaction(ops: readonly StorageOperation[]): Promise<void>;
+  /**
+   * Calls `listener` on changes of a key of the default group (`"key"`), of `{group, key}`, of a whole group
+   * (`Storage.group(name)`, `{group}`) or of `localStorage` (sessionStorage cannot be watched).
+   */
+  watch(target: StorageWatchTarget, listener: (change: StorageChange) => void): StorageWatch;
+  /** The bytes used by this app id (localStorage and every group) and its quota (null without one). */
+  usage(): Promise<{ usedBytes: number; quotaBytes: number | null }>;
+  /** The names of the groups holding values. */
+  groups(): Promise<string[]>;
+  /** The group `"default"`. */
+  readonly defaultGroup: StorageGroup;
+  /** The class of groups (for `instanceof`; get groups with `Storage.group(name)`). */
+  readonly StorageGroup: { readonly prototype: StorageGroup; new (name: string): StorageGroup };
+}
+
+declare var Storage: StorageConstructor;
+declare var localStorage: Storage;
+declare var sessionStorage: Storage;
