@@ -12,3 +12,7 @@ else
 fi
 swift build --build-tests -q
 swift test --skip-build "$@"
+# The example third-party plugin package (examples/sensors-plugin): built and tested on its own, as a plugin
+# author's package is, against this checkout.
+swift build --build-tests -q --package-path examples/sensors-plugin
+swift test --skip-build --package-path examples/sensors-plugin

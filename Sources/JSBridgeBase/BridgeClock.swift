@@ -1,6 +1,6 @@
 import Foundation
 
-/// The time source plugins use, injected so tests can control it (see `ManualClock` in JSBridgeTesting).
+/// The time source plugins use, injected so tests can control it (see `ManualClock` beside it).
 public protocol BridgeClock: Sendable {
     /// The current wall-clock time.
     func now() -> Date

@@ -70,7 +70,7 @@ public final class ManualClock: BridgeClock {
 
     /// Waits (in real time, briefly) until `count` tasks sleep on this clock: call before `advance` to
     /// avoid racing the code under test.
-    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(5)) async throws {
+    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(30)) async throws {
         let deadline = ContinuousClock.now + timeout
         while sleeperCount < count {
             if ContinuousClock.now > deadline {

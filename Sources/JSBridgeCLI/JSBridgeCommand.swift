@@ -128,7 +128,7 @@ struct JSBridgeCommand {
             directory: arguments.storageDir ?? StorageLocation.defaultDirectory(environment: environment))
         let host = declarations.with(
             options: .init(permissions: permissions, configuration: configuration, storage: storage))
-        try arguments.checkOptions(against: host.configurationIssues())
+        if !arguments.optionValues.isEmpty { try arguments.checkOptions(against: host.configurationIssues()) }
 
         let options = RuntimeOptions(
             arguments: scriptArguments,

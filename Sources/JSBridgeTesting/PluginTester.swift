@@ -95,7 +95,8 @@ public final class PluginTester: Sendable {
         try callSync(action, try Self.json(arguments))
     }
 
-    /// Starts a stream action; iterate to receive its values, or ``PluginStream/collect()`` them all. Ending
+    /// Starts a stream action; iterate to receive its values, ``PluginStream/collect()`` them all, or take the
+    /// ``PluginStream/first(_:)`` few. Ending
     /// the iteration early (or cancelling the iterating task) cancels the native side, as `cancel()` does from
     /// JavaScript.
     public func stream(_ action: String, _ arguments: JSONValue = .null) throws(BridgeError) -> PluginStream {
@@ -105,7 +106,9 @@ public final class PluginTester: Sendable {
         }
         let id = nextID.add(1, ordering: .relaxed).newValue
         let (values, continuation) = AsyncThrowingStream.makeStream(of: JSONValue.self)
-        let reply = CallReply(callID: id, plugin: pluginName, action: action, sink: StreamSink(continuation))
+        let misuseLog = self.misuseLog
+        let sink = StreamSink(continuation: continuation, misuse: { message in misuseLog.append(message) })
+        let reply = CallReply(callID: id, plugin: pluginName, action: action, sink: sink)
         let call = PreparedCall(resolved: resolved, arguments: arguments, reply: reply)
         continuation.onTermination = { termination in
             if case .cancelled = termination { call.handle.cancel() }
@@ -152,7 +155,7 @@ public struct PluginStream: AsyncSequence, Sendable {
     }
 
     /// The first `count` values, then cancels the stream (fewer if it ended sooner).
-    public func prefix(_ count: Int) async throws -> [JSONValue] {
+    public func first(_ count: Int) async throws -> [JSONValue] {
         var taken: [JSONValue] = []
         var iterator = makeAsyncIterator()
         while taken.count < count, let value = try await iterator.next() { taken.append(value) }
@@ -225,10 +228,7 @@ private final class SingleOutcomeSink: CallOutcomeSink {
 
 private struct StreamSink: CallOutcomeSink {
     let continuation: AsyncThrowingStream<JSONValue, any Error>.Continuation
-
-    init(_ continuation: AsyncThrowingStream<JSONValue, any Error>.Continuation) {
-        self.continuation = continuation
-    }
+    let misuse: @Sendable (String) -> Void
 
     func deliver(_ outcome: CallOutcome, callID: UInt64) {
         switch outcome {
@@ -240,5 +240,5 @@ private struct StreamSink: CallOutcomeSink {
         if outcome.isFinal { continuation.finish() }
     }
 
-    func reportMisuse(_ message: String) {}
+    func reportMisuse(_ message: String) { misuse(message) }
 }

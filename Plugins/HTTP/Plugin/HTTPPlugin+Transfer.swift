@@ -1,7 +1,7 @@
 import Foundation
 import JSBridgeCore
 
-/// The HTTP plugin's transfer actions (js/http-transfer.js; docs/http.md, "Downloads and uploads"):
+/// The HTTP plugin's transfer actions (http-transfer.js; docs/http.md, "Downloads and uploads"):
 ///
 /// - stream `download` — `{url, method?, headers?: [[name, value]], filename?, overwrite?, progress?,
 ///   progressIntervalMs?}`; yields `{type: "progress", loaded, total}` (only with `progress: true`) and

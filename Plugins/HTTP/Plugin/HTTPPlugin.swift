@@ -2,7 +2,7 @@ import Foundation
 import JSBridgeCore
 @_exported import HTTPCore
 
-/// The HTTP plugin: `fetch()` (js/http.js) over an ``HTTPTransport``.
+/// The HTTP plugin: `fetch()` (http.js) over an ``HTTPTransport``.
 ///
 /// Action `request` takes `{url, method?, headers?: [[name, value]], body? (UTF-8 text) | bodyBase64?,
 /// redirect?: "follow" | "manual" | "error"}` and answers `{status, statusText, headers: [[name, value]],

@@ -73,7 +73,7 @@ public enum LocationSourceSpec: Sendable, Hashable, CustomStringConvertible {
     /// `{"Location": {"source": …}}` alike).
     public init(parsing text: String) throws(LocationError) {
         if text.hasPrefix("gpsd://") {
-            let bad = LocationError.unavailable("expected gpsd://host[:port], got '\(text)'")
+            let bad = LocationError.unavailable("expected gpsd://host[:port] (IPv6 as [::1]), got '\(text)'")
             var rest = Substring(text.dropFirst("gpsd://".count))
             if rest.hasSuffix("/") { rest = rest.dropLast() }
             var host = rest, port = 2947
@@ -87,7 +87,10 @@ public enum LocationSourceSpec: Sendable, Hashable, CustomStringConvertible {
                     throw bad
                 }
             } else if let colon = rest.lastIndex(of: ":") {
-                guard let p = Int(rest[rest.index(after: colon)...]), (1...65535).contains(p) else { throw bad }
+                // A bare IPv6 address (`::1`) would read as host `:`: it must be written `[::1]`.
+                guard rest.firstIndex(of: ":") == colon, let p = Int(rest[rest.index(after: colon)...]),
+                    (1...65535).contains(p)
+                else { throw bad }
                 port = p
                 host = rest[..<colon]
             }

@@ -1,7 +1,7 @@
 import JSBridgeBase
 
 extension ModelRegistry {
-    /// Plans for the JS fast path (js/model.js): for `name` and every model it reaches, either a plan
+    /// Plans for the JS fast path (the Model plugin's model.js): for `name` and every model it reaches, either a plan
     /// `{fields: [{name, keys, type, required}]}` or `null` when the model uses a feature the fast path does not
     /// replicate (defaults, enums, ranges, policies, strictness overrides, polymorphism, native transforms,
     /// dotted or non-ASCII keys, dates, sets, maps, any). Types: "string" | "int" | "double" | "bool" | "url" |

@@ -78,14 +78,17 @@ func thermalZones(_ millidegrees: [String], clock: any BridgeClock = SystemClock
         let folder = URL(fileURLWithPath: exe).deletingLastPathComponent()
         let binary = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("sensors-runtime").path }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(binary, "build the package first"))
-        process.arguments = ["--help"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let help = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let path = try #require(binary, "build the package first")
+        let help = try await runBlocking {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = ["--help"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            defer { process.waitUntilExit() }
+            return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        }
         #expect(help.contains("--allow-sensors") && help.contains("--sensors-root <dir>"), "\(help)")
     }
 }

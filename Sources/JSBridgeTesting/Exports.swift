@@ -1,0 +1,2 @@
+// Tests see the plugin API (values, errors, permissions, clocks) through `import JSBridgeTesting`.
+@_exported import JSBridgeCore
