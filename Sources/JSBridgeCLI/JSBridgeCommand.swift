@@ -122,7 +122,7 @@ struct JSBridgeCommand {
             section[option.setting] = .string(value)
             configuration[plugin] = .object(section)
         }
-        let environment = ProcessInfo.processInfo.environment
+        let environment = RuntimeOptions.processEnvironment()
         let storage = StorageLocation(
             appID: arguments.appID ?? Self.defaultAppID(for: script),
             directory: arguments.storageDir ?? StorageLocation.defaultDirectory(environment: environment))

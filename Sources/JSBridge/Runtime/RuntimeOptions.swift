@@ -70,6 +70,23 @@ public struct RuntimeOptions {
     }
 }
 
+extension RuntimeOptions {
+    /// The process's environment variables, read from `environ` directly (Foundation's `ProcessInfo` builds a
+    /// dictionary through several layers; this is what start-up needs of it).
+    public static func processEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        guard var entry = jsb_environ() else { return environment }
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return environment
+    }
+}
+
 /// The jsbridge version.
 public enum JSBridgeVersion {
     public static let string = "0.1.0"

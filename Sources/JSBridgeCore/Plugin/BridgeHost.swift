@@ -171,14 +171,13 @@ struct Registration<Plugin: BridgePlugin>: PluginRegistration {
         events sink: @escaping @Sendable (String, String, JSONValue) -> Void, misuse: @escaping @Sendable (String) -> Void
     ) -> RegisteredPlugin {
         let events = PluginEvents(plugin: Plugin.name, declared: declaration.events, sink: sink, misuse: misuse)
-        let instance: PluginInstance<Plugin>
-        switch Self.decodeConfiguration(section) {
-        case .success(let configuration):
-            instance = PluginInstance(
-                plugin: plugin,
-                setUp: .success(SetUpContext(configuration: configuration, environment: environment, events: events)))
-        case .failure(let problem):
-            instance = PluginInstance(plugin: plugin, setUp: .failure(problem.error(plugin: Plugin.name)))
+        // The section is decoded when the plugin is set up: a plugin never called costs nothing more.
+        let instance = PluginInstance(plugin: plugin) { () -> Result<SetUpContext<Plugin>, BridgeError> in
+            switch Self.decodeConfiguration(section) {
+            case .success(let configuration):
+                .success(SetUpContext(configuration: configuration, environment: environment, events: events))
+            case .failure(let problem): .failure(problem.error(plugin: Plugin.name))
+            }
         }
         return RegisteredPlugin(
             name: Plugin.name, lifecycle: instance, scripts: declaration.scripts,
@@ -219,6 +218,66 @@ protocol PluginLifecycle: Sendable {
     var hasStarted: Bool { get }
 }
 
+/// Where a plugin's actions find its context once set-up has made its state.
+///
+/// The fast path is inlinable: the declaration's closures, built in the plugin's own module, read the context
+/// with code specialised for the plugin (generic code here would look up type metadata on every call).
+public final class ContextCell<Plugin: BridgePlugin>: @unchecked Sendable {
+    // Written once, before `isReady` is set (release); read after it was seen set (acquire).
+    @usableFromInline var context: PluginContext<Plugin>?
+    @usableFromInline let isReady = Atomic<Bool>(false)
+    weak var instance: PluginInstance<Plugin>?
+
+    init() {}
+
+    func publish(_ context: PluginContext<Plugin>) {
+        self.context = context
+        isReady.store(true, ordering: .releasing)
+    }
+
+    /// The context for a call on a thread that may block (sync and `start` actions): set-up, when it has not
+    /// run yet, is awaited here. Throws `PERMISSION_DENIED` unless `capability` (when given) is granted.
+    @inlinable @inline(__always)
+    public func now(requiring capability: Capability?) throws(BridgeError) -> PluginContext<Plugin> {
+        let context: PluginContext<Plugin>
+        if isReady.load(ordering: .acquiring), let ready = self.context {
+            context = ready
+        } else {
+            context = try waitBlocking()
+        }
+        if let capability { try context.require(capability) }
+        return context
+    }
+
+    /// The context for a call in a task: set-up, when it has not run yet, is awaited.
+    @inlinable @inline(__always)
+    public func awaited(requiring capability: Capability?) async throws(BridgeError) -> PluginContext<Plugin> {
+        let context: PluginContext<Plugin>
+        if isReady.load(ordering: .acquiring), let ready = self.context {
+            context = ready
+        } else {
+            context = try await waitForSetUp()
+        }
+        if let capability { try context.require(capability) }
+        return context
+    }
+
+    @usableFromInline
+    func waitBlocking() throws(BridgeError) -> PluginContext<Plugin> {
+        guard let instance else { throw PluginInstance<Plugin>.gone }
+        let failure = JSBridgeCore.waitBlocking { await instance.setUpIfNeeded() }
+        if let failure { throw failure }
+        return try instance.contextAfterSetUp()
+    }
+
+    @usableFromInline
+    func waitForSetUp() async throws(BridgeError) -> PluginContext<Plugin> {
+        guard let instance else { throw PluginInstance<Plugin>.gone }
+        if let failure = await instance.setUpIfNeeded() { throw failure }
+        return try instance.contextAfterSetUp()
+    }
+}
+
 /// A plugin with its configuration and lazily made state.
 final class PluginInstance<Plugin: BridgePlugin>: PluginLifecycle, @unchecked Sendable {
     private enum Phase {
@@ -230,37 +289,22 @@ final class PluginInstance<Plugin: BridgePlugin>: PluginLifecycle, @unchecked Se
     }
 
     let plugin: Plugin
-    private let setUpContext: Result<SetUpContext<Plugin>, BridgeError>
+    /// Decodes the configuration and makes the set-up context (once, when set-up starts).
+    private let makeSetUpContext: @Sendable () -> Result<SetUpContext<Plugin>, BridgeError>
     private let phase = Mutex<Phase>(.idle)
-    // Written once, before `isReady` is set (release); read after it was seen set (acquire).
-    private var readyContext: PluginContext<Plugin>?
-    private let isReady = Atomic<Bool>(false)
+    let cell = ContextCell<Plugin>()
 
-    init(plugin: Plugin, setUp: Result<SetUpContext<Plugin>, BridgeError>) {
+    static var gone: BridgeError {
+        BridgeError(code: BridgeError.Code.pluginError, message: "Plugin '\(Plugin.name)' is no longer registered.")
+    }
+
+    init(plugin: Plugin, setUpContext: @escaping @Sendable () -> Result<SetUpContext<Plugin>, BridgeError>) {
         self.plugin = plugin
-        self.setUpContext = setUp
-        if case .failure(let error) = setUp { phase.withLock { $0 = .failed(error) } }
+        self.makeSetUpContext = setUpContext
+        cell.instance = self
     }
 
-    /// The context for a call, running set-up first if it has not run.
-    @inline(__always)
-    func context() async throws(BridgeError) -> PluginContext<Plugin> {
-        if isReady.load(ordering: .acquiring), let readyContext { return readyContext }
-        if let failure = await setUpIfNeeded() { throw failure }
-        return try contextAfterSetUp()
-    }
-
-    /// The context for a call on a thread that may block (sync and `start` actions): set-up, when it has not
-    /// run yet, is awaited here.
-    @inline(__always)
-    func contextNow() throws(BridgeError) -> PluginContext<Plugin> {
-        if isReady.load(ordering: .acquiring), let readyContext { return readyContext }
-        let failure = waitBlocking { await self.setUpIfNeeded() }
-        if let failure { throw failure }
-        return try contextAfterSetUp()
-    }
-
-    private func contextAfterSetUp() throws(BridgeError) -> PluginContext<Plugin> {
+    func contextAfterSetUp() throws(BridgeError) -> PluginContext<Plugin> {
         let current = phase.withLock { $0 }
         switch current {
         case .ready(let context): return context
@@ -282,9 +326,14 @@ final class PluginInstance<Plugin: BridgePlugin>: PluginLifecycle, @unchecked Se
         let step = phase.withLock { phase -> SetUpStep in
             switch phase {
             case .idle:
-                guard case .success(let context) = setUpContext else { return .done(nil) }
-                phase = .running([])
-                return .run(context)
+                switch makeSetUpContext() {
+                case .success(let context):
+                    phase = .running([])
+                    return .run(context)
+                case .failure(let error):
+                    phase = .failed(error)
+                    return .done(error)
+                }
             case .running: return .wait
             case .ready: return .done(nil)
             case .failed(let error): return .done(error)
@@ -320,8 +369,7 @@ final class PluginInstance<Plugin: BridgePlugin>: PluginLifecycle, @unchecked Se
                 guard case .running(let waiters) = phase else { return [] }
                 switch outcome {
                 case .success(let ready):
-                    readyContext = ready
-                    isReady.store(true, ordering: .releasing)
+                    cell.publish(ready)
                     phase = .ready(ready)
                 case .failure(let error): phase = .failed(error)
                 }
@@ -351,43 +399,17 @@ final class PluginInstance<Plugin: BridgePlugin>: PluginLifecycle, @unchecked Se
         if let state { await plugin.shutdown(state) }
     }
 
-    /// The declared action as a plugin-independent ``Action`` bound to this instance.
+    /// The declared action as a plugin-independent ``Action`` bound to this instance's context cell.
     func bind(_ declared: ActionDeclaration<Plugin>) -> Action {
-        let capability = declared.requires
+        let cell = self.cell
         let body: Action.Body
         switch declared.body {
         case .sync(let run):
-            body = .sync { [self] json throws(BridgeError) in
-                let context = try contextNow()
-                if let capability { try context.require(capability) }
-                do {
-                    return try run(context, json)
-                } catch {
-                    throw BridgeError(from: error)
-                }
-            }
+            body = .sync { json in try run(cell, json) }
         case .reply(let run):
-            body = .reply { [self] json, reply in
-                let context: PluginContext<Plugin>
-                do {
-                    context = try await self.context()
-                    if let capability { try context.require(capability) }
-                } catch {
-                    return reply.reject(error)
-                }
-                await run(context, json, reply)
-            }
+            body = .reply { json, reply in await run(cell, json, reply) }
         case .start(let run):
-            body = .start { [self] json, reply in
-                let context: PluginContext<Plugin>
-                do {
-                    context = try contextNow()
-                    if let capability { try context.require(capability) }
-                } catch {
-                    return reply.reject(error)
-                }
-                run(context, json, reply)
-            }
+            body = .start { json, reply in run(cell, json, reply) }
         }
         return Action(kind: declared.kind, executor: declared.executor, body: body)
     }

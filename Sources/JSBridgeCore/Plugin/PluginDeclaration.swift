@@ -92,8 +92,9 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
             name,
             ActionDeclaration(
                 kind: .sync, executor: .concurrent, requires: capability, arguments: A.self, result: R.self,
-                body: .sync { context, json in
-                    try encodeResult(try body(context, try decodeArguments(A.self, from: json)))
+                body: .sync { cell, json in
+                    let context = try cell.now(requiring: capability)
+                    return try encodeResult(try body(context, try decodeArguments(A.self, from: json)))
                 }))
     }
 
@@ -108,8 +109,9 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
             name,
             ActionDeclaration(
                 kind: .async, executor: executor, requires: capability, arguments: A.self, result: R.self,
-                body: .reply { context, json, reply in
+                body: .reply { cell, json, reply in
                     do {
+                        let context = try await cell.awaited(requiring: capability)
                         let args = try decodeArguments(A.self, from: json)
                         reply.resolve(try encodeResult(try await body(context, args)))
                     } catch {
@@ -129,8 +131,9 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
             name,
             ActionDeclaration(
                 kind: .stream, executor: executor, requires: capability, arguments: A.self, result: E.self,
-                body: .reply { context, json, reply in
+                body: .reply { cell, json, reply in
                     do {
+                        let context = try await cell.awaited(requiring: capability)
                         let args = try decodeArguments(A.self, from: json)
                         try await body(context, args, StreamWriter(reply: reply))
                         reply.finish()
@@ -154,8 +157,9 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
             name,
             ActionDeclaration(
                 kind: .async, executor: executor, requires: capability, arguments: A.self, result: R.self,
-                body: .reply { context, json, reply in
+                body: .reply { cell, json, reply in
                     do {
+                        let context = try await cell.awaited(requiring: capability)
                         await body(context, try decodeArguments(A.self, from: json), reply)
                     } catch {
                         reply.reject(error)
@@ -178,9 +182,11 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
             name,
             ActionDeclaration(
                 kind: .async, executor: .start, requires: capability, arguments: A.self, result: R.self,
-                body: .start { context, json, reply in
+                body: .start { cell, json, reply in
+                    let context: PluginContext<Plugin>
                     let args: A
                     do {
+                        context = try cell.now(requiring: capability)
                         args = try decodeArguments(A.self, from: json)
                     } catch {
                         reply.reject(error)
@@ -245,12 +251,14 @@ extension PluginDeclaration {
 
 /// One declared action of plugin `Plugin`.
 public struct ActionDeclaration<Plugin: BridgePlugin>: Sendable {
+    /// The action's body, given its plugin's ``ContextCell`` (the context is read there, in code specialised
+    /// for the plugin: a call pays no generic lookups).
     @usableFromInline
     enum Body: Sendable {
-        case sync(@Sendable (PluginContext<Plugin>, JSONValue) throws -> JSONValue)
-        case reply(@Sendable (PluginContext<Plugin>, JSONValue, CallReply) async -> Void)
+        case sync(@Sendable (ContextCell<Plugin>, JSONValue) throws -> JSONValue)
+        case reply(@Sendable (ContextCell<Plugin>, JSONValue, CallReply) async -> Void)
         /// Runs where the call starts; answers through the reply later (``PluginDeclaration/start(_:args:answers:requires:_:)``).
-        case start(@Sendable (PluginContext<Plugin>, JSONValue, CallReply) -> Void)
+        case start(@Sendable (ContextCell<Plugin>, JSONValue, CallReply) -> Void)
     }
 
     /// How scripts call it.

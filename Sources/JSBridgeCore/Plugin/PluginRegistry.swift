@@ -8,7 +8,7 @@ public struct Action: Sendable {
     }
 
     enum Body: Sendable {
-        case sync(@Sendable (JSONValue) throws(BridgeError) -> JSONValue)
+        case sync(@Sendable (JSONValue) throws -> JSONValue)
         case reply(@Sendable (JSONValue, CallReply) async -> Void)
         /// Runs where the call starts; answers through the reply later.
         case start(@Sendable (JSONValue, CallReply) -> Void)
@@ -112,17 +112,23 @@ public final class PluginRegistry: Sendable {
     /// Hosts resolve it once per action, keeping per-call work to the action itself.
     public func syncInvoker(for resolved: ResolvedAction) -> (@Sendable (JSONValue) throws(BridgeError) -> JSONValue)? {
         guard case .sync(let body) = resolved.action.body else { return nil }
-        return body
+        return { arguments throws(BridgeError) in
+            do {
+                return try body(arguments)
+            } catch {
+                throw BridgeError(from: error)
+            }
+        }
     }
 
     /// Runs a sync action on the calling thread.
     public func invokeSync(_ resolved: ResolvedAction, arguments: JSONValue) throws(BridgeError) -> JSONValue {
-        guard case .sync(let body) = resolved.action.body else {
+        guard let invoke = syncInvoker(for: resolved) else {
             throw .actionNotFound(
                 resolved.plugin.name, resolved.name,
                 hint: "it is \(resolved.action.kind.article) action; call it with \(resolved.action.kind.jsCall)")
         }
-        return try body(arguments)
+        return try invoke(arguments)
     }
 
     /// Starts an async or stream action on its executor; its outcomes go to `reply`.
@@ -226,7 +232,7 @@ public struct PreparedCall: Sendable {
         let (arguments, reply, handle) = (self.arguments, self.reply, self.handle)
         switch resolved.action.body {
         case .sync(let body):
-            do throws(BridgeError) {
+            do {
                 reply.resolve(try body(arguments))
             } catch {
                 reply.reject(error)
