@@ -202,7 +202,30 @@ def main():
             n_start.measure(lambda: (number(r["a"], "medianMs"), r["a"]))
         except (BenchError, KeyError, TypeError) as e2:
             n_start.error = str(e2)
-    rows.append(("start-up: -e 0 (median)", "ms", j_start, n_start, "node -e 0", "le", 0.5))
+    rows.append(("start-up: -e 0 (median)", "ms", j_start, n_start, "node -e 0", "le", 0.3))
+
+    # 4b. start-up memory: peak RSS of `-e 0` (GNU time's %M), best of 3, alternated
+    progress("start-up memory: peak RSS of -e 0, best of 3 each")
+    j_peak, n_peak = Side(False), Side(False)
+
+    def peak_rss(cmd):
+        try:
+            done = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stdin=subprocess.DEVNULL,
+                                  capture_output=True, text=True, timeout=60)
+        except (subprocess.TimeoutExpired, OSError) as e:
+            raise BenchError(f"/usr/bin/time: {e}")
+        kb = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
+        if done.returncode != 0 or not kb.isdigit():
+            raise BenchError(f"{cmd[0]} -e 0: exit {done.returncode}, stderr {done.stderr.strip()[-120:]!r}")
+        return int(kb) / 1024, {"peakKB": int(kb)}
+
+    for _ in range(3):
+        if not j_start.error:
+            j_peak.measure(lambda: peak_rss([jsb, "-e", "0"]))
+        else:
+            j_peak.fail(j_start.error)
+        n_peak.measure(lambda: peak_rss(["node", "-e", "0"]))
+    rows.append(("start-up: peak RSS of -e 0 (best)", "MiB", j_peak, n_peak, "node -e 0", "le", 1.0))
 
     # 5. memory
     progress(f"memory: RSS around {mem_total} async calls in batches of {mem_batch}")

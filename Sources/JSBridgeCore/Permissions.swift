@@ -211,9 +211,18 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
             port = p
             hostPart = hostPart[..<colon]
         }
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:*")
-        guard !hostPart.isEmpty, !hostPart.hasPrefix("-"), hostPart.allSatisfy(allowed.contains) else { return nil }
+        guard !hostPart.isEmpty, !hostPart.hasPrefix("-"), hostPart.utf8.allSatisfy(Self.isHostByte) else { return nil }
         self.init(host: String(hostPart), port: port)
+    }
+
+    /// Letters, digits and `.-_:*` (checked per request: no set is built).
+    private static func isHostByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "*"):
+            true
+        default: false
+        }
     }
 
     /// `host`, `host:port`, `[v6]:port`.

@@ -158,6 +158,12 @@ public func encodeResult<R: Encodable>(_ value: R) throws(BridgeError) -> JSONVa
     }
     if R.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
     if R.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
+    if R.self == String?.self { return unsafeBitCast(value, to: String?.self).map(JSONValue.string) ?? .null }
+    if R.self == Int.self {
+        let number = unsafeBitCast(value, to: Int.self)
+        if number.magnitude <= 1 << 53 { return .number(Double(number)) }
+    }
+    if R.self == [String].self { return .array(unsafeBitCast(value, to: [String].self).map(JSONValue.string)) }
     return try encodeWithEncoder(value)
 }
 
