@@ -28,10 +28,17 @@ public enum JSBridgeScripts {
     public static let files: [File] = [
         File(name: "loader.js", source: PackageResources.loader_js, globals: [], internals: []),
         File(name: "errors.js", source: PackageResources.errors_js, globals: [], internals: []),
-        File(name: "timers.js", source: PackageResources.timers_js, globals: [], internals: []),
-        File(name: "process.js", source: PackageResources.process_js, globals: [], internals: []),
         File(name: "module.js", source: PackageResources.module_js, globals: [], internals: []),
         File(name: "bridge.js", source: PackageResources.bridge_js, globals: [], internals: []),
+        File(
+            name: "timers.js", source: PackageResources.timers_js,
+            globals: [
+                "setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate",
+                "queueMicrotask",
+            ], internals: ["fireTimer", "Timeout"]),
+        File(
+            name: "process.js", source: PackageResources.process_js, globals: ["process", "performance", "global"],
+            internals: ["runExit"]),
         File(
             name: "inspect.js", source: PackageResources.inspect_js, globals: [],
             internals: ["inspect", "format", "formatWithOptions", "formatError", "errorStack"]),

@@ -20,7 +20,7 @@ class BridgeError extends Error {
 }
 Object.defineProperty(BridgeError.prototype, "name", { value: "BridgeError", writable: true, configurable: true });
 
-// plugin → action → [index, kind, syncFunction?]
+// plugin -> action -> [index, kind, syncFunction?]
 const manifest = Object.create(null);
 for (const [plugin, actions] of Object.entries(internal.startup.manifest)) {
   manifest[plugin] = Object.create(null);
@@ -29,7 +29,7 @@ for (const [plugin, actions] of Object.entries(internal.startup.manifest)) {
   }
 }
 
-const pending = new Map(); // id → call entry
+const pending = new Map(); // id -> call entry
 let lastId = 0;
 
 function lookup(plugin, action) {
@@ -77,10 +77,10 @@ const OBJECT_PROTOTYPE = Object.prototype;
 const ARRAY_PROTOTYPE = Array.prototype;
 
 /// Whether `JSON.stringify(value)` needs no replacer to be exact: only strings, numbers, booleans, null,
-/// undefined, and plain objects and arrays (no `toJSON`) of them, at most 32 levels deep — so nothing the
+/// undefined, and plain objects and arrays (no `toJSON`) of them, at most 32 levels deep - so nothing the
 /// replacer would refuse is reachable. Anything else (class instances, dates, symbols, functions, BigInts,
 /// cycles, deep values) answers false and takes the checked path. A replacer function costs JSC a call back
-/// into JavaScript per value: measured ~1.7 µs vs ~0.5 µs (this walk + a plain stringify) for a small object.
+/// into JavaScript per value: measured ~1.7 us vs ~0.5 us (this walk + a plain stringify) for a small object.
 /// (A getter of a plain object runs once here and once in stringify.)
 function isPlainData(value, depth) {
   const type = typeof value;
@@ -313,7 +313,7 @@ function subscribe(plugin, action, args, onValue, onError) {
 
 // MARK: - Events
 
-const listeners = new Map(); // "plugin\0event" → Set of listeners
+const listeners = new Map(); // "plugin\0event" -> Set of listeners
 
 function on(plugin, event, listener) {
   if (typeof listener !== "function") throw new TypeError("bridge.on needs a listener function.");
@@ -452,7 +452,7 @@ function pluginHandle(name) {
   return handle;
 }
 
-const pluginFileExports = new Map(); // "plugin/file" → what the file returned
+const pluginFileExports = new Map(); // "plugin/file" -> what the file returned
 function loadPluginFile(plugin, file) {
   const key = plugin + "/" + file;
   if (pluginFileExports.has(key)) return pluginFileExports.get(key);
@@ -462,7 +462,7 @@ function loadPluginFile(plugin, file) {
   return exports;
 }
 
-/// `require("jsbridge:<module>")`: module name → loader.
+/// `require("jsbridge:<module>")`: module name -> loader.
 const pluginModules = Object.create(null);
 for (const { plugin, file, globals, shares, module } of internal.startup.pluginFiles) {
   const load = () => loadPluginFile(plugin, file);

@@ -1,4 +1,4 @@
-// console.js — the global `console` (Node-style output, one internal.print call per line).
+// console.js - the global `console` (Node-style output, one internal.print call per line).
 
 const STDOUT = 1;
 const STDERR = 2;
@@ -38,9 +38,9 @@ function renderTable(head, columns) {
   const rowCount = Math.max(...columns.map((c) => c.length));
   const rows = Array.from({ length: rowCount }, (_, r) => columns.map((c) => (Object.hasOwn(c, r) ? c[r] : '')));
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)) + 2);
-  const line = (l, m, r) => l + widths.map((w) => '─'.repeat(w)).join(m) + r;
-  const render = (cells) => `│${cells.map((cell, i) => ` ${cell}`.padEnd(widths[i])).join('│')}│`;
-  return [line('┌', '┬', '┐'), render(head), line('├', '┼', '┤'), ...rows.map(render), line('└', '┴', '┘')].join('\n');
+  const line = (l, m, r) => l + widths.map((w) => '\u2500'.repeat(w)).join(m) + r;
+  const render = (cells) => `\u2502${cells.map((cell, i) => ` ${cell}`.padEnd(widths[i])).join('\u2502')}\u2502`;
+  return [line('\u250c', '\u252c', '\u2510'), render(head), line('\u251c', '\u253c', '\u2524'), ...rows.map(render), line('\u2514', '\u2534', '\u2518')].join('\n');
 }
 
 function table(data, properties) {

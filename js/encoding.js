@@ -1,5 +1,5 @@
-// encoding.js — TextEncoder / TextDecoder (UTF-8 only, per the WHATWG Encoding Standard), btoa / atob.
-// Sets internal.utf8Encode(string) → Uint8Array and internal.utf8Decode(bytes) → string for later files.
+// encoding.js - TextEncoder / TextDecoder (UTF-8 only, per the WHATWG Encoding Standard), btoa / atob.
+// Sets internal.utf8Encode(string) -> Uint8Array and internal.utf8Decode(bytes) -> string for later files.
 
 const utf8Labels = new Set(['unicode-1-1-utf-8', 'unicode11utf8', 'unicode20utf8', 'utf-8', 'utf8', 'x-unicode20utf8']);
 const CHUNK = 0x2000; // code units per String.fromCharCode call

@@ -1,4 +1,4 @@
-// events.js — DOMException, Event, CustomEvent, EventTarget, AbortController, AbortSignal (WHATWG DOM).
+// events.js - DOMException, Event, CustomEvent, EventTarget, AbortController, AbortSignal (WHATWG DOM).
 // Also set on `internal` for later runtime files. A listener that throws is reported through
 // internal.reportUncaught (errors.js), like an uncaught exception in Node.
 
@@ -42,7 +42,7 @@ legacyCodes.forEach(([, constant], i) => {
 const NONE = 0;
 const AT_TARGET = 2;
 const phases = { NONE, CAPTURING_PHASE: 1, AT_TARGET, BUBBLING_PHASE: 3 };
-const eventState = new WeakMap(); // Event → internal flags
+const eventState = new WeakMap(); // Event -> internal flags
 
 class Event {
   #type;
@@ -118,7 +118,7 @@ class CustomEvent extends Event {
 }
 
 class EventTarget {
-  #listeners = null; // type → [{ callback, capture, once, passive, removed }]; made with the first listener
+  #listeners = null; // type -> [{ callback, capture, once, passive, removed }]; made with the first listener
 
   /// Adds a listener (a function or an object with handleEvent); options: capture, once, passive, signal.
   addEventListener(type, callback, options) {
@@ -196,7 +196,7 @@ class EventTarget {
 }
 
 const signalToken = Symbol('AbortSignal');
-const signalState = new WeakMap(); // AbortSignal → { aborted, reason, onabort, dependents (a Set or null), sources }
+const signalState = new WeakMap(); // AbortSignal -> { aborted, reason, onabort, dependents (a Set or null), sources }
 const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
 
 const abortError = () => new DOMException('This operation was aborted', 'AbortError');

@@ -1,4 +1,4 @@
-// inspect.js — Node-compatible `util.inspect` and `util.format` for the runtime (sets internal.inspect,
+// inspect.js - Node-compatible `util.inspect` and `util.format` for the runtime (sets internal.inspect,
 // internal.format, internal.formatWithOptions, internal.formatError, internal.errorStack).
 //
 // Known differences from Node:
@@ -52,7 +52,7 @@ const brandChecks = {
   BigInt: BigInt.prototype.valueOf,
 };
 
-// The built-in kind of an object ('Map', 'Date', 'Error', 'Uint8Array', …) or '' for ordinary objects.
+// The built-in kind of an object ('Map', 'Date', 'Error', 'Uint8Array', ...) or '' for ordinary objects.
 function builtinKind(v) {
   if (Array.isArray(v)) return 'Array';
   if (ArrayBuffer.isView(v) && typedArrayTag.call(v) !== undefined) return 'TypedArray';
@@ -190,7 +190,7 @@ const tooDeep = (ctx, depth) => ctx.depth !== null && depth > ctx.depth;
 const isIndex = (k) => typeof k === 'string' && /^(0|[1-9][0-9]*)$/.test(k) && +k < 4294967295;
 
 // Builds the pieces of an object's representation: base text, braces, entry formatter, kind of entries.
-// Returns a string directly for values that print without entries (`[]`, `{}`, functions, dates…).
+// Returns a string directly for values that print without entries (`[]`, `{}`, functions, dates...).
 function describe(ctx, v, depth, ctor, tag, kind, keys) {
   const prefix = (fallback, size) => getPrefix(ctor, tag, fallback, size);
   const noExtras = () => keys.length === 0;
@@ -442,7 +442,7 @@ function formatFrame(line) {
   return fn === '' ? `    at ${location}` : `    at ${fn} (${location})`;
 }
 
-/// The error's stack in Node's format: the `Name: message` line then `    at …` lines.
+/// The error's stack in Node's format: the `Name: message` line then `    at ...` lines.
 function errorStack(err) {
   const header = errorHeader(err);
   let stack;
@@ -450,14 +450,14 @@ function errorStack(err) {
     stack = err.stack;
   } catch {}
   if (typeof stack !== 'string' || stack === '') return header;
-  // The runtime's own frames (jsbridge:internal/…) are noise for users: leave them out.
+  // The runtime's own frames (jsbridge:internal/...) are noise for users: leave them out.
   const lines = stack.split('\n').filter((l) => l !== '' && !l.includes('@jsbridge:internal/'));
   if (lines.length === 0) return header;
   if (!lines.every((l) => l.includes('@'))) return stack;
   return [header, ...lines.map(formatFrame)].join('\n');
 }
 
-// Like Node, replaces a run of frames that also appear in the cause's stack with `... n lines matching …`.
+// Like Node, replaces a run of frames that also appear in the cause's stack with `... n lines matching ...`.
 function collapseCauseFrames(ctx, err, frames) {
   let cause;
   try {

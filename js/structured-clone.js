@@ -1,4 +1,4 @@
-// structured-clone.js — the global structuredClone(value) (HTML structured serialize + deserialize in one pass).
+// structured-clone.js - the global structuredClone(value) (HTML structured serialize + deserialize in one pass).
 // Supported: primitives, plain objects and arrays (own enumerable string keys), Date, RegExp, boxed
 // primitives, Map, Set, ArrayBuffer, typed arrays, DataView, Error types; cycles and shared references are
 // preserved. Class instances are cloned as plain objects (the prototype is not kept); functions, symbols,

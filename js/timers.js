@@ -2,7 +2,7 @@
 // (ref/unref/hasRef/refresh, usable as numbers), extra arguments are passed to the callback,
 // delays outside 1..2^31-1 ms become 1 ms. The native side keeps a deadline heap; callbacks live here.
 
-const callbacks = new Map(); // id → Timeout
+const callbacks = new Map(); // id -> Timeout
 let lastId = 0;
 
 function checkCallback(callback) {

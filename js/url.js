@@ -1,4 +1,4 @@
-// url.js — WHATWG URL and URLSearchParams.
+// url.js - WHATWG URL and URLSearchParams.
 // The parser follows the URL Standard's state machine (as implemented by Node 20: `^` and `|` are not
 // percent-encoded in paths). Non-ASCII domains are converted with NFKC + lowercase + Punycode; the full
 // UTS #46 mapping table and its validity checks (bidi, joiners, label lengths) are not implemented.
@@ -614,7 +614,7 @@ const serializeForm = (list) => list.map(([name, value]) => `${percentEncode(nam
 // ---- URLSearchParams ----
 
 const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
-const paramsInternals = new WeakMap(); // URLSearchParams → { list, url: URL state or null }
+const paramsInternals = new WeakMap(); // URLSearchParams -> { list, url: URL state or null }
 
 function paramsOf(params) {
   const state = paramsInternals.get(params);
@@ -639,7 +639,7 @@ function* iterateParams(params, kind) {
 }
 
 class URLSearchParams {
-  /// init: a query string (leading '?' ignored), a record of name → value, or an iterable of [name, value] pairs.
+  /// init: a query string (leading '?' ignored), a record of name -> value, or an iterable of [name, value] pairs.
   constructor(init = '') {
     let list;
     if ((typeof init === 'object' && init !== null) || typeof init === 'function') {

@@ -1,4 +1,4 @@
-// http-dao.js — HAccess-style data-access objects: `HTTP.dao(definition)`. A DAO maps call parameters to a
+// http-dao.js - HAccess-style data-access objects: `HTTP.dao(definition)`. A DAO maps call parameters to a
 // request (path, query, body, headers), runs its lifecycle hooks in a fixed order, sends the request
 // through the plugin's `request` action (or a mock), checks and converts the response into models, and
 // reports every failure as a `DAOError` with a domain (see docs/http.md, "DAOs").
@@ -403,7 +403,7 @@ function sleep(ms, signal) {
 
 // MARK: - Running a call
 
-/// Runs the `hook` functions of the chain (callers skip the call — and its await — when there are none).
+/// Runs the `hook` functions of the chain (callers skip the call - and its await - when there are none).
 async function runHook(def, hook, value, ctx) {
   for (const fn of def.hooks[hook] ?? []) {
     const result = await fn.call(ctx.dao, value, ctx);
@@ -455,7 +455,7 @@ function cacheOptions(def, ctx) {
   return out;
 }
 
-/// Steps 8–12 for one answer: `{retry: afterMs}` or `{data, response}`.
+/// Steps 8-12 for one answer: `{retry: afterMs}` or `{data, response}`.
 async function processAnswer(def, ctx, answer, source) {
   const response = ctx.response = daoResponse(answer, source, ctx.request);
   const received = def.hooks.didReceive ? await runHook(def, "didReceive", response, ctx) : response;
@@ -507,7 +507,7 @@ async function deliverCached(def, ctx, args, onCache) {
   if (result.retry === undefined) await onCache(result.data, { source: "cache", status: result.response.status });
 }
 
-/// Steps 1–6: headers, parameters, mapping, the request, `willSend`; sets and returns `ctx.request`.
+/// Steps 1-6: headers, parameters, mapping, the request, `willSend`; sets and returns `ctx.request`.
 async function prepare(def, ctx, input) {
   ctx.signal.throwIfAborted();
   let headers = new Headers(def.headers ?? {});
@@ -556,8 +556,8 @@ function checkParameters(def, issues) {
 }
 
 /// A call of a DAO without hooks, cache, multipart body or mock (`def.plain`): `runSteps`' requests, answers
-/// and errors without its awaits, copies and per-call `Headers`. A DAO call took ~9 µs of CPU more than the
-/// same bridge call and model conversion written by hand, of ~98 µs, at 64 in flight (Benchmarks/README.md,
+/// and errors without its awaits, copies and per-call `Headers`. A DAO call took ~9 us of CPU more than the
+/// same bridge call and model conversion written by hand, of ~98 us, at 64 in flight (Benchmarks/README.md,
 /// "HTTP").
 function runPlain(def, input, signal, brief) {
   const { request, answer } = startPlain(def, input, signal, brief);
@@ -604,7 +604,7 @@ function cancelledError(dao, cause) {
   return new DAOError("cancelled", "CANCELLED", `${dao}: the call was cancelled.`, { dao, cause });
 }
 
-/// Steps 1–12 with every hook, the mocks, the cache and multipart bodies.
+/// Steps 1-12 with every hook, the mocks, the cache and multipart bodies.
 async function runSteps(dao, def, input, signal, options, brief) {
   const ctx = { dao, name: def.name, attempt: 0, signal, params: undefined, request: undefined, response: undefined };
   const hookRetries = def.retry?.count ?? 1;
@@ -678,7 +678,7 @@ function parseBody(def, response) {
 
 // MARK: - The DAO object
 
-const definitions = new WeakMap(); // DAO → merged definition
+const definitions = new WeakMap(); // DAO -> merged definition
 const dataOf = (result) => result.data;
 
 /// A data-access object made by `HTTP.dao(definition)`; see docs/http.md, "DAOs".

@@ -1,4 +1,4 @@
-// http-transfer.js — `HTTP.download` and `HTTP.upload` (loaded on first use through `plugin.shared.httpTransfer`).
+// http-transfer.js - `HTTP.download` and `HTTP.upload` (loaded on first use through `plugin.shared.httpTransfer`).
 // Both run the HTTP plugin's stream actions `download` / `upload`: progress values, then the result
 // (see docs/http.md, "Downloads and uploads").
 
@@ -19,7 +19,7 @@ function urlString(url, fn) {
   throw new TypeError(`${fn}: the URL must be a string or a URL.`);
 }
 
-/// `[[name, value], …]` from a HeadersInit (validated by `Headers`).
+/// `[[name, value], ...]` from a HeadersInit (validated by `Headers`).
 function headerList(headers) {
   if (headers === undefined || headers === null) return undefined;
   return [...new Headers(headers)];

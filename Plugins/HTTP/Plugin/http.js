@@ -1,4 +1,4 @@
-// http.js — the HTTP plugin's JS API: WHATWG `fetch`, `Headers`, `Request`, `Response`, and the `HTTP`
+// http.js - the HTTP plugin's JS API: WHATWG `fetch`, `Headers`, `Request`, `Response`, and the `HTTP`
 // namespace. Requests go through the plugin's async action `request`; bodies cross the bridge as UTF-8
 // text when they are valid UTF-8, else as base64 (see docs/http.md).
 
@@ -223,7 +223,7 @@ function extractBody(body) {
 const bodyUsedError = () => new TypeError("Body is unusable: Body has already been read");
 
 /// The Body mixin over `#content` / `#used` slots kept in a WeakMap (shared by Request and Response).
-const bodies = new WeakMap(); // Request | Response → { content: BodyContent | null, used: boolean }
+const bodies = new WeakMap(); // Request | Response -> { content: BodyContent | null, used: boolean }
 
 function consume(owner) {
   const state = bodies.get(owner);
@@ -507,7 +507,7 @@ function fetch(input, init) {
 // MARK: - Queues
 
 const queueToken = Symbol("RequestQueue");
-const queues = new Map(); // name → RequestQueue
+const queues = new Map(); // name -> RequestQueue
 
 function checkMaxConcurrent(value) {
   const n = Number(value);

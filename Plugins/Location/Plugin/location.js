@@ -55,7 +55,7 @@ class GeolocationPosition {
 
 function toPosition(p) { return p === null || p === undefined ? null : new GeolocationPosition(p); }
 
-/// W3C PositionOptions → native options (ms; Infinity timeout → none; Infinity maximumAge → very large).
+/// W3C PositionOptions -> native options (ms; Infinity timeout -> none; Infinity maximumAge -> very large).
 function nativeOptions(options) {
   const o = options ?? {};
   const ms = (value, fallback) => {
@@ -73,7 +73,7 @@ function nativeOptions(options) {
   };
 }
 
-/// `{latitude, longitude}`, a position (`{coords}`) or `[lat, lon]` → `{latitude, longitude}`.
+/// `{latitude, longitude}`, a position (`{coords}`) or `[lat, lon]` -> `{latitude, longitude}`.
 function coordinates(value, name) {
   if (Array.isArray(value)) return { latitude: value[0], longitude: value[1] };
   if (value !== null && typeof value === "object") {
@@ -119,7 +119,7 @@ const Location = {
     const r = await plugin.call("lastKnown");
     return { ...r, location: toPosition(r.location) };
   },
-  /// `{city, state, country, countryCode, timezone, population, distanceKm, …}` or null (no city nearby).
+  /// `{city, state, country, countryCode, timezone, population, distanceKm, ...}` or null (no city nearby).
   getCity(coords, options) { return plugin.call("getCity", placeArgs(coords, options)); },
   /// `"city, state, country"` or null. Offline data: no street-level addresses.
   getAddress(coords, options) { return plugin.call("getAddress", placeArgs(coords, options)); },
@@ -130,7 +130,7 @@ const Location = {
   },
   /// Great-circle distance in metres.
   distance(a, b) { return plugin.execSync("distance", [{ a: coordinates(a, "a"), b: coordinates(b, "b") }]); },
-  /// Initial bearing from `a` to `b`, degrees clockwise from true north (0 ≤ bearing < 360).
+  /// Initial bearing from `a` to `b`, degrees clockwise from true north (0 <= bearing < 360).
   bearing(a, b) { return plugin.execSync("bearing", [{ a: coordinates(a, "a"), b: coordinates(b, "b") }]); },
   /// `{source, permission, geonamesIndex, indexLoaded, nmea?}`.
   status() { return plugin.call("status"); },
@@ -138,7 +138,7 @@ const Location = {
 
 // MARK: - navigator.geolocation (W3C)
 
-const watches = new Map(); // id → subscription
+const watches = new Map(); // id -> subscription
 let lastWatchId = 0;
 
 function requireCallback(fn, method) {

@@ -1,15 +1,15 @@
-// The `Model` global: schema-driven JSON ⇄ model conversion (docs/model-conversion.md).
+// The `Model` global: schema-driven JSON <-> model conversion (docs/model-conversion.md).
 // Conversion runs natively (plugin "Model"); this file keeps the JS-only parts: hooks written in JS
 // (`before`, `resolve`, `after`), projecting models back to their declared fields (so back-references added
 // by hooks never reach the serializer), and the convenience API.
 
 const PLUGIN = "Model";
 const { BridgeError } = runtime;
-const schemas = new Map();   // name → { fields: {name: {type}}, options }
-const hooks = new Map();     // name → { after, before, resolve }
-let hookCache = null;        // name → whether converting it runs any JS `after` hook (transitively)
-let prepCache = null;        // name → whether converting it runs any JS `before`/`resolve` hook (transitively)
-const inputKeys = new Map(); // name → { field: [candidate input keys] } (from the native schema)
+const schemas = new Map();   // name -> { fields: {name: {type}}, options }
+const hooks = new Map();     // name -> { after, before, resolve }
+let hookCache = null;        // name -> whether converting it runs any JS `after` hook (transitively)
+let prepCache = null;        // name -> whether converting it runs any JS `before`/`resolve` hook (transitively)
+const inputKeys = new Map(); // name -> { field: [candidate input keys] } (from the native schema)
 // Added to an input object whose model a `resolve` hook chose; the model's native resolver reads it
 // (ModelPlugin.resolvedModelKey).
 const RESOLVED_KEY = "\u0000model";
@@ -339,8 +339,8 @@ function prepareInput(name, value) {
 
 // ---- Fast path ------------------------------------------------------------------------------------------
 // `Model.convert` without options first tries a JS function compiled from the model's plan (native action
-// "fastPlans"). It handles only input that needs no coercion and has no issue — every value already of the
-// exact JS type, plain objects/arrays, strings well-formed and not null-like, URLs already valid — and returns
+// "fastPlans"). It handles only input that needs no coercion and has no issue - every value already of the
+// exact JS type, plain objects/arrays, strings well-formed and not null-like, URLs already valid - and returns
 // exactly what the native converter would; anything else returns BAIL and the call goes to the native side
 // (which reports issues as before). `{native: true}` forces the native path.
 const BAIL = Symbol("bail");
@@ -349,13 +349,13 @@ const ARRAY_PROTO = Array.prototype;
 const getProto = Object.getPrototypeOf;
 const isArray = Array.isArray;
 const isSafeInteger = Number.isSafeInteger;
-let fastFns = new Map();     // name → compiled function, or null when the model has no fast path
+let fastFns = new Map();     // name -> compiled function, or null when the model has no fast path
 let nullLikes = null;        // Set of the native default null-like strings
 const fastStats = { fast: 0, native: 0 };
 
-/// A character that fails the native URL check (≤ U+0020, '"', '<' or '>'), or a surrogate (so a URL needs no
+/// A character that fails the native URL check (<= U+0020, '"', '<' or '>'), or a surrogate (so a URL needs no
 /// separate well-formedness check; a URL with a valid pair only takes the native path). A URL passes when it is
-/// non-empty and this finds nothing. JSC scans either this search or an anchored `^[^…]+$` match at ~1 ns per
+/// non-empty and this finds nothing. JSC scans either this search or an anchored `^[^...]+$` match at ~1 ns per
 /// character (as a charCodeAt loop does); that scan is most of a URL field's cost (docs/model-conversion.md).
 const URL_BAD = /[\x00-\x20"<>\ud800-\udfff]/;
 
@@ -484,7 +484,7 @@ function conversionArgs(name, value, options) {
 }
 
 const Model = {
-  /// Defines a model: `Model.define("Hotel", { name: "string", rooms: ["Room"] }, { after(hotel) {…} })`.
+  /// Defines a model: `Model.define("Hotel", { name: "string", rooms: ["Room"] }, { after(hotel) {...} })`.
   define(name, schema, options) {
     checkName(name);
     let nativeOptions = options;
@@ -556,7 +556,7 @@ const Model = {
     }
   },
 
-  /// Model → JSON (first keys, nested key paths rebuilt, dates as ISO 8601).
+  /// Model -> JSON (first keys, nested key paths rebuilt, dates as ISO 8601).
   toJSON(name, model) {
     checkName(name);
     return sync("toJSON", { name, value: projectModel(name, model) });

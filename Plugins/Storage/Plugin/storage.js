@@ -91,7 +91,7 @@ class MemoryBackend {
   keys() { return [...this.map.keys()]; }
 }
 
-const backends = new WeakMap(); // Storage object (and its proxy) → backend
+const backends = new WeakMap(); // Storage object (and its proxy) -> backend
 const constructing = Symbol("Storage");
 
 function backendOf(storage) {
@@ -217,8 +217,8 @@ function compareKeys(a, b) {
   return a.length - b.length;
 }
 
-const defaults = new Map(); // group → Map(key → JSON text)
-const groups = new Map(); // name → StorageGroup
+const defaults = new Map(); // group -> Map(key -> JSON text)
+const groups = new Map(); // name -> StorageGroup
 
 function defaultOf(group, key) {
   const text = defaults.get(group)?.get(key);

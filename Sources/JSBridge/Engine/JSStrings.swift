@@ -13,8 +13,9 @@ func withJSString<R>(_ string: String, _ body: (JSStringRef) throws -> R) rethro
 
 /// Creates a retained `JSStringRef` (the caller releases it); exact for any Swift string, NULs included.
 func makeJSString(_ string: String) -> JSStringRef {
-    // Fast path: ASCII without NUL goes through the UTF-8 C-string constructor.
-    if string.utf8.allSatisfy({ $0 != 0 && $0 < 0x80 }) {
+    // Fast path: text without NUL goes through the UTF-8 C-string constructor (a Swift string is valid UTF-8,
+    // which it decodes exactly); converting to UTF-16 here cost ~100 instructions a character.
+    if !string.utf8.contains(0) {
         return string.withCString { JSStringCreateWithUTF8CString($0) }
     }
     let units = Array(string.utf16)

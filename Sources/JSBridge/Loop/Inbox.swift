@@ -86,6 +86,9 @@ final class Inbox: @unchecked Sendable {
         wake?()
     }
 
+    /// Whether a message waits.
+    var isEmpty: Bool { !hasMessages.load(ordering: .acquiring) }
+
     /// Takes every pending message (JS thread).
     func takeAll(into buffer: inout [InboxMessage]) {
         buffer.removeAll(keepingCapacity: true)

@@ -52,6 +52,8 @@ public final class JSRuntime {
     /// The uncaught exceptions and unhandled rejections reported (at most one: the first ends the run).
     public internal(set) var uncaughtErrors: [String] = []
     let termination: TerminationState
+    /// The runtime files that ran (lazy ones run on first use).
+    private var loadedRuntimeFiles: Set<String> = []
     /// The plugins' JavaScript files, by `<plugin>/<file>`.
     let pluginScripts: [String: PluginScript]
     private let startTime = jsb_monotonic_ns()
@@ -118,30 +120,41 @@ public final class JSRuntime {
 
     /// Runs `script` and the event loop until nothing keeps the process alive; returns the exit code.
     ///
-    /// The calling thread becomes a SwiftNIO event loop for the run (a plugin's custom executor chooser,
-    /// called on this thread, finds it as `MultiThreadedEventLoopGroup.currentEventLoop`). Plugins are shut
-    /// down (awaited, while the loop still runs) before this returns. Call it on a thread of your own (the
-    /// main thread, a `Thread`): not on an event loop already, nor from Swift concurrency's shared pool, which
-    /// it would block for the whole run.
+    /// After the script's first run, when anything is pending (a timer, a call), the calling thread becomes a
+    /// SwiftNIO event loop for the rest of the run (a plugin's custom executor chooser, called on this thread,
+    /// finds it as `MultiThreadedEventLoopGroup.currentEventLoop`); a script that leaves nothing pending ends
+    /// without one. Plugins are shut down (awaited, while the loop still runs) before this returns. Call it on
+    /// a thread of your own (the main thread, a `Thread`): not on an event loop already, nor from Swift
+    /// concurrency's shared pool, which it would block for the whole run.
     public func run(_ script: Script) -> Int32 {
         defer { output.flush() }
         if let problem = Self.checkScript(script) {
             output.write("jsbridge: \(problem)\n", to: .stderr)
             return 1
         }
+        guard start(script) else {
+            end(ranScript: false)
+            return exitCode
+        }
+        // Creating the event loop is ~5% of a short script's start-up: skipped when nothing waits for it.
+        guard stopping || timers.referencedCount > 0 || !inFlight.isEmpty || !submissions.isEmpty || !inbox.isEmpty
+        else {
+            end(ranScript: true)
+            return exitCode
+        }
         MultiThreadedEventLoopGroup.withCurrentThreadAsEventLoop { loop in
             self.eventLoop = loop
             let runtime = NIOLoopBound(self, eventLoop: loop)
             self.inbox.setWaker { loop.execute { runtime.value.turn() } }
-            self.start(script)
+            self.turn()
         }
         return exitCode
     }
 
-    /// Loads the runtime, runs the script's main module, then the loop's first turn.
-    private func start(_ script: Script) {
+    /// Loads the runtime and runs the script's main module; false if the runtime did not load.
+    private func start(_ script: Script) -> Bool {
         armTimeLimit()
-        guard bootstrap() else { return end(ranScript: false) }
+        guard bootstrap() else { return false }
         if let runMain = hooks.runMain {
             let (kind, text): (String, String) =
                 switch script {
@@ -150,7 +163,7 @@ public final class JSRuntime {
                 }
             callJS(runMain, [makeString(kind), makeString(text)])
         }
-        turn()
+        return true
     }
 
     /// After the loop: exit handlers, the exit code, then the plugins' shutdown and the loop's.
@@ -161,12 +174,12 @@ public final class JSRuntime {
         wakeTimer?.task.cancel()
         wakeTimer = nil
         if ranScript {
-            if !stopping, let runExit = hooks.runExit {
+            if !stopping, let runExit = lazyHook(\.runExit, "runExit", "process.js") {
                 // Natural end: `process.on('exit')` handlers run, `process.exitCode` decides.
                 if let code = callJS(runExit, []), !stopping {
                     exitCode = Self.exitCode(fromJS: JSValueToNumber(context, code, nil))
                 }
-            } else if !uncaughtErrors.isEmpty, let runExit = hooks.runExit {
+            } else if !uncaughtErrors.isEmpty, let runExit = lazyHook(\.runExit, "runExit", "process.js") {
                 // As in Node, 'exit' listeners still run (with code 1) after an uncaught error.
                 stopping = false
                 termination.terminate.store(false, ordering: .relaxed)
@@ -184,7 +197,11 @@ public final class JSRuntime {
         inFlight.removeAll()
         output.flush()
         // The loop keeps running until the plugins are down: their connections may live on it.
-        let (registry, loop) = (self.registry, eventLoop!)
+        let registry = self.registry
+        guard let loop = eventLoop else {
+            if registry.anySetUp { waitBlocking { await registry.shutdown() } }
+            return
+        }
         guard registry.anySetUp else { return loop.shutdownGracefully { _ in } }
         Task(executorPreference: ActionExecutor.shared) {
             await registry.shutdown()
@@ -207,12 +224,10 @@ public final class JSRuntime {
             }
         }
         hooks.dispatch = hook("dispatch")
-        hooks.fireTimer = hook("fireTimer")
         hooks.reportUncaught = hook("reportUncaught")
         hooks.makeError = hook("makeError")
         hooks.serialize = hook("serialize")
         hooks.runMain = hook("runMain")
-        hooks.runExit = hook("runExit")
         if let sentinel = property(internalObject, "exitSentinel") {
             JSValueProtect(context, sentinel)
             hooks.exitSentinel = sentinel
@@ -225,6 +240,7 @@ public final class JSRuntime {
 
     /// Runs one embedded runtime file with `internal`; returns its exception, if any.
     func evaluateRuntimeFile(_ file: JSBridgeScripts.File) -> JSValueRef? {
+        loadedRuntimeFiles.insert(file.name)
         let body = String(decoding: file.source, as: UTF8.self)
         var exception: JSValueRef?
         do {
@@ -235,6 +251,15 @@ public final class JSRuntime {
             if case .exception(let thrown) = error { exception = thrown.value }
         }
         return exception
+    }
+
+    /// A hook defined by a lazy runtime file, once that file ran (asking for it before would load the file:
+    /// timers fire only after `timers.js` started them, `process.js`'s exit handlers exist only if it ran).
+    private func lazyHook(_ slot: WritableKeyPath<Hooks, JSObjectRef?>, _ name: String, _ file: String) -> JSObjectRef? {
+        if let hook = hooks[keyPath: slot] { return hook }
+        guard loadedRuntimeFiles.contains(file) else { return nil }
+        hooks[keyPath: slot] = hook(name)
+        return hooks[keyPath: slot]
     }
 
     private func hook(_ name: String) -> JSObjectRef? {
@@ -301,7 +326,7 @@ public final class JSRuntime {
         while !stopping {
             // Timers due now, in deadline order; microtasks drain after each callback.
             let now = jsb_monotonic_ns()
-            while !stopping, let id = timers.popDue(now: now), let fire = hooks.fireTimer {
+            while !stopping, let id = timers.popDue(now: now), let fire = lazyHook(\.fireTimer, "fireTimer", "timers.js") {
                 callJS(fire, [JSValueMakeNumber(context, Double(id))])
             }
             flushSubmissions()
