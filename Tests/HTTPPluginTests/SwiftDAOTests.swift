@@ -1,7 +1,7 @@
 import Foundation
 import HTTPPlugin
-import JSBridgeCore
 import HTTPPluginTesting
+import JSBridgeCore
 import JSBridgeTesting
 import ModelConversion
 import Synchronization
@@ -203,13 +203,14 @@ struct CreateUser: HTTPDAO {
     }
 }
 
-/// Lists users through the cache (`alternative`: any stored response is served).
+/// Lists users through the cache (by default `alternative`: any stored response is served).
 struct CachedUsers: HTTPDAO {
     typealias Output = [User]
     var baseURL: String
+    var mode = HTTPCacheMode.alternative
     var endpoint: DAOEndpoint {
         var endpoint = Api.base(baseURL).with(path: "/users", keyPath: "data")
-        endpoint.cacheMode = .alternative
+        endpoint.cacheMode = mode
         return endpoint
     }
 }
@@ -232,6 +233,35 @@ extension SwiftDAOTests {
         valid.withLock { $0 = false }
         #expect(try await client.send(dao) == [User(id: 1, name: "A")])
         #expect(server.requests.count == 2)
+        await transport.shutdown()
+        try await server.stop()
+    }
+}
+
+extension SwiftDAOTests {
+    /// `both` as in JavaScript: the stored answer goes to `onCache`, the call returns the network's and stores it.
+    @Test func bothModeHandsTheStoredAnswerToOnCacheThenReturnsTheNetworks() async throws {
+        let server = try await TestHTTPServer.start()
+        let version = Mutex(0)
+        server.route("/users") { _ in
+            let id = version.withLock {
+                $0 += 1; return $0
+            }
+            return .json(#"{"data":[{"id":\#(id),"name":"A"}]}"#)
+        }
+        let transport = AsyncHTTPClientTransport()
+        let client = DAOClient(transport: transport, cache: HTTPCache(store: InMemoryHTTPCacheStore()))
+        let dao = CachedUsers(baseURL: server.baseURL, mode: .both)
+        let cached = Mutex<[[User]]>([])
+        let record: @Sendable ([User]) async throws -> Void = { users in cached.withLock { $0.append(users) } }
+
+        #expect(try await client.send(dao, onCache: record) == [User(id: 1, name: "A")])
+        #expect(cached.withLock { $0 }.isEmpty)
+        #expect(try await client.send(dao, onCache: record) == [User(id: 2, name: "A")])
+        #expect(cached.withLock { $0 } == [[User(id: 1, name: "A")]])
+        #expect(try await client.send(dao) == [User(id: 3, name: "A")])
+        #expect(cached.withLock { $0 }.count == 1)
+        #expect(server.requests.count == 3)
         await transport.shutdown()
         try await server.stop()
     }

@@ -1,5 +1,5 @@
 import Foundation
-import JSBridgeCore
+import JSBridgeBase
 import ModelConversion
 import Testing
 

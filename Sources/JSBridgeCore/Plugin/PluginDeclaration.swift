@@ -59,7 +59,9 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
 
     /// Declares a JavaScript API file (see ``PluginScript``).
     public mutating func script(_ script: PluginScript) {
-        if scripts.contains(where: { $0.name == script.name }) { problems.append("script '\(script.name)' is declared twice") }
+        if scripts.contains(where: { $0.name == script.name }) {
+            problems.append("script '\(script.name)' is declared twice")
+        }
         scripts.append(script)
     }
 
@@ -109,14 +111,8 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
             name,
             ActionDeclaration(
                 kind: .async, executor: executor, requires: capability, arguments: A.self, result: R.self,
-                body: .reply { cell, json, reply in
-                    do {
-                        let context = try await cell.awaited(requiring: capability)
-                        let args = try decodeArguments(A.self, from: json)
-                        reply.resolve(try encodeResult(try await body(context, args)))
-                    } catch {
-                        reply.reject(error)
-                    }
+                body: .replying(A.self, requires: capability) { context, args, reply in
+                    reply.resolve(try encodeResult(try await body(context, args)))
                 }))
     }
 
@@ -131,15 +127,9 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
             name,
             ActionDeclaration(
                 kind: .stream, executor: executor, requires: capability, arguments: A.self, result: E.self,
-                body: .reply { cell, json, reply in
-                    do {
-                        let context = try await cell.awaited(requiring: capability)
-                        let args = try decodeArguments(A.self, from: json)
-                        try await body(context, args, StreamWriter(reply: reply))
-                        reply.finish()
-                    } catch {
-                        reply.reject(error)
-                    }
+                body: .replying(A.self, requires: capability) { context, args, reply in
+                    try await body(context, args, StreamWriter(reply: reply))
+                    reply.finish()
                 }))
     }
 
@@ -157,13 +147,8 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
             name,
             ActionDeclaration(
                 kind: .async, executor: executor, requires: capability, arguments: A.self, result: R.self,
-                body: .reply { cell, json, reply in
-                    do {
-                        let context = try await cell.awaited(requiring: capability)
-                        await body(context, try decodeArguments(A.self, from: json), reply)
-                    } catch {
-                        reply.reject(error)
-                    }
+                body: .replying(A.self, requires: capability) { context, args, reply in
+                    await body(context, args, reply)
                 }))
     }
 
@@ -245,6 +230,25 @@ extension PluginDeclaration {
     ) {
         stream(name, args: NoArguments.self, of: element, on: executor, requires: capability) { context, _, out in
             try await body(context, out)
+        }
+    }
+}
+
+extension ActionDeclaration.Body {
+    /// A body answered through a ``CallReply``: reads the plugin's context (checking `capability`), decodes
+    /// the arguments, and rejects the call with whatever either step or `run` throws.
+    @inlinable
+    static func replying<A: Decodable & Sendable>(
+        _ arguments: A.Type, requires capability: Capability?,
+        _ run: @escaping @Sendable (PluginContext<Plugin>, A, CallReply) async throws -> Void
+    ) -> Self {
+        .reply { cell, json, reply in
+            do {
+                let context = try await cell.awaited(requiring: capability)
+                try await run(context, try decodeArguments(A.self, from: json), reply)
+            } catch {
+                reply.reject(error)
+            }
         }
     }
 }
@@ -371,7 +375,9 @@ public struct PluginScript: Sendable {
     }
 
     /// A module: the file returns its exports, reachable as `require("jsbridge:<module>")`.
-    public static func module(_ module: String, file name: String, source: @autoclosure @escaping @Sendable () -> [UInt8])
+    public static func module(
+        _ module: String, file name: String, source: @autoclosure @escaping @Sendable () -> [UInt8]
+    )
         -> Self
     {
         Self(name: name, globals: [], shares: [], module: module, text: source)

@@ -35,17 +35,26 @@ public struct DAOClient: Sendable {
     }
 
     /// Calls `dao` with `input` (parameters by their declared names) and returns its delivered output.
-    public func send<D: HTTPDAO>(_ dao: D, _ input: JSONObject = [:]) async throws(DAOError) -> D.Output {
+    ///
+    /// With the endpoint's cache mode `both` and an `onCache`, the stored response (through the same hooks and
+    /// checks as a network one) is handed to `onCache` first, as the JavaScript DAO's `options.onCache`; the
+    /// call then returns the network's answer.
+    public func send<D: HTTPDAO>(
+        _ dao: D, _ input: JSONObject = [:], onCache: (@Sendable (D.Output) async throws -> Void)? = nil
+    ) async throws(DAOError) -> D.Output {
         do {
-            return try await run(dao, input)
+            return try await run(dao, input, onCache: onCache)
         } catch {
             throw DAOError.from(error, dao: dao.name)
         }
     }
 
-    private func run<D: HTTPDAO>(_ dao: D, _ input: JSONObject) async throws -> D.Output {
+    private func run<D: HTTPDAO>(
+        _ dao: D, _ input: JSONObject, onCache: (@Sendable (D.Output) async throws -> Void)?
+    ) async throws -> D.Output {
         let endpoint = dao.endpoint
         let hookRetries = endpoint.retry?.count ?? 1
+        let mock = endpoint.mock ?? self.mock
         var context = DAOCallContext(attempt: 0, input: input)
         while true {
             context.attempt += 1
@@ -63,71 +72,116 @@ public struct DAOClient: Sendable {
             var request = try DAORequestBuilder.request(endpoint, mapped, headers: headers)
             try await dao.willSend(&request, context: context)
 
-            let (response, pending) = try await exchange(dao, endpoint, request, parameters: mapped.parameters)
-            if case .retry(let pause) = try await dao.didReceive(response, context: context),
-                context.attempt <= hookRetries
-            {
+            let response: FetchResponse
+            var pending: HTTPCachePendingEntry? = nil
+            if let mock {
+                response = try await mockAnswer(dao, mock, request)
+            } else if let cache, let options = cacheOptions(endpoint, request, parameters: mapped.parameters) {
+                if context.attempt == 1, let onCache, options.mode == .both,
+                    let cached = await cache.cachedResponse(for: request, options: options),
+                    case .output(let output) = try await process(dao, request, cached, context: context)
+                {
+                    try await onCache(output)
+                }
+                let result = try await cache.send(request, options: options) { try await fetch(endpoint, $0) }
+                (response, pending) = (result.response, result.pending)
+            } else {
+                response = try await fetch(endpoint, request)
+            }
+            let output: D.Output
+            switch try await process(dao, request, response, context: context) {
+            case .retry(let pause) where context.attempt <= hookRetries:
                 try await clock.sleep(for: pause)
                 continue
+            case .retry: output = try await deliver(dao, request, response, context: context)
+            case .output(let delivered): output = delivered
             }
-            let text = String(decoding: response.body, as: UTF8.self)
-            guard (200...299).contains(response.status) else {
-                throw HTTPError.status(
-                    response.status, statusText: response.statusText, url: response.url, headers: response.headers,
-                    body: String(text.prefix(65_536)))
-            }
-            let json: JSONValue
-            if response.body.isEmpty || response.status == 204 || response.status == 205 || request.method == "HEAD" {
-                json = .null
-            } else {
-                do {
-                    json = try JSONValue(parsing: response.body)
-                } catch {
-                    throw DAOError(
-                        domain: .dataFormat, code: "DATA_FORMAT",
-                        message: "the response of \(response.url) is not valid JSON: \(error.message)", dao: dao.name,
-                        status: response.status, body: String(text.prefix(65_536)),
-                        issues: [ModelIssue(path: "", code: "INVALID_JSON", message: error.message)], underlying: error)
-                }
-            }
-            let entity = try await dao.outputEntity(json, context: context)
-            let value = endpoint.keyPath.map { Self.value(at: $0, in: entity) } ?? entity
-            do {
-                let output = try await dao.deliver(try dao.decode(value, context: context), context: context)
-                if let pending { try await cache?.commit(pending) }
-                return output
-            } catch var error as DAOError where error.domain == .dataFormat {
-                error.status = response.status
-                error.body = String(text.prefix(65_536))
-                throw error
-            }
+            if let pending { try await cache?.commit(pending) }
+            return output
         }
     }
 
-    /// The response from a fixture (when the endpoint or the client mocks), the cache or the network, with
-    /// the cache entry to store once the response converted.
-    private func exchange<D: HTTPDAO>(
-        _ dao: D, _ endpoint: DAOEndpoint, _ request: FetchRequest, parameters: JSONObject
-    ) async throws -> (FetchResponse, HTTPCachePendingEntry?) {
-        if let mock = endpoint.mock ?? self.mock {
-            let fixture = try MockFixtures(directory: mock.directory).load(dao: dao.name, variant: mock.variant)
-            let answer = try MockFixtures.answer(fixture, url: request.url)
-            if let delay = answer.delay ?? mock.delay { try await clock.sleep(for: delay) }
-            return (try answer.outcome.get(), nil)
+    /// What a response turns into: the `didReceive` hook's request to retry, or the delivered output.
+    private enum Processed<Output> {
+        case retry(Duration)
+        case output(Output)
+    }
+
+    /// Steps after a response arrived, the same for a fixture, a stored and a network response: `didReceive`,
+    /// then (unless it asks to retry) ``deliver(_:_:_:context:)``.
+    private func process<D: HTTPDAO>(
+        _ dao: D, _ request: FetchRequest, _ response: FetchResponse, context: DAOCallContext
+    ) async throws -> Processed<D.Output> {
+        if case .retry(let pause) = try await dao.didReceive(response, context: context) { return .retry(pause) }
+        return .output(try await deliver(dao, request, response, context: context))
+    }
+
+    /// Checks the status, parses the body, runs `outputEntity`, picks the key path, decodes and delivers.
+    private func deliver<D: HTTPDAO>(
+        _ dao: D, _ request: FetchRequest, _ response: FetchResponse, context: DAOCallContext
+    ) async throws -> D.Output {
+        let text = String(decoding: response.body, as: UTF8.self)
+        guard (200...299).contains(response.status) else {
+            throw HTTPError.status(
+                response.status, statusText: response.statusText, url: response.url, headers: response.headers,
+                body: String(text.prefix(65_536)))
         }
+        let json: JSONValue
+        if response.body.isEmpty || response.status == 204 || response.status == 205 || request.method == "HEAD" {
+            json = .null
+        } else {
+            do {
+                json = try JSONValue(parsing: response.body)
+            } catch {
+                throw DAOError(
+                    domain: .dataFormat, code: "DATA_FORMAT",
+                    message: "the response of \(response.url) is not valid JSON: \(error.message)", dao: dao.name,
+                    status: response.status, body: String(text.prefix(65_536)),
+                    issues: [ModelIssue(path: "", code: "INVALID_JSON", message: error.message)], underlying: error)
+            }
+        }
+        let entity = try await dao.outputEntity(json, context: context)
+        let value = dao.endpoint.keyPath.map { Self.value(at: $0, in: entity) } ?? entity
+        do {
+            return try await dao.deliver(try dao.decode(value, context: context), context: context)
+        } catch var error as DAOError where error.domain == .dataFormat {
+            error.status = response.status
+            error.body = String(text.prefix(65_536))
+            throw error
+        }
+    }
+
+    /// The fixture's answer for `request`, after its delay.
+    private func mockAnswer<D: HTTPDAO>(_ dao: D, _ mock: DAOMock, _ request: FetchRequest) async throws
+        -> FetchResponse
+    {
+        let fixture = try MockFixtures(directory: mock.directory).load(dao: dao.name, variant: mock.variant)
+        let answer = try MockFixtures.answer(fixture, url: request.url)
+        if let delay = answer.delay ?? mock.delay { try await clock.sleep(for: delay) }
+        return try answer.outcome.get()
+    }
+
+    /// The cache options of a call, or nil when the call does not use the cache (an unsafe request without a
+    /// cache mode still goes through it: it invalidates the URL's entries).
+    private func cacheOptions(_ endpoint: DAOEndpoint, _ request: FetchRequest, parameters: JSONObject)
+        -> HTTPCacheOptions?
+    {
+        let mode = endpoint.cacheMode ?? .none
+        let isUnsafe = !HTTPCachePolicy.safeMethods.contains(request.method.uppercased())
+        guard mode != .none || isUnsafe else { return nil }
+        return HTTPCacheOptions(
+            mode: mode, interval: endpoint.cacheInterval,
+            parameters: parameters.map { (name: $0.key, value: DAORequestBuilder.scalar($0.value)) })
+    }
+
+    /// The network's response, with the endpoint's retry policy and timeouts.
+    private func fetch(_ endpoint: DAOEndpoint, _ request: FetchRequest) async throws -> FetchResponse {
         let fetcher = Fetcher(
             transport: transport, timeout: endpoint.totalTimeout ?? headTimeout, maxBodyBytes: maxBodyBytes,
             authorize: authorize)
         let policy = PolicyFetcher(
             fetcher: fetcher, retry: endpoint.retry, totalTimeout: endpoint.totalTimeout, clock: clock)
-        let isUnsafe = !HTTPCachePolicy.safeMethods.contains(request.method.uppercased())
-        let mode = endpoint.cacheMode.map { $0 == .both ? .alternative : $0 } ?? HTTPCacheMode.none
-        guard let cache, mode != .none || isUnsafe else { return (try await policy.fetch(request).response, nil) }
-        let options = HTTPCacheOptions(
-            mode: mode, interval: endpoint.cacheInterval,
-            parameters: parameters.map { (name: $0.key, value: DAORequestBuilder.scalar($0.value)) })
-        let result = try await cache.send(request, options: options) { try await policy.fetch($0).response }
-        return (result.response, result.pending)
+        return try await policy.fetch(request).response
     }
 
     /// The value at a dotted key path, or null.

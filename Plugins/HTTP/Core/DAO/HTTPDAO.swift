@@ -62,8 +62,8 @@ public struct DAOEndpoint: Sendable, Hashable {
     public var totalTimeout: Duration?
     /// Answers from fixture files instead of the network (``DAOClient/mock`` sets it for every DAO).
     public var mock: DAOMock?
-    /// How calls use the client's ``HTTPCache`` (nil or `.none`: not at all; `.both` behaves as `.alternative`
-    /// here, since a call returns one value).
+    /// How calls use the client's ``HTTPCache`` (nil or `.none`: not at all). With `.both`, the stored
+    /// response goes to ``DAOClient/send(_:_:onCache:)``'s `onCache` and the call returns the network's.
     public var cacheMode: HTTPCacheMode?
     /// `alternative`: how long a stored response is served.
     public var cacheInterval: Duration?
