@@ -389,6 +389,18 @@ import Testing
         #expect(Set([user, again]).count == 1)
     }
 
+    /// A typed mapping writes its JSON bytes with the same rules as the tree serializer (one writer).
+    @Test func directBytesEqualTheSerializedTree() {
+        let names = ["plain", "quote \" backslash \\ slash /", "controls \u{0}\u{1f}\n\t\r\u{8}\u{c}", "é 😀 \u{2028}"]
+        let prices = [0.0, -0.0, 0.1, 1.5e-7, 1e21, 123_456_789_012_345_680, -2.5, .nan, .infinity, -.infinity]
+        for (name, price) in zip(names.cycled(to: prices.count), prices) {
+            let room = TypedRoom(number: -42, price: price, hotelName: name)
+            var hotel = TypedHotel(name: name, desc: name, rooms: [room])
+            hotel.byFloor = [name: room]
+            #expect(hotel.jsonBytes() == hotel.jsonValue().serializedUTF8(), "\(name) \(price)")
+        }
+    }
+
     @Test func typedIssuesAndTransforms() throws {
         let h = try TypedHotel(
             json: json(
@@ -440,4 +452,9 @@ import Testing
         #expect(TypedRoom.validate(["number": 3, "extra": 1]).map(\.path) == ["price"])
         #expect(try TypedRoom(json: ["number": 5, "price": 6]).number == 5)
     }
+}
+
+extension Array {
+    /// The elements repeated until there are `count` of them.
+    fileprivate func cycled(to count: Int) -> [Element] { (0..<count).map { self[$0 % self.count] } }
 }

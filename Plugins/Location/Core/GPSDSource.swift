@@ -178,7 +178,7 @@ public final class GPSDSource: LocationSource {
 /// Merges gpsd's TPV reports of one fix (same `time`) into one ``Fix``.
 struct TPVMerger {
     private var pendingTime: String?
-    private var fields: [String: Any] = [:]
+    private var fields: [String: JSONValue] = [:]
     private var pendingSince: Date?
     private var receivedAt = Date()
     private let iso: ISO8601DateFormatter = {
@@ -188,10 +188,8 @@ struct TPVMerger {
     }()
 
     mutating func add(line: [UInt8], receivedAt now: Date) -> Fix? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-            object["class"] as? String == "TPV"
-        else { return nil }
-        let time = object["time"] as? String
+        guard let object = (try? JSONValue(parsing: line))?.objectValue, object["class"] == "TPV" else { return nil }
+        let time = object["time"]?.stringValue
         var finished: Fix?
         if pendingTime != nil, time != pendingTime { finished = flush() }
         if pendingTime == nil {
@@ -217,11 +215,9 @@ struct TPVMerger {
             fields = [:]
         }
         guard pendingSince != nil else { return nil }
-        let mode = (fields["mode"] as? NSNumber)?.intValue ?? 0
-        guard mode >= 2, let lat = (fields["lat"] as? NSNumber)?.doubleValue,
-            let lon = (fields["lon"] as? NSNumber)?.doubleValue
-        else { return nil }
-        func number(_ key: String) -> Double? { (fields[key] as? NSNumber)?.doubleValue }
+        func number(_ key: String) -> Double? { fields[key]?.doubleValue }
+        let mode = fields["mode"]?.intValue ?? 0
+        guard mode >= 2, let lat = number("lat"), let lon = number("lon") else { return nil }
         var altitude: Double?
         if mode >= 3 {
             altitude = number("altHAE") ?? number("altMSL").flatMap { msl in number("geoidSep").map { msl + $0 } }

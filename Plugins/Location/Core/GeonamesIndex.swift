@@ -1,4 +1,5 @@
 import Foundation
+import JSBridgeBase
 
 /// Why the reverse-geocoding index could not be used.
 public enum GeonamesIndexError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -63,11 +64,13 @@ public struct GeonamesIndex: Sendable {
             guard try reader.bytes(8) == Self.magic else { throw ByteReader.Failure("not a jsbridge geonames index") }
             let headerLength = Int(try reader.u32())
             let headerBytes = try reader.bytes(headerLength)
-            guard let object = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any] else {
+            guard let object = (try? JSONValue(parsing: headerBytes))?.objectValue else {
                 throw ByteReader.Failure("bad header")
             }
             var header: [String: String] = [:]
-            for (key, value) in object { header[key] = "\(value)" }
+            for (key, value) in object {
+                header[key] = value.stringValue ?? value.intValue.map(String.init) ?? value.serialized()
+            }
             guard header["format"] == String(Self.format) else {
                 throw ByteReader.Failure("format \(header["format"] ?? "?"), expected \(Self.format)")
             }

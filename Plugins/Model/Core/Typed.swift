@@ -9,7 +9,7 @@ public protocol ModelValue {
     /// The JSON form.
     func modelEncode() -> JSONValue
     /// Appends the JSON form as UTF-8.
-    func modelWrite(_ writer: inout ModelJSONWriter)
+    func modelWrite(_ writer: inout JSONWriter)
     /// Whether null converts (to `nil`).
     static var modelIsOptional: Bool { get }
     /// The value null converts to, for optional types.
@@ -25,7 +25,7 @@ extension ModelValue {
     public static var modelNull: Self? { nil }
     public var modelMeasure: Double? { nil }
     public var modelIsNil: Bool { false }
-    public func modelWrite(_ writer: inout ModelJSONWriter) { writer.write(modelEncode()) }
+    public func modelWrite(_ writer: inout JSONWriter) { writer.write(modelEncode()) }
 }
 
 /// A typed Swift model with its mapping declared next to it:
@@ -56,7 +56,7 @@ extension ModelConvertible {
         modelMapping.decode(value, &ctx)
     }
     public func modelEncode() -> JSONValue { Self.modelMapping.encode(self) }
-    public func modelWrite(_ writer: inout ModelJSONWriter) { Self.modelMapping.write(self, &writer) }
+    public func modelWrite(_ writer: inout JSONWriter) { Self.modelMapping.write(self, &writer) }
 
     /// Converts a JSON tree; throws every issue found.
     @inlinable
@@ -94,9 +94,9 @@ extension ModelConvertible {
 
     /// Model → compact JSON bytes, written directly (no intermediate tree).
     public func jsonBytes() -> [UInt8] {
-        var w = ModelJSONWriter()
+        var w = JSONWriter()
         Self.modelMapping.write(self, &w)
-        return w.bytes
+        return w.makeArray()
     }
 
     /// `GithubUser(login: "facebook", userID: 69631, …)`.
@@ -145,7 +145,7 @@ public final class TypedField<M> {
     @usableFromInline let fastKind: FastKind
     @usableFromInline let fastOffset: Int
     let isNil: (UnsafePointer<M>) -> Bool
-    let write: (UnsafePointer<M>, inout ModelJSONWriter) -> Void
+    let write: (UnsafePointer<M>, inout JSONWriter) -> Void
     let encode: (M) -> JSONValue
 
     @usableFromInline
@@ -154,7 +154,7 @@ public final class TypedField<M> {
         decode: @escaping (inout M, JSONValue, inout ConversionContext) -> Void,
         fastKind: FastKind = .none, fastOffset: Int = 0,
         isNil: @escaping (UnsafePointer<M>) -> Bool,
-        write: @escaping (UnsafePointer<M>, inout ModelJSONWriter) -> Void, encode: @escaping (M) -> JSONValue
+        write: @escaping (UnsafePointer<M>, inout JSONWriter) -> Void, encode: @escaping (M) -> JSONValue
     ) {
         self.name = name
         self.keys = keys
@@ -299,10 +299,10 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
         self.direct = DirectKeys(builder.fields.map(\.keys))
         // Output layout: fields grouped by the components of their first key.
         func keyBytes(_ k: String) -> [UInt8] {
-            var w = ModelJSONWriter()
+            var w = JSONWriter(capacity: k.utf8.count + 8)
             w.writeString(k)
-            w.bytes.append(0x3A)
-            return w.bytes
+            w.append(0x3A)
+            return w.makeArray()
         }
         let root = LayoutTree()
         for (i, f) in fields.enumerated() {
@@ -467,30 +467,30 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
         return .object(out)
     }
 
-    func write(_ model: M, _ w: inout ModelJSONWriter) {
+    func write(_ model: M, _ w: inout JSONWriter) {
         withUnsafePointer(to: model) { write(layout, $0, &w) }
     }
 
-    private func write(_ nodes: [WriteNode], _ model: UnsafePointer<M>, _ w: inout ModelJSONWriter) {
-        w.bytes.append(0x7B)
+    private func write(_ nodes: [WriteNode], _ model: UnsafePointer<M>, _ w: inout JSONWriter) {
+        w.append(0x7B)
         var first = true
         for node in nodes {
             switch node {
             case .field(let i, let key):
                 let field = fields[i]
                 if field.isNil(model) { continue }
-                if !first { w.bytes.append(0x2C) }
+                if !first { w.append(0x2C) }
                 first = false
-                w.bytes.append(contentsOf: key)
+                w.append(key)
                 field.write(model, &w)
             case .object(let key, let children):
-                if !first { w.bytes.append(0x2C) }
+                if !first { w.append(0x2C) }
                 first = false
-                w.bytes.append(contentsOf: key)
+                w.append(key)
                 write(children, model, &w)
             }
         }
-        w.bytes.append(0x7D)
+        w.append(0x7D)
     }
 }
 
@@ -603,73 +603,6 @@ final class LayoutTree {
     var order: [(String, Int?, LayoutTree?)] = []
 }
 
-/// Compact JSON written straight into UTF-8 bytes.
-public struct ModelJSONWriter {
-    public var bytes: [UInt8] = []
-
-    public init() { bytes.reserveCapacity(256) }
-
-    public mutating func write(_ value: JSONValue) { bytes.append(contentsOf: value.serializedUTF8()) }
-
-    @inline(__always)
-    public mutating func writeString(_ s: String) {
-        var s = s
-        s.withUTF8 { utf8 in
-            bytes.append(0x22)
-            var clean = true
-            for b in utf8 where b < 0x20 || b == 0x22 || b == 0x5C {
-                clean = false
-                break
-            }
-            if clean {
-                bytes.append(contentsOf: utf8)
-            } else {
-                for b in utf8 {
-                    switch b {
-                    case 0x22: bytes.append(0x5C); bytes.append(0x22)
-                    case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
-                    case 0x0A: bytes.append(0x5C); bytes.append(0x6E)
-                    case 0x0D: bytes.append(0x5C); bytes.append(0x72)
-                    case 0x09: bytes.append(0x5C); bytes.append(0x74)
-                    case 0x08: bytes.append(0x5C); bytes.append(0x62)
-                    case 0x0C: bytes.append(0x5C); bytes.append(0x66)
-                    case 0..<0x20:
-                        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                        bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)]])
-                    default: bytes.append(b)
-                    }
-                }
-            }
-            bytes.append(0x22)
-        }
-    }
-
-    @inline(__always)
-    public mutating func writeInt(_ value: Int) {
-        if value == 0 {
-            bytes.append(0x30)
-            return
-        }
-        var v = value.magnitude
-        if value < 0 { bytes.append(0x2D) }
-        var tmp:
-            (
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                UInt8, UInt8, UInt8, UInt8, UInt8
-            ) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
-        withUnsafeMutableBytes(of: &tmp) { buf in
-            while v > 0 {
-                buf[n] = UInt8(0x30 + v % 10)
-                v /= 10
-                n += 1
-            }
-            for i in stride(from: n - 1, through: 0, by: -1) { bytes.append(buf[i]) }
-        }
-    }
-}
-
 // MARK: - Conformances
 
 extension String: ModelValue {
@@ -678,7 +611,7 @@ extension String: ModelValue {
         return Coerce.string(value, &ctx)
     }
     public func modelEncode() -> JSONValue { .string(self) }
-    public func modelWrite(_ writer: inout ModelJSONWriter) { writer.writeString(self) }
+    public func modelWrite(_ writer: inout JSONWriter) { writer.writeString(self) }
     public var modelMeasure: Double? { Double(count) }
 }
 
@@ -687,7 +620,7 @@ extension Int: ModelValue {
         Coerce.int(value, &ctx)
     }
     public func modelEncode() -> JSONValue { .number(Double(self)) }
-    public func modelWrite(_ writer: inout ModelJSONWriter) { writer.writeInt(self) }
+    public func modelWrite(_ writer: inout JSONWriter) { writer.writeInteger(Int64(self)) }
     public var modelMeasure: Double? { Double(self) }
 }
 
@@ -696,12 +629,8 @@ extension Double: ModelValue {
         Coerce.double(value, &ctx)
     }
     public func modelEncode() -> JSONValue { .number(self) }
-    public func modelWrite(_ writer: inout ModelJSONWriter) {
-        if self == rounded(), magnitude < 1e15 {
-            writer.writeInt(Int(self))
-        } else {
-            writer.bytes.append(contentsOf: JSONValue.javaScriptString(for: self).utf8)
-        }
+    public func modelWrite(_ writer: inout JSONWriter) {
+        writer.writeNumber(self)
     }
     public var modelMeasure: Double? { self }
 }
@@ -711,8 +640,8 @@ extension Bool: ModelValue {
         Coerce.bool(value, &ctx)
     }
     public func modelEncode() -> JSONValue { .bool(self) }
-    public func modelWrite(_ writer: inout ModelJSONWriter) {
-        writer.bytes.append(contentsOf: self ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6C, 0x73, 0x65])
+    public func modelWrite(_ writer: inout JSONWriter) {
+        writer.appendLiteral(self ? "true" : "false")
     }
 }
 
@@ -721,7 +650,7 @@ extension Date: ModelValue {
         Coerce.date(value, &ctx)
     }
     public func modelEncode() -> JSONValue { .string(DateFormats.iso8601(self)) }
-    public func modelWrite(_ writer: inout ModelJSONWriter) { writer.writeString(DateFormats.iso8601(self)) }
+    public func modelWrite(_ writer: inout JSONWriter) { writer.writeString(DateFormats.iso8601(self)) }
 }
 
 extension URL: ModelValue {
@@ -729,7 +658,7 @@ extension URL: ModelValue {
         Coerce.url(value, &ctx)
     }
     public func modelEncode() -> JSONValue { .string(absoluteString) }
-    public func modelWrite(_ writer: inout ModelJSONWriter) { writer.writeString(absoluteString) }
+    public func modelWrite(_ writer: inout JSONWriter) { writer.writeString(absoluteString) }
 }
 
 extension JSONValue: ModelValue {
@@ -747,8 +676,8 @@ extension Optional: ModelValue where Wrapped: ModelValue {
         return .some(w)
     }
     public func modelEncode() -> JSONValue { self?.modelEncode() ?? .null }
-    public func modelWrite(_ writer: inout ModelJSONWriter) {
-        if let self { self.modelWrite(&writer) } else { writer.bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+    public func modelWrite(_ writer: inout JSONWriter) {
+        if let self { self.modelWrite(&writer) } else { writer.appendLiteral("null") }
     }
     public static var modelIsOptional: Bool { true }
     public static var modelNull: Wrapped?? { .some(nil) }
@@ -790,13 +719,13 @@ extension Array: ModelValue where Element: ModelValue {
         return decodeElements(value, &ctx) { out.append($0) } ? out : nil
     }
     public func modelEncode() -> JSONValue { .array(map { $0.modelEncode() }) }
-    public func modelWrite(_ writer: inout ModelJSONWriter) {
-        writer.bytes.append(0x5B)
+    public func modelWrite(_ writer: inout JSONWriter) {
+        writer.append(0x5B)
         for (i, e) in enumerated() {
-            if i > 0 { writer.bytes.append(0x2C) }
+            if i > 0 { writer.append(0x2C) }
             e.modelWrite(&writer)
         }
-        writer.bytes.append(0x5D)
+        writer.append(0x5D)
     }
     public var modelMeasure: Double? { Double(count) }
 }

@@ -43,13 +43,20 @@ private struct WriterFrame {
     var index: Int
 }
 
-/// Appends compact JSON to a growable byte buffer it owns.
-struct JSONWriter: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private(set) var count = 0
+/// Writes compact JSON, by the rules of `JSON.stringify`, into a growable byte buffer it owns.
+///
+/// ``JSONValue/serialized()`` writes a whole tree with it; code that writes JSON field by field (typed model
+/// mappings) appends structure bytes itself and leaves strings and numbers to ``writeString(_:)`` and
+/// ``writeNumber(_:)``, so every JSON text the runtime makes follows one set of rules.
+public struct JSONWriter: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    @usableFromInline var used = 0
+    /// The number of bytes written.
+    public var count: Int { used }
 
-    init(capacity: Int = 128) {
+    /// An empty writer that first allocates `capacity` bytes.
+    public init(capacity: Int = 128) {
         self.capacity = capacity
         base = .allocate(capacity: capacity)
     }
@@ -57,50 +64,57 @@ struct JSONWriter: ~Copyable {
     deinit { base.deallocate() }
 
     /// The bytes written so far, as a `String`.
-    func makeString() -> String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
-
-    /// The bytes written so far.
-    func makeArray() -> [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
-
-    @inline(__always)
-    private mutating func reserve(_ extra: Int) {
-        if count + extra > capacity { grow(to: count + extra) }
+    public func makeString() -> String {
+        String(decoding: UnsafeBufferPointer(start: base, count: used), as: UTF8.self)
     }
 
-    private mutating func grow(to needed: Int) {
+    /// The bytes written so far.
+    public func makeArray() -> [UInt8] { Array(UnsafeBufferPointer(start: base, count: used)) }
+
+    @inlinable @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        if used + extra > capacity { grow(to: used + extra) }
+    }
+
+    @usableFromInline
+    mutating func grow(to needed: Int) {
         let newCapacity = Swift.max(needed, capacity * 2)
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.initialize(from: base, count: count)
+        newBase.initialize(from: base, count: used)
         base.deallocate()
         base = newBase
         capacity = newCapacity
     }
 
-    @inline(__always)
-    mutating func append(_ byte: UInt8) {
+    /// Appends one byte as it is (structure: `{`, `,`, `:` …).
+    @inlinable @inline(__always)
+    public mutating func append(_ byte: UInt8) {
         reserve(1)
-        base[count] = byte
-        count += 1
+        base[used] = byte
+        used += 1
     }
 
-    @inline(__always)
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// Appends bytes as they are.
+    @inlinable @inline(__always)
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
-        (base + count).initialize(from: source, count: bytes.count)
-        count += bytes.count
+        (base + used).initialize(from: source, count: bytes.count)
+        used += bytes.count
     }
 
-    mutating func append(_ bytes: some Collection<UInt8>) {
+    /// Appends bytes as they are (e.g. a key written once, ahead of time).
+    @inlinable
+    public mutating func append(_ bytes: some Collection<UInt8>) {
         reserve(bytes.count)
         for byte in bytes {
-            base[count] = byte
-            count += 1
+            base[used] = byte
+            used += 1
         }
     }
 
     /// Writes `root` without recursion.
-    mutating func write(_ root: JSONValue) {
+    public mutating func write(_ root: JSONValue) {
         var stack: [WriterFrame] = []
         var value = root
         while true {
@@ -150,22 +164,25 @@ struct JSONWriter: ~Copyable {
         }
     }
 
-    @inline(__always)
-    mutating func appendLiteral(_ literal: StaticString) {
+    /// Appends a literal as it is (`null`, `true`, `[]` …).
+    @inlinable @inline(__always)
+    public mutating func appendLiteral(_ literal: StaticString) {
         append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     // MARK: Strings
 
     /// Writes `string` quoted and escaped like `JSON.stringify`.
-    mutating func writeString(_ string: String) {
+    @inlinable
+    public mutating func writeString(_ string: String) {
         if string.utf8.withContiguousStorageIfAvailable({ writeEscaped($0) }) != nil { return }
         var copy = string
         copy.withUTF8 { writeEscaped($0) }
     }
 
-    private static let hexDigits: StaticString = "0123456789abcdef"
+    @usableFromInline static let hexDigits: StaticString = "0123456789abcdef"
 
+    @inlinable
     mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         append(0x22)
         var runStart = 0
@@ -201,7 +218,7 @@ struct JSONWriter: ~Copyable {
     // MARK: Numbers
 
     /// Writes a number like `JSON.stringify`: `Number.prototype.toString` digits, `null` for non-finite.
-    mutating func writeNumber(_ number: Double) {
+    public mutating func writeNumber(_ number: Double) {
         guard number.isFinite else {
             appendLiteral("null")
             return
@@ -218,7 +235,9 @@ struct JSONWriter: ~Copyable {
         writeShortest(number)
     }
 
-    mutating func writeInteger(_ value: Int64) {
+    /// Writes an integer's decimal digits.
+    @inlinable
+    public mutating func writeInteger(_ value: Int64) {
         var magnitude = value.magnitude
         if value < 0 { append(0x2D) }
         // Up to 19 digits for |Int64|.
