@@ -434,14 +434,26 @@ const pluginRuntime = Object.freeze({
   get inspect() { return internal.inspect; },
 });
 
+/// `value` with every object in it frozen.
+function deepFreeze(value) {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze(value[key]);
+  }
+  return value;
+}
+
 /// Each plugin's own handle (its files' second parameter, `plugin`).
 const pluginHandles = Object.create(null);
 function pluginHandle(name) {
   let handle = pluginHandles[name];
   if (handle === undefined) {
+    let constants;
     handle = pluginHandles[name] = Object.freeze({
       name,
       shared: Object.create(null),
+      /// The values the plugin's Swift declaration gives its JavaScript (`PluginDeclaration.constant`).
+      get constants() { return constants ??= deepFreeze(internal.pluginConstants(name)); },
       call: (action, args, options) => call(name, action, args, options),
       execSync: (action, args) => execSync(name, action, args),
       syncAction: (action) => internal.syncAction(name, action),

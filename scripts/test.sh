@@ -10,6 +10,9 @@ if command -v node >/dev/null 2>&1; then
 else
   echo "test: node not found; skipping js/test (the Swift suite below still runs the JS globals)" >&2
 fi
+# Style: the committed .swift-format, warnings as errors.
+swift format lint --strict -r Sources Plugins Tests Benchmarks examples/sensors-plugin/Sources \
+  examples/sensors-plugin/Tests
 swift build --build-tests -q
 swift test --skip-build "$@"
 # The example third-party plugin package (examples/sensors-plugin): built and tested on its own, as a plugin

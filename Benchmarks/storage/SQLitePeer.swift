@@ -17,7 +17,9 @@ guard arguments.count >= 3, let count = Int(arguments[2]) else {
     exit(2)
 }
 var db: OpaquePointer?
-check(sqlite3_open_v2(arguments[1], &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil), db, "open")
+check(
+    sqlite3_open_v2(arguments[1], &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil), db,
+    "open")
 sqlite3_busy_timeout(db, 10_000)
 check(
     sqlite3_exec(
@@ -29,14 +31,17 @@ var put: OpaquePointer?
 var get: OpaquePointer?
 check(
     sqlite3_prepare_v2(
-        db, "INSERT INTO items(grp, key, value) VALUES ('', ?1, ?2) "
+        db,
+        "INSERT INTO items(grp, key, value) VALUES ('', ?1, ?2) "
             + "ON CONFLICT(grp, key) DO UPDATE SET value = excluded.value", -1, &put, nil), db, "prepare put")
 check(sqlite3_prepare_v2(db, "SELECT value FROM items WHERE grp = '' AND key = ?1", -1, &get, nil), db, "prepare get")
 
 func bind(_ statement: OpaquePointer?, _ index: Int32, _ text: String) {
     var text = text
     text.withUTF8 { bytes in
-        bytes.withMemoryRebound(to: CChar.self) { _ = jsb_sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count)) }
+        bytes.withMemoryRebound(to: CChar.self) {
+            _ = jsb_sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count))
+        }
     }
 }
 

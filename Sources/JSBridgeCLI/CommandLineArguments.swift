@@ -38,7 +38,9 @@ struct CommandLineArguments {
             names: ["--config"], valueName: "file.json",
             help: "Per-plugin configuration: a JSON object keyed by plugin name (and \"allow\": capabilities)."
         ) { $0.config = $1 },
-        EngineOption(names: ["--trace"], valueName: nil, help: "Print one stderr line per bridge call and result, with timing.") {
+        EngineOption(
+            names: ["--trace"], valueName: nil, help: "Print one stderr line per bridge call and result, with timing."
+        ) {
             arguments, _ in arguments.trace = true
         },
         EngineOption(
@@ -50,7 +52,8 @@ struct CommandLineArguments {
             arguments.timeout = seconds
         },
         EngineOption(
-            names: ["--app-id"], valueName: "id", help: "The namespace of the script's data (default: derived from the script's path)."
+            names: ["--app-id"], valueName: "id",
+            help: "The namespace of the script's data (default: derived from the script's path)."
         ) { (arguments, value) throws(UsageError) in
             guard isValidAppID(value) else {
                 throw UsageError("--app-id must be 1–128 letters, digits, '.', '_' or '-', not starting with '.'.")
@@ -131,7 +134,8 @@ struct CommandLineArguments {
                 throw CapabilityError(
                     "needs \(scope.valueName) after '=' (or use \(capability.flag) alone for every one)")
             }
-            try permissions.grant(capability, scopes: value.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
+            try permissions.grant(
+                capability, scopes: value.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
         } catch {
             throw UsageError("\(capability.flag): \(error.message)")
         }
@@ -149,7 +153,8 @@ struct CommandLineArguments {
     static func isValidAppID(_ id: String) -> Bool {
         !id.isEmpty && id.utf8.count <= 128 && !id.hasPrefix(".")
             && id.utf8.allSatisfy {
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
                     || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: ".")
                     || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
             }
@@ -170,12 +175,14 @@ struct CommandLineArguments {
             })
         var capabilities: [(String, String)] = [("--allow-all", "Grant every capability.")]
         for plugin in plugins {
-            for capability in plugin.capabilities where !capabilities.contains(where: { $0.0.hasPrefix(capability.flag) }) {
+            for capability in plugin.capabilities
+            where !capabilities.contains(where: { $0.0.hasPrefix(capability.flag) }) {
                 let flag = capability.scope.map { "\(capability.flag)[=<\($0.valueName)>]" } ?? capability.flag
                 capabilities.append((flag, "Grant \(capability.guards) (\(plugin.name))."))
             }
         }
-        text += "\nCAPABILITIES (denied unless granted; --config grants them too: \"allow\": {\"<name>\": true | [scopes]}):\n"
+        text +=
+            "\nCAPABILITIES (denied unless granted; --config grants them too: \"allow\": {\"<name>\": true | [scopes]}):\n"
         text += table(capabilities)
         let options = plugins.flatMap { plugin in
             plugin.options.map { ("--\($0.name) <\($0.valueName)>", "\($0.help) (\(plugin.name))") }
@@ -193,7 +200,10 @@ struct CommandLineArguments {
         var out = ""
         for (name, help) in rows {
             let head = "  " + name
-            out += head.count < 26 ? head + String(repeating: " ", count: 26 - head.count) : head + "\n" + String(repeating: " ", count: 26)
+            out +=
+                head.count < 26
+                ? head + String(repeating: " ", count: 26 - head.count)
+                : head + "\n" + String(repeating: " ", count: 26)
             out += wrap(help, indent: 26).dropFirst(26) + "\n"
         }
         return out

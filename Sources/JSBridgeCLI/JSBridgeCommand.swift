@@ -86,7 +86,8 @@ struct JSBridgeCommand {
             if let name = arguments.typings {
                 guard let plugin = host.plugins.first(where: { $0.name == name }) else {
                     throw UsageError(
-                        "--typings: no plugin named '\(name)'; this runtime has \(host.pluginNames.joined(separator: ", ")).")
+                        "--typings: no plugin named '\(name)'; this runtime has \(host.pluginNames.joined(separator: ", "))."
+                    )
                 }
                 print(plugin.typings, terminator: "")
                 return 0
@@ -178,7 +179,9 @@ struct JSBridgeCommand {
                 case .array(let items):
                     var scopes: [String] = []
                     for item in items {
-                        guard case .string(let scope) = item else { throw CapabilityError("each scope must be a string") }
+                        guard case .string(let scope) = item else {
+                            throw CapabilityError("each scope must be a string")
+                        }
                         scopes.append(scope)
                     }
                     try permissions.grant(capability, scopes: scopes)

@@ -58,7 +58,8 @@ public struct Capability: Sendable, Hashable, CustomStringConvertible {
     static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.first != UInt8(ascii: "-")
             && name.utf8.allSatisfy {
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
                     || $0 == UInt8(ascii: "-")
             }
     }
@@ -122,7 +123,8 @@ public struct Permissions: Sendable, Hashable {
         for scope in scopes { parsed.append(try rule.parse(scope)) }
         switch grants[capability.name] {
         case .all?: return
-        case .scopes(let existing)?: grants[capability.name] = .scopes(existing + parsed.filter { !existing.contains($0) })
+        case .scopes(let existing)?:
+            grants[capability.name] = .scopes(existing + parsed.filter { !existing.contains($0) })
         case nil: grants[capability.name] = .scopes(parsed)
         }
     }
@@ -218,7 +220,8 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
     /// Letters, digits and `.-_:*` (checked per request: no set is built).
     private static func isHostByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
             UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "*"):
             true
         default: false

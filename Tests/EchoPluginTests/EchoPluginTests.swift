@@ -89,7 +89,8 @@ import Testing
 
     @Test func contextReportsWhatTheHostGranted() async throws {
         let options = BridgeHost.Options.testing(
-            configuration: ["Echo": ["x": 1]], permissions: Permissions(allowing: .net, Capability("location", guards: "location access")),
+            configuration: ["Echo": ["x": 1]],
+            permissions: Permissions(allowing: .net, Capability("location", guards: "location access")),
             appID: "probe")
         let echo = try await PluginTester(EchoPlugin(), options: options)
         let context = try echo.callSync("context")

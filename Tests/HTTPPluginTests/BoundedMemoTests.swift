@@ -1,8 +1,8 @@
+import HTTPPlugin
 import Synchronization
 import Testing
 
 @testable import HTTPCore
-import HTTPPlugin
 
 @Suite struct BoundedMemoTests {
     struct Failure: Error, Equatable {}

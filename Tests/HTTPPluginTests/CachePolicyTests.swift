@@ -1,11 +1,11 @@
 import Foundation
+import HTTPPlugin
 import JSBridgeCore
 import JSBridgeTesting
 import Synchronization
 import Testing
 
 @testable import HTTPCore
-import HTTPPlugin
 
 /// The RFC 9111 rules (dates, Cache-Control, freshness, age, storability, keys) without a network.
 @Suite struct CachePolicyTests {

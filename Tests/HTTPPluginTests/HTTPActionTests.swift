@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import HTTPPlugin
-import JSBridgeCore
 import HTTPPluginTesting
+import JSBridgeCore
 import JSBridgeTesting
 import NIOPosix
 import Synchronization
@@ -448,7 +448,8 @@ struct LiveExchange {
         let executors = try #require(transport.requestExecutors)
         var calls: [any TaskExecutor] = []
         for _ in 0..<(path == .shared ? 2 : 1) {
-            let executor = path == .pool ? executors.next() : try await jsThread.next().submit { executors.next() }.get()
+            let executor =
+                path == .pool ? executors.next() : try await jsThread.next().submit { executors.next() }.get()
             calls.append(executor ?? ActionExecutor.shared)
         }
         return LiveExchange(

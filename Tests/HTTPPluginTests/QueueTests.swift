@@ -1,7 +1,7 @@
 import Foundation
 import HTTPPlugin
-import JSBridgeCore
 import HTTPPluginTesting
+import JSBridgeCore
 import JSBridgeTesting
 import Synchronization
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPPlugin
-import JSBridgeCore
 import HTTPPluginTesting
+import JSBridgeCore
 import JSBridgeTesting
 import Testing
 
@@ -61,7 +61,8 @@ import Testing
         let tester = try await PluginTester(
             HTTPPlugin(),
             options: .testing(
-                configuration: ["HTTP": ["downloadsDir": .string(directory)]], permissions: Permissions(allowing: .net)))
+                configuration: ["HTTP": ["downloadsDir": .string(directory)]], permissions: Permissions(allowing: .net))
+        )
         let stream = try tester.stream(
             "download", ["url": .string(server.url("/slow")), "progress": true, "progressIntervalMs": 0])
         for try await value in stream {

@@ -1,7 +1,7 @@
+import JSBridgeCore
 import Testing
 
 @testable import JSBridgeBase
-import JSBridgeCore
 
 /// What the reader and the decoder both read in these tests.
 private struct Order: Decodable, Equatable {

@@ -1,7 +1,7 @@
+import JSBridgeCore
 import Testing
 
 @testable import JSBridgeBase
-import JSBridgeCore
 
 /// ``EncodedJSON``: what it accepts is exactly one JSON value (the runtime embeds the text in a batch of
 /// answers that JavaScript parses whole, so an accepted malformed text would break every answer in it).

@@ -1,8 +1,8 @@
 import Foundation
+import JSBridgeCore
 import Testing
 
 @testable import JSBridgeBase
-import JSBridgeCore
 
 // MARK: - Parsing
 

@@ -207,6 +207,8 @@ import Testing
         #expect(error?.message == "Sensor access was not granted; run with --allow-sensors.")
         #expect(error?.data?["capability"] == "sensors")
         let scoped = #expect(throws: BridgeError.self) { try Permissions.none.check(.net, scope: "a.com:80") }
-        #expect(scoped?.message == "Network access to a.com:80 was not granted; run with --allow-net=a.com:80 (or --allow-net).")
+        #expect(
+            scoped?.message
+                == "Network access to a.com:80 was not granted; run with --allow-net=a.com:80 (or --allow-net).")
     }
 }

@@ -35,10 +35,20 @@ struct ShapePlugin: BridgePlugin {
     static func declare(_ plugin: inout PluginDeclaration<Self>) {
         plugin.script(
             .global(
-                "shape.js", source: Array(#"runtime.defineGlobal("Shape", { greet: (n) => plugin.shared.shout(plugin.execSync("greet", n)) });"#.utf8),
+                "shape.js",
+                source: Array(
+                    #"runtime.defineGlobal("Shape", { greet: (n) => plugin.shared.shout(plugin.execSync("greet", n)) });"#
+                        .utf8),
                 defines: ["Shape"]))
-        plugin.script(.shared("helpers.js", source: Array(#"plugin.shared.shout = (s) => s.toUpperCase();"#.utf8), shares: ["shout"]))
-        plugin.script(.module("shape", file: "module.js", source: Array(#"return { twice: (s) => s + s, name: plugin.name };"#.utf8)))
+        plugin.script(
+            .shared(
+                "helpers.js", source: Array(#"plugin.shared.shout = (s) => s.toUpperCase();"#.utf8), shares: ["shout"]))
+        plugin.script(
+            .module(
+                "shape", file: "module.js",
+                source: Array(
+                    #"return { twice: (s) => s + s, name: plugin.name, limits: plugin.constants.limits };"#.utf8)))
+        plugin.constant("limits", ["max": 3, "names": ["a", "b"]])
         plugin.event("greeted", of: String.self)
         plugin.sync("greet", args: String.self, requires: greeting) { context, name in
             try context.emit("greeted", name)
@@ -57,7 +67,8 @@ struct ShapePlugin: BridgePlugin {
 
 @Suite struct PluginShapeTests {
     static let granted = BridgeHost.Options.testing(
-        configuration: ["Shape": ["prefix": "Hi", "times": 2]], permissions: Permissions(allowing: ShapePlugin.greeting))
+        configuration: ["Shape": ["prefix": "Hi", "times": 2]], permissions: Permissions(allowing: ShapePlugin.greeting)
+    )
 
     @Test func aScriptUsesTheGlobalTheSharedHelperAndTheModule() async {
         let counter = ShapePlugin.Counter()
@@ -67,9 +78,12 @@ struct ShapePlugin: BridgePlugin {
             console.log(Shape.greet("Ann"));
             const mod = require("jsbridge:shape");
             console.log(mod.twice("ab"), mod.name, require("jsbridge:shape") === mod);
+            console.log(mod.limits.max, mod.limits.names.join(), Object.isFrozen(mod.limits.names));
             try { require("jsbridge:nope") } catch (e) { console.log(e.code) }
             """, plugins: [ShapePlugin(counter: counter)], options: Self.granted)
-        #expect(result.lines == ["HIHI, ANN", "abab Shape true", "MODULE_NOT_FOUND", "event Ann"], "\(result.stderr)")
+        #expect(
+            result.lines == ["HIHI, ANN", "abab Shape true", "3 a,b true", "MODULE_NOT_FOUND", "event Ann"],
+            "\(result.stderr)")
         #expect(counter.setUps.load(ordering: .relaxed) == 1)
     }
 
@@ -101,15 +115,19 @@ struct ShapePlugin: BridgePlugin {
         let name = "Bo"
         #expect(try shape.callSync("greet", .string(name)) == "HiHi, Bo")
         #expect(try await shape.call("stray") == true)
-        #expect(shape.misuses == ["Shape emitted 'undeclared', which it does not declare (plugin.event(\"undeclared\", of: …))."])
+        #expect(
+            shape.misuses == [
+                "Shape emitted 'undeclared', which it does not declare (plugin.event(\"undeclared\", of: …))."
+            ])
     }
 
     @Test func mixedLiteralArgumentsEncodeEachValue() async throws {
         let shape = try await PluginTester(ShapePlugin(counter: .init()), options: Self.granted)
         let id = 7, tags = ["a", "b"], when = Date(timeIntervalSince1970: 1)
-        #expect(try await shape.call("echo", ["n": id, "tags": tags, "ok": true, "at": when]) == [
-            "n": 7, "tags": ["a", "b"], "ok": true, "at": "1970-01-01T00:00:01.000Z",
-        ])
+        #expect(
+            try await shape.call("echo", ["n": id, "tags": tags, "ok": true, "at": when]) == [
+                "n": 7, "tags": ["a", "b"], "ok": true, "at": "1970-01-01T00:00:01.000Z",
+            ])
     }
 
     @Test func typingsListTheActionsEventsAndKinds() throws {

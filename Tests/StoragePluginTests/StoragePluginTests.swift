@@ -84,7 +84,9 @@ import Testing
         let path = options.storage.directory + "/broken.sqlite"
         try Data("this is not a database, it is a text file that happens to be long enough".utf8)
             .write(to: URL(fileURLWithPath: path))
-        let error = await #expect(throws: BridgeError.self) { _ = try await PluginTester(StoragePlugin(), options: options) }
+        let error = await #expect(throws: BridgeError.self) {
+            _ = try await PluginTester(StoragePlugin(), options: options)
+        }
         #expect(error?.code == "STORAGE_CORRUPT")
         #expect(error?.message.contains(path) == true)
         #expect(error?.data?["path"]?.stringValue == path)

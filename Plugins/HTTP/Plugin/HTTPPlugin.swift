@@ -1,6 +1,6 @@
 import Foundation
-import JSBridgeCore
 @_exported import HTTPCore
+import JSBridgeCore
 
 /// The HTTP plugin: `fetch()` (http.js) over an ``HTTPTransport``.
 ///
@@ -59,7 +59,9 @@ public struct HTTPPlugin: BridgePlugin {
             if let value = downloadsMaxAgeSeconds {
                 check(value >= 0, "downloadsMaxAgeSeconds", "must not be negative, got \(value)")
             }
-            if let value = downloadsMaxFiles { check(value >= 1, "downloadsMaxFiles", "must be at least 1, got \(value)") }
+            if let value = downloadsMaxFiles {
+                check(value >= 1, "downloadsMaxFiles", "must be at least 1, got \(value)")
+            }
             if let value = progressIntervalMs {
                 check(value >= 0, "progressIntervalMs", "must not be negative, got \(value)")
             }
@@ -110,7 +112,8 @@ public struct HTTPPlugin: BridgePlugin {
         plugin.typeScript(utf8: PackageResources.http_d_ts)
         plugin.script(
             .global(
-                "http.js", source: PackageResources.http_js, defines: ["fetch", "Headers", "Request", "Response", "HTTP"],
+                "http.js", source: PackageResources.http_js,
+                defines: ["fetch", "Headers", "Request", "Response", "HTTP"],
                 shares: ["httpCore"]))
         plugin.script(.shared("http-dao.js", source: PackageResources.http_dao_js, shares: ["httpDAO"]))
         plugin.script(.shared("http-transfer.js", source: PackageResources.http_transfer_js, shares: ["httpTransfer"]))

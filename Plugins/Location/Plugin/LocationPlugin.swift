@@ -118,7 +118,8 @@ public struct LocationPlugin: BridgePlugin {
         plugin.async("getCurrentPosition", args: PositionOptions.self, requires: .location) { context, options in
             Self.encode(try await context.state.position(options))
         }
-        plugin.stream("watch", args: PositionOptions.self, of: JSONValue.self, requires: .location) { context, options, out in
+        plugin.stream("watch", args: PositionOptions.self, of: JSONValue.self, requires: .location) {
+            context, options, out in
             let stream = context.state.service.watch(
                 maximumAge: options.maximumAgeDuration, timeout: options.timeoutDuration)
             do {

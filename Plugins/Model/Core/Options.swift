@@ -32,13 +32,19 @@ public struct ConversionOptions: Sendable, Hashable {
     /// Issues collected before giving up (`TOO_MANY_ISSUES` is added last).
     public var maxIssues: Int
 
+    /// ``maxDepth`` when a call does not set it.
+    public static let defaultMaxDepth = 200
+    /// The largest ``maxDepth`` a call may ask for.
+    public static let maxDepthLimit = 500
+
     /// IPHBaseModel's null-like strings.
     public static let defaultNullLikes: Set<String> = [
         "null", "NULL", "Null", "<null>", "(null)", "nil", "<nil>", "(nil)", "NIL", "Nil", "undefined",
     ]
 
     public init(
-        strict: Bool = false, nullLikes: Set<String> = ConversionOptions.defaultNullLikes, maxDepth: Int = 200,
+        strict: Bool = false, nullLikes: Set<String> = ConversionOptions.defaultNullLikes,
+        maxDepth: Int = ConversionOptions.defaultMaxDepth,
         maxIssues: Int = 1000
     ) {
         self.strict = strict

@@ -37,6 +37,9 @@ public struct ModelPlugin: BridgePlugin {
     public static func declare(_ plugin: inout PluginDeclaration<Self>) {
         plugin.script(.global("model.js", source: PackageResources.model_js, defines: ["Model"]))
         plugin.typeScript(utf8: PackageResources.model_d_ts)
+        plugin.constant("defaultMaxDepth", .number(Double(ConversionOptions.defaultMaxDepth)))
+        plugin.constant("maxDepthLimit", .number(Double(ConversionOptions.maxDepthLimit)))
+        plugin.constant("maxBridgeDepth", .number(Double(JSONValue.maxParseDepth)))
         plugin.sync("define", args: ModelArguments.self) { context, args in
             let (registry, name) = (context.state.registry, args.name)
             let schema = try ModelSchema(name: name, json: args.schema, options: args.options)
@@ -108,11 +111,13 @@ struct ModelArguments: ArgumentsReadable {
     var a: JSONValue, b: JSONValue
 
     static let typeScript = TypeScriptType.raw(
-        "{ name: string; value?: unknown; options?: object; schema?: object; json?: boolean; a?: unknown; b?: unknown }")
+        "{ name: string; value?: unknown; options?: object; schema?: object; json?: boolean; a?: unknown; b?: unknown }"
+    )
 
     init(arguments: JSONValue) throws(BridgeError) {
         guard case .string(let name)? = arguments["name"] else {
-            throw .invalidArgument("Missing or invalid 'name'.", issues: [ArgumentIssue(path: "name", message: "expected a string")])
+            throw .invalidArgument(
+                "Missing or invalid 'name'.", issues: [ArgumentIssue(path: "name", message: "expected a string")])
         }
         self.name = name
         value = arguments["value"] ?? .null
@@ -131,7 +136,8 @@ struct ModelArguments: ArgumentsReadable {
             switch (key, value) {
             case ("strict", .bool(let b)): conversion.strict = b
             case ("nullLikes", .array(let a)): conversion.nullLikes = Set(a.compactMap(\.stringValue))
-            case ("maxDepth", .number(let n)) where n >= 1 && n <= 500: conversion.maxDepth = Int(n)
+            case ("maxDepth", .number(let n)) where n >= 1 && n <= Double(ConversionOptions.maxDepthLimit):
+                conversion.maxDepth = Int(n)
             case ("maxIssues", .number(let n)) where n >= 1: conversion.maxIssues = Int(min(n, 1e6))
             default:
                 throw BridgeError.invalidArgument(
@@ -140,7 +146,7 @@ struct ModelArguments: ArgumentsReadable {
                         ArgumentIssue(
                             path: "options.\(key)",
                             message:
-                                "unknown option or wrong type (strict: boolean, nullLikes: [string], maxDepth: 1…500, maxIssues: number)"
+                                "unknown option or wrong type (strict: boolean, nullLikes: [string], maxDepth: 1…\(ConversionOptions.maxDepthLimit), maxIssues: number)"
                         )
                     ])
             }

@@ -13,8 +13,9 @@ const inputKeys = new Map(); // name -> { field: [candidate input keys] } (from 
 // Added to an input object whose model a `resolve` hook chose; the model's native resolver reads it
 // (ModelPlugin.resolvedModelKey).
 const RESOLVED_KEY = "\u0000model";
-// The pre-pass that runs `before`/`resolve` hooks stops this deep (the native converter allows at most 500).
-const PREPARE_DEPTH = 500;
+// Depth limits, declared once by ModelPlugin.swift: the pre-pass that runs `before`/`resolve` hooks stops at the
+// deepest `maxDepth` the native converter allows; projection stops at the bridge's JSON limit.
+const { defaultMaxDepth, maxDepthLimit, maxBridgeDepth } = plugin.constants;
 
 function sync(action, args) {
   try {
@@ -24,12 +25,12 @@ function sync(action, args) {
   }
 }
 
-/// The bridge cannot carry a value nested deeper than its JSON limit (10,000 levels); such a call reports what the
+/// The bridge cannot carry a value nested deeper than its JSON limit (`maxBridgeDepth` levels); such a call reports what the
 /// native converter reports for deep input instead: `TOO_DEEP` at the path where its depth limit is reached.
 function callError(error, args) {
   if (error instanceof TypeError && /Nesting deeper than/.test(error.message) && args !== null &&
       typeof args === "object" && "value" in args && typeof args.name === "string") {
-    return tooDeep(args.name, args.value, (args.options && args.options.maxDepth) || 200);
+    return tooDeep(args.name, args.value, (args.options && args.options.maxDepth) || defaultMaxDepth);
   }
   return error;
 }
@@ -170,7 +171,7 @@ function applyHooks(type, value, parent, path, resolved) {
 /// A copy of a model restricted to its declared fields (drops back-references and extra properties;
 /// cycles through undeclared properties cannot reach the serializer).
 function project(type, value, depth) {
-  if (value === null || value === undefined || typeof value !== "object" || depth > 10000) return value;
+  if (value === null || value === undefined || typeof value !== "object" || depth > maxBridgeDepth) return value;
   switch (type.kind) {
     case "optional": return project(type.of, value, depth);
     case "array": return Array.isArray(value) ? value.map((v) => project(type.of, v, depth + 1)) : value;
@@ -254,7 +255,7 @@ function writeKey(object, key, value) {
 
 /// Runs the `before`/`resolve` hooks in `value` (of `type`); returns the value to convert.
 function prepare(type, value, depth, path, resolved) {
-  if (value === null || value === undefined || depth > PREPARE_DEPTH) return value;
+  if (value === null || value === undefined || depth > maxDepthLimit) return value;
   switch (type.kind) {
     case "optional": return prepare(type.of, value, depth, path, resolved);
     case "array": {
@@ -289,7 +290,7 @@ function prepare(type, value, depth, path, resolved) {
 }
 
 function prepareModel(name, value, depth, path, resolved) {
-  if (value === null || value === undefined || depth > PREPARE_DEPTH || !runsPrepass(name)) return value;
+  if (value === null || value === undefined || depth > maxDepthLimit || !runsPrepass(name)) return value;
   // The native order: the resolver of the declared model, then the chosen model's discriminator, then `before`.
   let chosen;
   const hook = hooks.get(name);

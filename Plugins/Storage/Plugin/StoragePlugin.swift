@@ -47,7 +47,8 @@ public struct StoragePlugin: BridgePlugin {
             }
             if let pollIntervalMs, !(10...60_000).contains(pollIntervalMs) {
                 issues.append(
-                    ArgumentIssue(path: "pollIntervalMs", message: "must be between 10 and 60000, got \(pollIntervalMs)"))
+                    ArgumentIssue(
+                        path: "pollIntervalMs", message: "must be between 10 and 60000, got \(pollIntervalMs)"))
             }
             return issues
         }
@@ -86,7 +87,8 @@ public struct StoragePlugin: BridgePlugin {
         ) { changes in
             for change in changes { try? events.emit("change", Change(change)) }
         }
-        return State(store: store, watcher: watcher, path: (store as? SQLiteKeyValueStore)?.path ?? "", quotaBytes: quota)
+        return State(
+            store: store, watcher: watcher, path: (store as? SQLiteKeyValueStore)?.path ?? "", quotaBytes: quota)
     }
 
     public func shutdown(_ state: State) async {
@@ -95,7 +97,9 @@ public struct StoragePlugin: BridgePlugin {
 
     public static func declare(_ plugin: inout PluginDeclaration<Self>) {
         plugin.script(
-            .global("storage.js", source: PackageResources.storage_js, defines: ["Storage", "localStorage", "sessionStorage"]))
+            .global(
+                "storage.js", source: PackageResources.storage_js,
+                defines: ["Storage", "localStorage", "sessionStorage"]))
         plugin.event("change", of: Change.self)
         plugin.typeScript(utf8: PackageResources.storage_d_ts)
         let local = Self.localGroup
@@ -253,7 +257,8 @@ struct KeyValueArguments: ArgumentsReadable {
             case .string(let value) = pair[1]
         else {
             throw .invalidArgument(
-                "setItem takes [key, value], two strings.", issues: [ArgumentIssue(path: "", message: "expected [key, value]")])
+                "setItem takes [key, value], two strings.",
+                issues: [ArgumentIssue(path: "", message: "expected [key, value]")])
         }
         self.key = key
         self.value = value
@@ -279,7 +284,8 @@ struct GroupKeyArguments: ArgumentsReadable {
 /// `{group?, key, json}` (JSON text, checked) or `{group?, key, value}` (any JSON value).
 struct SetArguments: ArgumentsReadable {
     var group: String, key: String, json: String
-    static let typeScript = TypeScriptType.raw("{ group?: string; key: string; json: string } | { group?: string; key: string; value: unknown }")
+    static let typeScript = TypeScriptType.raw(
+        "{ group?: string; key: string; json: string } | { group?: string; key: string; value: unknown }")
 
     init(arguments: JSONValue) throws(BridgeError) {
         (group, key) = try Args.groupKey(arguments)
@@ -291,7 +297,8 @@ struct SetArguments: ArgumentsReadable {
 struct TransactionArguments: ArgumentsReadable {
     var operations: [StorageOperation]
     static let typeScript = TypeScriptType.raw(
-        "{ ops: Array<{ op: \"set\" | \"remove\" | \"clear\"; group?: string; key?: string; json?: string; value?: unknown }> }")
+        "{ ops: Array<{ op: \"set\" | \"remove\" | \"clear\"; group?: string; key?: string; json?: string; value?: unknown }> }"
+    )
 
     init(arguments: JSONValue) throws(BridgeError) { operations = try Args.operations(arguments) }
 }
@@ -314,7 +321,8 @@ struct UnwatchArguments: ArgumentsReadable {
 
     init(arguments: JSONValue) throws(BridgeError) {
         guard case .number(let id)? = arguments["id"] else {
-            throw .invalidArgument("unwatch takes {id}.", issues: [ArgumentIssue(path: "id", message: "expected a number")])
+            throw .invalidArgument(
+                "unwatch takes {id}.", issues: [ArgumentIssue(path: "id", message: "expected a number")])
         }
         self.id = Int(id)
     }

@@ -57,7 +57,9 @@ extension JSRuntime {
             let id = UInt64(call.number(0))
             if let entry = inFlight.removeValue(forKey: id) {
                 entry.handle.cancel()
-                if options.trace { trace(traceName(entry.action), id: "\(id)", start: entry.start, outcome: "cancelled") }
+                if options.trace {
+                    trace(traceName(entry.action), id: "\(id)", start: entry.start, outcome: "cancelled")
+                }
             }
             return nil
         }

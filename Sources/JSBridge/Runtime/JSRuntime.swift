@@ -84,7 +84,8 @@ public final class JSRuntime {
         self.output = options.output
         let inbox = self.inbox
         self.registry = host.makeRegistry(
-            events: { plugin, event, payload in inbox.post(InboxMessage(plugin: plugin, event: event, payload: payload)) },
+            events: { plugin, event, payload in inbox.post(InboxMessage(plugin: plugin, event: event, payload: payload))
+            },
             misuse: { message in inbox.post(InboxMessage(callID: 0, kind: .diagnostic, text: message)) })
         var scripts: [String: PluginScript] = [:]
         for plugin in registry.plugins {
@@ -255,7 +256,8 @@ public final class JSRuntime {
 
     /// A hook defined by a lazy runtime file, once that file ran (asking for it before would load the file:
     /// timers fire only after `timers.js` started them, `process.js`'s exit handlers exist only if it ran).
-    private func lazyHook(_ slot: WritableKeyPath<Hooks, JSObjectRef?>, _ name: String, _ file: String) -> JSObjectRef? {
+    private func lazyHook(_ slot: WritableKeyPath<Hooks, JSObjectRef?>, _ name: String, _ file: String) -> JSObjectRef?
+    {
         if let hook = hooks[keyPath: slot] { return hook }
         guard loadedRuntimeFiles.contains(file) else { return nil }
         hooks[keyPath: slot] = hook(name)
@@ -326,7 +328,9 @@ public final class JSRuntime {
         while !stopping {
             // Timers due now, in deadline order; microtasks drain after each callback.
             let now = jsb_monotonic_ns()
-            while !stopping, let id = timers.popDue(now: now), let fire = lazyHook(\.fireTimer, "fireTimer", "timers.js") {
+            while !stopping, let id = timers.popDue(now: now),
+                let fire = lazyHook(\.fireTimer, "fireTimer", "timers.js")
+            {
                 callJS(fire, [JSValueMakeNumber(context, Double(id))])
             }
             flushSubmissions()

@@ -84,6 +84,14 @@ extension JSRuntime {
             if let exception { throw .exception(ThrownValue(value: exception)) }
             return result
         }
+        // pluginConstants(plugin) → the values the plugin declared for its JavaScript.
+        defineNative("pluginConstants") { [unowned(unsafe) self] call throws(NativeError) in
+            let name = call.string(0)
+            guard let plugin = registry.plugins.first(where: { $0.name == name }) else {
+                throw .type("No plugin named \(name).")
+            }
+            return makeValue(.object(plugin.constants))
+        }
         defineNative("reportUncaught") { [unowned(unsafe) self] call throws(NativeError) in
             reportUncaught(call[0], kind: call.string(1))
             return nil

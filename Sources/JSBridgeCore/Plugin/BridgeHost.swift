@@ -69,7 +69,9 @@ public final class BridgeHost: Sendable {
     /// Every capability the registered plugins declare (the first declaration of a name wins).
     public var capabilities: [Capability] {
         var all: [Capability] = []
-        for plugin in plugins { for capability in plugin.capabilities where !all.contains(capability) { all.append(capability) } }
+        for plugin in plugins {
+            for capability in plugin.capabilities where !all.contains(capability) { all.append(capability) }
+        }
         return all
     }
 
@@ -167,7 +169,8 @@ struct Registration<Plugin: BridgePlugin>: PluginRegistration {
 
     func instantiate(
         configuration section: JSONValue, environment: HostEnvironment,
-        events sink: @escaping @Sendable (String, String, JSONValue) -> Void, misuse: @escaping @Sendable (String) -> Void
+        events sink: @escaping @Sendable (String, String, JSONValue) -> Void,
+        misuse: @escaping @Sendable (String) -> Void
     ) -> RegisteredPlugin {
         let events = PluginEvents(plugin: Plugin.name, declared: declaration.events, sink: sink, misuse: misuse)
         // The section is decoded when the plugin is set up: a plugin never called costs nothing more.
@@ -179,7 +182,7 @@ struct Registration<Plugin: BridgePlugin>: PluginRegistration {
             }
         }
         return RegisteredPlugin(
-            name: Plugin.name, lifecycle: instance, scripts: declaration.scripts,
+            name: Plugin.name, lifecycle: instance, scripts: declaration.scripts, constants: declaration.constants,
             actions: declaration.actions.mapValues { instance.bind($0) })
     }
 }
@@ -191,7 +194,8 @@ struct ConfigurationIssues: Error {
     /// `INVALID_ARGUMENT` naming every issue in its message, with the issues in `data.issues`.
     func error(plugin: String) -> BridgeError {
         let list = issues.map { ($0.path.isEmpty ? "" : "at '\($0.path)': ") + $0.message }.joined(separator: "; ")
-        return BridgeError.invalidArgument("The configuration of plugin '\(plugin)' is invalid: \(list).", issues: issues)
+        return BridgeError.invalidArgument(
+            "The configuration of plugin '\(plugin)' is invalid: \(list).", issues: issues)
     }
 }
 

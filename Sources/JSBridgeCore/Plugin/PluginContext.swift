@@ -21,7 +21,8 @@ public struct PluginEvents: Sendable {
     /// Emits `event` with `payload`; an event the plugin did not declare is reported and not sent.
     public func emit(_ event: String, _ payload: some Encodable & Sendable) throws {
         guard declared[event] != nil else {
-            return misuse("\(plugin) emitted '\(event)', which it does not declare (plugin.event(\"\(event)\", of: …)).")
+            return misuse(
+                "\(plugin) emitted '\(event)', which it does not declare (plugin.event(\"\(event)\", of: …)).")
         }
         sink(plugin, event, try encodeResult(payload))
     }

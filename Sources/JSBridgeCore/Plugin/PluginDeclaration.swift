@@ -22,6 +22,8 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
     public internal(set) var options: [CommandLineOption] = []
     /// The plugin's JavaScript API files.
     public internal(set) var scripts: [PluginScript] = []
+    /// Values the plugin's JavaScript reads as `plugin.constants` (``constant(_:_:)``).
+    public internal(set) var constants: JSONObject = [:]
     /// TypeScript declarations of the plugin's JavaScript API (written by hand beside its JS files).
     public var typeScript: [String] { typeScriptSources.map { $0() } }
     private var typeScriptSources: [@Sendable () -> String] = []
@@ -63,6 +65,13 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
             problems.append("script '\(script.name)' is declared twice")
         }
         scripts.append(script)
+    }
+
+    /// Declares a value the plugin's JavaScript files read as `plugin.constants.<name>`: a limit or default
+    /// that both sides apply is then written once, in Swift.
+    public mutating func constant(_ name: String, _ value: JSONValue) {
+        if constants[name] != nil { problems.append("constant '\(name)' is declared twice") }
+        constants[name] = value
     }
 
     /// Adds TypeScript declarations of the plugin's JavaScript API to its typings (`jsbridge --typings`); the

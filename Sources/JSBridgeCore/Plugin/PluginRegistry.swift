@@ -25,10 +25,16 @@ public final class RegisteredPlugin: Sendable {
     let actions: [String: Action]
     /// The plugin's JavaScript API files.
     public let scripts: [PluginScript]
+    /// The values its JavaScript files read as `plugin.constants`.
+    public let constants: JSONObject
     let lifecycle: any PluginLifecycle
     let serialQueue = SerialQueue()
 
-    init(name: String, lifecycle: any PluginLifecycle, scripts: [PluginScript], actions: [String: Action]) {
+    init(
+        name: String, lifecycle: any PluginLifecycle, scripts: [PluginScript], constants: JSONObject = [:],
+        actions: [String: Action]
+    ) {
+        self.constants = constants
         self.name = name
         self.lifecycle = lifecycle
         self.scripts = scripts

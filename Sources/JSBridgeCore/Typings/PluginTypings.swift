@@ -12,8 +12,11 @@ public struct PluginTypings: Sendable {
         let namespace = "\(Plugin.name)Plugin"
         var interfaces: [TypeScriptType] = []
         let actions = declaration.actions.sorted { $0.key < $1.key }.map {
-            (name: $0.key, kind: $0.value.kind, requires: $0.value.requires, arguments: $0.value.arguments.typeScript,
-             result: $0.value.result.typeScript)
+            (
+                name: $0.key, kind: $0.value.kind, requires: $0.value.requires,
+                arguments: $0.value.arguments.typeScript,
+                result: $0.value.result.typeScript
+            )
         }
         for action in actions {
             action.arguments.interfaces(into: &interfaces)

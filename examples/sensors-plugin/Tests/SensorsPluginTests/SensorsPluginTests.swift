@@ -8,11 +8,13 @@ import Testing
 func thermalZones(_ millidegrees: [String], clock: any BridgeClock = SystemClock()) throws -> BridgeHost.Options {
     let root = TemporaryDirectory.make(prefix: "sensors")
     for (zone, value) in millidegrees.enumerated() {
-        try FileManager.default.createDirectory(atPath: "\(root)/thermal_zone\(zone)", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: "\(root)/thermal_zone\(zone)", withIntermediateDirectories: true)
         try value.write(toFile: "\(root)/thermal_zone\(zone)/temp", atomically: true, encoding: .utf8)
     }
     return .testing(
-        configuration: ["Sensors": ["root": .string(root), "hotCelsius": 70]], permissions: Permissions(allowing: .sensors),
+        configuration: ["Sensors": ["root": .string(root), "hotCelsius": 70]],
+        permissions: Permissions(allowing: .sensors),
         clock: clock)
 }
 
@@ -76,8 +78,10 @@ func thermalZones(_ millidegrees: [String], clock: any BridgeClock = SystemClock
     @Test func theRuntimeBinaryShowsThePluginsFlags() async throws {
         let exe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let folder = URL(fileURLWithPath: exe).deletingLastPathComponent()
-        let binary = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("sensors-runtime").path }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        let binary = [folder, folder.deletingLastPathComponent()].map {
+            $0.appendingPathComponent("sensors-runtime").path
+        }
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
         let path = try #require(binary, "build the package first")
         let help = try await runBlocking {
             let process = Process()
