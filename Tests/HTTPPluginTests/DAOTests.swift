@@ -195,8 +195,8 @@ import Testing
                 "1,2 200 network",
                 "application/json true",
                 "Bad dataFormat DATA_FORMAT 200 resp.data[1].id:TYPE,resp.data[1].name:REQUIRED",
-                // Parsed natively, the body comes back re-encoded (without the server's spaces).
-                #"{"resp":{"data":[{"id":1,"name":"A"},{"id":"x"},{"id":3,"name":"C"}]}} true {}"#,
+                // Read natively, the body of the error is the JSON of the value at the key path.
+                #"[{"id":1,"name":"A"},{"id":"x"},{"id":3,"name":"C"}] true {}"#,
                 "Broken dataFormat DATA_FORMAT 200 :INVALID_JSON",
                 "Missing dataFormat DATA_FORMAT 200 resp.nothing:REQUIRED",
                 #"{"resp": {"data": {"id": "7", "name": "Ann", "joined": 0}}}"#,
@@ -388,6 +388,7 @@ import Testing
               () => HTTP.dao({ name: "A", hooks: { beforeAll() {} } }),
               () => HTTP.dao({ name: "A", basURL: base }),
               () => HTTP.dao({ name: "A", willSend: 5 }),
+              () => HTTP.dao({ name: "A", response: { type: "xml" } }),
             ];
             for (const attempt of attempts) {
               try { attempt(); console.log("accepted"); } catch (e) { console.log(e.name, e.message.split(":")[1].trim().split(" ")[0]); }
@@ -396,7 +397,7 @@ import Testing
         #expect(
             result.lines == [
                 "TypeError a", "TypeError encoding", "TypeError params.a.in", "TypeError unknown", "TypeError unknown",
-                "TypeError hook",
+                "TypeError hook", "TypeError response.type",
             ])
     }
 

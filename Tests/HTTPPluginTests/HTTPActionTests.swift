@@ -60,9 +60,6 @@ import Testing
             (["url": "http://example.com/", "method": "GE T"], "method"),
             (["url": "http://example.com/", "headers": [["only-name"]]], "headers[0]"),
             (["url": "http://example.com/", "headers": [["a", "b"], ["a", "b", "c"]]], "headers[1]"),
-            (
-                ["url": "http://example.com/", "cache": ["mode": "http", "parameters": [["id"]]]], "cache.parameters[0]"
-            ),
             (["url": 5], "url"),
         ]
         for (args, path) in cases {
@@ -462,104 +459,5 @@ struct LiveExchange {
         await transport.shutdown()
         try await jsThread.shutdownGracefully()
         try await server.stop()
-    }
-}
-
-/// `request` with `json: true`: a successful JSON body arrives parsed, embedded as checked text.
-@Suite struct HTTPJSONAnswerTests {
-    static let user = #"{"id": 1296269, "login": "octocat", "tags": ["a", "b"]}"#
-    static let parsedUser: JSONValue = ["id": 1_296_269, "login": "octocat", "tags": ["a", "b"]]
-
-    @Test func liveJSONBodiesArriveParsed() async throws {
-        let server = try await TestHTTPServer.start()
-        server.route("/user") { _ in .json(Self.user) }
-        server.route("/missing") { _ in .json(#"{"error": "no such user"}"#, status: 404) }
-        let tester = try await PluginTester(
-            HTTPPlugin(transport: AsyncHTTPClientTransport()), options: HTTPActionTests.allowAll)
-        let user = try await tester.call("request", ["url": .string(server.url("/user")), "json": true])
-        #expect(user["json"] == Self.parsedUser)
-        #expect(user["body"] == nil)
-        #expect(user["status"] == 200)
-        #expect(user["url"] == .string(server.url("/user")))
-        #expect(user["headers"]?.arrayValue?.contains(["content-type", "application/json"]) == true)
-        let missing = try await tester.call("request", ["url": .string(server.url("/missing")), "json": true])
-        #expect(missing["status"] == 404)
-        #expect(missing["body"] == #"{"error": "no such user"}"#)
-        #expect(missing["json"] == nil)
-        await tester.shutdown()
-        try await server.stop()
-    }
-
-    /// Every answer but a successful JSON body keeps `body`; with and without a task, and with retries.
-    @Test(arguments: HTTPActionTests.bothPaths) func onlySuccessfulJSONBodiesArriveParsed(completions: Bool)
-        async throws
-    {
-        let transport = RecordingHTTPTransport { request in
-            switch request.url {
-            case "http://a.test/user": HTTPTransportResponse(status: 200, body: .text(Self.user))
-            case "http://a.test/text": HTTPTransportResponse(status: 200, body: .text("not { json"))
-            case "http://a.test/created": HTTPTransportResponse(status: 201, body: .text("[1, 2]"))
-            case "http://a.test/none": HTTPTransportResponse(status: 204)
-            default: HTTPTransportResponse(status: 500, body: .text(#"{"error": 1}"#))
-            }
-        }
-        let tester = try await PluginTester(
-            HTTPPlugin(transport: completions ? CompletionTransport(base: transport) : transport),
-            options: HTTPActionTests.allowAll)
-        func request(_ path: String, _ extra: JSONObject = ["json": true]) async throws -> JSONValue {
-            var args = extra
-            args["url"] = .string("http://a.test" + path)
-            return try await tester.call("request", .object(args))
-        }
-        #expect(try await request("/user")["json"] == Self.parsedUser)
-        #expect(try await request("/user", [:])["body"] == .string(Self.user))
-        #expect(try await request("/created")["json"] == [1, 2])
-        let retried = try await request("/user", ["json": true, "retry": ["count": 1]])
-        #expect(retried["json"] == Self.parsedUser && retried["attempts"] == 1)
-        for (path, body) in [("/text", "not { json"), ("/none", ""), ("/failed", #"{"error": 1}"#)] {
-            let answer = try await request(path)
-            #expect(answer["body"] == .string(body), "for \(path)")
-            #expect(answer["json"] == nil, "for \(path)")
-        }
-        let invalid = await #expect(throws: BridgeError.self) { try await request("/user", ["json": "yes"]) }
-        #expect(invalid?.code == BridgeError.Code.invalidArgument)
-        #expect(invalid?.data?["issues"]?[0]?["path"] == "json")
-    }
-
-    /// With `brief`, a successful JSON answer is `{status, json}` (and `attempts`); every other answer, and a
-    /// brief one without `json`, is complete.
-    @Test(arguments: HTTPActionTests.bothPaths) func briefAnswersCarryTheStatusAndTheJSONAlone(completions: Bool)
-        async throws
-    {
-        let transport = RecordingHTTPTransport { request in
-            switch request.url {
-            case "http://a.test/user":
-                HTTPTransportResponse(
-                    status: 200, headers: [HTTPField("Content-Type", "application/json")], body: .text(Self.user))
-            case "http://a.test/text": HTTPTransportResponse(status: 200, body: .text("not { json"))
-            default: HTTPTransportResponse(status: 500, body: .text(#"{"error": 1}"#))
-            }
-        }
-        let tester = try await PluginTester(
-            HTTPPlugin(transport: completions ? CompletionTransport(base: transport) : transport),
-            options: HTTPActionTests.allowAll)
-        func request(_ path: String, _ extra: JSONObject) async throws -> JSONObject {
-            var args = extra
-            args["url"] = .string("http://a.test" + path)
-            return try #require(try await tester.call("request", .object(args)).objectValue)
-        }
-        let brief: JSONObject = ["json": true, "brief": true]
-        #expect(try await request("/user", brief) == ["status": 200, "json": Self.parsedUser])
-        var retried = brief
-        retried["retry"] = ["count": 1]
-        #expect(try await request("/user", retried) == ["status": 200, "json": Self.parsedUser, "attempts": 1])
-        let complete = ["status", "statusText", "headers", "url", "redirected", "body"]
-        for (path, extra) in [("/text", brief), ("/failed", brief), ("/user", ["brief": true] as JSONObject)] {
-            #expect(Set(try await request(path, extra).keys) == Set(complete), "for \(path) \(extra)")
-        }
-        let full = try await request("/user", ["json": true])
-        #expect(full["headers"]?.arrayValue?.contains(["content-type", "application/json"]) == true)
-        let invalid = await #expect(throws: BridgeError.self) { try await request("/user", ["brief": 1]) }
-        #expect(invalid?.data?["issues"]?[0]?["path"] == "brief")
     }
 }

@@ -6,6 +6,51 @@ declare namespace HTTPPlugin {
   interface CacheTokenArguments {
     token: number;
   }
+  interface DAOReadArguments {
+    dao: string;
+    method: string;
+    answer?: HTTPPlugin.Answer;
+    entity?: unknown;
+    read: "response" | "entity" | "data";
+  }
+  interface Answer {
+    status: number;
+    statusText?: string;
+    headers?: string[][];
+    url: string;
+    body?: string;
+    bodyBase64?: string;
+  }
+  interface DAORequestArguments {
+    dao: string;
+    params?: unknown;
+    headers?: string[][];
+    stage?: string;
+    mapped?: HTTPPlugin.Mapped;
+    wire?: unknown;
+  }
+  interface Mapped {
+    path: { [key: string]: string };
+    headers: string[][];
+    placement: { [key: string]: string };
+  }
+  interface DAOSendArguments {
+    dao: string;
+    params?: unknown;
+    request?: { url: string; method?: string; headers?: Array<[string, string]>; body?: string; bodyBase64?: string; redirect?: "follow" | "manual" | "error"; connectTimeoutMs?: number; totalTimeoutMs?: number; retry?: object };
+    wire?: unknown;
+    mock?: HTTPPlugin.Mock;
+    mockContent?: unknown;
+    cacheKey?: string;
+    lookup?: boolean;
+    read: "response" | "entity" | "data";
+    brief?: boolean;
+  }
+  interface Mock {
+    dir?: string;
+    variant?: string;
+    delayMs?: number;
+  }
   interface DownloadArguments {
     url: string;
     method?: string;
@@ -14,11 +59,6 @@ declare namespace HTTPPlugin {
     overwrite?: boolean;
     progress?: boolean;
     progressIntervalMs?: number;
-  }
-  interface MockFixtureArguments {
-    dao: string;
-    variant?: string;
-    dir?: string;
   }
   interface UploadArguments {
     url: string;
@@ -56,10 +96,11 @@ interface JSBridgePluginTypes {
       cacheClear: { kind: "async"; args: void; result: unknown };
       cacheCommit: { kind: "async"; args: HTTPPlugin.CacheTokenArguments; result: boolean };
       cacheDiscard: { kind: "async"; args: HTTPPlugin.CacheTokenArguments; result: boolean };
-      cacheLookup: { kind: "async"; args: { url: string; method?: string; headers?: Array<[string, string]>; body?: string; bodyBase64?: string; redirect?: "follow" | "manual" | "error"; connectTimeoutMs?: number; totalTimeoutMs?: number; retry?: object; cache?: object; json?: boolean; brief?: boolean }; result: unknown };
+      daoRead: { kind: "sync"; args: HTTPPlugin.DAOReadArguments; result: unknown };
+      daoRequest: { kind: "sync"; args: HTTPPlugin.DAORequestArguments; result: unknown };
+      daoSend: { kind: "async"; args: HTTPPlugin.DAOSendArguments; result: unknown };
       download: { kind: "stream"; args: HTTPPlugin.DownloadArguments; value: unknown };
-      mockFixture: { kind: "async"; args: HTTPPlugin.MockFixtureArguments; result: unknown };
-      request: { kind: "async"; args: { url: string; method?: string; headers?: Array<[string, string]>; body?: string; bodyBase64?: string; redirect?: "follow" | "manual" | "error"; connectTimeoutMs?: number; totalTimeoutMs?: number; retry?: object; cache?: object; json?: boolean; brief?: boolean }; result: unknown };
+      request: { kind: "async"; args: { url: string; method?: string; headers?: Array<[string, string]>; body?: string; bodyBase64?: string; redirect?: "follow" | "manual" | "error"; connectTimeoutMs?: number; totalTimeoutMs?: number; retry?: object }; result: unknown };
       settings: { kind: "sync"; args: void; result: unknown };
       upload: { kind: "stream"; args: HTTPPlugin.UploadArguments; value: unknown };
     };

@@ -46,6 +46,17 @@ public struct FetchResponse: Sendable, Hashable {
     public var url: String
     public var redirected: Bool
     public var body: [UInt8]
+
+    public init(
+        status: Int, statusText: String, headers: [HTTPField], url: String, redirected: Bool, body: [UInt8]
+    ) {
+        self.status = status
+        self.statusText = statusText
+        self.headers = headers
+        self.url = url
+        self.redirected = redirected
+        self.body = body
+    }
 }
 
 /// The parts of a URL that the permission check and the transport need.

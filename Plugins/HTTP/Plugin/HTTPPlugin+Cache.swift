@@ -2,31 +2,6 @@ import Foundation
 import JSBridgeCore
 import Synchronization
 
-/// The `cache` argument of `request` and `cacheLookup`.
-struct CacheArguments: Decodable, Sendable {
-    var mode: String
-    var key: String?
-    var intervalMs: Int?
-    /// `[[name, value]]`: the DAO's parameters, part of the default key.
-    var parameters: [[String]]?
-
-    func options() throws(BridgeError) -> HTTPCacheOptions {
-        guard let mode = HTTPCacheMode(rawValue: mode) else {
-            let modes = HTTPCacheMode.allCases.map(\.rawValue).joined(separator: ", ")
-            throw BridgeError.invalidArgument(
-                "Unknown cache mode '\(mode)' (use \(modes)).",
-                issues: [ArgumentIssue(path: "cache.mode", message: "expected one of \(modes)")])
-        }
-        if let intervalMs, intervalMs < 0 {
-            throw BridgeError.invalidArgument(
-                "cache.intervalMs must not be negative.",
-                issues: [ArgumentIssue(path: "cache.intervalMs", message: "must not be negative, got \(intervalMs)")])
-        }
-        let pairs = try namedPairs(parameters, at: "cache.parameters")
-        return HTTPCacheOptions(mode: mode, interval: intervalMs.map { .milliseconds($0) }, key: key, parameters: pairs)
-    }
-}
-
 /// `--config` `"HTTP": {"cache": {...}}`: where the on-disk cache lives and how big it may get.
 public struct CacheConfiguration: Codable, Sendable {
     /// Default: `<storage dir>/<app id>.http-cache`.
@@ -96,46 +71,7 @@ final class CacheState: Sendable {
 }
 
 extension HTTPPlugin {
-    /// `request` with a `cache` argument: through the cache, the answer marked with its `source` and, when the
-    /// response may be stored, a `cacheToken` for `cacheCommit` / `cacheDiscard`.
-    static func cachedRequest(
-        _ request: FetchRequest, cache arguments: CacheArguments, state: CacheState,
-        network: (FetchRequest) async throws -> (response: FetchResponse, attempts: Int?)
-    ) async throws -> JSONValue {
-        let options = try arguments.options()
-        let isUnsafe = !HTTPCachePolicy.safeMethods.contains(request.method.uppercased())
-        // Mode none only matters for invalidation by unsafe methods, and only when a cache is open.
-        guard let cache = try state.cache(create: options.mode != .none), options.mode != .none || isUnsafe
-        else {
-            let (response, attempts) = try await network(request)
-            return encode(response, attempts: attempts, source: .network)
-        }
-        var attempts: Int?
-        let result = try await cache.send(request, options: options) { request in
-            let answer = try await network(request)
-            attempts = answer.attempts
-            return answer.response
-        }
-        var answer = encode(result.response, attempts: attempts, source: result.source)
-        if let pending = result.pending, case .object(var object) = answer {
-            object["cacheToken"] = .number(Double(state.hold(pending)))
-            answer = .object(object)
-        }
-        return answer
-    }
-
     static func cacheActions(_ plugin: inout PluginDeclaration<Self>) {
-        plugin.async("cacheLookup", args: RequestArguments.self) { context, args -> JSONValue in
-            guard let arguments = args.cache else {
-                throw BridgeError.invalidArgument(
-                    "cacheLookup needs cache options.", issues: [ArgumentIssue(path: "cache", message: "is required")])
-            }
-            let request = try args.request()
-            guard let cache = try context.state.cache.cache(create: true),
-                let response = await cache.cachedResponse(for: request, options: try arguments.options())
-            else { return .null }
-            return encode(response, source: .cache)
-        }
         plugin.async("cacheCommit", args: CacheTokenArguments.self) { context, args -> Bool in
             let state = context.state.cache
             guard let pending = state.take(args.token), let cache = try state.cache(create: true) else { return false }

@@ -7,8 +7,7 @@ import JSBridgeCore
 /// Action `request` takes `{url, method?, headers?: [[name, value]], body? (UTF-8 text) | bodyBase64?,
 /// redirect?: "follow" | "manual" | "error"}` and answers `{status, statusText, headers: [[name, value]],
 /// url, redirected, body | bodyBase64}` — the body crosses as text when it is valid UTF-8, else base64 —
-/// or, with `json: true`, a successful JSON body parsed in `json` (with `brief: true` too, only `{status,
-/// json}`; ``answer(_:attempts:form:)``). Network access needs `--allow-net` for the URL's host and
+/// and `attempts` with a retry policy. DAOs go through `daoSend` (HTTPPlugin+DAO.swift). Network access needs `--allow-net` for the URL's host and
 /// effective port (checked on every redirect hop, before connecting). See docs/http.md.
 public struct HTTPPlugin: BridgePlugin {
     public static let name = "HTTP"
@@ -116,45 +115,31 @@ public struct HTTPPlugin: BridgePlugin {
                 defines: ["fetch", "Headers", "Request", "Response", "HTTP"],
                 shares: ["httpCore"]))
         plugin.script(.shared("http-dao.js", source: PackageResources.http_dao_js, shares: ["httpDAO"]))
+        plugin.constant("daoEncodings", .array(RequestEncoding.allCases.map { .string($0.rawValue) }))
+        plugin.constant("daoPlacements", .array(ParameterPlacement.allCases.map { .string($0.rawValue) }))
+        plugin.constant("daoResponseTypes", .array(DAOResponseType.allCases.map { .string($0.rawValue) }))
+        plugin.constant("cacheModes", .array(HTTPCacheMode.allCases.map { .string($0.rawValue) }))
         plugin.script(.shared("http-transfer.js", source: PackageResources.http_transfer_js, shares: ["httpTransfer"]))
         plugin.start("request", args: RequestArguments.self) { context, args, reply in
-            let state = context.state
-            // The chooser counts the call and, on a JS thread, knows its loop (see `requestExecutors`).
-            let executor = state.executors?.next() ?? ActionExecutor.shared
-            let end: @Sendable (Result<EncodedJSON, any Error>) -> Void = { result in
-                state.executors?.ended()
-                switch result {
-                case .success(let answer): reply.resolve(encoded: answer)
-                case .failure(let error): reply.reject(error)
-                }
-            }
-            let plan: RequestPlan
+            let request: FetchRequest
             do {
-                plan = try RequestPlan(args, fetcher: state.fetcher)
+                request = try args.request()
             } catch {
-                return end(.failure(error))
+                return reply.reject(error)
             }
-            // The common case without a Swift task, when the transport can: its completion answers.
-            if case .plain(let request, let form) = plan,
-                let cancel = state.fetcher.start(request, completion: { end($0.map { Self.answer($0, form: form) }) })
-            {
-                return reply.onCancel(cancel)
+            let policy = PolicyFetcher(
+                fetcher: context.state.fetcher, retry: args.retry, totalTimeoutMs: args.totalTimeoutMs,
+                clock: context.clock)
+            exchange(context, reply, plain: policy == nil ? request : nil) {
+                EncodedJSON(encode($0))
+            } work: {
+                guard let policy else { return EncodedJSON(encode(try await context.state.fetcher.fetch(request))) }
+                let (response, attempts) = try await policy.fetch(request)
+                return EncodedJSON(encode(response, attempts: attempts))
             }
-            let task = Task(executorPreference: executor) {
-                do {
-                    switch plan {
-                    case .plain(let request, let form):
-                        end(.success(try await Self.request(request, fetcher: state.fetcher, form: form)))
-                    case .policed(let request, let args):
-                        end(.success(try await Self.request(request, args: args, context: context)))
-                    }
-                } catch {
-                    end(.failure(error))
-                }
-            }
-            reply.onCancel { task.cancel() }
         }
         cacheActions(&plugin)
+        daoActions(&plugin)
         plugin.sync("settings") { context -> JSONValue in
             let mock = context.configuration.mock
             return [
@@ -164,72 +149,46 @@ public struct HTTPPlugin: BridgePlugin {
                 ]
             ]
         }
-        plugin.async("mockFixture", args: MockFixtureArguments.self) { context, args -> JSONValue in
-            try MockFixtures(directory: args.dir ?? context.configuration.mock?.dir ?? "mocks").load(
-                dao: args.dao, variant: args.variant)
-        }
         transferActions(&plugin)
     }
 
-    /// A plain `request` call through a transport without ``HTTPTransport/startBuffered(_:timeout:maxBodyBytes:completion:)``.
-    /// (Not inlined, here and below: an async function's locals live in task memory allocated with every call,
-    /// and the task's closure then keeps only the plan.)
-    @inline(never)
-    private static func request(_ request: FetchRequest, fetcher: Fetcher, form: AnswerForm) async throws
-        -> EncodedJSON
-    {
-        answer(try await fetcher.fetch(request), form: form)
-    }
-
-    /// A `request` call with a retry policy, a total timeout or a cache.
-    @inline(never)
-    private static func request(_ request: FetchRequest, args: RequestArguments, context: PluginContext<Self>)
-        async throws -> EncodedJSON
-    {
-        let fetcher = context.state.fetcher
-        let policy = PolicyFetcher(
-            fetcher: fetcher, retry: args.retry, totalTimeoutMs: args.totalTimeoutMs, clock: context.clock)
-        let network: (FetchRequest) async throws -> (response: FetchResponse, attempts: Int?) = { request in
-            guard let policy else { return (try await fetcher.fetch(request), nil) }
-            let (response, attempts) = try await policy.fetch(request)
-            return (response, attempts)
-        }
-        guard let cache = args.cache else {
-            let (response, attempts) = try await network(request)
-            return answer(response, attempts: attempts, form: args.answerForm)
-        }
-        // The disk cache blocks on file I/O: on the pool, not on the JS thread's loop where `request` calls run.
-        return EncodedJSON(
-            try await withTaskExecutorPreference(ActionExecutor.shared) {
-                try await cachedRequest(request, cache: cache, state: context.state.cache, network: network)
-            })
-    }
-
-    /// The answer to a `request` call, encoded. With `json`, a successful response's JSON body (not 204 or 205)
-    /// is embedded as is, in `json`, instead of escaped into `body`: JavaScript then parses it once, with the
-    /// answer (`Benchmarks/scripts/answer-parse.js`: 2.2–4.0 → 1.2–1.4 µs of `JSON.parse` per answer for a
-    /// 300-byte document). With `brief` too, that answer is only `{status, json}` (and `attempts`): a caller
-    /// that delivers the data alone spares JavaScript the rest (Benchmarks/README.md, "HTTP": 6–8% of the
-    /// CPU of a DAO call at 64 in flight).
-    static func answer(_ response: FetchResponse, attempts: Int? = nil, form: AnswerForm) -> EncodedJSON {
-        if form.json, (200...299).contains(response.status), response.status != 204, response.status != 205,
-            !response.body.isEmpty, let text = String(validating: response.body, as: UTF8.self),
-            let body = EncodedJSON(validating: text)
-        {
-            var head: JSONObject
-            if form.brief {
-                head = ["status": .number(Double(response.status))]
-                if let attempts { head["attempts"] = .number(Double(attempts)) }
-            } else {
-                head = Self.head(response, attempts: attempts)
+    /// Answers a call that makes an HTTP exchange: without a Swift task when the call is `plain` (one request,
+    /// no retry, timeout, cache or mock) and the transport can — its completion answers through `read` —
+    /// else from a task on the executor the transport prefers, through `work`. Errors go through `failure`.
+    static func exchange(
+        _ context: PluginContext<Self>, _ reply: CallReply, plain: FetchRequest?,
+        failure: @escaping @Sendable (any Error) -> any Error = { $0 },
+        read: @escaping @Sendable (FetchResponse) throws -> EncodedJSON,
+        work: @escaping @Sendable () async throws -> EncodedJSON
+    ) {
+        let state = context.state
+        // The chooser counts the call and, on a JS thread, knows its loop (see `requestExecutors`).
+        let executor = state.executors?.next() ?? ActionExecutor.shared
+        let end: @Sendable (Result<EncodedJSON, any Error>) -> Void = { result in
+            state.executors?.ended()
+            switch result {
+            case .success(let answer): reply.resolve(encoded: answer)
+            case .failure(let error): reply.reject(failure(error))
             }
-            return EncodedJSON(head, adding: "json", body)
         }
-        return EncodedJSON(encode(response, attempts: attempts))
+        if let plain,
+            let cancel = state.fetcher.start(
+                plain, completion: { result in end(result.flatMap { response in Result { try read(response) } }) })
+        {
+            return reply.onCancel(cancel)
+        }
+        let task = Task(executorPreference: executor) {
+            do {
+                end(.success(try await work()))
+            } catch {
+                end(.failure(error))
+            }
+        }
+        reply.onCancel { task.cancel() }
     }
 
     /// The members of an answer other than its body.
-    private static func head(_ response: FetchResponse, attempts: Int?, source: HTTPCacheSource? = nil) -> JSONObject {
+    static func head(_ response: FetchResponse, attempts: Int?, source: String? = nil) -> JSONObject {
         var object: JSONObject = [
             "status": .number(Double(response.status)),
             "statusText": .string(response.statusText),
@@ -238,38 +197,19 @@ public struct HTTPPlugin: BridgePlugin {
             "redirected": .bool(response.redirected),
         ]
         if let attempts { object["attempts"] = .number(Double(attempts)) }
-        if let source { object["source"] = .string(source.rawValue) }
+        if let source { object["source"] = .string(source) }
         return object
     }
 
     /// A response as `request` answers it, the body as `body` (text) or `bodyBase64`.
-    static func encode(_ response: FetchResponse, attempts: Int? = nil, source: HTTPCacheSource? = nil) -> JSONValue {
-        var object = head(response, attempts: attempts, source: source)
+    static func encode(_ response: FetchResponse, attempts: Int? = nil) -> JSONValue {
+        var object = head(response, attempts: attempts)
         if let text = String(validating: response.body, as: UTF8.self) {
             object["body"] = .string(text)
         } else {
             object["bodyBase64"] = .string(Data(response.body).base64EncodedString())
         }
         return .object(object)
-    }
-}
-
-/// How a successful JSON answer is shaped: ``HTTPPlugin/answer(_:attempts:form:)``.
-struct AnswerForm: Sendable {
-    var json: Bool
-    var brief: Bool
-}
-
-/// What a `request` call does, worked out synchronously when it starts: a plain fetch (sent without a Swift
-/// task when the transport can), or one with retries, a total timeout or the cache (in a task).
-private enum RequestPlan {
-    case plain(FetchRequest, AnswerForm)
-    indirect case policed(FetchRequest, RequestArguments)
-
-    init(_ args: RequestArguments, fetcher: Fetcher) throws(BridgeError) {
-        let request = try args.request()
-        let plain = args.cache == nil && args.retry == nil && args.totalTimeoutMs == nil
-        self = plain ? .plain(request, args.answerForm) : .policed(request, args)
     }
 }
 
@@ -287,7 +227,7 @@ func namedPairs(_ pairs: [[String]]?, at path: String) throws(BridgeError) -> [(
     return result
 }
 
-/// The arguments of `request` and `cacheLookup`, read by ``init(arguments:)``.
+/// The arguments of `request` (and a DAO's request after its hooks), read by ``init(arguments:)``.
 struct RequestArguments: ArgumentsReadable {
     var url: String
     var method: String?
@@ -300,19 +240,11 @@ struct RequestArguments: ArgumentsReadable {
     /// The deadline of each attempt, body included, in milliseconds.
     var totalTimeoutMs: Int?
     var retry: RetryPolicy?
-    /// Answer through the HTTP cache (DAOs; docs/http.md, "Caches").
-    var cache: CacheArguments?
-    /// Answer a successful JSON body parsed, in `json` (not with `cache`; docs/http.md).
-    var json: Bool?
-    /// With `json`: answer a successful JSON body with `status` (and `attempts`) only.
-    var brief: Bool?
-
-    var answerForm: AnswerForm { AnswerForm(json: json ?? false, brief: brief ?? false) }
 
     static let typeScript = TypeScriptType.raw(
         "{ url: string; method?: string; headers?: Array<[string, string]>; body?: string; bodyBase64?: string; "
             + "redirect?: \"follow\" | \"manual\" | \"error\"; connectTimeoutMs?: number; totalTimeoutMs?: number; "
-            + "retry?: object; cache?: object; json?: boolean; brief?: boolean }")
+            + "retry?: object }")
 
     /// The characters of an HTTP token (a method name).
     static let tokenBytes = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
@@ -359,7 +291,7 @@ struct RequestArguments: ArgumentsReadable {
 extension RequestArguments {
     /// Reads the arguments without the decoder: `request` runs once per HTTP request, and the decoder cost
     /// several times more than the rest of the action's own Swift. Same paths and messages as decoding would
-    /// give (`ArgumentReader`); the nested `retry` and `cache` go through the decoder.
+    /// give (`ArgumentReader`); the nested `retry` goes through the decoder.
     init(arguments json: JSONValue) throws(BridgeError) {
         let reader = try ArgumentReader(json)
         var headers: [[String]]?
@@ -384,14 +316,6 @@ extension RequestArguments {
             body: try reader.string("body"), bodyBase64: try reader.string("bodyBase64"),
             redirect: try reader.string("redirect"), connectTimeoutMs: try reader.int("connectTimeoutMs"),
             totalTimeoutMs: try reader.int("totalTimeoutMs"), retry: try reader.decode(RetryPolicy.self, "retry"),
-            cache: try reader.decode(CacheArguments.self, "cache"), json: try reader.bool("json"),
-            brief: try reader.bool("brief"))
+        )
     }
-}
-
-/// The arguments of `mockFixture`.
-struct MockFixtureArguments: Decodable, Sendable {
-    var dao: String
-    var variant: String?
-    var dir: String?
 }

@@ -4,14 +4,15 @@
 // reports every failure as a `DAOError` with a domain (see docs/http.md, "DAOs").
 
 const PLUGIN = "HTTP";
-const { BridgeError, DOMException, AbortSignal, AbortController, URLSearchParams } = runtime;
+const { BridgeError, DOMException, AbortSignal, AbortController } = runtime;
 const { Headers, headersFrom, headerPairs, base64Encode, base64Decode, queue } = plugin.shared.httpCore;
 
 /// The hooks in the order they run.
 const HOOKS = ["setUpHeaders", "setUpParams", "didSetUpParams", "willSend", "didReceive", "outputEntity", "deliver"];
-const ENCODINGS = ["query", "json", "form", "multipart"];
-const PLACEMENTS = ["query", "body", "header", "path"];
-const CACHE_MODES = ["none", "http", "alternative", "both", "onlyWrite"];
+// The engine's choices, as HTTPPlugin.swift declares them.
+const {
+  daoEncodings: ENCODINGS, daoPlacements: PLACEMENTS, daoResponseTypes: RESPONSE_TYPES, cacheModes: CACHE_MODES,
+} = plugin.constants;
 const DEFINITION_KEYS = new Set([
   "name", "baseURL", "path", "method", "headers", "params", "encoding", "response", "hooks", "retry", "timeout",
   "cache", "mock", "queue", ...HOOKS,
@@ -55,16 +56,17 @@ function retry(options = {}) {
   return { [RETRY]: true, afterMs };
 }
 
-function issuesError(dao, message, issues) {
-  return new DAOError("request", "INVALID_ARGUMENT", message, { dao, data: { issues } });
-}
-
-/// A native failure as a DAOError of the matching domain (the native error kept as `cause`).
+/// A native failure as a DAOError of the matching domain (the native error kept as `cause`): the engine's
+/// errors name their domain, status and response; others take the domain of their code.
 function fromNative(error, dao) {
   if (error instanceof DAOError || !(error instanceof BridgeError)) return error;
-  const domain = NATIVE_DOMAINS[error.code] ?? "request";
-  return new DAOError(domain, error.code, `${dao}: ${error.message}`, {
-    dao, data: error.data, cause: error, status: error.data?.status,
+  const data = error.data;
+  const domain = data?.domain ?? NATIVE_DOMAINS[error.code] ?? "request";
+  const message = data?.domain !== undefined ? error.message : `${dao}: ${error.message}`;
+  // The engine's own verdicts on a response or the parameters have no underlying cause.
+  const verdict = domain === "http" || domain === "dataFormat" || error.code === "INVALID_ARGUMENT";
+  return new DAOError(domain, error.code, message, {
+    dao, data, cause: verdict ? undefined : error, status: data?.status, response: data?.response,
   });
 }
 
@@ -77,6 +79,10 @@ function checkDefinition(definition, where) {
   }
   if (definition.encoding !== undefined && !ENCODINGS.includes(definition.encoding)) {
     throw new TypeError(`${where}: encoding must be one of ${ENCODINGS.join(", ")}; got '${definition.encoding}'.`);
+  }
+  const type = definition.response?.type;
+  if (type !== undefined && !RESPONSE_TYPES.includes(type)) {
+    throw new TypeError(`${where}: response.type must be one of ${RESPONSE_TYPES.join(", ")}; got '${type}'.`);
   }
   const cache = definition.cache;
   const cacheMode = typeof cache === "string" ? cache : cache?.mode;
@@ -131,100 +137,108 @@ function paramSpec(name, spec) {
   };
 }
 
-// MARK: - Building the request
+// MARK: - Calls
+//
+// The engine is native (HTTPCore, shared with Swift DAOs): `daoRequest` maps parameters and builds the
+// request, `daoSend` answers it from a mock, the cache or the network and reads the response (status, body,
+// key path), `daoRead` reads what a hook saw. This file runs the hooks between those steps, converts the
+// data into models (the Model plugin) and keeps calls' signals, queues and `pending`.
 
-/// Splits the call's parameters into path / query / body / header parts by wire name (issues collected).
-function mapParams(def, input, issues) {
-  const out = { path: {}, header: {}, params: {}, placement: {} };
-  for (const spec of def.paramSpecs) {
-    if (spec.ignore) continue;
-    let value = input[spec.name];
-    if (value === undefined) value = typeof spec.default === "function" ? spec.default() : spec.default;
-    if (value === undefined || value === null) {
-      if (spec.required) issues.push({ path: `params.${spec.name}`, message: "is required" });
-      continue;
-    }
-    const placement = spec.in ?? (def.pathNames.has(spec.wire) ? "path" : undefined);
-    if (placement === "path") out.path[spec.wire] = value;
-    else if (placement === "header") out.header[spec.wire] = value;
-    else {
-      out.params[spec.wire] = value;
-      if (placement !== undefined) out.placement[spec.wire] = placement;
-    }
+/// A file value of a multipart DAO, kept here while its place in the request is worked out natively.
+const FILE_REF = "$jsbridgeFile";
+
+/// The call's parameters with function defaults applied and, for a multipart DAO, files replaced by
+/// references into `files`.
+function nativeParams(def, input, files) {
+  let params = input;
+  for (const [name, fn] of def.defaultFunctions) {
+    if (params[name] === undefined) params = { ...params, [name]: fn() };
   }
-  for (const [name, value] of Object.entries(input)) {
-    if (def.declared.has(name) || value === undefined) continue;
-    if (def.pathNames.has(name)) out.path[name] = value;
-    else out.params[name] = value;
+  if (files === undefined) return params;
+  const out = {};
+  for (const key of Object.keys(params)) {
+    const value = params[key];
+    out[key] = isFileValue(value) ? { [FILE_REF]: files.push(value) - 1 } : value;
   }
   return out;
-}
-
-function scalar(value) {
-  if (value instanceof Date) return value.toISOString();
-  return typeof value === "object" && value !== null ? JSON.stringify(value) : `${value}`;
-}
-
-/// `application/x-www-form-urlencoded` text; arrays repeat their key.
-function formEncode(entries) {
-  if (entries.length === 0) return "";
-  const form = new URLSearchParams();
-  for (const [key, value] of entries) {
-    if (Array.isArray(value)) for (const item of value) form.append(key, scalar(item));
-    else form.append(key, scalar(value));
-  }
-  return form.toString();
-}
-
-function joinURL(base, path) {
-  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(path ?? "")) return path;
-  if (base === undefined) return path ?? "";
-  if (path === undefined || path === "") return base;
-  return base.replace(/\/+$/, "") + "/" + path.replace(/^\/+/, "");
 }
 
 function isFileValue(value) {
   return isPlainObject(value) && (typeof value.path === "string" || value.data !== undefined);
 }
 
-/// The request a DAO sends: `{method, url, headers: Headers, body?: string | Uint8Array}`.
-function buildRequest(def, mapped, params, headers, issues) {
-  const method = def.method;
-  let url = def.pathNames.size === 0 ? def.url : def.url.replace(/\{([^}]+)\}/g, (_, name) => {
-    const value = mapped.path[name];
-    if (value === undefined) {
-      issues.push({ path: `params.${name}`, message: `is required by the path '${def.path}'` });
-      return "";
-    }
-    return encodeURIComponent(scalar(value));
-  });
-  const encoding = def.encoding ?? (method === "GET" || method === "HEAD" || method === "DELETE" ? "query" : "json");
-  const query = [];
-  const body = [];
-  for (const [key, value] of Object.entries(params)) {
-    const placement = mapped.placement[key] ?? (encoding === "query" ? "query" : "body");
-    (placement === "query" ? query : body).push([key, value]);
-  }
-  const search = formEncode(query);
-  if (search !== "") url += (url.includes("?") ? "&" : "?") + search;
-  const request = { method, url, headers, body: undefined };
-  if (encoding === "multipart") {
-    // Files are `{ path }` or `{ data }` objects (with optional filename, contentType); the rest are fields.
-    request.multipart = { fields: [], files: [] };
-    for (const [key, value] of body) {
-      if (isFileValue(value)) request.multipart.files.push({ ...value, name: key });
-      else if (Array.isArray(value)) for (const item of value) request.multipart.fields.push([key, scalar(item)]);
-      else request.multipart.fields.push([key, scalar(value)]);
-    }
-  } else if (body.length > 0) {
-    request.body = encoding === "json" ? JSON.stringify(Object.fromEntries(body)) : formEncode(body);
-    if (!headers.has("content-type")) {
-      // A plain call's headers are its DAO's, shared: a copy gets the content type.
-      if (headers === def.plainHeaders) request.headers = new Headers(headers);
-      request.headers.set("content-type", encoding === "json" ? "application/json" : "application/x-www-form-urlencoded;charset=UTF-8");
-    }
+/// The HTTP answer a DAO's hooks see: `{method, url, headers: Headers, body?, multipart?}`.
+function requestFrom(built, files) {
+  const request = { method: built.method, url: built.url, headers: new Headers(built.headers), body: built.body };
+  if (built.multipart !== undefined) {
+    request.multipart = {
+      fields: built.multipart.fields,
+      files: built.multipart.files.map(([name, index]) => ({ ...files[index], name })),
+    };
   }
   return request;
+}
+
+/// `daoRequest`, its errors as DAO errors.
+function daoRequest(def, args) {
+  try {
+    return plugin.execSync("daoRequest", [{ dao: def.wire, ...args }]);
+  } catch (error) {
+    throw fromNative(error, def.name);
+  }
+}
+
+/// Steps 1-6: headers, parameters, mapping, the request, `willSend`; sets and returns `ctx.request`.
+async function prepare(def, ctx, input) {
+  ctx.signal.throwIfAborted();
+  let headers = new Headers(def.headers ?? {});
+  headers = def.hooks.setUpHeaders ? await runHook(def, "setUpHeaders", headers, ctx) : headers;
+  if (!(headers instanceof Headers)) headers = new Headers(headers);
+  let params = { ...input };
+  params = def.hooks.setUpParams ? await runHook(def, "setUpParams", params, ctx) : params;
+  const files = def.encoding === "multipart" ? [] : undefined;
+  const args = { params: nativeParams(def, params, files), headers: headerPairs(headers) };
+  let built;
+  if (def.hooks.didSetUpParams) {
+    const { params: wire, mapped } = daoRequest(def, { ...args, stage: "map" });
+    ctx.params = await runHook(def, "didSetUpParams", wire, ctx);
+    built = daoRequest(def, { headers: args.headers, mapped, wire: ctx.params });
+  } else {
+    built = daoRequest(def, args);
+    ctx.params = built.params;
+  }
+  const request = requestFrom(built, files);
+  ctx.request = def.hooks.willSend ? await runHook(def, "willSend", request, ctx) : request;
+  return ctx.request;
+}
+
+/// Runs the `hook` functions of the chain (callers skip the call - and its await - when there are none).
+async function runHook(def, hook, value, ctx) {
+  for (const fn of def.hooks[hook] ?? []) {
+    const result = await fn.call(ctx.dao, value, ctx);
+    ctx.signal.throwIfAborted();
+    if (result !== null && typeof result === "object" && result[RETRY] === true) return result;
+    if (result !== undefined) value = result;
+  }
+  return value;
+}
+
+/// `request` as `daoSend` and `daoRead` take it.
+function nativeRequest(def, request) {
+  const args = { url: request.url, method: request.method, headers: headerPairs(request.headers) };
+  if (typeof request.body === "string") args.body = request.body;
+  else if (request.body instanceof Uint8Array) args.bodyBase64 = base64Encode(request.body);
+  else if (request.body !== undefined) throw new TypeError(`${def.name}: willSend left a body that is neither a string nor a Uint8Array.`);
+  if (request.multipart !== undefined && request.body !== undefined) {
+    throw new TypeError(`${def.name}: a multipart request has fields and files, not a body.`);
+  }
+  return args;
+}
+
+/// How far the engine reads a response for this DAO: as it came (a `didReceive` hook reads it), to its
+/// parsed body (an `outputEntity` hook reads that), or to the value at the key path.
+function readStage(def) {
+  return def.hooks.didReceive ? "response" : def.hooks.outputEntity ? "entity" : "data";
 }
 
 // MARK: - Responses
@@ -232,39 +246,29 @@ function buildRequest(def, mapped, params, headers, issues) {
 /// The headers of a brief answer's response (immutable, so one object serves every call).
 const NO_HEADERS = headersFrom([], "immutable");
 
-/// Whether `object` has an enumerable property.
-function hasKeys(object) {
-  for (const _ in object) return true;
-  return false;
-}
-
-/// The response a DAO's hooks see, of an answer; a brief answer (`{status, json}`) stands for the request's URL, with no headers.
+/// The response a DAO's hooks and `request()` see, of an answer (a brief one has no headers).
 function daoResponse(answer, source, request) {
   return {
     status: answer.status, statusText: answer.statusText ?? "",
     headers: answer.headers === undefined ? NO_HEADERS : headersFrom(answer.headers, "immutable"),
-    url: answer.url ?? request.url, redirected: answer.redirected === true, attempts: answer.attempts ?? 1, source,
-    text: answer.body ?? (answer.bodyBase64 !== undefined || answer.json !== undefined ? undefined : ""),
-    bytes: answer.bodyBase64 !== undefined ? base64Decode(answer.bodyBase64) : undefined,
-    json: answer.json,
+    url: answer.url ?? request?.url, redirected: answer.redirected === true, attempts: answer.attempts ?? 1,
+    source: answer.source ?? source,
+    text: answer.body, bytes: answer.bodyBase64 !== undefined ? base64Decode(answer.bodyBase64) : undefined,
   };
 }
 
-/// What an error keeps of a response: status, headers, url and the body's text.
-function responseSummary(response) {
+/// An answer's `data` (`dataBase64` for a bytes response).
+function dataOf(answer) {
+  return answer.dataBase64 !== undefined ? base64Decode(answer.dataBase64) : answer.data;
+}
+
+/// What an error keeps of a response: status, headers, url and the text of the body (or of the data, for a
+/// response read natively).
+function responseSummary(response, data) {
   return {
     status: response.status, statusText: response.statusText, headers: Object.fromEntries(response.headers),
-    url: response.url, body: response.text ?? (response.json !== undefined ? JSON.stringify(response.json) : ""),
+    url: response.url, body: response.text ?? (data === undefined ? "" : JSON.stringify(data)),
   };
-}
-
-function valueAt(value, keyPath) {
-  let current = value;
-  for (const key of keyPath.split(".")) {
-    if (current === null || typeof current !== "object" || !(key in current)) return undefined;
-    current = current[key];
-  }
-  return current;
 }
 
 function prefixIssues(issues, prefix) {
@@ -273,52 +277,54 @@ function prefixIssues(issues, prefix) {
 }
 
 /// Converts the entity per `response.model`: a model name, `[name]` (an array of models) or nothing (raw).
-function convertEntity(dao, spec, value, response) {
+function convertEntity(def, value, response) {
+  const spec = def.response ?? {};
+  const dao = def.name;
   const keyPath = spec.keyPath ?? "";
   const model = spec.model;
   if (model === undefined || model === null) return value;
   if (value === undefined || value === null) {
-    throw dataFormatError(dao, model, response, [{ path: keyPath, code: "REQUIRED", message: "the response has no value here", input: value ?? null }]);
+    throw dataFormatError(dao, model, response, value, [{ path: keyPath, code: "REQUIRED", message: "the response has no value here", input: value ?? null }]);
   }
   const Model = globalThis.Model;
   if (Model === undefined) {
     throw new DAOError("request", "PLUGIN_NOT_FOUND", `${dao}: converting responses into models needs the Model plugin.`, { dao });
   }
-  if (!Array.isArray(model)) return convertOne(Model, dao, model, response, model, value, keyPath);
+  if (!Array.isArray(model)) return convertOne(Model, dao, model, response, model, value, keyPath, value);
   if (!Array.isArray(value)) {
-    throw dataFormatError(dao, model, response, [{ path: keyPath, code: "TYPE", message: `expected an array of ${model[0]}`, input: typeof value }]);
+    throw dataFormatError(dao, model, response, value, [{ path: keyPath, code: "TYPE", message: `expected an array of ${model[0]}`, input: typeof value }]);
   }
   const issues = [];
   const out = value.map((item, index) => {
     try {
-      return convertOne(Model, dao, model, response, model[0], item, `${keyPath}[${index}]`);
+      return convertOne(Model, dao, model, response, model[0], item, `${keyPath}[${index}]`, value);
     } catch (error) {
       if (!(error instanceof DAOError) || error.domain !== "dataFormat") throw error;
       issues.push(...error.data.issues);
       return undefined;
     }
   });
-  if (issues.length > 0) throw dataFormatError(dao, model, response, issues);
+  if (issues.length > 0) throw dataFormatError(dao, model, response, value, issues);
   return out;
 }
 
 /// `Model.convert(name, item)`, its `DATA_FORMAT` issues (under `prefix`) as the DAO's `dataFormat` error.
-function convertOne(Model, dao, model, response, name, item, prefix) {
+function convertOne(Model, dao, model, response, name, item, prefix, value) {
   try {
     return Model.convert(name, item);
   } catch (error) {
     if (error instanceof BridgeError && error.code === "DATA_FORMAT") {
-      throw dataFormatError(dao, model, response, prefixIssues(error.data?.issues ?? [], prefix));
+      throw dataFormatError(dao, model, response, value, prefixIssues(error.data?.issues ?? [], prefix));
     }
     throw error;
   }
 }
 
-function dataFormatError(dao, model, response, issues) {
+function dataFormatError(dao, model, response, value, issues) {
   return new DAOError("dataFormat", "DATA_FORMAT",
     `${dao}: the response does not match ${Array.isArray(model) ? `[${model[0]}]` : model}: ` +
       issues.slice(0, 3).map((i) => `${i.path || "(root)"}: ${i.message}`).join("; "),
-    { dao, data: { issues }, status: response.status, response: responseSummary(response) });
+    { dao, data: { issues }, status: response.status, response: responseSummary(response, value) });
 }
 
 // MARK: - Mocks
@@ -347,50 +353,25 @@ function mockFor(def) {
   return mock;
 }
 
-function isEnvelope(value) {
-  if (!isPlainObject(value)) return false;
-  const keys = Object.keys(value);
-  return keys.length > 0 && keys.every((key) => key.startsWith("$"));
-}
-
-/// A mocked answer in the shape of the `request` action's.
-async function mockAnswer(def, mock, request, signal) {
-  const configured = mockSettings();
-  let content;
-  if (mock.mode === "auto") {
-    const model = def.response?.model;
-    if (model === undefined) {
-      throw new DAOError("request", "MOCK_UNAVAILABLE",
-        `${def.name}: auto mocks need response.model (Model.sample makes the data).`, { dao: def.name });
-    }
-    const { Model } = globalThis;
-    const wire = (name) => Model.sample(name, { json: true });   // the response's form, mapped keys included
-    const sample = Array.isArray(model) ? [wire(model[0]), wire(model[0])] : wire(model);
-    content = sample;
-    const keyPath = def.response.keyPath;
-    if (keyPath) for (const key of keyPath.split(".").reverse()) content = { [key]: content };
-  } else {
-    const args = { dao: def.name };
-    if (mock.variant !== undefined) args.variant = mock.variant;
-    if (mock.dir !== undefined) args.dir = mock.dir;
-    content = await plugin.call("mockFixture", args, { signal });
+/// Adds a mock's arguments to `daoSend`'s: the fixture's directory and variant, or an auto mock's content
+/// (the wire form of the model's sample, at the key path).
+function addMock(def, mock, args) {
+  if (mock.delayMs !== undefined) args.mock = { delayMs: mock.delayMs };
+  if (mock.mode === "fixture") {
+    args.mock = { ...args.mock, dir: mock.dir, variant: mock.variant };
+    return;
   }
-  const envelope = isEnvelope(content) ? content : { $body: content };
-  const delayMs = envelope.$delayMs ?? mock.delayMs ?? configured.delayMs ?? 0;
-  if (delayMs > 0) await sleep(delayMs, signal);
-  if (envelope.$error !== undefined) {
-    const kind = `${envelope.$error}`;
-    if (kind === "timeout") throw new BridgeError("TIMEOUT", `mocked timeout for ${request.url}`, { data: { url: request.url, mock: true } });
-    throw new BridgeError("NETWORK_ERROR", `mocked network error (${kind}) for ${request.url}`,
-      { data: { kind, url: request.url, mock: true } });
+  const model = def.response?.model;
+  if (model === undefined) {
+    throw new DAOError("request", "MOCK_UNAVAILABLE",
+      `${def.name}: auto mocks need response.model (Model.sample makes the data).`, { dao: def.name });
   }
-  const headers = Object.entries(envelope.$headers ?? {}).map(([name, value]) => [name.toLowerCase(), `${value}`]);
-  let body = envelope.$text;
-  if (body === undefined && envelope.$body !== undefined) {
-    body = JSON.stringify(envelope.$body);
-    if (!headers.some(([name]) => name === "content-type")) headers.push(["content-type", "application/json"]);
-  }
-  return { status: envelope.$status ?? 200, statusText: "", headers, url: request.url, redirected: false, body: body ?? "" };
+  const { Model } = globalThis;
+  const wire = (name) => Model.sample(name, { json: true });   // the response's form, mapped keys included
+  let content = Array.isArray(model) ? [wire(model[0]), wire(model[0])] : wire(model);
+  const keyPath = def.response.keyPath;
+  if (keyPath) for (const key of keyPath.split(".").reverse()) content = { [key]: content };
+  args.mockContent = { $body: content };
 }
 
 function sleep(ms, signal) {
@@ -403,208 +384,71 @@ function sleep(ms, signal) {
 
 // MARK: - Running a call
 
-/// Runs the `hook` functions of the chain (callers skip the call - and its await - when there are none).
-async function runHook(def, hook, value, ctx) {
-  for (const fn of def.hooks[hook] ?? []) {
-    const result = await fn.call(ctx.dao, value, ctx);
-    ctx.signal.throwIfAborted();
-    if (result !== null && typeof result === "object" && result[RETRY] === true) return result;
-    if (result !== undefined) value = result;
-  }
-  return value;
-}
-
-/// The `request` action's arguments; `brief`: the caller delivers the data alone (see `run`).
-function nativeRequest(def, request, brief) {
-  const args = { url: request.url };
-  if (request.method !== "GET") args.method = request.method;
-  const headers = request.headers === def.plainHeaders ? def.plainHeaderPairs : headerPairs(request.headers);
-  if (headers.length > 0) args.headers = headers;
-  if (typeof request.body === "string") args.body = request.body;
-  else if (request.body instanceof Uint8Array) args.bodyBase64 = base64Encode(request.body);
-  else if (request.body !== undefined) throw new TypeError(`${def.name}: willSend left a body that is neither a string nor a Uint8Array.`);
-  if (request.multipart !== undefined && request.body !== undefined) {
-    throw new TypeError(`${def.name}: a multipart request has fields and files, not a body.`);
-  }
-  if (def.parsedNatively) {
-    args.json = true;
-    if (brief) args.brief = true;
-  }
-  const timeout = typeof def.timeout === "number" ? { totalMs: def.timeout } : def.timeout;
-  if (timeout?.connectMs !== undefined) args.connectTimeoutMs = timeout.connectMs;
-  if (timeout?.totalMs !== undefined) args.totalTimeoutMs = timeout.totalMs;
-  if (def.retry !== undefined && def.retry !== null) args.retry = def.retry;
+/// The `daoSend` arguments of a call whose request the engine builds from its parameters (no hook before
+/// the request, no multipart body, no cache key function), or undefined.
+function plainArgs(def, input, mock, brief) {
+  const args = { dao: def.wire, params: nativeParams(def, input), read: readStage(def) };
+  if (brief) args.brief = true;
+  if (typeof def.cache?.key === "string") args.cacheKey = def.cache.key;
+  if (mock !== null) addMock(def, mock, args);
   return args;
 }
 
-const SAFE_METHODS = ["GET", "HEAD", "OPTIONS", "TRACE"];
-
-/// The cache options sent with a request (`cache` of the definition), or undefined. Unsafe methods always
-/// go through the cache (mode `none` at least), which drops the stored entries of their URL.
-function cacheOptions(def, ctx) {
-  let cache = def.cache;
-  if (cache === undefined || cache === null || cache === false) cache = "none";
-  if (typeof cache === "string") cache = { mode: cache };
-  if (cache.mode === "none" && SAFE_METHODS.includes(ctx.request.method.toUpperCase())) return undefined;
-  const out = { mode: cache.mode };
-  if (cache.key !== undefined) {
-    out.key = typeof cache.key === "function" ? `${cache.key.call(ctx.dao, ctx.request, ctx.params)}` : `${cache.key}`;
-  }
-  if (cache.intervalMs !== undefined) out.intervalMs = cache.intervalMs;
-  out.parameters = Object.keys(ctx.params).sort().map((key) => [key, scalar(ctx.params[key])]);
-  return out;
-}
-
-/// Steps 8-12 for one answer: `{retry: afterMs}` or `{data, response}`.
-async function processAnswer(def, ctx, answer, source) {
-  const response = ctx.response = daoResponse(answer, source, ctx.request);
-  const received = def.hooks.didReceive ? await runHook(def, "didReceive", response, ctx) : response;
-  if (received?.[RETRY] === true) return { retry: received.afterMs };
-  checkStatus(def, response);
-  const json = parseBody(def, response);
-  const entity = def.hooks.outputEntity ? await runHook(def, "outputEntity", json, ctx) : json;
-  if (entity?.[RETRY] === true) return { retry: entity.afterMs };
-  const converted = convertResponse(def, entity, response);
-  const data = def.hooks.deliver ? await runHook(def, "deliver", converted, ctx) : converted;
-  return { data, response };
-}
-
-/// Step 9's status check: a response other than 2xx is an `http` error.
-function checkStatus(def, response) {
-  if (response.status >= 200 && response.status <= 299) return;
-  throw new DAOError("http", "HTTP_STATUS", `${def.name}: ${response.url} answered HTTP ${response.status}${response.statusText ? " " + response.statusText : ""}.`, {
-    dao: def.name, status: response.status, response: responseSummary(response),
-    data: { status: response.status, url: response.url, body: response.text ?? "" },
-  });
-}
-
-/// Step 11: the value at the response's key path, converted into its model.
-function convertResponse(def, entity, response) {
-  const spec = def.response ?? {};
-  const value = spec.keyPath ? valueAt(entity, spec.keyPath) : entity;
-  return convertEntity(def.name, spec, value, response);
-}
-
-/// Stores (or drops) the native side's pending cache entry (`answer.cacheToken`) once the answer did (or did
-/// not) validate.
-function settleCacheEntry(answer, store) {
-  return plugin.call(store ? "cacheCommit" : "cacheDiscard", { token: answer.cacheToken }).catch((error) => {
-    console.error(`jsbridge: the HTTP cache could not store a response: ${error.message}`);
-  });
-}
-
-/// `both` mode: delivers a validating cached answer to `onCache` before the network answer.
-async function deliverCached(def, ctx, args, onCache) {
-  let cached;
-  try {
-    cached = await plugin.call("cacheLookup", args, { signal: ctx.signal });
-  } catch (error) {
-    ctx.signal.throwIfAborted();
-    throw fromNative(error, def.name);
-  }
-  if (cached === null) return;
-  const result = await processAnswer(def, ctx, cached, "cache");
-  if (result.retry === undefined) await onCache(result.data, { source: "cache", status: result.response.status });
-}
-
-/// Steps 1-6: headers, parameters, mapping, the request, `willSend`; sets and returns `ctx.request`.
-async function prepare(def, ctx, input) {
-  ctx.signal.throwIfAborted();
-  let headers = new Headers(def.headers ?? {});
-  headers = def.hooks.setUpHeaders ? await runHook(def, "setUpHeaders", headers, ctx) : headers;
-  if (!(headers instanceof Headers)) headers = new Headers(headers);
-  let params = { ...input };
-  params = def.hooks.setUpParams ? await runHook(def, "setUpParams", params, ctx) : params;
-  const issues = [];
-  const mapped = mapParams(def, params, issues);
-  for (const [name, value] of Object.entries(mapped.header)) headers.set(name, scalar(value));
-  ctx.params = def.hooks.didSetUpParams ? await runHook(def, "didSetUpParams", mapped.params, ctx) : mapped.params;
-  const request = buildRequest(def, mapped, ctx.params, headers, issues);
-  checkParameters(def, issues);
-  ctx.request = def.hooks.willSend ? await runHook(def, "willSend", request, ctx) : request;
-  return ctx.request;
+/// The cache key a call's definition gives, if any.
+function cacheKey(def, ctx) {
+  const key = def.cache?.key;
+  if (key === undefined) return undefined;
+  return typeof key === "function" ? `${key.call(ctx.dao, ctx.request, ctx.params)}` : `${key}`;
 }
 
 /// One call of `dao` with `input` parameters: resolves with `{data, response}`.
-/// `brief`: the call resolves with the data alone (`send`), so a successful JSON answer that no hook reads
-/// need not carry the response's headers, status text and final URL (docs/http.md, "How a request crosses
-/// the bridge").
+/// `brief`: the call resolves with the data alone (`send`), so its answer need not carry the response's
+/// headers and status text (docs/http.md, "How a request crosses the bridge").
 function run(dao, def, input, signal, options, brief = false) {
   if (!takesPlainWay(def, options)) return runSteps(dao, def, input, signal, options, brief);
   try {
-    return runPlain(def, input, signal, brief);
+    signal.throwIfAborted();
+    const answer = plugin.call("daoSend", plainArgs(def, input, mockFor(def), brief), { signal });
+    return answer.then((value) => settlePlain(def, value), (error) => {
+      signal.throwIfAborted();
+      throw fromNative(error, def.name);
+    });
   } catch (error) {
     return Promise.reject(error);
   }
 }
 
-/// Whether a call can take `runPlain`: a plain DAO (`def.plain`), no `onCache`, no mock. A bad mock mode
-/// says no, so that `runSteps` rejects with its error.
+/// A plain call's answer: `{data, response}`, the data converted into models; with a pending cache entry, a
+/// promise of it that settles once the entry is stored (or dropped, when the data did not convert).
+function settlePlain(def, answer) {
+  const response = daoResponse(answer, "network", undefined);
+  if (answer.cacheToken === undefined) return { data: convertEntity(def, dataOf(answer), response), response };
+  let data;
+  try {
+    data = convertEntity(def, dataOf(answer), response);
+  } catch (error) {
+    return settleCacheEntry(answer, false).then(() => { throw error; });
+  }
+  return settleCacheEntry(answer, true).then(() => ({ data, response }));
+}
+
+/// Whether a call can take the plain way: no hooks, no multipart body, no cache key function, no `onCache`.
+/// A bad mock mode says no, so that `runSteps` rejects with its error.
 function takesPlainWay(def, options) {
   if (!def.plain || options.onCache !== undefined) return false;
   try {
-    return mockFor(def) === null;
+    mockFor(def);
+    return true;
   } catch {
     return false;
   }
-}
-
-/// Step 6's check: the issues found while mapping the parameters, as one `INVALID_ARGUMENT` error.
-function checkParameters(def, issues) {
-  if (issues.length === 0) return;
-  throw issuesError(def.name, `${def.name}: invalid parameters: ` + issues.map((i) => `${i.path} ${i.message}`).join("; "), issues);
-}
-
-/// A call of a DAO without hooks, cache, multipart body or mock (`def.plain`): `runSteps`' requests, answers
-/// and errors without its awaits, copies and per-call `Headers`. A DAO call took ~9 us of CPU more than the
-/// same bridge call and model conversion written by hand, of ~98 us, at 64 in flight (Benchmarks/README.md,
-/// "HTTP").
-function runPlain(def, input, signal, brief) {
-  const { request, answer } = startPlain(def, input, signal, brief);
-  return answer.then((value) => settlePlain(def, request, value), (error) => {
-    signal.throwIfAborted();
-    throw fromNative(error, def.name);
-  });
-}
-
-/// `runPlain`'s steps up to the request: `{request, answer}`, `answer` the bridge call's promise.
-function startPlain(def, input, signal, brief) {
-  signal.throwIfAborted();
-  if (def.plainRequest !== undefined && !hasKeys(input)) {
-    return { request: def.plainRequest, answer: plugin.call("request", def.plainArgs[brief ? 1 : 0], { signal }) };
-  }
-  const issues = [];
-  const mapped = mapParams(def, input, issues);
-  let headers = def.plainHeaders;
-  const named = Object.keys(mapped.header);
-  if (named.length > 0) {
-    headers = new Headers(def.headers ?? {});
-    for (const name of named) headers.set(name, scalar(mapped.header[name]));
-  }
-  const request = buildRequest(def, mapped, mapped.params, headers, issues);
-  checkParameters(def, issues);
-  return { request, answer: plugin.call("request", nativeRequest(def, request, brief), { signal }) };
-}
-
-/// `runPlain`'s steps from the answer: `{data, response}`.
-function settlePlain(def, request, answer) {
-  const response = daoResponse(answer, answer.source ?? "network", request);
-  checkStatus(def, response);
-  return { data: convertResponse(def, parseBody(def, response), response), response };
-}
-
-/// Whether a call can take `DAO.send`'s shortest way: valid `params` and `options`, no signal or queue, and
-/// `runPlain`'s conditions.
-function isPlainCall(def, params, options) {
-  return params !== null && typeof params === "object" && options !== null && typeof options === "object"
-    && options.signal === undefined && def.queue === undefined && takesPlainWay(def, options);
 }
 
 function cancelledError(dao, cause) {
   return new DAOError("cancelled", "CANCELLED", `${dao}: the call was cancelled.`, { dao, cause });
 }
 
-/// Steps 1-12 with every hook, the mocks, the cache and multipart bodies.
+/// Steps 1-12 with every hook.
 async function runSteps(dao, def, input, signal, options, brief) {
   const ctx = { dao, name: def.name, attempt: 0, signal, params: undefined, request: undefined, response: undefined };
   const hookRetries = def.retry?.count ?? 1;
@@ -612,36 +456,30 @@ async function runSteps(dao, def, input, signal, options, brief) {
     ctx.attempt++;
     await prepare(def, ctx, input);
     const mock = mockFor(def);
-    let answer;
-    if (mock !== null) {
-      try {
-        answer = await mockAnswer(def, mock, ctx.request, signal);
-      } catch (error) {
-        signal.throwIfAborted();
-        throw fromNative(error, def.name);
-      }
-    } else {
-      const args = nativeRequest(def, ctx.request, brief);
-      const cache = cacheOptions(def, ctx);
-      if (cache !== undefined) args.cache = cache;
-      if (cache?.mode === "both" && ctx.attempt === 1 && typeof options.onCache === "function") {
-        await deliverCached(def, ctx, args, options.onCache);
-      }
-      try {
-        answer = ctx.request.multipart === undefined ? await plugin.call("request", args, { signal })
-          : await plugin.shared.httpTransfer.sendMultipart(ctx.request.url, {
-            method: ctx.request.method, headers: ctx.request.headers, ...ctx.request.multipart, signal,
-            onProgress: options.onProgress, connectTimeoutMs: args.connectTimeoutMs,
-            totalTimeoutMs: args.totalTimeoutMs, retry: args.retry,
-          });
-      } catch (error) {
-        signal.throwIfAborted();
-        throw fromNative(error, def.name);
-      }
+    const args = { dao: def.wire, request: nativeRequest(def, ctx.request), wire: ctx.params, read: readStage(def) };
+    if (brief) args.brief = true;
+    const key = cacheKey(def, ctx);
+    if (key !== undefined) args.cacheKey = key;
+    if (mock !== null) addMock(def, mock, args);
+    if (mock === null && def.cacheMode === "both" && ctx.attempt === 1 && typeof options.onCache === "function") {
+      await deliverCached(def, ctx, args, options.onCache);
     }
+    let answer;
+    try {
+      answer = mock !== null || ctx.request.multipart === undefined ? await plugin.call("daoSend", args, { signal })
+        : await plugin.shared.httpTransfer.sendMultipart(ctx.request.url, {
+          method: ctx.request.method, headers: ctx.request.headers, ...ctx.request.multipart, signal,
+          onProgress: options.onProgress, connectTimeoutMs: def.timeout?.connectMs,
+          totalTimeoutMs: def.timeout?.totalMs, retry: def.retry ?? undefined,
+        });
+    } catch (error) {
+      signal.throwIfAborted();
+      throw fromNative(error, def.name);
+    }
+    const raw = args.read === "response" || (mock === null && ctx.request.multipart !== undefined);
     let result;
     try {
-      result = await processAnswer(def, ctx, answer, mock !== null ? "mock" : answer.source ?? "network");
+      result = await processAnswer(def, ctx, answer, raw, mock !== null ? "mock" : "network");
     } catch (error) {
       if (answer.cacheToken !== undefined) await settleCacheEntry(answer, false);
       throw error;
@@ -657,29 +495,92 @@ async function runSteps(dao, def, input, signal, options, brief) {
   }
 }
 
-/// The body per `response.type`: `json` (default; empty bodies, 204/205 and HEAD give null), `text`, `bytes`.
-function parseBody(def, response) {
-  const type = def.response?.type ?? "json";
-  // Parsed natively: only a 2xx response's non-empty body other than 204's and 205's, as below.
-  if (type === "json" && response.json !== undefined) return response.json;
-  if (type === "bytes") return response.bytes ?? runtime.utf8Encode(response.text);
-  const text = response.text ?? runtime.utf8Decode(response.bytes);
-  if (type === "text") return text;
-  if (text === "" || response.status === 204 || response.status === 205 || def.method === "HEAD") return null;
+/// `daoRead`, its errors as DAO errors.
+function daoRead(def, ctx, args) {
   try {
-    return JSON.parse(text);
+    return plugin.execSync("daoRead", [{ dao: def.wire, method: ctx.request.method, ...args }]);
   } catch (error) {
-    throw new DAOError("dataFormat", "DATA_FORMAT", `${def.name}: the response of ${response.url} is not valid JSON: ${error.message}`, {
-      dao: def.name, status: response.status, response: responseSummary(response), cause: error,
-      data: { issues: [{ path: "", code: "INVALID_JSON", message: error.message, input: text.slice(0, 200) }] },
-    });
+    throw fromNative(error, def.name);
   }
+}
+
+/// Steps 8-12 for one answer (`raw`: as the response came): `{retry: afterMs}` or `{data, response}`.
+async function processAnswer(def, ctx, answer, raw, source) {
+  const response = ctx.response = daoResponse(answer, source, ctx.request);
+  if (def.hooks.didReceive) {
+    const received = await runHook(def, "didReceive", response, ctx);
+    if (received?.[RETRY] === true) return { retry: received.afterMs };
+  }
+  let read = answer;
+  if (raw) {
+    const { status, statusText, headers, url, body, bodyBase64 } = answer;
+    read = daoRead(def, ctx, { answer: { status, statusText, headers, url, body, bodyBase64 }, read: def.hooks.outputEntity ? "entity" : "data" });
+  }
+  let value = dataOf(read);
+  if (def.hooks.outputEntity) {
+    const entity = await runHook(def, "outputEntity", value, ctx);
+    if (entity?.[RETRY] === true) return { retry: entity.afterMs };
+    value = def.response?.keyPath ? daoRead(def, ctx, { entity: entity ?? null, read: "data" }).data : entity;
+  }
+  const converted = convertEntity(def, value, response);
+  const data = def.hooks.deliver ? await runHook(def, "deliver", converted, ctx) : converted;
+  return { data, response };
+}
+
+/// Stores (or drops) the native side's pending cache entry (`answer.cacheToken`) once the answer did (or did
+/// not) validate.
+function settleCacheEntry(answer, store) {
+  return plugin.call(store ? "cacheCommit" : "cacheDiscard", { token: answer.cacheToken }).catch((error) => {
+    console.error(`jsbridge: the HTTP cache could not store a response: ${error.message}`);
+  });
+}
+
+/// `both` mode: delivers a validating cached answer to `onCache` before the network answer.
+async function deliverCached(def, ctx, args, onCache) {
+  let cached;
+  try {
+    cached = await plugin.call("daoSend", { ...args, lookup: true }, { signal: ctx.signal });
+  } catch (error) {
+    ctx.signal.throwIfAborted();
+    throw fromNative(error, def.name);
+  }
+  if (cached === null) return;
+  const result = await processAnswer(def, ctx, cached, args.read === "response", "cache");
+  if (result.retry === undefined) await onCache(result.data, { source: "cache", status: result.response.status });
+}
+
+/// The definition as the native engine reads it (`JavaScriptDAO` in HTTPPlugin+DAO.swift): the parts that are
+/// data, as JSON text (the key under which the engine keeps it).
+function wireDefinition(def) {
+  let headers;
+  try {
+    headers = headerPairs(new Headers(def.headers ?? {}));
+  } catch {
+    headers = [];   // a bad header is each call's error, from `prepare` (such a DAO is not plain)
+    def.plain = false;
+  }
+  const timeout = typeof def.timeout === "number" ? { totalMs: def.timeout } : def.timeout ?? undefined;
+  if (typeof def.timeout === "number") def.timeout = timeout;
+  const cache = def.cacheMode === undefined ? undefined : { mode: def.cacheMode, intervalMs: def.cache?.intervalMs };
+  return JSON.stringify({
+    name: def.name, baseURL: def.baseURL, path: def.path, method: def.method, headers,
+    params: def.paramSpecs.map((spec) => ({ ...spec, default: typeof spec.default === "function" ? undefined : spec.default })),
+    encoding: def.encoding, response: { keyPath: def.response?.keyPath, type: def.response?.type },
+    timeout: timeout && { connectMs: timeout.connectMs, totalMs: timeout.totalMs }, retry: def.retry ?? undefined, cache,
+  });
+}
+
+/// Whether a call can take `DAO.send`'s shortest way: valid `params` and `options`, no signal or queue, and
+/// the plain way's conditions.
+function isPlainCall(def, params, options) {
+  return params !== null && typeof params === "object" && options !== null && typeof options === "object"
+    && options.signal === undefined && def.queue === undefined && takesPlainWay(def, options);
 }
 
 // MARK: - The DAO object
 
 const definitions = new WeakMap(); // DAO -> merged definition
-const dataOf = (result) => result.data;
+const dataOfResult = (result) => result.data;
 
 /// A data-access object made by `HTTP.dao(definition)`; see docs/http.md, "DAOs".
 class DAO {
@@ -708,15 +609,14 @@ class DAO {
   send(params = {}, options = {}) {
     const def = this.#def;
     if (isPlainCall(def, params, options)) {
-      // The bridge call's promise and one step after it (`runPlain` and `#call` would add three more).
-      let request;
-      return this.#shareSignal((signal) => {
-        const started = startPlain(def, params, signal, true);
-        request = started.request;
-        return started.answer;
-      }, (answer) => settlePlain(def, request, answer).data, (error) => fromNative(error, def.name));
+      // The bridge call's promise and one step after it (`run` and `#call` would add three more).
+      return this.#shareSignal((signal) => plugin.call("daoSend", plainArgs(def, params, mockFor(def), true), { signal }),
+        (answer) => {
+          const settled = settlePlain(def, answer);
+          return settled instanceof Promise ? settled.then(dataOfResult) : settled.data;
+        }, (error) => fromNative(error, def.name));
     }
-    return this.#call(params, options, (signal) => run(this, def, params, signal, options, true).then(dataOf));
+    return this.#call(params, options, (signal) => run(this, def, params, signal, options, true).then(dataOfResult));
   }
 
   /// Like `send`, resolving with `{data, status, headers, url, source, attempts}`.
@@ -829,33 +729,13 @@ function make(definition, base) {
   def.name = definition.name ?? (base === undefined ? undefined : `${base.name}+`);
   if (typeof def.name !== "string" || def.name === "") throw new TypeError(`${where}: a DAO needs a name (used in errors and for mock fixtures).`);
   def.method = `${def.method ?? "GET"}`.toUpperCase();
-  def.url = joinURL(def.baseURL, def.path);
-  def.pathNames = new Set([...(def.path ?? "").matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
   def.paramSpecs = Object.entries(def.params ?? {}).map(([name, spec]) => paramSpec(name, spec));
-  def.declared = new Set(Object.keys(def.params ?? {}));
   def.hasHooks = Object.keys(def.hooks).length > 0;
-  // A JSON response that no hook sees as text arrives parsed (`request`'s `json`; docs/http.md, "How a
-  // request crosses the bridge").
-  def.parsedNatively = (def.response?.type ?? "json") === "json" && !def.hooks.didReceive && !def.hooks.outputEntity
-    && !def.hooks.deliver;
-  // No hook, no cache (cacheOptions gives undefined), no multipart body: `runPlain`.
-  const cacheMode = typeof def.cache === "string" ? def.cache : def.cache?.mode;
-  def.plain = !def.hasHooks && (def.cache === undefined || def.cache === null || def.cache === false || cacheMode === "none")
-    && SAFE_METHODS.includes(def.method) && def.encoding !== "multipart";
-  // The headers of every call without header parameters (never changed: a call with some makes its own). Bad
-  // headers stay a call's error, as with hooks: such a DAO takes `runSteps`.
-  try {
-    def.plainHeaders = new Headers(def.headers ?? {});
-    def.plainHeaderPairs = headerPairs(def.plainHeaders);
-    // The request, and the action's arguments (full, brief), of a plain call without parameters, when the DAO
-    // declares none and its path has no placeholders (so nothing of `mapped` but an empty placement is read).
-    if (def.paramSpecs.length === 0 && def.pathNames.size === 0) {
-      def.plainRequest = Object.freeze(buildRequest(def, { placement: {} }, {}, def.plainHeaders, []));
-      def.plainArgs = [nativeRequest(def, def.plainRequest, false), nativeRequest(def, def.plainRequest, true)];
-    }
-  } catch {
-    def.plain = false;
-  }
+  def.cacheMode = typeof def.cache === "string" ? def.cache : def.cache ? def.cache.mode : undefined;
+  // No hook and no multipart body: the engine builds the request from the parameters too.
+  def.plain = !def.hasHooks && def.encoding !== "multipart" && typeof def.cache?.key !== "function";
+  def.defaultFunctions = def.paramSpecs.filter((spec) => typeof spec.default === "function").map((spec) => [spec.name, spec.default]);
+  def.wire = wireDefinition(def);
   return new DAO(definitions, Object.freeze(def));
 }
 

@@ -264,10 +264,16 @@ func neutralValue<T: Decodable>(_ type: T.Type, in node: ShapeNode) throws -> T 
     case is UInt.Type: return UInt(0) as! T
     case is JSONValue.Type: return JSONValue.null as! T
     default:
+        // An enumeration's first case: decoding one from a neutral string would fail, and end the recording.
+        if let enumeration = type as? any CaseIterable.Type, let first = firstCase(of: enumeration) as? T {
+            return first
+        }
         guard node.depth < 8 else { throw ShapeUnavailable() }
         return try T(from: ShapeDecoder(node: node.child()))
     }
 }
+
+private func firstCase<E: CaseIterable>(of type: E.Type) -> Any? { E.allCases.first }
 
 struct ShapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let node: ShapeNode

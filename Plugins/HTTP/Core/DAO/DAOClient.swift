@@ -64,12 +64,14 @@ public struct DAOClient: Sendable {
             var parameters = input
             try await dao.setUpParameters(&parameters, context: context)
             var mapped = try DAORequestBuilder.map(endpoint, parameters)
-            for (name, value) in mapped.headers {
-                headers.removeAll { $0.name.lowercased() == name.lowercased() }
-                headers.append(HTTPField(name, value))
-            }
             try await dao.didSetUpParameters(&mapped.parameters, context: context)
-            var request = try DAORequestBuilder.request(endpoint, mapped, headers: headers)
+            let built = DAORequestBuilder.request(endpoint, mapped, headers: headers)
+            guard built.parts == nil else {
+                throw DAOError(
+                    domain: .request, code: "NOT_IMPLEMENTED",
+                    message: "Swift DAOs do not send multipart bodies yet (use Uploader, or a JavaScript DAO)")
+            }
+            var request = built.request
             try await dao.willSend(&request, context: context)
 
             let response: FetchResponse
@@ -116,37 +118,28 @@ public struct DAOClient: Sendable {
         return .output(try await deliver(dao, request, response, context: context))
     }
 
-    /// Checks the status, parses the body, runs `outputEntity`, picks the key path, decodes and delivers.
+    /// Checks the status, reads the body, runs `outputEntity`, picks the key path, decodes and delivers.
     private func deliver<D: HTTPDAO>(
         _ dao: D, _ request: FetchRequest, _ response: FetchResponse, context: DAOCallContext
     ) async throws -> D.Output {
-        let text = String(decoding: response.body, as: UTF8.self)
-        guard (200...299).contains(response.status) else {
-            throw HTTPError.status(
-                response.status, statusText: response.statusText, url: response.url, headers: response.headers,
-                body: String(text.prefix(65_536)))
-        }
-        let json: JSONValue
-        if response.body.isEmpty || response.status == 204 || response.status == 205 || request.method == "HEAD" {
-            json = .null
-        } else {
-            do {
-                json = try JSONValue(parsing: response.body)
-            } catch {
-                throw DAOError(
-                    domain: .dataFormat, code: "DATA_FORMAT",
-                    message: "the response of \(response.url) is not valid JSON: \(error.message)", dao: dao.name,
-                    status: response.status, body: String(text.prefix(65_536)),
-                    issues: [ModelIssue(path: "", code: "INVALID_JSON", message: error.message)], underlying: error)
+        try DAOResponseReader.checkStatus(response, dao: dao.name)
+        let json: JSONValue =
+            switch try DAOResponseReader.body(
+                response, method: request.method, type: dao.endpoint.responseType, dao: dao.name)
+            {
+            case .json(let value): value
+            case .text(let text): .string(text)
+            case .bytes(let bytes): .string(Data(bytes).base64EncodedString())
             }
-        }
         let entity = try await dao.outputEntity(json, context: context)
-        let value = dao.endpoint.keyPath.map { Self.value(at: $0, in: entity) } ?? entity
+        let value = dao.endpoint.keyPath.map { DAOResponseReader.value(at: $0, in: entity) ?? .null } ?? entity
         do {
             return try await dao.deliver(try dao.decode(value, context: context), context: context)
         } catch var error as DAOError where error.domain == .dataFormat {
+            let summary = DAOResponseSummary(response)
             error.status = response.status
-            error.body = String(text.prefix(65_536))
+            error.body = summary.body
+            error.response = summary
             throw error
         }
     }
@@ -161,17 +154,13 @@ public struct DAOClient: Sendable {
         return try answer.outcome.get()
     }
 
-    /// The cache options of a call, or nil when the call does not use the cache (an unsafe request without a
-    /// cache mode still goes through it: it invalidates the URL's entries).
+    /// The cache options of a call, or nil when the call does not use the cache.
     private func cacheOptions(_ endpoint: DAOEndpoint, _ request: FetchRequest, parameters: JSONObject)
         -> HTTPCacheOptions?
     {
-        let mode = endpoint.cacheMode ?? .none
-        let isUnsafe = !HTTPCachePolicy.safeMethods.contains(request.method.uppercased())
-        guard mode != .none || isUnsafe else { return nil }
-        return HTTPCacheOptions(
-            mode: mode, interval: endpoint.cacheInterval,
-            parameters: parameters.map { (name: $0.key, value: DAORequestBuilder.scalar($0.value)) })
+        HTTPCacheOptions.dao(
+            mode: endpoint.cacheMode ?? .none, interval: endpoint.cacheInterval, method: request.method,
+            parameters: parameters)
     }
 
     /// The network's response, with the endpoint's retry policy and timeouts.
@@ -184,170 +173,4 @@ public struct DAOClient: Sendable {
         return try await policy.fetch(request).response
     }
 
-    /// The value at a dotted key path, or null.
-    static func value(at keyPath: String, in json: JSONValue) -> JSONValue {
-        var current = json
-        for key in keyPath.split(separator: ".") {
-            guard case .object(let object) = current, let next = object[String(key)] else { return .null }
-            current = next
-        }
-        return current
-    }
-}
-
-/// Turns an endpoint and parameters into a request (shared by every Swift DAO call).
-enum DAORequestBuilder {
-    struct Mapped {
-        var path: [String: String] = [:]
-        var headers: [(String, String)] = []
-        /// Wire name → value, for the query and the body.
-        var parameters: JSONObject = [:]
-        /// Placements given explicitly (others follow the encoding).
-        var placement: [String: ParameterPlacement] = [:]
-    }
-
-    static func map(_ endpoint: DAOEndpoint, _ input: JSONObject) throws(DAOError) -> Mapped {
-        var mapped = Mapped()
-        var issues: [ModelIssue] = []
-        let pathNames = Set(pathPlaceholders(endpoint.path))
-        var declared = Set<String>()
-        for parameter in endpoint.parameters {
-            declared.insert(parameter.name)
-            if parameter.isIgnored { continue }
-            guard let value = input[parameter.name].flatMap({ $0 == .null ? nil : $0 }) ?? parameter.defaultValue else {
-                if parameter.isRequired || pathNames.contains(parameter.wireName) {
-                    issues.append(
-                        ModelIssue(path: "params.\(parameter.name)", code: "REQUIRED", message: "is required"))
-                }
-                continue
-            }
-            let placement = parameter.placement ?? (pathNames.contains(parameter.wireName) ? .path : nil)
-            switch placement {
-            case .path: mapped.path[parameter.wireName] = scalar(value)
-            case .header: mapped.headers.append((parameter.wireName, scalar(value)))
-            case .query, .body, nil:
-                mapped.parameters[parameter.wireName] = value
-                if let placement { mapped.placement[parameter.wireName] = placement }
-            }
-        }
-        for (name, value) in input where !declared.contains(name) && value != .null {
-            if pathNames.contains(name) { mapped.path[name] = scalar(value) } else { mapped.parameters[name] = value }
-        }
-        for name in pathNames where mapped.path[name] == nil && !issues.contains(where: { $0.path == "params.\(name)" })
-        {
-            issues.append(
-                ModelIssue(
-                    path: "params.\(name)", code: "REQUIRED", message: "is required by the path '\(endpoint.path)'"))
-        }
-        guard issues.isEmpty else {
-            throw DAOError(
-                domain: .request, code: "INVALID_ARGUMENT",
-                message: "invalid parameters: " + issues.map { "\($0.path) \($0.message)" }.joined(separator: "; "),
-                issues: issues)
-        }
-        return mapped
-    }
-
-    static func request(_ endpoint: DAOEndpoint, _ mapped: Mapped, headers: [HTTPField]) throws -> FetchRequest {
-        var path = endpoint.path
-        for (name, value) in mapped.path {
-            path = path.replacingOccurrences(of: "{\(name)}", with: percentEncode(value, plusForSpace: false))
-        }
-        var url = join(endpoint.baseURL, path)
-        let method = endpoint.method
-        let encoding = endpoint.encoding ?? (["GET", "HEAD", "DELETE"].contains(method) ? .query : .json)
-        var query: [(String, JSONValue)] = []
-        var body: [(String, JSONValue)] = []
-        for (name, value) in mapped.parameters {
-            let placement = mapped.placement[name] ?? (encoding == .query ? .query : .body)
-            if placement == .query { query.append((name, value)) } else { body.append((name, value)) }
-        }
-        let queryText = formEncode(query)
-        if !queryText.isEmpty { url += (url.contains("?") ? "&" : "?") + queryText }
-        var headers = headers
-        var bytes: [UInt8]?
-        if !body.isEmpty {
-            let contentType: String
-            switch encoding {
-            case .json, .query:
-                bytes = JSONValue.object(JSONObject(body)).serializedUTF8()
-                contentType = "application/json"
-            case .form:
-                bytes = Array(formEncode(body).utf8)
-                contentType = "application/x-www-form-urlencoded;charset=UTF-8"
-            }
-            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
-                headers.append(HTTPField("content-type", contentType))
-            }
-        }
-        return FetchRequest(
-            method: method, url: url, headers: headers, body: bytes, connectTimeout: endpoint.connectTimeout)
-    }
-
-    static func pathPlaceholders(_ path: String) -> [String] {
-        var names: [String] = []
-        var rest = path[...]
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            names.append(String(rest[rest.index(after: open)..<close]))
-            rest = rest[rest.index(after: close)...]
-        }
-        return names
-    }
-
-    static func join(_ base: String, _ path: String) -> String {
-        if path.contains("://") { return path }
-        if path.isEmpty { return base }
-        var base = base[...]
-        while base.hasSuffix("/") { base = base.dropLast() }
-        var path = path[...]
-        while path.hasPrefix("/") { path = path.dropFirst() }
-        return "\(base)/\(path)"
-    }
-
-    /// Text for a scalar parameter: strings as they are, integral numbers without a fraction, containers as JSON.
-    static func scalar(_ value: JSONValue) -> String {
-        switch value {
-        case .string(let text): text
-        case .bool(let flag): flag ? "true" : "false"
-        case .null: ""
-        case .number, .array, .object: value.serialized()
-        }
-    }
-
-    /// `application/x-www-form-urlencoded` pairs; arrays repeat their key.
-    static func formEncode(_ pairs: [(String, JSONValue)]) -> String {
-        var parts: [String] = []
-        for (name, value) in pairs {
-            let values: [JSONValue] = if case .array(let items) = value { items } else { [value] }
-            for item in values {
-                parts.append(
-                    percentEncode(name, plusForSpace: true) + "=" + percentEncode(scalar(item), plusForSpace: true))
-            }
-        }
-        return parts.joined(separator: "&")
-    }
-
-    /// Percent-encodes everything but ASCII letters, digits and `*-._` (and `~` in paths); spaces become
-    /// `+` in forms, `%20` in paths — as URLSearchParams and encodeURIComponent do.
-    static func percentEncode(_ text: String, plusForSpace: Bool) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: "*") where plusForSpace, UInt8(ascii: "~") where !plusForSpace:
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: " ") where plusForSpace:
-                out += "+"
-            default:
-                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded()
-            }
-        }
-        return out
-    }
-}
-
-extension String {
-    fileprivate func leftPadded() -> String { count == 1 ? "0" + self : self }
 }

@@ -35,12 +35,16 @@ public struct DAOError: Error, Sendable, CustomStringConvertible {
     public var serverCode: JSONValue?
     /// What did not convert, with paths from the response's root.
     public var issues: [ModelIssue]
+    /// The response the error is about (`http` and `dataFormat` errors).
+    public var response: DAOResponseSummary?
     public var underlying: (any Error)?
 
     public init(
         domain: Domain, code: String, message: String, dao: String = "", status: Int? = nil, body: String? = nil,
-        serverCode: JSONValue? = nil, issues: [ModelIssue] = [], underlying: (any Error)? = nil
+        serverCode: JSONValue? = nil, issues: [ModelIssue] = [], response: DAOResponseSummary? = nil,
+        underlying: (any Error)? = nil
     ) {
+        self.response = response
         self.domain = domain
         self.code = code
         self.message = message
@@ -77,7 +81,7 @@ public struct DAOError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Any error of a call as a DAOError of the right domain.
-    static func from(_ error: any Error, dao: String) -> DAOError {
+    public static func from(_ error: any Error, dao: String) -> DAOError {
         switch error {
         case var error as DAOError:
             if error.dao.isEmpty { error.dao = dao }
@@ -93,10 +97,12 @@ public struct DAOError: Error, Sendable, CustomStringConvertible {
             case .timeout:
                 return DAOError(
                     domain: .timeout, code: "TIMEOUT", message: error.description, dao: dao, underlying: error)
-            case .status(let status, _, _, _, let body):
+            case .status(let status, let statusText, let url, let headers, let body):
+                let response = DAOResponseSummary(
+                    status: status, statusText: statusText, headers: headers, url: url, body: body)
                 return DAOError(
                     domain: .http, code: "HTTP_STATUS", message: error.description, dao: dao, status: status,
-                    body: body, underlying: error)
+                    body: body, response: response, underlying: error)
             case .invalidURL:
                 return DAOError(
                     domain: .request, code: "INVALID_ARGUMENT", message: error.description, dao: dao, underlying: error)
@@ -112,12 +118,22 @@ public struct DAOError: Error, Sendable, CustomStringConvertible {
 }
 
 extension DAOError: BridgeErrorConvertible {
+    /// The code and message, with `data` holding the underlying error's data (a network error's `kind`, an
+    /// HTTP error's `url`…) and the DAO's: `domain`, `dao`, `status`, `body`, `serverCode`, `issues`, `response`.
     public var bridgeError: BridgeError {
-        var data: JSONObject = ["domain": .string(domain.rawValue), "dao": .string(dao)]
+        var data: JSONObject = [:]
+        if let underlying, underlying is BridgeError || underlying is any BridgeErrorConvertible,
+            case .object(let details) = BridgeError(from: underlying).data
+        {
+            data = details
+        }
+        data["domain"] = .string(domain.rawValue)
+        data["dao"] = .string(dao)
         if let status { data["status"] = .number(Double(status)) }
         if let body { data["body"] = .string(body) }
         if let serverCode { data["serverCode"] = serverCode }
         if !issues.isEmpty { data["issues"] = .array(issues.map(\.json)) }
+        if let response { data["response"] = response.json }
         return BridgeError(code: code, message: description, data: .object(data))
     }
 }

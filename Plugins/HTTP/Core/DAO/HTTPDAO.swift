@@ -3,13 +3,14 @@ import JSBridgeBase
 import ModelConversion
 
 /// Where a DAO parameter goes on the wire.
-public enum ParameterPlacement: String, Sendable, Hashable {
+public enum ParameterPlacement: String, CaseIterable, Sendable, Hashable {
     case query, body, header, path
 }
 
-/// How body parameters are encoded (`query` puts every parameter in the query string).
-public enum RequestEncoding: String, Sendable, Hashable {
-    case query, json, form
+/// How body parameters are encoded (`query` puts every parameter in the query string; `multipart` leaves the
+/// parts to the caller, which streams them: JavaScript DAOs).
+public enum RequestEncoding: String, CaseIterable, Sendable, Hashable {
+    case query, json, form, multipart
 }
 
 /// One declared parameter (HAccess `ppx`: `HPMapto`, `HPHeader`, `HPIgnore`).
@@ -56,6 +57,8 @@ public struct DAOEndpoint: Sendable, Hashable {
     public var encoding: RequestEncoding?
     /// Where the entity sits in the response JSON (`"resp.data"`); nil: the whole body.
     public var keyPath: String?
+    /// How the body is read (a Swift DAO decodes `text` as a JSON string, `bytes` as base64 text).
+    public var responseType: DAOResponseType = .json
     public var retry: RetryPolicy?
     public var connectTimeout: Duration?
     /// The deadline of each attempt, body included.

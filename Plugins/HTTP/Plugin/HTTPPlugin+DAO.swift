@@ -1,0 +1,428 @@
+import Foundation
+import JSBridgeCore
+
+/// A JavaScript DAO as http-dao.js describes it with each call: its name and the parts of its definition
+/// that are data (hooks, function defaults and cache key functions stay in JavaScript). The engine — mapping,
+/// URL, encodings, mocks, retries, caches, status, body and key path — is HTTPCore's, shared with Swift DAOs.
+struct JavaScriptDAO: Sendable {
+    var name: String
+    var endpoint: DAOEndpoint
+
+    /// The definition's JSON, as http-dao.js's `make` writes it.
+    private struct Definition: Decodable {
+        struct Parameter: Decodable {
+            var name: String
+            var wire: String
+            var `in`: String?
+            var required: Bool?
+            var `default`: JSONValue?
+            var ignore: Bool?
+        }
+        struct Response: Decodable {
+            var keyPath: String?
+            var type: String?
+        }
+        struct Timeout: Decodable {
+            var connectMs: Int?
+            var totalMs: Int?
+        }
+        struct Cache: Decodable {
+            var mode: String
+            var intervalMs: Int?
+        }
+        var name: String
+        var baseURL: String?
+        var path: String?
+        var method: String?
+        var headers: [[String]]?
+        var params: [Parameter]?
+        var encoding: String?
+        var response: Response?
+        var timeout: Timeout?
+        var retry: RetryPolicy?
+        var cache: Cache?
+    }
+
+    /// Definitions already read, by their text: a script calls a few DAOs again and again.
+    private static let known = BoundedMemo<JavaScriptDAO>()
+
+    /// The DAO whose definition is `text`.
+    static func described(by text: String) throws(BridgeError) -> JavaScriptDAO {
+        try known.value(for: text) { () throws(BridgeError) -> JavaScriptDAO in try JavaScriptDAO(text) }
+    }
+
+    private init(_ text: String) throws(BridgeError) {
+        let definition: Definition
+        do {
+            definition = try JSONValueDecoder().decode(Definition.self, from: try JSONValue(parsing: text))
+        } catch {
+            throw BridgeError.invalidArgument(at: "dao", "is not a DAO definition: \(error)")
+        }
+        func choice<T: RawRepresentable<String>>(_ value: String?, at path: String, _: T.Type) throws(BridgeError)
+            -> T?
+        {
+            guard let value else { return nil }
+            guard let parsed = T(rawValue: value) else {
+                throw BridgeError.invalidArgument(at: "\(definition.name).\(path)", "'\(value)' is not known")
+            }
+            return parsed
+        }
+        var parameters: [DAOParameter] = []
+        for (index, spec) in (definition.params ?? []).enumerated() {
+            parameters.append(
+                DAOParameter(
+                    spec.name, mapTo: spec.wire,
+                    in: try choice(spec.in, at: "params[\(index)].in", ParameterPlacement.self),
+                    default: spec.default, required: spec.required ?? false, ignored: spec.ignore ?? false))
+        }
+        var endpoint = DAOEndpoint(
+            baseURL: definition.baseURL ?? "", path: definition.path ?? "", method: definition.method ?? "GET",
+            headers: try namedPairs(definition.headers, at: "headers").map { HTTPField($0.name, $0.value) },
+            parameters: parameters, encoding: try choice(definition.encoding, at: "encoding", RequestEncoding.self),
+            keyPath: definition.response?.keyPath, retry: definition.retry,
+            connectTimeout: definition.timeout?.connectMs.map { .milliseconds($0) },
+            totalTimeout: definition.timeout?.totalMs.map { .milliseconds($0) },
+            cacheMode: try choice(definition.cache?.mode, at: "cache.mode", HTTPCacheMode.self),
+            cacheInterval: definition.cache?.intervalMs.map { .milliseconds($0) })
+        endpoint.responseType =
+            try choice(definition.response?.type, at: "response.type", DAOResponseType.self) ?? .json
+        self.name = definition.name
+        self.endpoint = endpoint
+    }
+}
+
+/// How far `daoSend` and `daoRead` take a response: as it came (for a `didReceive` hook), to its checked
+/// and parsed body (for an `outputEntity` hook), or to the value at the DAO's key path.
+enum DAOReadStage: String, CaseIterable, Decodable, Sendable {
+    case response, entity, data
+}
+
+/// `daoRequest`'s arguments: the call's parameters (and the headers after `setUpHeaders`), or — the second
+/// half of a call with a `didSetUpParams` hook — the `mapped` parts with the hook's `wire` parameters.
+struct DAORequestArguments: Decodable, Sendable {
+    struct Mapped: Codable, Sendable {
+        var path: [String: String]
+        var headers: [[String]]
+        var placement: [String: String]
+    }
+    var dao: String
+    var params: JSONValue?
+    var headers: [[String]]?
+    /// `"map"`: answer the mapped parameters only, for `didSetUpParams`.
+    var stage: String?
+    var mapped: Mapped?
+    var wire: JSONValue?
+}
+
+/// `daoSend`'s arguments: the parameters (the engine builds the request) or the request that hooks built.
+struct DAOSendArguments: Decodable, Sendable {
+    struct Mock: Decodable, Sendable {
+        var dir: String?
+        var variant: String?
+        var delayMs: Int?
+    }
+    var dao: String
+    var params: JSONValue?
+    var request: RequestArguments?
+    /// The wire parameters of `request` (part of the cache key).
+    var wire: JSONValue?
+    /// Answer from a fixture file instead of the network…
+    var mock: Mock?
+    /// …or from this content (an auto mock made by the Model plugin's samples).
+    var mockContent: JSONValue?
+    /// The result of the DAO's cache key function.
+    var cacheKey: String?
+    /// Mode `both`'s first half: the stored response, or null.
+    var lookup: Bool?
+    var read: DAOReadStage
+    /// Answer `{status, url, data}` only: the caller delivers the data alone.
+    var brief: Bool?
+}
+
+/// `daoRead`'s arguments: an answer to take from `entity` to `data`, or an entity to take to `data`.
+struct DAOReadArguments: Decodable, Sendable {
+    struct Answer: Decodable, Sendable {
+        var status: Int
+        var statusText: String?
+        var headers: [[String]]?
+        var url: String
+        var body: String?
+        var bodyBase64: String?
+    }
+    var dao: String
+    var method: String
+    var answer: Answer?
+    var entity: JSONValue?
+    var read: DAOReadStage
+}
+
+extension HTTPPlugin {
+    static func daoActions(_ plugin: inout PluginDeclaration<Self>) {
+        plugin.sync("daoRequest", args: DAORequestArguments.self) { _, args -> JSONValue in
+            try daoRequest(args)
+        }
+        plugin.start("daoSend", args: DAOSendArguments.self) { context, args, reply in
+            let call: DAOSend
+            do {
+                call = try DAOSend(args)
+            } catch {
+                return reply.reject(error)
+            }
+            exchange(
+                context, reply, plain: call.isPlain ? call.request : nil,
+                failure: { DAOError.from($0, dao: call.dao.name) },
+                read: { try call.answer($0, source: "network", attempts: nil, token: nil) },
+                work: { try await call.run(context) })
+        }
+        plugin.sync("daoRead", args: DAOReadArguments.self) { _, args -> JSONValue in
+            let dao = try JavaScriptDAO.described(by: args.dao)
+            do {
+                let answer: EncodedJSON
+                if let entity = args.entity {
+                    answer = DAOSend.data(dao, entity, head: [:])
+                } else if let given = args.answer {
+                    var body: [UInt8] = Array((given.body ?? "").utf8)
+                    if let base64 = given.bodyBase64 {
+                        guard let bytes = Data(base64Encoded: base64) else {
+                            throw BridgeError.invalidArgument(at: "answer.bodyBase64", "is not base64")
+                        }
+                        body = Array(bytes)
+                    }
+                    let response = FetchResponse(
+                        status: given.status, statusText: given.statusText ?? "",
+                        headers: try namedPairs(given.headers, at: "answer.headers").map {
+                            HTTPField($0.name, $0.value)
+                        },
+                        url: given.url, redirected: false, body: body)
+                    answer = try DAOSend.read(dao, response, method: args.method, stage: args.read, head: [:])
+                } else {
+                    throw BridgeError.invalidArgument(at: "answer", "daoRead needs an answer or an entity")
+                }
+                return answer.value
+            } catch {
+                throw DAOError.from(error, dao: dao.name)
+            }
+        }
+    }
+
+    /// `daoRequest`: the mapped parameters (stage `map`), or the request of a call.
+    private static func daoRequest(_ args: DAORequestArguments) throws(BridgeError) -> JSONValue {
+        let dao = try JavaScriptDAO.described(by: args.dao)
+        let headers = try args.headers.map { (pairs) throws(BridgeError) in
+            try namedPairs(pairs, at: "headers").map { HTTPField($0.name, $0.value) }
+        }
+        var mapped: DAOMappedParameters
+        do {
+            if let given = args.mapped, case .object(let wire)? = args.wire {
+                mapped = DAOMappedParameters()
+                mapped.path = given.path
+                mapped.headers = try namedPairs(given.headers, at: "mapped.headers")
+                mapped.placement = given.placement.compactMapValues(ParameterPlacement.init(rawValue:))
+                mapped.parameters = wire
+            } else {
+                mapped = try DAORequestBuilder.map(dao.endpoint, try object(args.params, at: "params"))
+            }
+        } catch {
+            throw DAOError.from(error, dao: dao.name).bridgeError
+        }
+        if args.stage == "map" {
+            return [
+                "params": .object(mapped.parameters),
+                "mapped": [
+                    "path": .object(JSONObject(mapped.path.map { ($0.key, .string($0.value)) })),
+                    "headers": .array(mapped.headers.map { [.string($0.name), .string($0.value)] }),
+                    "placement": .object(JSONObject(mapped.placement.map { ($0.key, .string($0.value.rawValue)) })),
+                ],
+            ]
+        }
+        let built = DAORequestBuilder.request(dao.endpoint, mapped, headers: headers ?? dao.endpoint.headers)
+        var out: JSONObject = [
+            "method": .string(built.request.method), "url": .string(built.request.url),
+            "headers": .array(built.request.headers.map { [.string($0.name), .string($0.value)] }),
+            "params": .object(mapped.parameters),
+        ]
+        if let body = built.request.body { out["body"] = .string(String(decoding: body, as: UTF8.self)) }
+        if let parts = built.parts { out["multipart"] = multipart(parts) }
+        return .object(out)
+    }
+}
+
+/// A multipart body's `{fields: [[name, text]], files: [[name, index]]}`: a part whose value is a file
+/// reference (`{"$jsbridgeFile": index}`: the file stays in JavaScript) is a file, an array gives a field per
+/// item, any other value one field.
+private func multipart(_ parts: [(name: String, value: JSONValue)]) -> JSONValue {
+    var fields: [JSONValue] = []
+    var files: [JSONValue] = []
+    for (name, value) in parts {
+        if case .object(let object) = value, object.keys.count == 1, let index = object["$jsbridgeFile"] {
+            files.append([.string(name), index])
+        } else if case .array(let items) = value {
+            fields += items.map { [.string(name), .string(DAORequestBuilder.scalar($0))] }
+        } else {
+            fields.append([.string(name), .string(DAORequestBuilder.scalar(value))])
+        }
+    }
+    return ["fields": .array(fields), "files": .array(files)]
+}
+
+/// One `daoSend` call: its DAO, request and wire parameters, worked out when it starts.
+private struct DAOSend: Sendable {
+    let dao: JavaScriptDAO
+    let request: FetchRequest
+    let wire: JSONObject
+    let args: DAOSendArguments
+
+    init(_ args: DAOSendArguments) throws(BridgeError) {
+        dao = try JavaScriptDAO.described(by: args.dao)
+        self.args = args
+        do {
+            if let given = args.request {
+                var request = try given.request()
+                request.connectTimeout = request.connectTimeout ?? dao.endpoint.connectTimeout
+                self.request = request
+                wire = try object(args.wire, at: "wire")
+            } else {
+                let mapped = try DAORequestBuilder.map(dao.endpoint, try object(args.params, at: "params"))
+                request = DAORequestBuilder.request(dao.endpoint, mapped, headers: dao.endpoint.headers).request
+                wire = mapped.parameters
+            }
+        } catch {
+            throw DAOError.from(error, dao: dao.name).bridgeError
+        }
+    }
+
+    /// Whether the call is one network exchange: no mock, no cache, no retry, no total timeout.
+    var isPlain: Bool {
+        args.mock == nil && args.mockContent == nil && args.lookup != true && dao.endpoint.retry == nil
+            && dao.endpoint.totalTimeout == nil && cacheOptions == nil
+    }
+
+    var cacheOptions: HTTPCacheOptions? {
+        HTTPCacheOptions.dao(
+            mode: dao.endpoint.cacheMode ?? .none, interval: dao.endpoint.cacheInterval, key: args.cacheKey,
+            method: request.method, parameters: wire)
+    }
+
+    /// The call from a mock, the cache or the network, read as far as `args.read` says.
+    func run(_ context: PluginContext<HTTPPlugin>) async throws -> EncodedJSON {
+        if args.mock != nil || args.mockContent != nil {
+            return try answer(try await mocked(context), source: "mock", attempts: nil, token: nil)
+        }
+        let state = context.state
+        let policy = PolicyFetcher(
+            fetcher: state.fetcher, retry: dao.endpoint.retry, totalTimeout: dao.endpoint.totalTimeout,
+            clock: context.clock)
+        var attempts: Int?
+        func network(_ request: FetchRequest) async throws -> FetchResponse {
+            let (response, count) = try await policy.fetch(request)
+            // Counted with a retry policy only, as a plain call (answered by a completion) cannot count.
+            if dao.endpoint.retry != nil { attempts = count }
+            return response
+        }
+        guard let options = cacheOptions else {
+            return try answer(try await network(request), source: "network", attempts: attempts, token: nil)
+        }
+        // The disk cache blocks on file I/O: on the pool, not on the JS thread's loop.
+        return try await withTaskExecutorPreference(ActionExecutor.shared) {
+            guard let cache = try state.cache.cache(create: options.mode != .none) else {
+                return try answer(try await network(request), source: "network", attempts: attempts, token: nil)
+            }
+            if args.lookup == true {
+                guard let stored = await cache.cachedResponse(for: request, options: options) else {
+                    return EncodedJSON(.null)
+                }
+                return try answer(stored, source: "cache", attempts: nil, token: nil)
+            }
+            let result = try await cache.send(request, options: options, network: network)
+            return try answer(
+                result.response, source: result.source.rawValue, attempts: attempts,
+                token: result.pending.map { state.cache.hold($0) })
+        }
+    }
+
+    /// The fixture's (or the auto mock's) response, after its delay.
+    private func mocked(_ context: PluginContext<HTTPPlugin>) async throws -> FetchResponse {
+        let configured = context.configuration.mock
+        let fixture =
+            try args.mockContent
+            ?? MockFixtures(directory: args.mock?.dir ?? configured?.dir ?? "mocks").load(
+                dao: dao.name, variant: args.mock?.variant)
+        let answer = try MockFixtures.answer(fixture, url: request.url)
+        let delayMs = args.mock?.delayMs ?? configured?.delayMs
+        if let delay = answer.delay ?? delayMs.map({ .milliseconds($0) }), delay > .zero {
+            try await context.clock.sleep(for: delay)
+        }
+        return try answer.outcome.get()
+    }
+
+    /// The answer to the call: its head (`{status, url}` when brief) with the response read to `args.read`.
+    func answer(_ response: FetchResponse, source: String, attempts: Int?, token: Int?) throws
+        -> EncodedJSON
+    {
+        var head: JSONObject
+        if args.brief == true {
+            head = [
+                "status": .number(Double(response.status)), "url": .string(response.url), "source": .string(source),
+            ]
+            if let attempts { head["attempts"] = .number(Double(attempts)) }
+        } else {
+            head = HTTPPlugin.head(response, attempts: attempts, source: source)
+        }
+        if let token { head["cacheToken"] = .number(Double(token)) }
+        return try Self.read(dao, response, method: request.method, stage: args.read, head: head)
+    }
+
+    /// `head` with `response` read to `stage`: its body (`body`, or `bodyBase64` when not UTF-8), or its
+    /// checked body as `data` (`dataBase64` for bytes), at the key path for stage `data` (absent when the
+    /// path leads nowhere).
+    static func read(
+        _ dao: JavaScriptDAO, _ response: FetchResponse, method: String, stage: DAOReadStage, head: JSONObject
+    ) throws(DAOError) -> EncodedJSON {
+        var head = head
+        guard stage != .response else {
+            if let text = String(validating: response.body, as: UTF8.self) {
+                head["body"] = .string(text)
+            } else {
+                head["bodyBase64"] = .string(Data(response.body).base64EncodedString())
+            }
+            return EncodedJSON(.object(head))
+        }
+        try DAOResponseReader.checkStatus(response, dao: dao.name)
+        let endpoint = dao.endpoint
+        let keyPath = stage == .data ? endpoint.keyPath ?? "" : ""
+        // A JSON body taken whole is embedded as it came, once validated: JavaScript parses it once, with the
+        // answer (Benchmarks/README.md, "HTTP").
+        if endpoint.responseType == .json, keyPath.isEmpty, !DAOResponseReader.hasNoJSONBody(response, method: method),
+            let text = String(validating: response.body, as: UTF8.self), let body = EncodedJSON(validating: text)
+        {
+            return EncodedJSON(head, adding: "data", body)
+        }
+        switch try DAOResponseReader.body(response, method: method, type: endpoint.responseType, dao: dao.name) {
+        case .json(let value):
+            return data(dao, value, head: head, keyPath: keyPath)
+        case .text(let text):
+            head["data"] = keyPath.isEmpty ? .string(text) : nil
+        case .bytes(let bytes):
+            if keyPath.isEmpty { head["dataBase64"] = .string(Data(bytes).base64EncodedString()) }
+        }
+        return EncodedJSON(.object(head))
+    }
+
+    /// `head` with the value at the DAO's key path in `entity` as `data`.
+    static func data(_ dao: JavaScriptDAO, _ entity: JSONValue, head: JSONObject, keyPath: String? = nil)
+        -> EncodedJSON
+    {
+        var head = head
+        head["data"] = DAOResponseReader.value(at: keyPath ?? dao.endpoint.keyPath ?? "", in: entity)
+        return EncodedJSON(.object(head))
+    }
+}
+
+/// The object an argument at `path` holds (none: an empty one).
+private func object(_ value: JSONValue?, at path: String) throws(BridgeError) -> JSONObject {
+    switch value {
+    case nil, .null?: return [:]
+    case .object(let object)?: return object
+    case let other?: throw BridgeError.invalidArgument(at: path, "expected an object, got \(other.kindDescription)")
+    }
+}
