@@ -34,23 +34,6 @@ declare namespace HTTPPlugin {
     headers: string[][];
     placement: { [key: string]: string };
   }
-  interface DAOSendArguments {
-    dao: string;
-    params?: unknown;
-    request?: { url: string; method?: string; headers?: Array<[string, string]>; body?: string; bodyBase64?: string; redirect?: "follow" | "manual" | "error"; connectTimeoutMs?: number; totalTimeoutMs?: number; retry?: object };
-    wire?: unknown;
-    mock?: HTTPPlugin.Mock;
-    mockContent?: unknown;
-    cacheKey?: string;
-    lookup?: boolean;
-    read: "response" | "entity" | "data";
-    brief?: boolean;
-  }
-  interface Mock {
-    dir?: string;
-    variant?: string;
-    delayMs?: number;
-  }
   interface DownloadArguments {
     url: string;
     method?: string;
@@ -98,7 +81,7 @@ interface JSBridgePluginTypes {
       cacheDiscard: { kind: "async"; args: HTTPPlugin.CacheTokenArguments; result: boolean };
       daoRead: { kind: "sync"; args: HTTPPlugin.DAOReadArguments; result: unknown };
       daoRequest: { kind: "sync"; args: HTTPPlugin.DAORequestArguments; result: unknown };
-      daoSend: { kind: "async"; args: HTTPPlugin.DAOSendArguments; result: unknown };
+      daoSend: { kind: "async"; args: { dao: string; params?: object; request?: object; wire?: object; mock?: { dir?: string; variant?: string; delayMs?: number }; mockContent?: unknown; cacheKey?: string; lookup?: boolean; read: "response" | "entity" | "data"; brief?: boolean }; result: unknown };
       download: { kind: "stream"; args: HTTPPlugin.DownloadArguments; value: unknown };
       request: { kind: "async"; args: { url: string; method?: string; headers?: Array<[string, string]>; body?: string; bodyBase64?: string; redirect?: "follow" | "manual" | "error"; connectTimeoutMs?: number; totalTimeoutMs?: number; retry?: object }; result: unknown };
       settings: { kind: "sync"; args: void; result: unknown };

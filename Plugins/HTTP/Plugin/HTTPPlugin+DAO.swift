@@ -7,6 +7,9 @@ import JSBridgeCore
 struct JavaScriptDAO: Sendable {
     var name: String
     var endpoint: DAOEndpoint
+    /// The request of a call without parameters, when the DAO declares none and its path has no
+    /// placeholders: built once, by the same builder.
+    var requestWithoutParameters: FetchRequest?
 
     /// The definition's JSON, as http-dao.js's `make` writes it.
     private struct Definition: Decodable {
@@ -88,6 +91,10 @@ struct JavaScriptDAO: Sendable {
             try choice(definition.response?.type, at: "response.type", DAOResponseType.self) ?? .json
         self.name = definition.name
         self.endpoint = endpoint
+        if parameters.isEmpty, DAORequestBuilder.pathPlaceholders(endpoint.path).isEmpty {
+            requestWithoutParameters =
+                DAORequestBuilder.request(endpoint, DAOMappedParameters(), headers: endpoint.headers).request
+        }
     }
 }
 
@@ -115,7 +122,7 @@ struct DAORequestArguments: Decodable, Sendable {
 }
 
 /// `daoSend`'s arguments: the parameters (the engine builds the request) or the request that hooks built.
-struct DAOSendArguments: Decodable, Sendable {
+struct DAOSendArguments: ArgumentsReadable {
     struct Mock: Decodable, Sendable {
         var dir: String?
         var variant: String?
@@ -135,8 +142,35 @@ struct DAOSendArguments: Decodable, Sendable {
     /// Mode `both`'s first half: the stored response, or null.
     var lookup: Bool?
     var read: DAOReadStage
-    /// Answer `{status, url, data}` only: the caller delivers the data alone.
+    /// Answer `{status, url, source, data}` only: the caller delivers the data alone.
     var brief: Bool?
+
+    static let typeScript = TypeScriptType.raw(
+        "{ dao: string; params?: object; request?: object; wire?: object; "
+            + "mock?: { dir?: string; variant?: string; delayMs?: number }; mockContent?: unknown; cacheKey?: string; "
+            + "lookup?: boolean; read: \"response\" | \"entity\" | \"data\"; brief?: boolean }")
+
+    /// Read without the decoder, as `request`'s arguments are: a plain DAO call's only Swift beside the
+    /// exchange.
+    init(arguments json: JSONValue) throws(BridgeError) {
+        let reader = try ArgumentReader(json)
+        let stage = try reader.requiredString("read")
+        guard let read = DAOReadStage(rawValue: stage) else {
+            throw reader.issue("read", "expected \"response\", \"entity\" or \"data\", got \"\(stage)\"")
+        }
+        self.read = read
+        dao = try reader.requiredString("dao")
+        params = reader.value("params")
+        request = try reader.value("request").map { (value) throws(BridgeError) in
+            try RequestArguments(arguments: value)
+        }
+        wire = reader.value("wire")
+        mock = try reader.decode(Mock.self, "mock")
+        mockContent = reader.value("mockContent")
+        cacheKey = try reader.string("cacheKey")
+        lookup = try reader.bool("lookup")
+        brief = try reader.bool("brief")
+    }
 }
 
 /// `daoRead`'s arguments: an answer to take from `entity` to `data`, or an entity to take to `data`.
@@ -281,6 +315,9 @@ private struct DAOSend: Sendable {
                 request.connectTimeout = request.connectTimeout ?? dao.endpoint.connectTimeout
                 self.request = request
                 wire = try object(args.wire, at: "wire")
+            } else if let request = dao.requestWithoutParameters, args.params?.objectValue?.keys.isEmpty ?? true {
+                self.request = request
+                wire = [:]
             } else {
                 let mapped = try DAORequestBuilder.map(dao.endpoint, try object(args.params, at: "params"))
                 request = DAORequestBuilder.request(dao.endpoint, mapped, headers: dao.endpoint.headers).request

@@ -121,7 +121,7 @@ public enum DAORequestBuilder {
     }
 
     /// The names of the path's `{name}` placeholders, in order.
-    static func pathPlaceholders(_ path: String) -> [String] {
+    public static func pathPlaceholders(_ path: String) -> [String] {
         var names: [String] = []
         var rest = path[...]
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
