@@ -83,8 +83,9 @@ struct DirectCursor {
     /// Set when a string holds a non-ASCII byte or a `\u` escape: `checkUnicode` must run over the input.
     @usableFromInline var needsUnicodeCheck = false
 
-    /// Deeper nested values go to the tree path (which enforces ``JSONValue/maxParseDepth``).
-    static let maxDepth = 5_000
+    /// Deeper nested values go to the tree path: a cutoff of this fast form, within the one nesting limit
+    /// (``JSONValue/maxParseDepth``, which the tree path enforces).
+    static let maxDepth = min(5_000, JSONValue.maxParseDepth)
 
     @inlinable
     init(_ buffer: UnsafeBufferPointer<UInt8>) {

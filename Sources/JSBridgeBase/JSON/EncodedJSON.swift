@@ -7,8 +7,10 @@ public struct EncodedJSON: Sendable, Equatable {
     /// The JSON text: one value (RFC 8259), at most ``maxDepth`` containers deep.
     public let text: String
 
-    /// The deepest nesting of arrays and objects accepted.
-    public static let maxDepth = 512
+    /// The deepest nesting of arrays and objects the validator follows (it recurses): deeper text is not
+    /// embedded, and the caller answers with the parsed value instead — a cutoff of this fast form, within
+    /// the one nesting limit, ``JSONValue/maxParseDepth``.
+    public static let maxDepth = min(512, JSONValue.maxParseDepth)
 
     /// Checks `text`; nil if it is not one JSON value (RFC 8259, surrounding whitespace allowed), or nests
     /// deeper than ``maxDepth``.

@@ -16,7 +16,9 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
 }
 
 extension JSONValue {
-    /// The deepest nesting of arrays and objects the parser accepts; deeper input is an error.
+    /// The deepest nesting of arrays and objects the parser accepts; deeper input is an error. The one
+    /// nesting limit of JSON the runtime reads: faster forms (``EncodedJSON``'s validator, the Model plugin's
+    /// bytes scanner, the bridge's direct walk of arguments) stop sooner and hand deeper values to this parser.
     public static let maxParseDepth = 10_000
 
     /// Parses JSON text (RFC 8259, strict) into a value.
