@@ -40,7 +40,13 @@ internal.reportUncaught = function (error, kind) {
   try {
     text = describeUncaught(error, kind);
   } catch {
-    text = "Uncaught " + String(error);
+    // A value whose inspection throws (a Proxy whose traps throw, a revoked Proxy) is still reported.
+    const prefix = kind === "rejection" ? "Uncaught (in promise) " : "Uncaught ";
+    try {
+      text = prefix + String(error);
+    } catch {
+      text = `${prefix}[${typeof error} that cannot be printed]`;
+    }
   }
   internal.fatal(text + "\n");
 };

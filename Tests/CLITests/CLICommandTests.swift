@@ -122,6 +122,32 @@ private func withScratchDirectory<T>(_ body: (String) async throws -> T) async t
         #expect(result.elapsed >= .milliseconds(900), "stopped too early: \(result.elapsed)")
     }
 
+    /// A loop in a microtask (a promise reaction, after an `await`, `queueMicrotask`) ends like one in the
+    /// script: the output already written is kept, exit code 1, no crash.
+    @Test(arguments: [
+        "Promise.resolve().then(() => { while (true) {} })", "(async () => { await null; while (true) {} })()",
+        "queueMicrotask(() => { while (true) {} })",
+    ])
+    func timeoutStopsALoopInAMicrotask(_ loop: String) async throws {
+        let result = try await CLI.run(["--timeout", "1", "-e", "console.log('x'); " + loop])
+        #expect(result.exitCode == 1, "\(result.summary)")
+        #expect(result.stdout == "x\n", "\(result.summary)")
+        #expect(result.stderr.contains("--timeout"), "\(result.summary)")
+    }
+
+    /// A thrown or rejected value that cannot be printed (its Proxy traps throw, or it is revoked) is still
+    /// reported, and the run fails.
+    @Test(arguments: [
+        "Promise.reject(new Proxy({}, { get() { throw 1 } }))",
+        "const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); Promise.reject(proxy)",
+        "throw new Proxy({}, { get() { throw 1 } })",
+    ])
+    func unprintableFailuresAreStillReported(_ script: String) async throws {
+        let result = try await CLI.run(["-e", script])
+        #expect(result.exitCode == 1, "\(result.summary)")
+        #expect(result.stderr.contains("Uncaught") && result.stderr.contains("cannot be printed"), "\(result.summary)")
+    }
+
     @Test func timeoutStopsAScriptThatNeverEnds() async throws {
         let result = try await CLI.run(["--timeout", "0.5", "-e", "setInterval(() => {}, 10)"])
         #expect(result.exitCode == 1, "\(result.summary)")

@@ -378,6 +378,29 @@ import Testing
         #expect(server.requests.isEmpty)
     }
 
+    /// A response cached in an earlier run is not served to a run without `--allow-net`.
+    @Test func storedResponsesNeedTheNetworkPermissionToo() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/fresh") { _ in .json("{\"v\":1}", headers: [.init("Cache-Control", "max-age=600")]) }
+        let configuration: JSONObject = [
+            "HTTP": ["cache": ["dir": .string(TemporaryDirectory.make(prefix: "dao-cache"))]]
+        ]
+        let script = """
+            HTTP.dao({ name: "Fresh", baseURL: "\(server.baseURL)", path: "/fresh", cache: "http" }).request()
+              .then((r) => console.log(r.source, r.data.v), (e) => console.log(e.domain, e.code));
+            """
+        var lines: [[String]] = []
+        for permissions in [Permissions(allowing: .net), Permissions.none] {
+            let result = await ScriptRunner.run(
+                script, plugins: [HTTPPlugin()],
+                options: .testing(configuration: configuration, permissions: permissions))
+            lines.append(result.lines)
+        }
+        #expect(lines == [["network 1"], ["request PERMISSION_DENIED"]])
+        #expect(server.requests.count == 1)
+        try await server.stop()
+    }
+
     @Test func definitionsAreChecked() async throws {
         let (result, _) = try await run(
             """

@@ -112,6 +112,36 @@ import Testing
         #expect(transport.requests.map(\.url) == ["http://allowed.test/start"])
     }
 
+    /// A redirect's host is read as fetch reads URLs: `2130706433`, `0x7f.1` and `127.1` are 127.0.0.1, so a
+    /// permission for 127.0.0.1 lets the redirect through as it lets `fetch` of the same URL; a number that is
+    /// no address is an invalid redirect.
+    @Test(arguments: bothPaths) func redirectHostsInIPv4NumberFormsAreAddresses(completions: Bool) async throws {
+        let transport = RecordingHTTPTransport { request in
+            switch request.url {
+            case "http://127.0.0.1/a":
+                HTTPTransportResponse(status: 302, headers: [HTTPField("Location", "http://2130706433/b")])
+            case "http://127.0.0.1/b":
+                HTTPTransportResponse(status: 302, headers: [HTTPField("Location", "http://0x7f.1/c")])
+            case "http://127.0.0.1/c":
+                HTTPTransportResponse(status: 302, headers: [HTTPField("Location", "http://127.1/d")])
+            case "http://127.0.0.1/d":
+                HTTPTransportResponse(status: 302, headers: [HTTPField("Location", "http://256.1.1.1/")])
+            default: HTTPTransportResponse(status: 200, body: .text("?"))
+            }
+        }
+        let tester = try await PluginTester(
+            HTTPPlugin(transport: completions ? CompletionTransport(base: transport) : transport),
+            options: .testing(permissions: Permissions(["net": .scopes(["127.0.0.1"])])))
+        let error = await #expect(throws: BridgeError.self) {
+            try await tester.call("request", ["url": "http://127.0.0.1/a"])
+        }
+        #expect(error?.code == "NETWORK_ERROR" && error?.data?["kind"] == "redirect", "\(String(describing: error))")
+        #expect(
+            transport.requests.map(\.url) == [
+                "http://127.0.0.1/a", "http://127.0.0.1/b", "http://127.0.0.1/c", "http://127.0.0.1/d",
+            ])
+    }
+
     @Test(arguments: bothPaths) func redirectRewritesMethodAndDropsCredentialsAcrossOrigins(completions: Bool)
         async throws
     {

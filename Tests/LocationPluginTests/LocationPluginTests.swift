@@ -146,6 +146,10 @@ func gpsdConfig(_ port: Int) -> JSONObject {
         #expect(
             try await tester.call("getAddress", ["coords": ["latitude": 48.8566, "longitude": 2.3522]])
                 == "Paris, France")
+        // The status tells the source's kind, not the configured position.
+        #expect(try await tester.call("status")["source"] == "fixed")
+        let granted = try await PluginTester(LocationPlugin(), options: fixedOptions())
+        #expect(try await granted.call("status")["source"]?.stringValue?.hasPrefix("fixed:39.9042") == true)
     }
 
     @Test func fixedSourceCityAddressAndLastKnown() async throws {

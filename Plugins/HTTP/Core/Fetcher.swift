@@ -62,6 +62,8 @@ public struct FetchResponse: Sendable, Hashable {
 /// The parts of a URL that the permission check and the transport need.
 public struct HTTPTarget: Sendable, Hashable {
     public var url: URL
+    /// The URL as given, or with its host written as an IPv4 address when it was in a number form.
+    public var text: String
     public var scheme: String
     /// Lower-cased, without IPv6 brackets.
     public var host: String
@@ -70,17 +72,34 @@ public struct HTTPTarget: Sendable, Hashable {
 
     /// Parses an absolute http(s) URL; throws ``HTTPError/invalidURL(_:reason:)``.
     public init(_ text: String) throws(HTTPError) {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
+        guard let parsed = URL(string: text), let scheme = parsed.scheme?.lowercased() else {
             throw HTTPError.invalidURL(text, reason: "not an absolute URL")
         }
         guard scheme == "http" || scheme == "https" else {
             throw HTTPError.invalidURL(text, reason: "the scheme '\(scheme)' is not supported (use http or https)")
         }
-        guard var host = url.host, !host.isEmpty else {
+        guard var host = parsed.host, !host.isEmpty else {
             throw HTTPError.invalidURL(text, reason: "the URL has no host")
         }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        var url = parsed
+        var text = text
+        // A host that ends in a number is an IPv4 address in one of the URL Standard's forms (2130706433,
+        // 0x7f.1, 127.1): written as fetch writes it, so that redirects and fetch check the same host.
+        switch IPv4Host.parse(host) {
+        case .notIPv4: break
+        case .invalid: throw HTTPError.invalidURL(text, reason: "'\(host)' is not a valid IPv4 address")
+        case .address(let address):
+            host = address
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            components?.host = address
+            if let normalized = components?.url {
+                url = normalized
+                text = normalized.absoluteString
+            }
+        }
         self.url = url
+        self.text = text
         self.scheme = scheme
         self.host = host.lowercased()
         self.port = url.port ?? (scheme == "https" ? 443 : 80)
@@ -172,16 +191,71 @@ public struct Fetcher: Sendable {
 }
 
 /// One request of a fetch and its target: what each followed redirect changes (Fetch §4.4).
+/// The URL Standard's IPv4 host parser: a host whose last label is a number is an address, written as
+/// decimal, octal (`0` prefix) or hexadecimal (`0x`) parts, fewer than four parts filling the last ones.
+enum IPv4Host: Equatable {
+    case notIPv4
+    case invalid
+    case address(String)
+
+    static func parse(_ host: String) -> IPv4Host {
+        var parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        if parts.count > 1, parts.last?.isEmpty == true { parts.removeLast() }
+        guard let last = parts.last, last.allSatisfy(\.isASCIIDigit) || number(last) != nil else { return .notIPv4 }
+        guard parts.count <= 4 else { return .invalid }
+        var numbers: [UInt64] = []
+        for part in parts {
+            guard let value = number(part) else { return .invalid }
+            numbers.append(value)
+        }
+        guard numbers.dropLast().allSatisfy({ $0 <= 255 }) else { return .invalid }
+        let lastLimit = UInt64(1) << (8 * UInt64(5 - numbers.count))
+        guard numbers.last! < lastLimit else { return .invalid }
+        var address = numbers.last!
+        for (index, value) in numbers.dropLast().enumerated() { address += value << (8 * UInt64(3 - index)) }
+        return .address((0..<4).map { String((address >> (8 * UInt64(3 - $0))) & 0xFF) }.joined(separator: "."))
+    }
+
+    /// An IPv4 number: decimal, `0`-prefixed octal, or `0x` hexadecimal (empty after the prefix: 0).
+    private static func number(_ part: Substring) -> UInt64? {
+        guard !part.isEmpty else { return nil }
+        var digits = part
+        var radix = 10
+        if digits.count >= 2, digits.hasPrefix("0x") || digits.hasPrefix("0X") {
+            digits = digits.dropFirst(2)
+            radix = 16
+        } else if digits.count >= 2, digits.hasPrefix("0") {
+            digits = digits.dropFirst()
+            radix = 8
+        }
+        if digits.isEmpty { return 0 }
+        return UInt64(digits, radix: radix)
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension Fetcher {
+    /// Throws unless `url`'s host and effective port may be reached: a stored response of the URL needs it
+    /// too, or the cache would serve what the network may not.
+    public func authorize(url: String) throws {
+        let target = try HTTPTarget(url)
+        try authorize(target.host, target.port)
+    }
+}
+
 struct FetchHop: Sendable {
     var request: HTTPTransportRequest
     var target: HTTPTarget
     var redirects = 0
 
     init(_ fetch: FetchRequest) throws(HTTPError) {
-        request = HTTPTransportRequest(
-            method: fetch.method, url: fetch.url, headers: fetch.headers, body: fetch.body,
-            connectTimeout: fetch.connectTimeout)
         target = try Self.targets.value(for: fetch.url) { () throws(HTTPError) in try HTTPTarget(fetch.url) }
+        request = HTTPTransportRequest(
+            method: fetch.method, url: target.text, headers: fetch.headers, body: fetch.body,
+            connectTimeout: fetch.connectTimeout)
     }
 
     /// The targets of the URLs fetched lately (parsing one with Foundation's `URL` took ~2% of the JS thread's
@@ -232,7 +306,7 @@ struct FetchHop: Sendable {
             }
         }
         request.headers.removeAll { $0.name.lowercased() == "host" }
-        request.url = next.absoluteString
+        request.url = nextTarget.text
         target = nextTarget
         return true
     }

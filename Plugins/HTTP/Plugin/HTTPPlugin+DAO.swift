@@ -346,6 +346,7 @@ private struct DAOSend: Sendable {
             return try answer(try await mocked(context), source: "mock", attempts: nil, token: nil)
         }
         let state = context.state
+        try state.fetcher.authorize(url: request.url)
         let policy = PolicyFetcher(
             fetcher: state.fetcher, retry: dao.endpoint.retry, totalTimeout: dao.endpoint.totalTimeout,
             clock: context.clock)

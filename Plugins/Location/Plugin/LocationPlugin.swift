@@ -173,9 +173,12 @@ public struct LocationPlugin: BridgePlugin {
         }
         plugin.sync("status") { context in
             let (service, geocoder) = (context.state.service, context.state.geocoder)
+            let granted = context.permissions.allows(.location)
+            // A fixed source's description is a position: without the capability only its kind is told.
+            let source = service.source.description
             var result: JSONObject = [
-                "source": .string(service.source.description),
-                "permission": .string(context.permissions.allows(.location) ? "granted" : "denied"),
+                "source": .string(granted ? source : String(source.prefix { $0 != ":" })),
+                "permission": .string(granted ? "granted" : "denied"),
                 "geonamesIndex": .string(geocoder.indexPath),
                 "indexLoaded": .bool(geocoder.isLoaded),
             ]

@@ -79,6 +79,9 @@ public struct DAOClient: Sendable {
             if let mock {
                 response = try await mockAnswer(dao, mock, request)
             } else if let cache, let options = cacheOptions(endpoint, request, parameters: mapped.parameters) {
+                // A stored response needs the network permission as a fetched one does.
+                let target = try HTTPTarget(request.url)
+                try authorize(target.host, target.port)
                 if context.attempt == 1, let onCache, options.mode == .both,
                     let cached = await cache.cachedResponse(for: request, options: options),
                     case .output(let output) = try await process(dao, request, cached, context: context)
