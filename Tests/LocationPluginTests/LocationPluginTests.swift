@@ -175,7 +175,7 @@ func gpsdConfig(_ port: Int) -> JSONObject {
             """, plugins: [LocationPlugin()], options: fixedOptions())
         #expect(
             result.lines == [
-                "39.9042 116.4074 42 0 false",
+                "39.9042 116.4074 42 0 true",  // a fixed source stands still: speed 0, heading NaN
                 #"[{"latitude":39.9042,"longitude":116.4074},null]"#,
                 "北京 China CN Asia/Shanghai 0.94",
                 "San Francisco, California, United States",
@@ -233,6 +233,30 @@ func gpsdConfig(_ port: Int) -> JSONObject {
 
 /// The plugin against the test kit's manual source: no gpsd, fixes on demand.
 @Suite struct ManualSourceTests {
+    /// W3C: a device standing still (speed 0) has heading NaN, whether or not the receiver gave a course.
+    @Test func aStationaryDeviceHasHeadingNaN() async throws {
+        let source = ManualLocationSource()
+        let feeder = Task {
+            while source.openStreams == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            for (speed, heading) in [(0.0, nil), (0, 30), (2, 45)] as [(Double, Double?)] {
+                source.send(
+                    Fix(
+                        coordinate: Coordinate(latitude: 1, longitude: 2), accuracy: 5, heading: heading, speed: speed,
+                        timestamp: Date()))
+            }
+        }
+        let result = await ScriptRunner.run(
+            """
+            let n = 0;
+            const w = Location.watch({}, (p) => {
+              console.log(p.coords.speed, p.coords.heading);
+              if (++n === 3) w.cancel();
+            });
+            """, plugins: [LocationPlugin(source: source)], options: .testing(permissions: allowLocation))
+        feeder.cancel()
+        #expect(result.lines == ["0 NaN", "0 NaN", "2 45"], "\(result.stderr)")
+    }
+
     @Test func watchDeliversEachFixAndCancelClosesTheSource() async throws {
         let source = ManualLocationSource()
         let location = try await PluginTester(LocationPlugin(source: source), options: .testing(permissions: .all))

@@ -12,6 +12,20 @@ import Testing
         await ScriptRunner.run(code, plugins: [StoragePlugin()], options: options, timeout: .seconds(20))
     }
 
+    /// `set`, `clear`, `archiveModel` and `transaction` resolve to nothing (`undefined`), as Capacitor's do.
+    @Test func writesResolveToUndefined() async {
+        let result = await Self.run(
+            """
+            (async () => {
+              const g = Storage.group("g");
+              const results = [await Storage.set("a", 1), await g.set("b", 2), await g.clear(),
+                await Storage.transaction([{ op: "set", key: "c", value: 3 }]), await Storage.clear()];
+              console.log(results.map((r) => r === undefined).join(","));
+            })();
+            """)
+        #expect(result.lines == ["true,true,true,true,true"], "\(result.stderr)")
+    }
+
     @Test func webStorage() async {
         let result = await Self.run(
             """

@@ -34,6 +34,28 @@ public struct Fix: Sendable, Hashable {
     }
 }
 
+extension Fix {
+    /// The fix as a position may be delivered: nil when its coordinate is not on Earth (latitude beyond ±90°,
+    /// longitude beyond ±180°, or not finite) or its accuracy is negative or not finite; a value that cannot
+    /// be (a heading outside 0–360°, a negative speed or altitude accuracy, an altitude that is not finite)
+    /// becomes unknown. Every source's fixes pass here (``LocationService``), whatever a receiver sent.
+    public func checked() -> Fix? {
+        let (latitude, longitude) = (coordinate.latitude, coordinate.longitude)
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180,
+            accuracy.isFinite, accuracy >= 0
+        else { return nil }
+        var fix = self
+        func valid(_ value: Double?, _ range: ClosedRange<Double>) -> Double? {
+            value.flatMap { range.contains($0) ? $0 : nil }
+        }
+        fix.altitude = valid(altitude, -.greatestFiniteMagnitude ... .greatestFiniteMagnitude)
+        fix.altitudeAccuracy = valid(altitudeAccuracy, 0 ... .greatestFiniteMagnitude)
+        fix.heading = valid(heading, 0...360).map { $0 == 360 ? 0 : $0 }
+        fix.speed = valid(speed, 0 ... .greatestFiniteMagnitude)
+        return fix
+    }
+}
+
 /// Why no position could be delivered.
 public enum LocationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The source cannot deliver positions (gpsd not running, file missing, …) — W3C code 2.

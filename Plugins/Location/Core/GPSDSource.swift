@@ -20,6 +20,8 @@ public final class GPSDSource: LocationSource {
     public let reconnectInterval: Duration
     private let connections = Atomic<Int>(0)
     private let connectCount = Atomic<Int>(0)
+    /// The longest report line read (gpsd's own are a few KiB); a longer one is dropped unread.
+    public static let maxLineBytes = 65_536
 
     public init(
         host: String = "127.0.0.1", port: Int = 2947, connectTimeout: Duration = .seconds(2),
@@ -85,7 +87,7 @@ public final class GPSDSource: LocationSource {
             connectCount.add(1, ordering: .relaxed)
             let watch = Array(#"?WATCH={"enable":true,"json":true}"#.utf8) + [10]
             _ = watch.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            var buffer: [UInt8] = []
+            var lines = LineSplitter(maxLength: Self.maxLineBytes)
             var chunk = [UInt8](repeating: 0, count: 16_384)
             reading: while !stop.isSet {
                 var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -100,12 +102,10 @@ public final class GPSDSource: LocationSource {
                         if n < 0, errno == EINTR || errno == EAGAIN { continue }
                         break reading  // gpsd went away
                     }
-                    buffer.append(contentsOf: chunk[0..<n])
-                    while let newline = buffer.firstIndex(of: 10) {
-                        let line = Array(buffer[..<newline])
-                        buffer.removeSubrange(...newline)
-                        if let fix = merger.add(line: line, receivedAt: clock.now()) { yield(fix) }
-                    }
+                    lines.feed(
+                        chunk[0..<n],
+                        line: { line in if let fix = merger.add(line: line, receivedAt: clock.now()) { yield(fix) } },
+                        tooLong: { _ in })  // not a report gpsd sends: dropped, as unparsable lines are
                 }
                 if let fix = merger.flushIfQuiet(now: clock.now(), quiet: 0.15) { yield(fix) }
             }

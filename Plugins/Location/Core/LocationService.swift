@@ -43,7 +43,7 @@ public final class LocationService: Sendable {
         let source = source, clock = clock
         let fix: Fix = try await withThrowingTaskGroup(of: Fix?.self) { group in
             group.addTask {
-                for try await fix in source.fixes(clock: clock) { return fix }
+                for try await fix in source.fixes(clock: clock) { if let fix = fix.checked() { return fix } }
                 throw LocationError.unavailable("The source \(source.description) ended without a position.")
             }
             if let timeout {
@@ -75,6 +75,7 @@ public final class LocationService: Sendable {
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask {
                             for try await fix in source.fixes(clock: clock) {
+                                guard let fix = fix.checked() else { continue }
                                 self.remember(fix)
                                 lastEvent.withLock { $0 = clock.now() }
                                 continuation.yield(.position(fix))

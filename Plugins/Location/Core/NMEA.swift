@@ -29,6 +29,10 @@ public enum NMEAParseError: Error, Sendable, Hashable {
 
 /// NMEA 0183 parsing (checksums verified).
 public enum NMEA {
+    /// The longest line of an NMEA file read (a sentence has at most 82 characters); a longer one is skipped
+    /// and counted, without being read into memory.
+    public static let maxLineBytes = 4_096
+
     /// Parses one line (`$GPGGA,…*hh`); throws for anything unusable.
     public static func parse(_ rawLine: some StringProtocol) throws(NMEAParseError) -> NMEASentence {
         let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -230,11 +234,11 @@ public struct NMEAReplaySource: LocationSource {
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    guard let data = FileManager.default.contents(atPath: path) else {
+                    guard let file = FileHandle(forReadingAtPath: path) else {
                         throw LocationError.unavailable(
                             "The NMEA file '\(path)' cannot be read (missing or not readable).")
                     }
-                    let text = String(decoding: data, as: UTF8.self)
+                    defer { try? file.close() }
                     var assembler = NMEAFixAssembler()
                     var previous: Double?
                     func deliver(_ fix: Fix, _ seconds: Double) async throws {
@@ -251,18 +255,34 @@ public struct NMEAReplaySource: LocationSource {
                         statistics.fix()
                         continuation.yield(fix)
                     }
-                    for line in text.split(whereSeparator: \.isNewline) where !line.allSatisfy(\.isWhitespace) {
+                    var splitter = LineSplitter(maxLength: NMEA.maxLineBytes)
+                    var lines: [String] = []
+                    var ended = false
+                    while !ended {
                         try Task.checkCancellation()
-                        let sentence: NMEASentence
-                        do {
-                            sentence = try NMEA.parse(line)
-                        } catch {
-                            statistics.skip("\(error): \(line.prefix(80))")
-                            continue
+                        let chunk = try file.read(upToCount: 65_536) ?? Data()
+                        lines.removeAll(keepingCapacity: true)
+                        let keep: ([UInt8]) -> Void = { lines.append(String(decoding: $0, as: UTF8.self)) }
+                        splitter.feed(
+                            chunk, line: keep,
+                            tooLong: { _ in statistics.skip("a line longer than \(NMEA.maxLineBytes) bytes") })
+                        if chunk.isEmpty {
+                            splitter.finish(line: keep)
+                            ended = true
                         }
-                        statistics.sentence()
-                        if let (fix, seconds) = assembler.add(sentence, fallbackDate: clock.now()) {
-                            try await deliver(fix, seconds)
+                        for line in lines where !line.allSatisfy(\.isWhitespace) {
+                            try Task.checkCancellation()
+                            let sentence: NMEASentence
+                            do {
+                                sentence = try NMEA.parse(line)
+                            } catch {
+                                statistics.skip("\(error): \(line.prefix(80))")
+                                continue
+                            }
+                            statistics.sentence()
+                            if let (fix, seconds) = assembler.add(sentence, fallbackDate: clock.now()) {
+                                try await deliver(fix, seconds)
+                            }
                         }
                     }
                     if let (fix, seconds) = assembler.flush(fallbackDate: clock.now()) {

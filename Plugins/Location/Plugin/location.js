@@ -35,7 +35,7 @@ class GeolocationCoordinates {
     this.accuracy = c.accuracy;
     this.altitudeAccuracy = c.altitudeAccuracy ?? null;
     // W3C: heading is NaN when the device is stationary (speed 0).
-    this.heading = c.speed === 0 && c.heading !== null && c.heading !== undefined ? NaN : c.heading ?? null;
+    this.heading = c.speed === 0 ? NaN : c.heading ?? null;
     this.speed = c.speed ?? null;
   }
   toJSON() {

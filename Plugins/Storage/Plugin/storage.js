@@ -225,6 +225,9 @@ function defaultOf(group, key) {
   return text === undefined ? undefined : JSON.parse(text);
 }
 
+/// What `set`, `clear` and `transaction` resolve to, as Capacitor's Preferences do: nothing.
+const nothing = () => undefined;
+
 /// A named group of JSON values (Capacitor Preferences' group, a NSUserDefaults suite).
 class StorageGroup {
   constructor(name) {
@@ -240,7 +243,7 @@ class StorageGroup {
   set(key, value) {
     try {
       checkKey(key, "set");
-      return call("set", { group: this.name, key, json: toJSON(value, "set", "value") });
+      return call("set", { group: this.name, key, json: toJSON(value, "set", "value") }).then(nothing);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -279,7 +282,7 @@ class StorageGroup {
     });
   }
   /// Removes every stored key of the group (defaults stay).
-  clear() { return call("clear", { group: this.name }); }
+  clear() { return call("clear", { group: this.name }).then(nothing); }
   /// Values returned for keys that are not stored; never written to disk (NSUserDefaults' registration domain).
   registerDefaults(values) {
     if (values === null || typeof values !== "object" || Array.isArray(values)) {
@@ -296,7 +299,7 @@ class StorageGroup {
     try {
       checkKey(key, "archiveModel");
       const archive = modelAPI("archiveModel").archive(name, model);
-      return call("set", { group: this.name, key, json: archive });
+      return call("set", { group: this.name, key, json: archive }).then(nothing);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -372,7 +375,7 @@ function transaction(ops, defaultGroup = DEFAULT_GROUP) {
           throw invalid("transaction", `${path}.op`, `expected "set", "remove" or "clear", got ${JSON.stringify(op.op) ?? "undefined"}`);
       }
     });
-    return call("transaction", { ops: wire });
+    return call("transaction", { ops: wire }).then(nothing);
   } catch (error) {
     return Promise.reject(error);
   }
