@@ -54,13 +54,33 @@ function findUnserializable(value, path, seen) {
   if (type === "bigint") return { path, message: "a BigInt cannot be sent to a plugin (convert it to a string or number)" };
   if (type !== "object" || value === null) return null;
   if (seen.includes(value)) return { path, message: "a cyclic reference cannot be sent to a plugin" };
-  if (typeof value.toJSON === "function") return null;
+  try {
+    const toJSON = value.toJSON;
+    if (typeof toJSON === "function") {
+      toJSON.call(value, "");
+      return null;
+    }
+  } catch (error) {
+    return { path, message: `its toJSON threw ${describeThrown(error)}` };
+  }
   seen.push(value);
   const array = Array.isArray(value);
-  for (const key of Object.keys(value)) {
+  let keys;
+  try {
+    keys = Object.keys(value);
+  } catch (error) {
+    return { path, message: `listing its keys threw ${describeThrown(error)}` };
+  }
+  for (const key of keys) {
     const childPath = array ? `${path}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key)
       ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`;
-    const found = findUnserializable(value[key], childPath, seen);
+    let child;
+    try {
+      child = value[key];
+    } catch (error) {
+      return { path: childPath, message: `reading it threw ${describeThrown(error)}` };
+    }
+    const found = findUnserializable(child, childPath, seen);
     if (found) return found;
   }
   seen.pop();
@@ -99,6 +119,15 @@ function isPlainData(value, depth) {
   return true;
 }
 
+/// What a thrown value says, without trusting it: its message when it is an Error, else its text.
+function describeThrown(error) {
+  try {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    return "a value that cannot be printed";
+  }
+}
+
 /// `JSON.stringify` that refuses what it would otherwise drop or fail on, with the path of the problem.
 function serialize(args, basePath) {
   if (args === undefined) return "null";
@@ -106,7 +135,13 @@ function serialize(args, basePath) {
     if (isPlainData(args, 0)) return JSON.stringify(args) ?? "null";
     return JSON.stringify(args, rejectFunctionsAndSymbols) ?? "null";
   } catch (error) {
-    const issue = findUnserializable(args, basePath || "", []) ?? { path: basePath || "", message: String(error.message) };
+    let issue;
+    try {
+      issue = findUnserializable(args, basePath || "", []);
+    } catch {
+      // Reading the value threw again (a throwing getter, a Proxy trap): its own error tells why.
+    }
+    issue ??= { path: basePath || "", message: `reading the arguments threw ${describeThrown(error)}` };
     throw new BridgeError("INVALID_ARGUMENT",
       `Arguments cannot be sent to a plugin: ${issue.message}` + (issue.path ? ` (at '${issue.path}')` : "") + ".",
       { data: { issues: [issue] } });

@@ -266,6 +266,19 @@ import Testing
         try await world.close()
     }
 
+    /// The modes that ignore HTTP's rules store a `no-store` response too: the DAO asked for it.
+    @Test func alternativeIgnoresNoStore() async throws {
+        let world = try await World()
+        world.server.route("/private", Self.counting([Field("Cache-Control", "no-store")]))
+        let options = HTTPCacheOptions(mode: .alternative, interval: .seconds(300))
+        #expect(text(try await world.get("/private", options: options)) == "n1")
+        let cached = try await world.get("/private", options: options)
+        #expect(cached.source == .cache)
+        #expect(text(cached) == "n1")
+        #expect(world.requests("/private").count == 1)
+        try await world.close()
+    }
+
     @Test func onlyWriteStoresButNeverReads() async throws {
         let world = try await World()
         world.server.route("/w", Self.counting([Field("Cache-Control", "max-age=600")]))

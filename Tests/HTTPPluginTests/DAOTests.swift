@@ -378,6 +378,51 @@ import Testing
         #expect(server.requests.isEmpty)
     }
 
+    /// `cancel()` ends the calls still waiting in the DAO's queue too (HAccess cancels waiting tasks).
+    @Test func cancelEndsCallsWaitingInTheQueue() async throws {
+        let (result, server) = try await run(
+            """
+            HTTP.queue("one", { maxConcurrent: 1 });
+            const Slow = HTTP.dao({ name: "Slow", baseURL: base, path: "/slow", queue: "one" });
+            (async () => {
+              const calls = [Slow.send(), Slow.send(), Slow.send()];
+              await new Promise((r) => setTimeout(r, 100));
+              console.log("pending", Slow.pending, "waiting", HTTP.queue("one").waiting);
+              console.log("cancelled", Slow.cancel());
+              const outcomes = await Promise.allSettled(calls);
+              console.log(outcomes.map((o) => o.reason?.code).join(","), Slow.pending, HTTP.queue("one").waiting);
+            })();
+            """,
+            routes: { server in server.route("/slow") { _ in .text("late", delay: .seconds(5)) } })
+        #expect(result.lines == ["pending 3 waiting 2", "cancelled 3", "CANCELLED,CANCELLED,CANCELLED 0 0"])
+        #expect(server.requests.count == 1)
+        #expect(result.stderr == "")
+    }
+
+    /// Mode `both`: a stored answer that fails the DAO's checks is skipped; the network's answer decides.
+    @Test func bothSkipsAStoredAnswerThatNoLongerConverts() async throws {
+        let hits = Atomic<Int>(0)
+        let (result, _) = try await run(
+            """
+            Model.define("Doc", { v: "int" });
+            const Raw = HTTP.dao({ name: "Raw", baseURL: base, path: "/doc", cache: "onlyWrite" });
+            const Typed = Raw.extend({ name: "Typed", cache: "both", response: { model: "Doc" } });
+            (async () => {
+              console.log(JSON.stringify(await Raw.send()));
+              const seen = [];
+              const r = await Typed.request({}, { onCache: (data) => seen.push(data) });
+              console.log(seen.length, r.source, r.data.v);
+            })();
+            """,
+            routes: { server in
+                server.route("/doc") { _ in
+                    hits.wrappingAdd(1, ordering: .relaxed).newValue == 1 ? .json(#"{"v":"x"}"#) : .json(#"{"v":2}"#)
+                }
+            })
+        #expect(result.lines == [#"{"v":"x"}"#, "0 network 2"])
+        #expect(result.stderr == "")
+    }
+
     /// A response cached in an earlier run is not served to a run without `--allow-net`.
     @Test func storedResponsesNeedTheNetworkPermissionToo() async throws {
         let server = try await TestHTTPServer.start()

@@ -280,6 +280,12 @@ import Testing
         }
         #expect(refused?.code == "NETWORK_ERROR")
         #expect(refused?.data?["kind"] == "connect")
+        // A name that does not resolve (`.invalid` never does, RFC 6761) is a DNS failure.
+        let unknown = await #expect(throws: BridgeError.self) {
+            try await tester.call("request", ["url": "http://no-such-host.invalid/"])
+        }
+        #expect(unknown?.code == "NETWORK_ERROR")
+        #expect(unknown?.data?["kind"] == "dns", "\(unknown?.message ?? "")")
         await tester.shutdown()
     }
 

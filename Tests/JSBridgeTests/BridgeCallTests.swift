@@ -20,6 +20,31 @@ func runScript(
         #expect(result.exitCode == 0)
     }
 
+    /// Arguments whose reading throws (a getter, a Proxy trap, a `toJSON`) are `INVALID_ARGUMENT` with the
+    /// path, for every kind of call: never the raw thrown value.
+    @Test func argumentsThatThrowWhenReadAreInvalidArguments() async {
+        let result = await runScript(
+            #"""
+            const report = (e) => console.log(e.code, e.data.issues[0].path, e.message.includes("threw"));
+            const bad = [
+              { a: { get x() { throw 5; } } },
+              new Proxy({}, { ownKeys() { throw new Error("trap"); } }),
+              { list: [1, { toJSON() { throw new TypeError("no"); } }] },
+            ];
+            (async () => {
+              for (const args of bad) {
+                await bridge.call("Echo", "echo", args).then(() => console.log("sent?"), report);
+                try { bridge.execSync("Echo", "ping", args); console.log("sent?"); } catch (e) { report(e); }
+              }
+            })();
+            """#)
+        #expect(
+            result.lines == [
+                "INVALID_ARGUMENT a.x true", "INVALID_ARGUMENT a.x true", "INVALID_ARGUMENT  true",
+                "INVALID_ARGUMENT  true", "INVALID_ARGUMENT list[1] true", "INVALID_ARGUMENT list[1] true",
+            ], "\(result.stderr)")
+    }
+
     @Test func callRoundTripsNestedJSONWithUnicode() async {
         let result = await runScript(
             #"""

@@ -327,16 +327,21 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             }
             return HTTPError.network(kind: "protocol", message: message, url: url)
         }
-        // NIOPosix's NIOConnectionError (connect failures, DNS) without importing NIOPosix.
-        if String(reflecting: type(of: error)).hasSuffix("NIOConnectionError") {
-            let dns = message.contains("dnsA") || message.contains("resolve")
-            return HTTPError.network(kind: dns ? "dns" : "connect", message: message, url: url)
+        // A name that does not resolve: NIO's SocketAddressError (alone, or as the DNS error of a
+        // NIOConnectionError), told by its type or its description without importing NIOPosix.
+        let typeName = String(reflecting: type(of: error))
+        if typeName.hasSuffix("SocketAddressError") || message.contains("DNS error") || message.contains("UnknownHost")
+            || message.contains("dnsA") || message.contains("resolve")
+        {
+            return HTTPError.network(kind: "dns", message: message, url: url)
+        }
+        if typeName.hasSuffix("NIOConnectionError") {
+            return HTTPError.network(kind: "connect", message: message, url: url)
         }
         if let error = error as? IOError {
             let kind = error.errnoCode == ECONNRESET || error.errnoCode == EPIPE ? "reset" : "connect"
             return HTTPError.network(kind: kind, message: message, url: url)
         }
-        let typeName = String(reflecting: type(of: error))
         if typeName.contains("SSL") || typeName.contains("TLS") {
             return HTTPError.network(kind: "tls", message: message, url: url)
         }

@@ -535,7 +535,8 @@ function settleCacheEntry(answer, store) {
   });
 }
 
-/// `both` mode: delivers a validating cached answer to `onCache` before the network answer.
+/// `both` mode: delivers a validating cached answer to `onCache` before the network answer (one that fails
+/// the DAO's checks is skipped).
 async function deliverCached(def, ctx, args, onCache) {
   let cached;
   try {
@@ -545,7 +546,14 @@ async function deliverCached(def, ctx, args, onCache) {
     throw fromNative(error, def.name);
   }
   if (cached === null) return;
-  const result = await processAnswer(def, ctx, cached, args.read === "response", "cache");
+  let result;
+  try {
+    result = await processAnswer(def, ctx, cached, args.read === "response", "cache");
+  } catch (error) {
+    // A stored answer that no longer passes the DAO's checks is skipped: the network's answer decides.
+    ctx.signal.throwIfAborted();
+    return;
+  }
   if (result.retry === undefined) await onCache(result.data, { source: "cache", status: result.response.status });
 }
 
@@ -679,9 +687,20 @@ class DAO {
       });
     };
     if (this.#def.queue === undefined) return start(undefined);
+    // Waiting in the queue is part of the call: `cancel()` and `pending` see it.
+    const waiting = { controller: new AbortController() };
+    this.#inFlight.add(waiting);
+    const waitSignal = userSignal === undefined ? waiting.controller.signal
+      : AbortSignal.any([waiting.controller.signal, userSignal]);
     let started = false;
-    return queue(this.#def.queue).add(({ signal }) => { started = true; return start(signal); }, { signal: userSignal })
-      .catch((error) => { throw started ? error : cancelled(error); });
+    return queue(this.#def.queue).add(({ signal }) => {
+      started = true;
+      this.#inFlight.delete(waiting);
+      return start(signal);
+    }, { signal: waitSignal }).catch((error) => {
+      this.#inFlight.delete(waiting);
+      throw started ? error : cancelled(error);
+    });
   }
 
   /// `work` with the DAO's shared signal: for a hook-less DAO called without `onCache`, whose only waits

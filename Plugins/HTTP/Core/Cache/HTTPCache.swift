@@ -355,7 +355,7 @@ public final class HTTPCache: Sendable {
                 HTTPCachePolicy.isStorable(request: request.headers, response: response, responseTime: responseTime)
             else { return nil }
         case .leniently:
-            guard HTTPCachePolicy.isStorableLeniently(request: request.headers, response: response) else {
+            guard HTTPCachePolicy.isStorableLeniently(response) else {
                 return nil
             }
         }

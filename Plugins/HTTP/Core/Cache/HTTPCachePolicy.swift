@@ -42,14 +42,14 @@ public enum HTTPCachePolicy {
         return lifetime > 0 || hasValidators(response.headers)
     }
 
-    /// Whether a response may be stored in the `alternative`, `both` and `onlyWrite` modes: any success or
-    /// heuristically cacheable status unless `no-store` (request or response) or `Vary: *` forbids it.
-    static func isStorableLeniently(request: [HTTPField], response: FetchResponse) -> Bool {
+    /// Whether a response may be stored in the `alternative`, `both` and `onlyWrite` modes, which ignore HTTP's
+    /// caching headers (the DAO asked for the cache): any success or heuristically cacheable status, whatever
+    /// its `Cache-Control` says, unless `Vary: *` makes it impossible to match again.
+    static func isStorableLeniently(_ response: FetchResponse) -> Bool {
         let status = response.status
         guard status != 206, (200..<300).contains(status) || heuristicallyCacheable.contains(status) else {
             return false
         }
-        if CacheControl(request).has("no-store") || CacheControl(response.headers).has("no-store") { return false }
         return varyNames(response.headers) != nil
     }
 

@@ -82,10 +82,12 @@ public struct DAOClient: Sendable {
                 // A stored response needs the network permission as a fetched one does.
                 let target = try HTTPTarget(request.url)
                 try authorize(target.host, target.port)
+                // A stored answer that no longer passes the DAO's checks is skipped: the network's decides.
                 if context.attempt == 1, let onCache, options.mode == .both,
                     let cached = await cache.cachedResponse(for: request, options: options),
-                    case .output(let output) = try await process(dao, request, cached, context: context)
+                    case .output(let output)? = try? await process(dao, request, cached, context: context)
                 {
+                    try Task.checkCancellation()
                     try await onCache(output)
                 }
                 let result = try await cache.send(request, options: options) { try await fetch(endpoint, $0) }
