@@ -107,6 +107,20 @@ func parseMultipart(_ body: [UInt8], contentType: String) -> [ParsedPart]? {
         }
     }
 
+    /// A file that reports no size (`/proc/version`) is read when the form is measured: its part carries its
+    /// content, and the length sent is the length of the bytes sent.
+    @Test func filesWithoutASizeAreSentWithTheirContent() async throws {
+        let content = try String(contentsOfFile: "/proc/version", encoding: .utf8)
+        #expect(!content.isEmpty)
+        var form = MultipartFormData(boundary: "b")
+        form.append(file: "version", path: "/proc/version")
+        let stream = try form.bodyStream()
+        var streamed: [UInt8] = []
+        for try await chunk in stream { streamed += chunk }
+        #expect(String(decoding: streamed, as: UTF8.self).contains(content))
+        #expect(Int64(streamed.count) == stream.length)
+    }
+
     @Test func uploadOverLoopback() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/upload") { request in .json("{\"received\":\(request.body.count)}", status: 201) }

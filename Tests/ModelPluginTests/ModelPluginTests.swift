@@ -29,10 +29,13 @@ import Testing
                 "path": "rooms[2].price", "code": "OUT_OF_RANGE", "message": "value -5 is below the minimum 0",
                 "input": -5,
             ])
-        let unknown = #expect(throws: BridgeError.self) {
-            try tester.callSync("convert", ["name": "Nope", "value": [:]])
+        // Every action that takes a model's name refuses one never defined.
+        for action in ["convert", "toJSON", "archive", "hash", "describe", "sample"] {
+            let unknown = #expect(throws: BridgeError.self) {
+                try tester.callSync(action, ["name": "Nope", "value": [:]])
+            }
+            #expect(unknown?.code == "UNKNOWN_MODEL", "\(action)")
         }
-        #expect(unknown?.code == "UNKNOWN_MODEL")
         let typo = #expect(throws: BridgeError.self) {
             try tester.callSync("define", ["name": "X", "schema": ["a": "strng"]])
         }

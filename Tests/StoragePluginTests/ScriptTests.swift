@@ -12,6 +12,21 @@ import Testing
         await ScriptRunner.run(code, plugins: [StoragePlugin()], options: options, timeout: .seconds(20))
     }
 
+    /// A property named like one of `Object.prototype`'s is stored (Web IDL's named setter), and the object
+    /// keeps working: its methods are still found first when read.
+    @Test func prototypeNamesAreStoredWithoutBreakingTheObject() async {
+        let result = await Self.run(
+            """
+            localStorage.toString = "t";
+            localStorage.hasOwnProperty = "h";
+            localStorage.theme = "dark";
+            console.log(localStorage.getItem("toString"), localStorage.getItem("hasOwnProperty"), String(localStorage));
+            console.log(typeof localStorage.toString, localStorage.hasOwnProperty("theme"), localStorage.length);
+            localStorage.clear();
+            """)
+        #expect(result.lines == ["t h [object Storage]", "function true 3"], "\(result.stderr)")
+    }
+
     /// `set`, `clear`, `archiveModel` and `transaction` resolve to nothing (`undefined`), as Capacitor's do.
     @Test func writesResolveToUndefined() async {
         let result = await Self.run(

@@ -96,7 +96,7 @@ public struct ModelPlugin: BridgePlugin {
             Double(context.state.registry.hash(try context.state.defined(args.name), args.value) & 0x1F_FFFF_FFFF_FFFF)
         }
         plugin.sync("describe", args: ModelArguments.self) { context, args in
-            context.state.registry.describe(args.name, args.value)
+            context.state.registry.describe(try context.state.defined(args.name), args.value)
         }
     }
 }

@@ -126,6 +126,8 @@ class Storage {
   get [Symbol.toStringTag]() { return "Storage"; }
 }
 
+const hasOwn = Object.hasOwn;
+
 /// A Storage object whose stored keys also read and write as properties (`localStorage.theme = "dark"`).
 function makeStorage(backend) {
   const target = new Storage(constructing);
@@ -149,8 +151,12 @@ function makeStorage(backend) {
       const value = backend.getItem(property);
       return value === null ? undefined : value;
     },
+    // Web IDL's named setter: a string property is stored even when the prototype has that name
+    // (`localStorage.toString = "t"` stores "toString"; reading it still finds the method).
     set(t, property, value, receiver) {
-      if (own(t, property)) return Reflect.set(t, property, value, receiver === proxy ? t : receiver);
+      if (typeof property === "symbol" || hasOwn(t, property)) {
+        return Reflect.set(t, property, value, receiver === proxy ? t : receiver);
+      }
       backend.setItem(property, String(value));
       return true;
     },

@@ -124,9 +124,16 @@ public struct MultipartFormData: Sendable, Hashable {
             case .bytes(let bytes):
                 pending += bytes
             case .file(let path):
+                let size = try Self.fileSize(path)
+                if size == 0 {
+                    // A file that reports no size (Linux's /proc and /sys) has content only when read: read
+                    // it now, once, so that the length sent and the bytes sent agree.
+                    pending += try Self.contents(ofUnsized: path)
+                    continue
+                }
                 if !pending.isEmpty { segments.append(.bytes(pending)) }
                 pending = []
-                segments.append(.file(path: path, size: try Self.fileSize(path)))
+                segments.append(.file(path: path, size: size))
             }
         }
         pending += Array(((parts.isEmpty ? "" : "\r\n") + "--\(boundary)--\r\n").utf8)
@@ -213,6 +220,23 @@ public struct MultipartFormData: Sendable, Hashable {
         return out
     }
 
+    /// The most read from a file that reports no size.
+    public static let unsizedFileLimit = 16 << 20
+
+    /// The bytes of a file whose size is 0 by `stat` (empty, or made when read), at most ``unsizedFileLimit``.
+    static func contents(ofUnsized path: String) throws(TransferError) -> [UInt8] {
+        let reader = try FileReader(path: path, size: Int64(unsizedFileLimit) + 1, exact: false)
+        var bytes: [UInt8] = []
+        while let chunk = try reader.next(max: 64 << 10) {
+            bytes += chunk
+            if bytes.count > unsizedFileLimit {
+                throw TransferError.invalid(
+                    "'\(path)' reports no size and holds more than \(unsizedFileLimit) bytes: it cannot be sent.")
+            }
+        }
+        return bytes
+    }
+
     static func fileSize(_ path: String) throws(TransferError) -> Int64 {
         var info = stat()
         guard stat(path, &info) == 0 else {
@@ -262,16 +286,19 @@ private final class SegmentCursor {
     }
 }
 
-/// Reads exactly `size` bytes of a file, in chunks; closes it at the end or when released.
+/// Reads exactly `size` bytes of a file (`exact`), or up to `size` bytes and its end, in chunks; closes it at
+/// the end or when released.
 final class FileReader {
     let path: String
     private var descriptor: Int32
     private var remaining: Int64
     private let size: Int64
+    private let exact: Bool
 
-    init(path: String, size: Int64) throws(TransferError) {
+    init(path: String, size: Int64, exact: Bool = true) throws(TransferError) {
         self.path = path
         self.size = size
+        self.exact = exact
         self.remaining = size
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
@@ -306,7 +333,9 @@ final class FileReader {
         }
         if chunk.count < count {
             closeFile()
-            throw TransferError.fileChanged(path: path, expected: size)
+            guard !exact else { throw TransferError.fileChanged(path: path, expected: size) }
+            remaining = 0
+            return chunk.isEmpty ? nil : chunk
         }
         remaining -= Int64(chunk.count)
         return chunk
