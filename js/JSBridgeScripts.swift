@@ -26,6 +26,7 @@ public enum JSBridgeScripts {
 
     /// Every runtime file; eager ones in load order.
     public static let files: [File] = [
+        File(name: "primordials.js", source: PackageResources.primordials_js, globals: [], internals: []),
         File(name: "loader.js", source: PackageResources.loader_js, globals: [], internals: []),
         File(name: "errors.js", source: PackageResources.errors_js, globals: [], internals: []),
         File(name: "module.js", source: PackageResources.module_js, globals: [], internals: []),

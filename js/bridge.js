@@ -2,6 +2,12 @@
 // JS owns the callback table (`pending`); ids are never reused; every entry is removed when its call
 // ends (result, error, cancel, timeout), so a million completed calls leave it empty.
 
+const {
+  ArrayIsArray, ArrayPrototypeIncludes, ArrayPrototypeJoin, ArrayPrototypeMap, ArrayPrototypePop, ArrayPrototypePush,
+  FunctionPrototypeCall, JSONParse, JSONStringify, ObjectCreate, ObjectFreeze, ObjectGetPrototypeOf, ObjectIsFrozen,
+  ObjectKeys, Promise, PromiseReject, PromiseResolve, SafeMap, SafeSet, SafeWeakMap, TypeError,
+} = internal.primordials;
+
 const SYNC = 0, ASYNC = 1, STREAM = 2;
 const VALUE = 0, ITEM = 1, FINISHED = 2, FAILED = 3, EVENT = 4;
 const KIND_NAMES = ["a sync", "an async", "a stream"];
@@ -21,15 +27,15 @@ class BridgeError extends Error {
 Object.defineProperty(BridgeError.prototype, "name", { value: "BridgeError", writable: true, configurable: true });
 
 // plugin -> action -> [index, kind, syncFunction?]
-const manifest = Object.create(null);
+const manifest = ObjectCreate(null);
 for (const [plugin, actions] of Object.entries(internal.startup.manifest)) {
-  manifest[plugin] = Object.create(null);
+  manifest[plugin] = ObjectCreate(null);
   for (const [action, [index, kind]] of Object.entries(actions)) {
     manifest[plugin][action] = kind === 0 ? [index, kind, internal.syncFunctions[index]] : [index, kind];
   }
 }
 
-const pending = new Map(); // id -> call entry
+const pending = new SafeMap(); // id -> call entry
 let lastId = 0;
 
 function lookup(plugin, action) {
@@ -53,27 +59,27 @@ function findUnserializable(value, path, seen) {
   if (type === "symbol") return { path, message: "a symbol cannot be sent to a plugin" };
   if (type === "bigint") return { path, message: "a BigInt cannot be sent to a plugin (convert it to a string or number)" };
   if (type !== "object" || value === null) return null;
-  if (seen.includes(value)) return { path, message: "a cyclic reference cannot be sent to a plugin" };
+  if (ArrayPrototypeIncludes(seen, value)) return { path, message: "a cyclic reference cannot be sent to a plugin" };
   try {
     const toJSON = value.toJSON;
     if (typeof toJSON === "function") {
-      toJSON.call(value, "");
+      FunctionPrototypeCall(toJSON, value, "");
       return null;
     }
   } catch (error) {
     return { path, message: `its toJSON threw ${describeThrown(error)}` };
   }
-  seen.push(value);
-  const array = Array.isArray(value);
+  ArrayPrototypePush(seen, value);
+  const array = ArrayIsArray(value);
   let keys;
   try {
-    keys = Object.keys(value);
+    keys = ObjectKeys(value);
   } catch (error) {
     return { path, message: `listing its keys threw ${describeThrown(error)}` };
   }
   for (const key of keys) {
     const childPath = array ? `${path}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key)
-      ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`;
+      ? (path ? `${path}.${key}` : key) : `${path}[${JSONStringify(key)}]`;
     let child;
     try {
       child = value[key];
@@ -83,7 +89,7 @@ function findUnserializable(value, path, seen) {
     const found = findUnserializable(child, childPath, seen);
     if (found) return found;
   }
-  seen.pop();
+  ArrayPrototypePop(seen);
   return null;
 }
 
@@ -96,7 +102,7 @@ function rejectFunctionsAndSymbols(key, value) {
 const OBJECT_PROTOTYPE = Object.prototype;
 const ARRAY_PROTOTYPE = Array.prototype;
 
-/// Whether `JSON.stringify(value)` needs no replacer to be exact: only strings, numbers, booleans, null,
+/// Whether `JSONStringify(value)` needs no replacer to be exact: only strings, numbers, booleans, null,
 /// undefined, and plain objects and arrays (no `toJSON`) of them, at most 32 levels deep - so nothing the
 /// replacer would refuse is reachable. Anything else (class instances, dates, symbols, functions, BigInts,
 /// cycles, deep values) answers false and takes the checked path. A replacer function costs JSC a call back
@@ -107,14 +113,14 @@ function isPlainData(value, depth) {
   if (type !== "object") return type === "string" || type === "number" || type === "boolean" || type === "undefined";
   if (value === null) return true;
   if (depth > 32) return false;
-  const proto = Object.getPrototypeOf(value);
+  const proto = ObjectGetPrototypeOf(value);
   if (proto === ARRAY_PROTOTYPE) {
     if (value.toJSON !== undefined) return false;
     for (let i = 0; i < value.length; i++) if (!isPlainData(value[i], depth + 1)) return false;
     return true;
   }
   if ((proto !== OBJECT_PROTOTYPE && proto !== null) || value.toJSON !== undefined) return false;
-  const keys = Object.keys(value);
+  const keys = ObjectKeys(value);
   for (let i = 0; i < keys.length; i++) if (!isPlainData(value[keys[i]], depth + 1)) return false;
   return true;
 }
@@ -132,8 +138,8 @@ function describeThrown(error) {
 function serialize(args, basePath) {
   if (args === undefined) return "null";
   try {
-    if (isPlainData(args, 0)) return JSON.stringify(args) ?? "null";
-    return JSON.stringify(args, rejectFunctionsAndSymbols) ?? "null";
+    if (isPlainData(args, 0)) return JSONStringify(args) ?? "null";
+    return JSONStringify(args, rejectFunctionsAndSymbols) ?? "null";
   } catch (error) {
     let issue;
     try {
@@ -150,7 +156,7 @@ function serialize(args, basePath) {
 internal.serialize = serialize;
 
 function execArguments(args) {
-  if (!Array.isArray(args)) return args;
+  if (!ArrayIsArray(args)) return args;
   return args.length === 0 ? null : args.length === 1 ? args[0] : args;
 }
 
@@ -198,12 +204,12 @@ function checkOptions(options) {
 
 /// The calls under way that each signal ends: one "abort" listener per signal however many calls share it
 /// (a DAO's calls share one), so starting and ending a call costs a set insertion and deletion.
-const callsBySignal = new WeakMap();
+const callsBySignal = new SafeWeakMap();
 
 function watchSignal(signal, id) {
   let ids = callsBySignal.get(signal);
   if (ids === undefined) {
-    callsBySignal.set(signal, ids = new Set());
+    callsBySignal.set(signal, ids = new SafeSet());
     signal.addEventListener("abort", () => {
       for (const id of ids) end(id, "CANCELLED", "The call was cancelled.");
     }, { once: true });
@@ -247,7 +253,7 @@ function makeFailure(payload, entry) {
 
 /// Called by the runtime with a JSON batch of `[id, kind, payload]` (events: `[0, 4, plugin, event, payload]`).
 internal.dispatch = function (text) {
-  const batch = JSON.parse(text);
+  const batch = JSONParse(text);
   for (let i = 0; i < batch.length; i++) {
     const message = batch[i];
     const kind = message[1];
@@ -285,14 +291,14 @@ function call(plugin, action, args, options) {
   try {
     const entry = lookup(plugin, action);
     const kind = entry[1];
-    if (kind === SYNC) return Promise.resolve(entry[2](args));
+    if (kind === SYNC) return PromiseResolve(entry[2](args));
     if (kind === STREAM) throw wrongKind(plugin, action, kind, "promise (async)");
     const json = serialize(args);
     checkOptions(options);
     id = ++lastId;
     internal.callAsync(entry[0], id, json);
   } catch (error) {
-    return Promise.reject(withCall(error, plugin, action));
+    return PromiseReject(withCall(error, plugin, action));
   }
   return new Promise((resolve, reject) => {
     pending.set(id, { plugin, action, resolve, reject, onItem: undefined, timer: undefined, signal: undefined, id: undefined });
@@ -348,13 +354,13 @@ function subscribe(plugin, action, args, onValue, onError) {
 
 // MARK: - Events
 
-const listeners = new Map(); // "plugin\0event" -> Set of listeners
+const listeners = new SafeMap(); // "plugin\0event" -> Set of listeners
 
 function on(plugin, event, listener) {
   if (typeof listener !== "function") throw new TypeError("bridge.on needs a listener function.");
   const key = plugin + "\0" + event;
   let set = listeners.get(key);
-  if (set === undefined) listeners.set(key, set = new Set());
+  if (set === undefined) listeners.set(key, set = new SafeSet());
   const wrapped = (payload) => listener(payload);
   set.add(wrapped);
   return { remove() { set.delete(wrapped); if (set.size === 0 && listeners.get(key) === set) listeners.delete(key); } };
@@ -369,7 +375,7 @@ function emit(plugin, event, payload) {
 // MARK: - Plugin proxies
 
 function pluginProxy(plugin) {
-  return new Proxy(Object.create(null), {
+  return new Proxy(ObjectCreate(null), {
     get(_, action) {
       if (typeof action !== "string" || action === "then") return undefined;
       const entry = manifest[plugin]?.[action];
@@ -381,13 +387,13 @@ function pluginProxy(plugin) {
   });
 }
 
-const plugins = new Proxy(Object.create(null), {
+const plugins = new Proxy(ObjectCreate(null), {
   get(_, plugin) {
     if (typeof plugin !== "string" || plugin === "then") return undefined;
     return pluginProxy(plugin);
   },
   has(_, plugin) { return typeof plugin === "string" && plugin in manifest; },
-  ownKeys() { return Object.keys(manifest); },
+  ownKeys() { return ObjectKeys(manifest); },
   getOwnPropertyDescriptor(_, plugin) {
     return plugin in manifest ? { value: pluginProxy(plugin), enumerable: true, configurable: true } : undefined;
   },
@@ -406,7 +412,7 @@ const bridge = {
         const id = ++lastId;
         const settle = (failures) => {
           if (failures.length === 0) return resolve();
-          reject(new BridgeError(failures[0].code, failures.map((f) => f.message).join("\n"), { data: { failures } }));
+          reject(new BridgeError(failures[0].code, ArrayPrototypeJoin(ArrayPrototypeMap(failures, (f) => f.message), "\n"), { data: { failures } }));
         };
         pending.set(id, { plugin: "bridge", action: "ready", resolve: settle, reject, onItem: undefined, timer: undefined, signal: undefined, id: undefined });
         internal.setUpAll(id);
@@ -449,7 +455,7 @@ internal.defineGlobal("BridgeError", BridgeError);
 // MARK: - Plugins' JavaScript files
 
 /// What the engine offers plugins' JavaScript files (their first parameter, `runtime`).
-const pluginRuntime = Object.freeze({
+const pluginRuntime = ObjectFreeze({
   version: internal.startup.version,
   defineGlobal: internal.defineGlobal,
   /// Reports an error nobody handles (`kind`: "exception" or "rejection"): the run ends with exit code 1.
@@ -471,22 +477,22 @@ const pluginRuntime = Object.freeze({
 
 /// `value` with every object in it frozen.
 function deepFreeze(value) {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze(value[key]);
+  if (value !== null && typeof value === "object" && !ObjectIsFrozen(value)) {
+    ObjectFreeze(value);
+    for (const key of ObjectKeys(value)) deepFreeze(value[key]);
   }
   return value;
 }
 
 /// Each plugin's own handle (its files' second parameter, `plugin`).
-const pluginHandles = Object.create(null);
+const pluginHandles = ObjectCreate(null);
 function pluginHandle(name) {
   let handle = pluginHandles[name];
   if (handle === undefined) {
     let constants;
-    handle = pluginHandles[name] = Object.freeze({
+    handle = pluginHandles[name] = ObjectFreeze({
       name,
-      shared: Object.create(null),
+      shared: ObjectCreate(null),
       /// The values the plugin's Swift declaration gives its JavaScript (`PluginDeclaration.constant`).
       get constants() { return constants ??= deepFreeze(internal.pluginConstants(name)); },
       call: (action, args, options) => call(name, action, args, options),
@@ -499,7 +505,7 @@ function pluginHandle(name) {
   return handle;
 }
 
-const pluginFileExports = new Map(); // "plugin/file" -> what the file returned
+const pluginFileExports = new SafeMap(); // "plugin/file" -> what the file returned
 function loadPluginFile(plugin, file) {
   const key = plugin + "/" + file;
   if (pluginFileExports.has(key)) return pluginFileExports.get(key);
@@ -510,7 +516,7 @@ function loadPluginFile(plugin, file) {
 }
 
 /// `require("jsbridge:<module>")`: module name -> loader.
-const pluginModules = Object.create(null);
+const pluginModules = ObjectCreate(null);
 for (const { plugin, file, globals, shares, module } of internal.startup.pluginFiles) {
   const load = () => loadPluginFile(plugin, file);
   for (const name of globals) internal.defineLazy(globalThis, name, load);

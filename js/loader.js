@@ -1,7 +1,9 @@
 // Lazy runtime files: their globals and `internal` names are accessors that load the file on first
 // read (the file's own assignments then replace the accessors with plain values).
 
-const loaded = new Set();
+const { ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, SafeSet } = internal.primordials;
+
+const loaded = new SafeSet();
 
 /// Runs runtime file `name` once.
 internal.load = function (name) {
@@ -14,16 +16,16 @@ internal.load = function (name) {
 /// loaded code stored there (its assignment replaces the accessor).
 internal.defineLazy = function (target, name, load) {
   const enumerable = target === internal;
-  Object.defineProperty(target, name, {
+  ObjectDefineProperty(target, name, {
     configurable: true,
     enumerable: false,
     get() {
       load();
-      const descriptor = Object.getOwnPropertyDescriptor(target, name);
+      const descriptor = ObjectGetOwnPropertyDescriptor(target, name);
       return descriptor !== undefined && "value" in descriptor ? descriptor.value : undefined;
     },
     set(value) {
-      Object.defineProperty(target, name, { value, writable: true, configurable: true, enumerable });
+      ObjectDefineProperty(target, name, { value, writable: true, configurable: true, enumerable });
     },
   });
 };

@@ -2,7 +2,9 @@
 // (ref/unref/hasRef/refresh, usable as numbers), extra arguments are passed to the callback,
 // delays outside 1..2^31-1 ms become 1 ms. The native side keeps a deadline heap; callbacks live here.
 
-const callbacks = new Map(); // id -> Timeout
+const { Number, PromisePrototypeThen, PromiseResolve, ReflectApply, SafeMap, String, TypeError } = internal.primordials;
+
+const callbacks = new SafeMap(); // id -> Timeout
 let lastId = 0;
 
 function checkCallback(callback) {
@@ -72,12 +74,12 @@ internal.fireTimer = function (id) {
   if (timer === undefined) return;
   if (!timer._repeats) callbacks.delete(id);
   const callback = timer._callback, args = timer._args;
-  args.length === 0 ? callback() : callback(...args);
+  args.length === 0 ? callback() : ReflectApply(callback, undefined, args);
 };
 
 function queueMicrotask(callback) {
   checkCallback(callback);
-  Promise.resolve().then(() => {
+  PromisePrototypeThen(PromiseResolve(), () => {
     try { callback(); } catch (error) { internal.reportUncaught(error, "exception"); }
   });
 }

@@ -45,6 +45,41 @@ func runScript(
             ], "\(result.stderr)")
     }
 
+    /// The runtime's JavaScript uses the built-ins as they were at start-up: a script that replaces
+    /// `JSON.parse`, `Map.prototype.get`, `Array.prototype.push`, `Function.prototype.call`… still gets its
+    /// calls, streams, events and timers.
+    @Test func replacedBuiltInsDoNotBreakCallsStreamsOrTimers() async {
+        let result = await runScript(
+            #"""
+            const saved = [];
+            const replace = (object, key, value) => { saved[saved.length] = [object, key, object[key]]; object[key] = value; };
+            const results = [];
+            const record = (text) => { results[results.length] = text; };
+            const broken = () => { throw new Error("replaced"); };
+            for (const [object, keys] of [
+              [JSON, ["parse", "stringify"]], [Object, ["keys", "entries", "create", "freeze", "getPrototypeOf"]],
+              [Array, ["isArray"]], [Array.prototype, ["push", "pop", "join", "map", "includes"]],
+              [Map.prototype, ["get", "set", "has", "delete"]], [Set.prototype, ["add", "delete"]],
+              [WeakMap.prototype, ["get", "set"]], [Function.prototype, ["call", "apply"]],
+              [Promise, ["resolve", "reject"]], [Promise.prototype, ["finally"]],
+            ]) {
+              for (const key of keys) replace(object, key, broken);
+            }
+            bridge.call("Echo", "echo", { a: [1, "x"] }).then((v) => record("call " + v.a[1]));
+            bridge.call("Echo", "fail", { code: "E1", message: "m" }).catch((e) => record("fail " + e.code));
+            record("sync " + bridge.execSync("Echo", "ping", 1));
+            bridge.subscribe("Echo", "ticks", { count: 2, intervalMs: 1 }, (v) => record("tick " + v)).done
+              .then(() => record("done"));
+            setTimeout(() => record("timer"), 5);
+            setTimeout(() => {
+              for (const [object, key, value] of saved) object[key] = value;
+              console.log(results.sort().join(","));
+            }, 200);
+            """#)
+        #expect(result.lines == ["call x,done,fail E1,sync 2,tick 0,tick 1,timer"], "\(result.stderr)")
+        #expect(result.exitCode == 0)
+    }
+
     @Test func callRoundTripsNestedJSONWithUnicode() async {
         let result = await runScript(
             #"""

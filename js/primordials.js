@@ -1,0 +1,71 @@
+// The built-ins the runtime's own JavaScript uses, captured before any script runs (as Node's and Deno's
+// primordials): a script that replaces `JSON.parse`, `Map.prototype.get` or `Array.prototype.push` changes
+// its own world, not the bridge's, the console's or the timers'. Methods are uncurried -
+// `ArrayPrototypePush(array, value)` - and `SafeMap`/`SafeSet`/`SafeWeakMap` are the collections with their
+// own copies of the methods. Files loaded later (lazily, after the script ran) take them from here too.
+
+const { bind, call } = Function.prototype;
+/// `fn` as a function of its receiver and arguments, bound now: later changes to `call` do not reach it.
+const uncurryThis = bind.bind(call);
+
+const primordials = Object.create(null);
+const upperFirst = (name) => name[0].toUpperCase() + name.slice(1);
+
+function copyStatics(prefix, source, names) {
+  for (const name of names) primordials[prefix + upperFirst(name)] = source[name];
+}
+function copyMethods(prefix, prototype, names) {
+  for (const name of names) primordials[prefix + upperFirst(name)] = uncurryThis(prototype[name]);
+}
+
+copyStatics("JSON", JSON, ["parse", "stringify"]);
+copyStatics("Object", Object, [
+  "assign", "create", "defineProperty", "entries", "freeze", "fromEntries", "getOwnPropertyDescriptor",
+  "getOwnPropertyNames", "getPrototypeOf", "hasOwn", "is", "isFrozen", "keys", "setPrototypeOf", "values",
+]);
+copyMethods("ObjectPrototype", Object.prototype, ["hasOwnProperty", "toString"]);
+copyStatics("Array", Array, ["from", "isArray"]);
+copyMethods("ArrayPrototype", Array.prototype, [
+  "concat", "every", "filter", "find", "findIndex", "forEach", "includes", "indexOf", "join", "map", "pop", "push",
+  "reduce", "reverse", "shift", "slice", "some", "sort", "splice", "unshift",
+]);
+copyMethods("StringPrototype", String.prototype, [
+  "charCodeAt", "codePointAt", "endsWith", "includes", "indexOf", "lastIndexOf", "padEnd", "padStart", "repeat",
+  "replace", "slice", "split", "startsWith", "toLowerCase", "toUpperCase", "trim",
+]);
+copyStatics("Reflect", Reflect, [
+  "apply", "defineProperty", "deleteProperty", "get", "getOwnPropertyDescriptor", "getPrototypeOf", "has",
+  "ownKeys", "set",
+]);
+copyMethods("FunctionPrototype", Function.prototype, ["apply", "bind", "call"]);
+// Promise's statics use their receiver as the constructor.
+primordials.PromiseResolve = Promise.resolve.bind(Promise);
+primordials.PromiseReject = Promise.reject.bind(Promise);
+copyMethods("PromisePrototype", Promise.prototype, ["then"]);
+copyStatics("Number", Number, ["isFinite", "isInteger", "isNaN", "isSafeInteger"]);
+copyStatics("Math", Math, ["floor", "max", "min", "round", "trunc"]);
+copyStatics("Symbol", Symbol, ["asyncIterator", "iterator", "toStringTag"]);
+for (const Constructor of [Array, Error, Map, Number, Object, Promise, RangeError, Set, String, TypeError, WeakMap]) {
+  primordials[Constructor.name] = Constructor;
+}
+
+/// `Safe` with its own copies of `Base`'s prototype members, frozen.
+function makeSafe(Base, Safe) {
+  for (const key of Reflect.ownKeys(Base.prototype)) {
+    if (key === "constructor") continue;
+    Reflect.defineProperty(Safe.prototype, key, Reflect.getOwnPropertyDescriptor(Base.prototype, key));
+  }
+  Object.freeze(Safe.prototype);
+  return Object.freeze(Safe);
+}
+primordials.SafeMap = makeSafe(Map, class SafeMap extends Map {
+  constructor(entries) { super(entries); }
+});
+primordials.SafeSet = makeSafe(Set, class SafeSet extends Set {
+  constructor(values) { super(values); }
+});
+primordials.SafeWeakMap = makeSafe(WeakMap, class SafeWeakMap extends WeakMap {
+  constructor(entries) { super(entries); }
+});
+
+internal.primordials = Object.freeze(primordials);
