@@ -277,50 +277,52 @@ function prefixIssues(issues, prefix) {
 }
 
 /// Converts the entity per `response.model`: a model name, `[name]` (an array of models) or nothing (raw).
-function convertEntity(def, value, response) {
+/// `responseOf()` gives the response an error keeps (made only then).
+function convertEntity(def, value, responseOf) {
   const spec = def.response ?? {};
   const dao = def.name;
   const keyPath = spec.keyPath ?? "";
   const model = spec.model;
   if (model === undefined || model === null) return value;
   if (value === undefined || value === null) {
-    throw dataFormatError(dao, model, response, value, [{ path: keyPath, code: "REQUIRED", message: "the response has no value here", input: value ?? null }]);
+    throw dataFormatError(dao, model, responseOf, value, [{ path: keyPath, code: "REQUIRED", message: "the response has no value here", input: value ?? null }]);
   }
   const Model = globalThis.Model;
   if (Model === undefined) {
     throw new DAOError("request", "PLUGIN_NOT_FOUND", `${dao}: converting responses into models needs the Model plugin.`, { dao });
   }
-  if (!Array.isArray(model)) return convertOne(Model, dao, model, response, model, value, keyPath, value);
+  if (!Array.isArray(model)) return convertOne(Model, dao, model, responseOf, model, value, keyPath, value);
   if (!Array.isArray(value)) {
-    throw dataFormatError(dao, model, response, value, [{ path: keyPath, code: "TYPE", message: `expected an array of ${model[0]}`, input: typeof value }]);
+    throw dataFormatError(dao, model, responseOf, value, [{ path: keyPath, code: "TYPE", message: `expected an array of ${model[0]}`, input: typeof value }]);
   }
   const issues = [];
   const out = value.map((item, index) => {
     try {
-      return convertOne(Model, dao, model, response, model[0], item, `${keyPath}[${index}]`, value);
+      return convertOne(Model, dao, model, responseOf, model[0], item, `${keyPath}[${index}]`, value);
     } catch (error) {
       if (!(error instanceof DAOError) || error.domain !== "dataFormat") throw error;
       issues.push(...error.data.issues);
       return undefined;
     }
   });
-  if (issues.length > 0) throw dataFormatError(dao, model, response, value, issues);
+  if (issues.length > 0) throw dataFormatError(dao, model, responseOf, value, issues);
   return out;
 }
 
 /// `Model.convert(name, item)`, its `DATA_FORMAT` issues (under `prefix`) as the DAO's `dataFormat` error.
-function convertOne(Model, dao, model, response, name, item, prefix, value) {
+function convertOne(Model, dao, model, responseOf, name, item, prefix, value) {
   try {
     return Model.convert(name, item);
   } catch (error) {
     if (error instanceof BridgeError && error.code === "DATA_FORMAT") {
-      throw dataFormatError(dao, model, response, value, prefixIssues(error.data?.issues ?? [], prefix));
+      throw dataFormatError(dao, model, responseOf, value, prefixIssues(error.data?.issues ?? [], prefix));
     }
     throw error;
   }
 }
 
-function dataFormatError(dao, model, response, value, issues) {
+function dataFormatError(dao, model, responseOf, value, issues) {
+  const response = responseOf();
   return new DAOError("dataFormat", "DATA_FORMAT",
     `${dao}: the response does not match ${Array.isArray(model) ? `[${model[0]}]` : model}: ` +
       issues.slice(0, 3).map((i) => `${i.path || "(root)"}: ${i.message}`).join("; "),
@@ -387,11 +389,18 @@ function sleep(ms, signal) {
 /// The `daoSend` arguments of a call whose request the engine builds from its parameters (no hook before
 /// the request, no multipart body, no cache key function), or undefined.
 function plainArgs(def, input, mock, brief) {
+  if (mock === null && def.defaultFunctions.length === 0 && !hasKeys(input)) return def.sendArgs[brief ? 1 : 0];
   const args = { dao: def.wire, params: nativeParams(def, input), read: readStage(def) };
   if (brief) args.brief = true;
   if (typeof def.cache?.key === "string") args.cacheKey = def.cache.key;
   if (mock !== null) addMock(def, mock, args);
   return args;
+}
+
+/// Whether `object` has an enumerable property.
+function hasKeys(object) {
+  for (const _ in object) return true;
+  return false;
 }
 
 /// The cache key a call's definition gives, if any.
@@ -405,11 +414,12 @@ function cacheKey(def, ctx) {
 /// `brief`: the call resolves with the data alone (`send`), so its answer need not carry the response's
 /// headers and status text (docs/http.md, "How a request crosses the bridge").
 function run(dao, def, input, signal, options, brief = false) {
-  if (!takesPlainWay(def, options)) return runSteps(dao, def, input, signal, options, brief);
+  const mock = plainMock(def, options);
+  if (mock === undefined) return runSteps(dao, def, input, signal, options, brief);
   try {
     signal.throwIfAborted();
-    const answer = plugin.call("daoSend", plainArgs(def, input, mockFor(def), brief), { signal });
-    return answer.then((value) => settlePlain(def, value), (error) => {
+    const answer = plugin.call("daoSend", plainArgs(def, input, mock, brief), { signal });
+    return answer.then((value) => settlePlain(def, value, false), (error) => {
       signal.throwIfAborted();
       throw fromNative(error, def.name);
     });
@@ -418,29 +428,31 @@ function run(dao, def, input, signal, options, brief = false) {
   }
 }
 
-/// A plain call's answer: `{data, response}`, the data converted into models; with a pending cache entry, a
-/// promise of it that settles once the entry is stored (or dropped, when the data did not convert).
-function settlePlain(def, answer) {
-  const response = daoResponse(answer, "network", undefined);
-  if (answer.cacheToken === undefined) return { data: convertEntity(def, dataOf(answer), response), response };
+/// A plain call's answer: `{data, response}` (`dataOnly`: the data alone), the data converted into models;
+/// with a pending cache entry, a promise of it that settles once the entry is stored (or dropped, when the
+/// data did not convert).
+function settlePlain(def, answer, dataOnly) {
+  const responseOf = () => daoResponse(answer, "network", undefined);
   let data;
   try {
-    data = convertEntity(def, dataOf(answer), response);
+    data = convertEntity(def, dataOf(answer), responseOf);
   } catch (error) {
+    if (answer.cacheToken === undefined) throw error;
     return settleCacheEntry(answer, false).then(() => { throw error; });
   }
-  return settleCacheEntry(answer, true).then(() => ({ data, response }));
+  const result = dataOnly ? data : { data, response: responseOf() };
+  return answer.cacheToken === undefined ? result : settleCacheEntry(answer, true).then(() => result);
 }
 
-/// Whether a call can take the plain way: no hooks, no multipart body, no cache key function, no `onCache`.
-/// A bad mock mode says no, so that `runSteps` rejects with its error.
-function takesPlainWay(def, options) {
-  if (!def.plain || options.onCache !== undefined) return false;
+/// The mock of a call that can take the plain way (null: the network), or undefined when it cannot: hooks,
+/// a multipart body, a cache key function or `onCache`. A bad mock mode says "cannot", so that `runSteps`
+/// rejects with its error.
+function plainMock(def, options) {
+  if (!def.plain || options.onCache !== undefined) return undefined;
   try {
-    mockFor(def);
-    return true;
+    return mockFor(def);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -522,7 +534,7 @@ async function processAnswer(def, ctx, answer, raw, source) {
     if (entity?.[RETRY] === true) return { retry: entity.afterMs };
     value = def.response?.keyPath ? daoRead(def, ctx, { entity: entity ?? null, read: "data" }).data : entity;
   }
-  const converted = convertEntity(def, value, response);
+  const converted = convertEntity(def, value, () => response);
   const data = def.hooks.deliver ? await runHook(def, "deliver", converted, ctx) : converted;
   return { data, response };
 }
@@ -578,11 +590,12 @@ function wireDefinition(def) {
   });
 }
 
-/// Whether a call can take `DAO.send`'s shortest way: valid `params` and `options`, no signal or queue, and
-/// the plain way's conditions.
-function isPlainCall(def, params, options) {
-  return params !== null && typeof params === "object" && options !== null && typeof options === "object"
-    && options.signal === undefined && def.queue === undefined && takesPlainWay(def, options);
+/// The mock of a call that can take `DAO.send`'s shortest way (null: the network), or undefined: valid `params`
+/// and `options`, no signal or queue, and the plain way's conditions.
+function shortestWayMock(def, params, options) {
+  if (params === null || typeof params !== "object" || options === null || typeof options !== "object"
+    || options.signal !== undefined || def.queue !== undefined) return undefined;
+  return plainMock(def, options);
 }
 
 // MARK: - The DAO object
@@ -616,13 +629,11 @@ class DAO {
   /// Calls the DAO; resolves with the delivered data. `options.signal` aborts it (`CANCELLED`).
   send(params = {}, options = {}) {
     const def = this.#def;
-    if (isPlainCall(def, params, options)) {
+    const mock = shortestWayMock(def, params, options);
+    if (mock !== undefined) {
       // The bridge call's promise and one step after it (`run` and `#call` would add three more).
-      return this.#shareSignal((signal) => plugin.call("daoSend", plainArgs(def, params, mockFor(def), true), { signal }),
-        (answer) => {
-          const settled = settlePlain(def, answer);
-          return settled instanceof Promise ? settled.then(dataOfResult) : settled.data;
-        }, (error) => fromNative(error, def.name));
+      return this.#shareSignal((signal) => plugin.call("daoSend", plainArgs(def, params, mock, true), { signal }),
+        (answer) => settlePlain(def, answer, true), (error) => fromNative(error, def.name));
     }
     return this.#call(params, options, (signal) => run(this, def, params, signal, options, true).then(dataOfResult));
   }
@@ -755,6 +766,12 @@ function make(definition, base) {
   def.plain = !def.hasHooks && def.encoding !== "multipart" && typeof def.cache?.key !== "function";
   def.defaultFunctions = def.paramSpecs.filter((spec) => typeof spec.default === "function").map((spec) => [spec.name, spec.default]);
   def.wire = wireDefinition(def);
+  // `daoSend`'s arguments for a plain call without parameters (full, brief): made once.
+  const read = readStage(def);
+  const cacheKey = typeof def.cache?.key === "string" ? { cacheKey: def.cache.key } : {};
+  def.sendArgs = [
+    Object.freeze({ dao: def.wire, read, ...cacheKey }), Object.freeze({ dao: def.wire, read, brief: true, ...cacheKey }),
+  ];
   return new DAO(definitions, Object.freeze(def));
 }
 
