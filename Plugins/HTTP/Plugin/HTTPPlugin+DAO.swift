@@ -4,12 +4,13 @@ import JSBridgeCore
 /// A JavaScript DAO as http-dao.js describes it with each call: its name and the parts of its definition
 /// that are data (hooks, function defaults and cache key functions stay in JavaScript). The engine — mapping,
 /// URL, encodings, mocks, retries, caches, status, body and key path — is HTTPCore's, shared with Swift DAOs.
-struct JavaScriptDAO: Sendable {
-    var name: String
-    var endpoint: DAOEndpoint
+/// A class: each call holds one reference to it rather than a copy of the endpoint.
+final class JavaScriptDAO: Sendable {
+    let name: String
+    let endpoint: DAOEndpoint
     /// The request of a call without parameters, when the DAO declares none and its path has no
     /// placeholders: built once, by the same builder.
-    var requestWithoutParameters: FetchRequest?
+    let requestWithoutParameters: FetchRequest?
 
     /// The definition's JSON, as http-dao.js's `make` writes it.
     private struct Definition: Decodable {
@@ -91,10 +92,9 @@ struct JavaScriptDAO: Sendable {
             try choice(definition.response?.type, at: "response.type", DAOResponseType.self) ?? .json
         self.name = definition.name
         self.endpoint = endpoint
-        if parameters.isEmpty, DAORequestBuilder.pathPlaceholders(endpoint.path).isEmpty {
-            requestWithoutParameters =
-                DAORequestBuilder.request(endpoint, DAOMappedParameters(), headers: endpoint.headers).request
-        }
+        requestWithoutParameters =
+            parameters.isEmpty && DAORequestBuilder.pathPlaceholders(endpoint.path).isEmpty
+            ? DAORequestBuilder.request(endpoint, DAOMappedParameters(), headers: endpoint.headers).request : nil
     }
 }
 
@@ -299,12 +299,15 @@ private func multipart(_ parts: [(name: String, value: JSONValue)]) -> JSONValue
     return ["fields": .array(fields), "files": .array(files)]
 }
 
-/// One `daoSend` call: its DAO, request and wire parameters, worked out when it starts.
-private struct DAOSend: Sendable {
+/// One `daoSend` call: its DAO, request and wire parameters, worked out when it starts (a class: the
+/// exchange's closures share it).
+private final class DAOSend: Sendable {
     let dao: JavaScriptDAO
     let request: FetchRequest
     let wire: JSONObject
     let args: DAOSendArguments
+    /// The cache options of the call, or nil when it does not use the cache.
+    let cacheOptions: HTTPCacheOptions?
 
     init(_ args: DAOSendArguments) throws(BridgeError) {
         dao = try JavaScriptDAO.described(by: args.dao)
@@ -326,18 +329,15 @@ private struct DAOSend: Sendable {
         } catch {
             throw DAOError.from(error, dao: dao.name).bridgeError
         }
+        cacheOptions = HTTPCacheOptions.dao(
+            mode: dao.endpoint.cacheMode ?? .none, interval: dao.endpoint.cacheInterval, key: args.cacheKey,
+            method: request.method, parameters: wire)
     }
 
     /// Whether the call is one network exchange: no mock, no cache, no retry, no total timeout.
     var isPlain: Bool {
         args.mock == nil && args.mockContent == nil && args.lookup != true && dao.endpoint.retry == nil
             && dao.endpoint.totalTimeout == nil && cacheOptions == nil
-    }
-
-    var cacheOptions: HTTPCacheOptions? {
-        HTTPCacheOptions.dao(
-            mode: dao.endpoint.cacheMode ?? .none, interval: dao.endpoint.cacheInterval, key: args.cacheKey,
-            method: request.method, parameters: wire)
     }
 
     /// The call from a mock, the cache or the network, read as far as `args.read` says.

@@ -210,7 +210,8 @@ extension HTTPCacheOptions {
     public static func dao(
         mode: HTTPCacheMode, interval: Duration?, key: String? = nil, method: String, parameters: JSONObject
     ) -> HTTPCacheOptions? {
-        guard mode != .none || !HTTPCachePolicy.safeMethods.contains(method.uppercased()) else { return nil }
+        let safe = HTTPCachePolicy.safeMethods
+        guard mode != .none || !(safe.contains(method) || safe.contains(method.uppercased())) else { return nil }
         return HTTPCacheOptions(
             mode: mode, interval: interval, key: key,
             parameters: zip(parameters.keys, parameters.values).map {
