@@ -54,7 +54,12 @@ func runScript(
             const saved = [];
             const replace = (object, key, value) => { saved[saved.length] = [object, key, object[key]]; object[key] = value; };
             const results = [];
-            const record = (text) => { results[results.length] = text; };
+            const record = (text) => {
+              results[results.length] = text;
+              if (results.length < 7) return;
+              for (const [object, key, value] of saved) object[key] = value;
+              console.log(results.sort().join(","));
+            };
             const broken = () => { throw new Error("replaced"); };
             for (const [object, keys] of [
               [JSON, ["parse", "stringify"]], [Object, ["keys", "entries", "create", "freeze", "getPrototypeOf"]],
@@ -71,10 +76,6 @@ func runScript(
             bridge.subscribe("Echo", "ticks", { count: 2, intervalMs: 1 }, (v) => record("tick " + v)).done
               .then(() => record("done"));
             setTimeout(() => record("timer"), 5);
-            setTimeout(() => {
-              for (const [object, key, value] of saved) object[key] = value;
-              console.log(results.sort().join(","));
-            }, 200);
             """#)
         #expect(result.lines == ["call x,done,fail E1,sync 2,tick 0,tick 1,timer"], "\(result.stderr)")
         #expect(result.exitCode == 0)
