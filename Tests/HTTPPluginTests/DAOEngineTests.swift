@@ -47,7 +47,7 @@ import Testing
                     .objectValue)
             #expect(
                 Set(brief.keys)
-                    == Set(["status", "url", "source", "data", "attempts"]).subtracting(
+                    == Set(["status", "url", "data", "attempts"]).subtracting(
                         retry.isEmpty ? ["attempts"] : []))
             let tags = try await tester.call(
                 "daoSend", ["dao": Self.dao("/user", #","response":{"keyPath":"tags"}"# + retry), "read": "data"])
@@ -64,6 +64,21 @@ import Testing
         let text = try await tester.call(
             "daoSend", ["dao": Self.dao("/text", #","response":{"type":"text"}"#), "read": "data"])
         #expect(text["data"] == "not { json")
+        await tester.shutdown()
+    }
+
+    /// A definition is read once and named by a number afterwards: the same text gets the same number.
+    @Test func definitionsAreNumbered() async throws {
+        let tester = try await Self.tester(completions: true)
+        let first = try await tester.call("daoDefine", Self.dao("/user"))
+        #expect(try await tester.call("daoDefine", Self.dao("/user")) == first)
+        #expect(try await tester.call("daoDefine", Self.dao("/created")) != first)
+        let answer = try await tester.call("daoSend", ["dao": first, "read": "data"])
+        #expect(answer["data"] == Self.parsedUser)
+        let unknown = await #expect(throws: BridgeError.self) {
+            try await tester.call("daoSend", ["dao": 999, "read": "data"])
+        }
+        #expect(unknown?.code == "INVALID_ARGUMENT" && unknown?.data?["issues"]?[0]?["path"] == "dao")
         await tester.shutdown()
     }
 

@@ -7,7 +7,7 @@ declare namespace HTTPPlugin {
     token: number;
   }
   interface DAOReadArguments {
-    dao: string;
+    dao: unknown;
     method: string;
     answer?: HTTPPlugin.Answer;
     entity?: unknown;
@@ -22,7 +22,7 @@ declare namespace HTTPPlugin {
     bodyBase64?: string;
   }
   interface DAORequestArguments {
-    dao: string;
+    dao: unknown;
     params?: unknown;
     headers?: string[][];
     stage?: string;
@@ -79,9 +79,10 @@ interface JSBridgePluginTypes {
       cacheClear: { kind: "async"; args: void; result: unknown };
       cacheCommit: { kind: "async"; args: HTTPPlugin.CacheTokenArguments; result: boolean };
       cacheDiscard: { kind: "async"; args: HTTPPlugin.CacheTokenArguments; result: boolean };
+      daoDefine: { kind: "sync"; args: string; result: number | null };
       daoRead: { kind: "sync"; args: HTTPPlugin.DAOReadArguments; result: unknown };
       daoRequest: { kind: "sync"; args: HTTPPlugin.DAORequestArguments; result: unknown };
-      daoSend: { kind: "async"; args: { dao: string; params?: object; request?: object; wire?: object; mock?: { dir?: string; variant?: string; delayMs?: number }; mockContent?: unknown; cacheKey?: string; lookup?: boolean; read: "response" | "entity" | "data"; brief?: boolean }; result: unknown };
+      daoSend: { kind: "async"; args: { dao: number | string; params?: object; request?: object; wire?: object; mock?: { dir?: string; variant?: string; delayMs?: number }; mockContent?: unknown; cacheKey?: string; lookup?: boolean; read: "response" | "entity" | "data"; brief?: boolean }; result: unknown };
       download: { kind: "stream"; args: HTTPPlugin.DownloadArguments; value: unknown };
       request: { kind: "async"; args: { url: string; method?: string; headers?: Array<[string, string]>; body?: string; bodyBase64?: string; redirect?: "follow" | "manual" | "error"; connectTimeoutMs?: number; totalTimeoutMs?: number; retry?: object }; result: unknown };
       settings: { kind: "sync"; args: void; result: unknown };

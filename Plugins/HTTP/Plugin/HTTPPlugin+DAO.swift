@@ -1,5 +1,6 @@
 import Foundation
 import JSBridgeCore
+import Synchronization
 
 /// A JavaScript DAO as http-dao.js describes it with each call: its name and the parts of its definition
 /// that are data (hooks, function defaults and cache key functions stay in JavaScript). The engine — mapping,
@@ -47,15 +48,15 @@ final class JavaScriptDAO: Sendable {
         var cache: Cache?
     }
 
-    /// Definitions already read, by their text: a script calls a few DAOs again and again.
-    private static let known = BoundedMemo<JavaScriptDAO>()
+    /// Definitions read from their text and not registered (past ``DAODefinitions/limit``), by their text.
+    private static let unregistered = BoundedMemo<JavaScriptDAO>()
 
-    /// The DAO whose definition is `text`.
+    /// The DAO whose definition is `text` (read once while it is among the last 64 used).
     static func described(by text: String) throws(BridgeError) -> JavaScriptDAO {
-        try known.value(for: text) { () throws(BridgeError) -> JavaScriptDAO in try JavaScriptDAO(text) }
+        try unregistered.value(for: text) { () throws(BridgeError) -> JavaScriptDAO in try JavaScriptDAO(text) }
     }
 
-    private init(_ text: String) throws(BridgeError) {
+    fileprivate init(_ text: String) throws(BridgeError) {
         let definition: Definition
         do {
             definition = try JSONValueDecoder().decode(Definition.self, from: try JSONValue(parsing: text))
@@ -98,6 +99,48 @@ final class JavaScriptDAO: Sendable {
     }
 }
 
+/// The JavaScript DAOs of one runtime by the number `daoDefine` gave each definition, so that a call names
+/// its DAO with a number rather than its definition's text. Each distinct definition is read once; past
+/// ``limit`` definitions, `daoDefine` answers null and the calls of a new one carry its text.
+final class DAODefinitions: Sendable {
+    static let limit = 4096
+    private struct Table {
+        var keys: [String: Int] = [:]
+        var daos: [JavaScriptDAO] = []
+    }
+    private let table = Mutex(Table())
+
+    /// The number of the definition `text` (the same for the same text), or nil when the table is full.
+    func define(_ text: String) throws(BridgeError) -> Int? {
+        if let key = table.withLock({ $0.keys[text] }) { return key }
+        let dao = try JavaScriptDAO(text)
+        return table.withLock { table in
+            if let key = table.keys[text] { return key }
+            guard table.daos.count < Self.limit else { return nil }
+            table.daos.append(dao)
+            table.keys[text] = table.daos.count - 1
+            return table.daos.count - 1
+        }
+    }
+
+    /// The DAO a call names: a number from ``define(_:)``, or a definition's text.
+    func dao(_ name: JSONValue) throws(BridgeError) -> JavaScriptDAO {
+        switch name {
+        case .number(let number):
+            guard
+                let dao = table.withLock({ table in
+                    Int(exactly: number).flatMap { table.daos.indices.contains($0) ? table.daos[$0] : nil }
+                })
+            else {
+                throw BridgeError.invalidArgument(at: "dao", "no DAO has the number \(number)")
+            }
+            return dao
+        case .string(let text): return try JavaScriptDAO.described(by: text)
+        default: throw BridgeError.invalidArgument(at: "dao", "expected a DAO's number or definition")
+        }
+    }
+}
+
 /// How far `daoSend` and `daoRead` take a response: as it came (for a `didReceive` hook), to its checked
 /// and parsed body (for an `outputEntity` hook), or to the value at the DAO's key path.
 enum DAOReadStage: String, CaseIterable, Decodable, Sendable {
@@ -112,7 +155,7 @@ struct DAORequestArguments: Decodable, Sendable {
         var headers: [[String]]
         var placement: [String: String]
     }
-    var dao: String
+    var dao: JSONValue
     var params: JSONValue?
     var headers: [[String]]?
     /// `"map"`: answer the mapped parameters only, for `didSetUpParams`.
@@ -128,7 +171,7 @@ struct DAOSendArguments: ArgumentsReadable {
         var variant: String?
         var delayMs: Int?
     }
-    var dao: String
+    var dao: JSONValue
     var params: JSONValue?
     var request: RequestArguments?
     /// The wire parameters of `request` (part of the cache key).
@@ -142,11 +185,12 @@ struct DAOSendArguments: ArgumentsReadable {
     /// Mode `both`'s first half: the stored response, or null.
     var lookup: Bool?
     var read: DAOReadStage
-    /// Answer `{status, url, source, data}` only: the caller delivers the data alone.
+    /// Answer `{status, url, data}` only (and `source` when not the network): the caller delivers the data
+    /// alone.
     var brief: Bool?
 
     static let typeScript = TypeScriptType.raw(
-        "{ dao: string; params?: object; request?: object; wire?: object; "
+        "{ dao: number | string; params?: object; request?: object; wire?: object; "
             + "mock?: { dir?: string; variant?: string; delayMs?: number }; mockContent?: unknown; cacheKey?: string; "
             + "lookup?: boolean; read: \"response\" | \"entity\" | \"data\"; brief?: boolean }")
 
@@ -159,7 +203,8 @@ struct DAOSendArguments: ArgumentsReadable {
             throw reader.issue("read", "expected \"response\", \"entity\" or \"data\", got \"\(stage)\"")
         }
         self.read = read
-        dao = try reader.requiredString("dao")
+        guard let dao = reader.value("dao") else { throw reader.issue("dao", "is required") }
+        self.dao = dao
         params = reader.value("params")
         request = try reader.value("request").map { (value) throws(BridgeError) in
             try RequestArguments(arguments: value)
@@ -183,7 +228,7 @@ struct DAOReadArguments: Decodable, Sendable {
         var body: String?
         var bodyBase64: String?
     }
-    var dao: String
+    var dao: JSONValue
     var method: String
     var answer: Answer?
     var entity: JSONValue?
@@ -192,13 +237,16 @@ struct DAOReadArguments: Decodable, Sendable {
 
 extension HTTPPlugin {
     static func daoActions(_ plugin: inout PluginDeclaration<Self>) {
-        plugin.sync("daoRequest", args: DAORequestArguments.self) { _, args -> JSONValue in
-            try daoRequest(args)
+        plugin.sync("daoDefine", args: String.self) { context, text -> Int? in
+            try context.state.daoDefinitions.define(text)
+        }
+        plugin.sync("daoRequest", args: DAORequestArguments.self) { context, args -> JSONValue in
+            try daoRequest(args, dao: try context.state.daoDefinitions.dao(args.dao))
         }
         plugin.start("daoSend", args: DAOSendArguments.self) { context, args, reply in
             let call: DAOSend
             do {
-                call = try DAOSend(args)
+                call = try DAOSend(args, dao: try context.state.daoDefinitions.dao(args.dao))
             } catch {
                 return reply.reject(error)
             }
@@ -208,8 +256,8 @@ extension HTTPPlugin {
                 read: { try call.answer($0, source: "network", attempts: nil, token: nil) },
                 work: { try await call.run(context) })
         }
-        plugin.sync("daoRead", args: DAOReadArguments.self) { _, args -> JSONValue in
-            let dao = try JavaScriptDAO.described(by: args.dao)
+        plugin.sync("daoRead", args: DAOReadArguments.self) { context, args -> JSONValue in
+            let dao = try context.state.daoDefinitions.dao(args.dao)
             do {
                 let answer: EncodedJSON
                 if let entity = args.entity {
@@ -240,8 +288,7 @@ extension HTTPPlugin {
     }
 
     /// `daoRequest`: the mapped parameters (stage `map`), or the request of a call.
-    private static func daoRequest(_ args: DAORequestArguments) throws(BridgeError) -> JSONValue {
-        let dao = try JavaScriptDAO.described(by: args.dao)
+    private static func daoRequest(_ args: DAORequestArguments, dao: JavaScriptDAO) throws(BridgeError) -> JSONValue {
         let headers = try args.headers.map { (pairs) throws(BridgeError) in
             try namedPairs(pairs, at: "headers").map { HTTPField($0.name, $0.value) }
         }
@@ -309,8 +356,8 @@ private final class DAOSend: Sendable {
     /// The cache options of the call, or nil when it does not use the cache.
     let cacheOptions: HTTPCacheOptions?
 
-    init(_ args: DAOSendArguments) throws(BridgeError) {
-        dao = try JavaScriptDAO.described(by: args.dao)
+    init(_ args: DAOSendArguments, dao: JavaScriptDAO) throws(BridgeError) {
+        self.dao = dao
         self.args = args
         do {
             if let given = args.request {
@@ -399,9 +446,8 @@ private final class DAOSend: Sendable {
     {
         var head: JSONObject
         if args.brief == true {
-            head = [
-                "status": .number(Double(response.status)), "url": .string(response.url), "source": .string(source),
-            ]
+            head = ["status": .number(Double(response.status)), "url": .string(response.url)]
+            if source != "network" { head["source"] = .string(source) }
             if let attempts { head["attempts"] = .number(Double(attempts)) }
         } else {
             head = HTTPPlugin.head(response, attempts: attempts, source: source)

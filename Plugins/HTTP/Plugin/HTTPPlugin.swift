@@ -85,6 +85,7 @@ public struct HTTPPlugin: BridgePlugin {
         let executors: RequestExecutors?
         let cache: CacheState
         let transfers: TransferSettings
+        let daoDefinitions = DAODefinitions()
     }
 
     public func setUp(_ context: SetUpContext<Self>) async throws -> State {

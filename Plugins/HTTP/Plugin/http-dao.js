@@ -182,7 +182,7 @@ function requestFrom(built, files) {
 /// `daoRequest`, its errors as DAO errors.
 function daoRequest(def, args) {
   try {
-    return plugin.execSync("daoRequest", [{ dao: def.wire, ...args }]);
+    return plugin.execSync("daoRequest", [{ dao: def.engineKey, ...args }]);
   } catch (error) {
     throw fromNative(error, def.name);
   }
@@ -390,7 +390,7 @@ function sleep(ms, signal) {
 /// the request, no multipart body, no cache key function), or undefined.
 function plainArgs(def, input, mock, brief) {
   if (mock === null && def.defaultFunctions.length === 0 && !hasKeys(input)) return def.sendArgs[brief ? 1 : 0];
-  const args = { dao: def.wire, params: nativeParams(def, input), read: readStage(def) };
+  const args = { dao: def.engineKey, params: nativeParams(def, input), read: readStage(def) };
   if (brief) args.brief = true;
   if (typeof def.cache?.key === "string") args.cacheKey = def.cache.key;
   if (mock !== null) addMock(def, mock, args);
@@ -468,7 +468,7 @@ async function runSteps(dao, def, input, signal, options, brief) {
     ctx.attempt++;
     await prepare(def, ctx, input);
     const mock = mockFor(def);
-    const args = { dao: def.wire, request: nativeRequest(def, ctx.request), wire: ctx.params, read: readStage(def) };
+    const args = { dao: def.engineKey, request: nativeRequest(def, ctx.request), wire: ctx.params, read: readStage(def) };
     if (brief) args.brief = true;
     const key = cacheKey(def, ctx);
     if (key !== undefined) args.cacheKey = key;
@@ -510,7 +510,7 @@ async function runSteps(dao, def, input, signal, options, brief) {
 /// `daoRead`, its errors as DAO errors.
 function daoRead(def, ctx, args) {
   try {
-    return plugin.execSync("daoRead", [{ dao: def.wire, method: ctx.request.method, ...args }]);
+    return plugin.execSync("daoRead", [{ dao: def.engineKey, method: ctx.request.method, ...args }]);
   } catch (error) {
     throw fromNative(error, def.name);
   }
@@ -766,11 +766,13 @@ function make(definition, base) {
   def.plain = !def.hasHooks && def.encoding !== "multipart" && typeof def.cache?.key !== "function";
   def.defaultFunctions = def.paramSpecs.filter((spec) => typeof spec.default === "function").map((spec) => [spec.name, spec.default]);
   def.wire = wireDefinition(def);
+  // The number the engine knows the definition by (its text when the engine's table is full).
+  def.engineKey = plugin.execSync("daoDefine", [def.wire]) ?? def.wire;
   // `daoSend`'s arguments for a plain call without parameters (full, brief): made once.
   const read = readStage(def);
   const cacheKey = typeof def.cache?.key === "string" ? { cacheKey: def.cache.key } : {};
   def.sendArgs = [
-    Object.freeze({ dao: def.wire, read, ...cacheKey }), Object.freeze({ dao: def.wire, read, brief: true, ...cacheKey }),
+    Object.freeze({ dao: def.engineKey, read, ...cacheKey }), Object.freeze({ dao: def.engineKey, read, brief: true, ...cacheKey }),
   ];
   return new DAO(definitions, Object.freeze(def));
 }
