@@ -1,5 +1,9 @@
-/// Splits bytes read in chunks into lines (LF or CRLF), each scanned once, none longer than a cap: a longer
-/// line is dropped — reported once, with its length so far — and reading goes on after its end. What gpsd
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Splits bytes read in chunks into lines (LF or CRLF), each byte scanned once, none longer than a cap: a
+/// longer line is dropped — reported once, with its length so far — and reading goes on after its end. What gpsd
 /// sends and what an NMEA file holds are read through it, so neither a missing newline nor a huge line can
 /// grow memory or time without bound.
 struct LineSplitter {
@@ -16,23 +20,39 @@ struct LineSplitter {
     mutating func feed(
         _ bytes: some Collection<UInt8>, line: ([UInt8]) throws -> Void, tooLong: (Int) -> Void
     ) rethrows {
-        for byte in bytes {
-            if byte == 10 {
-                if skipping {
-                    skipping = false
-                } else {
-                    if pending.last == 13 { pending.removeLast() }
-                    try line(pending)
-                }
-                pending.removeAll(keepingCapacity: true)
-            } else if !skipping {
-                pending.append(byte)
-                if pending.count > maxLength + 1 {  // + 1: a CR before the LF
-                    tooLong(pending.count)
+        try Array(bytes).withUnsafeBufferPointer { buffer in
+            try feed(buffer, line: line, tooLong: tooLong)
+        }
+    }
+
+    private mutating func feed(
+        _ buffer: UnsafeBufferPointer<UInt8>, line: ([UInt8]) throws -> Void, tooLong: (Int) -> Void
+    ) rethrows {
+        guard let base = buffer.baseAddress else { return }
+        var start = 0
+        while start < buffer.count {
+            // memchr: the search for the line break runs at memory speed, in any build.
+            let found = memchr(base + start, 10, buffer.count - start)
+            let end = found.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? buffer.count
+            if !skipping {
+                let count = end - start
+                if pending.count + count > maxLength + 1 {  // + 1: a CR before the LF
+                    tooLong(pending.count + count)
                     pending.removeAll(keepingCapacity: true)
                     skipping = true
+                } else {
+                    pending.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<end]))
                 }
             }
+            guard found != nil else { return }
+            if skipping {
+                skipping = false
+            } else {
+                if pending.last == 13 { pending.removeLast() }
+                try line(pending)
+            }
+            pending.removeAll(keepingCapacity: true)
+            start = end + 1
         }
     }
 
