@@ -55,6 +55,30 @@ import Testing
         await ScriptRunner.run(code, plugins: [ModelPlugin()], timeout: .seconds(30))
     }
 
+    /// Conversion and writing back agree: fields keyed `x` and `x.y` round-trip through `toJSON` and `copy`;
+    /// a number in a date field is seconds both ways; `""` in a URL field that may be absent is absent; sets
+    /// compare without order, and equal models archive to the same text.
+    @Test func writingBackAgreesWithConversion() async {
+        let result = await run(
+            #"""
+            Model.define("A", { x: { type: "string?", key: "x" }, y: { type: "string?", key: "x.y" } });
+            const a = Model.convert("A", { x: "1" });
+            console.log(JSON.stringify(Model.toJSON("A", a)), JSON.stringify(Model.copy("A", a)));
+            Model.define("D", { d: "date" });
+            console.log(Model.convert("D", { d: 1000 }).d, Model.toJSON("D", { d: 1000 }).d, Model.archive("D", { d: 1000 }).includes("00:16:40"));
+            Model.define("U", { a: "url?", b: { type: "url", optional: true }, c: { type: "url", default: "http://x/" } });
+            console.log(JSON.stringify(Model.convert("U", { a: "", b: "", c: "" })));
+            Model.define("S", { s: "Set<int>", m: "{int}?", n: "string?" });
+            console.log(Model.equals("S", { s: [1, 2] }, { s: [2, 1, 1] }), Model.hash("S", { s: [1, 2] }) === Model.hash("S", { s: [2, 1] }),
+              Model.archive("S", { s: [2, 1], m: { b: 1, a: 2 } }) === Model.archive("S", { s: [1, 2], m: { a: 2, b: 1 }, n: null }));
+            """#)
+        #expect(
+            result.lines == [
+                #"{"x":"1"} {"x":"1","y":null}"#, "1970-01-01T00:16:40Z 1970-01-01T00:16:40Z true",
+                #"{"a":null,"b":null,"c":"http://x/"}"#, "true true true",
+            ], "\(result.stderr)")
+    }
+
     @Test func jsAPI() async {
         let result = await run(
             """

@@ -228,7 +228,12 @@ final class CompiledProgram: @unchecked Sendable {
             let fieldStrict = ctx.strict
             if let s = field.strict { ctx.strict = s }
             defer { ctx.strict = fieldStrict }
-            if ctx.isNullish(raw) {
+            // "" in a URL field is no URL: lenient conversion reads it as absent wherever the field may be (an
+            // optional type, a field that is not required, a default).
+            let emptyURL =
+                !ctx.strict && field.type.isURL && raw == .string("")
+                && (field.defaultValue != nil || field.type.isOptional || !field.required)
+            if ctx.isNullish(raw) || emptyURL {
                 if let d = field.defaultValue {
                     out[field.name] = d
                 } else if field.type.isOptional || !field.required {
@@ -399,6 +404,7 @@ final class CompiledProgram: @unchecked Sendable {
             ctx.path.append(.key(field.name))
             let json = reverseValue(v, field.type, &ctx)
             ctx.path.removeLast()
+            if ctx.canonical, json == .null { continue }
             out.set(path: field.paths[0][...], json)
         }
         return .object(out)
@@ -412,20 +418,27 @@ final class CompiledProgram: @unchecked Sendable {
         case .date:
             switch value {
             case .string(let s): return DateFormats.parse(s).map { .string(DateFormats.iso8601($0)) } ?? value
+            // A number is read by conversion's own rule (Unix seconds, or milliseconds past 2·10^10).
             case .number(let n) where n.isFinite:
-                return .string(DateFormats.iso8601(Date(timeIntervalSince1970: n / 1000)))
+                return Coerce.date(value, &ctx).map { .string(DateFormats.iso8601($0)) } ?? value
             default: return value
             }
         case .array(let e), .set(let e):
-            guard case .array(let items) = value, e.needsReverse else { return value }
+            var isSet = false
+            if case .set = type { isSet = ctx.canonical }
+            guard case .array(let items) = value, e.needsReverse || isSet else { return value }
             var out = [JSONValue]()
             out.reserveCapacity(items.count)
             for (i, item) in items.enumerated() {
                 ctx.path.append(.index(i))
-                out.append(reverseValue(item, e, &ctx))
+                out.append(e.needsReverse ? reverseValue(item, e, &ctx) : item)
                 ctx.path.removeLast()
             }
-            return .array(out)
+            guard isSet else { return .array(out) }
+            // A set has no order: its canonical form lists each item once, in the order of its text.
+            var seen = Set<String>()
+            let keyed = out.map { ($0.serialized(), $0) }.filter { seen.insert($0.0).inserted }
+            return .array(keyed.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }.map(\.1))
         case .map(let e):
             guard case .object(let object) = value, e.needsReverse else { return value }
             var out = JSONObject()
@@ -442,6 +455,15 @@ final class CompiledProgram: @unchecked Sendable {
 }
 
 extension CompiledType {
+    /// Whether the type is `url` or `url?`.
+    var isURL: Bool {
+        switch self {
+        case .url: true
+        case .optional(let inner): inner.isURL
+        default: false
+        }
+    }
+
     var needsReverse: Bool {
         switch self {
         case .model, .date: true

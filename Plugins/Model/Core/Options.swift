@@ -69,6 +69,9 @@ public struct ConversionContext {
     }
 
     public let options: ConversionOptions
+    /// Writing back a model's canonical form (``ModelRegistry/canonicalJSON(_:_:)``): null fields left out, set
+    /// items ordered and each once.
+    public var canonical = false
     /// Issues that make the conversion fail.
     public var issues: [ModelIssue] = []
     /// Issues turned into defaults by an ``InvalidPolicy/useDefault`` policy.

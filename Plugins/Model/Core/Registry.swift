@@ -195,8 +195,30 @@ public final class ModelRegistry: Sendable {
     /// Model → JSON: each field written under its first key (dotted paths rebuilt as nested objects),
     /// nested models likewise, dates as ISO 8601. Fields absent from `model` are left out.
     public func toJSON(_ name: String, _ model: JSONValue) throws(ModelError) -> JSONValue {
+        try writeBack(name, model, canonical: false)
+    }
+
+    /// The canonical form of a model, what ``archive(_:_:)`` writes and ``equal(_:_:_:)`` and ``hash(_:_:)``
+    /// compare: ``toJSON(_:_:)``'s form with null fields left out, object keys in code-point order, and a set's
+    /// items in the order of their canonical text, each once.
+    public func canonicalJSON(_ name: String, _ model: JSONValue) throws(ModelError) -> JSONValue {
+        sortedKeys(try writeBack(name, model, canonical: true))
+    }
+
+    private func sortedKeys(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let object):
+            let keys = object.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            return .object(JSONObject(keys.map { ($0, sortedKeys(object[$0]!)) }))
+        case .array(let items): return .array(items.map(sortedKeys))
+        default: return value
+        }
+    }
+
+    private func writeBack(_ name: String, _ model: JSONValue, canonical: Bool) throws(ModelError) -> JSONValue {
         let program = program()
         var ctx = ConversionContext(options: .lenient)
+        ctx.canonical = canonical
         guard let index = program.index[name] else {
             throw ModelError(
                 model: name,

@@ -153,7 +153,7 @@ extension ModelRegistry {
     /// A stable encoded form of a model (for Storage): `{"$model":name,"$version":1,"value":{…}}` with the value
     /// in JSON form (first keys, dates ISO 8601). The same model always gives the same text.
     public func archive(_ name: String, _ model: JSONValue) throws(ModelError) -> String {
-        let json = try toJSON(name, model)
+        let json = try canonicalJSON(name, model)
         let envelope: JSONObject = [
             "$model": .string(name), "$version": .number(Double(Self.archiveVersion)), "value": json,
         ]
@@ -190,24 +190,15 @@ extension ModelRegistry {
 
     /// Whether two models are equal field by field (dates compared as instants; `null` and missing alike).
     public func equal(_ name: String, _ a: JSONValue, _ b: JSONValue) -> Bool {
-        guard let x = try? toJSON(name, a), let y = try? toJSON(name, b) else { return a == b }
-        return normalized(x) == normalized(y)
+        guard let x = try? canonicalJSON(name, a), let y = try? canonicalJSON(name, b) else { return a == b }
+        return x == y
     }
 
     /// A hash consistent with ``equal(_:_:_:)``.
     public func hash(_ name: String, _ a: JSONValue) -> Int {
         var h = Hasher()
-        h.combine((try? toJSON(name, a)).map(normalized) ?? a)
+        h.combine((try? canonicalJSON(name, a)) ?? a)
         return h.finalize()
-    }
-
-    private func normalized(_ v: JSONValue) -> JSONValue {
-        switch v {
-        case .object(let o):
-            return .object(JSONObject(o.filter { !$0.value.isNull }.map { ($0.key, normalized($0.value)) }))
-        case .array(let a): return .array(a.map(normalized))
-        default: return v
-        }
     }
 
     /// A deep copy through conversion (a model value is already a value type in Swift; this re-validates).
@@ -224,15 +215,22 @@ extension ModelRegistry {
 }
 
 extension JSONObject {
-    /// Sets `value` at a dotted key path (`["ext", "desc"]`), creating the intermediate objects.
+    /// Sets `value` at a dotted key path (`["ext", "desc"]`), creating the intermediate objects. Two fields
+    /// keyed `x` and `x.y` share a place: a null never replaces what the other wrote, and a nested value is not
+    /// written inside a value that is not an object (the first field's value wins).
     mutating func set(path: ArraySlice<String>, _ value: JSONValue) {
         let key = path.first!
         if path.count == 1 {
+            if value == .null, self[key] != nil { return }
             self[key] = value
             return
         }
         var child: JSONObject
-        if case .object(let existing)? = self[key] { child = existing } else { child = JSONObject() }
+        switch self[key] {
+        case .object(let existing)?: child = existing
+        case nil, .null?: child = JSONObject()
+        default: return
+        }
         child.set(path: path.dropFirst(), value)
         self[key] = .object(child)
     }
