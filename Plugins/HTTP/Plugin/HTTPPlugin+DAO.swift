@@ -2,10 +2,10 @@ import Foundation
 import JSBridgeCore
 import Synchronization
 
-/// A JavaScript DAO as http-dao.js describes it with each call: its name and the parts of its definition
-/// that are data (hooks, function defaults and cache key functions stay in JavaScript). The engine — mapping,
-/// URL, encodings, mocks, retries, caches, status, body and key path — is HTTPCore's, shared with Swift DAOs.
-/// A class: each call holds one reference to it rather than a copy of the endpoint.
+/// A JavaScript DAO as http-dao.js describes it, once, to `daoDefine`: its name and the parts of its
+/// definition that are data (hooks, function defaults and cache key functions stay in JavaScript). The engine
+/// — mapping, URL, encodings, mocks, retries, caches, status, body and key path — is HTTPCore's, shared with
+/// Swift DAOs. A class: each call holds one reference to it rather than a copy of the endpoint.
 final class JavaScriptDAO: Sendable {
     let name: String
     let endpoint: DAOEndpoint
