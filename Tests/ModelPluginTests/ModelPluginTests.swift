@@ -55,6 +55,24 @@ import Testing
         await ScriptRunner.run(code, plugins: [ModelPlugin()], timeout: .seconds(30))
     }
 
+    /// `"[User]"` and `"{User}"` convert arrays and objects of models (YYModel's modelArrayWithClass and
+    /// modelDictionaryWithClass), with every item's issues under its index or key.
+    @Test func collectionsOfModelsConvert() async {
+        let result = await run(
+            #"""
+            Model.define("U", { id: "int", name: "string" });
+            console.log(JSON.stringify(Model.convert("[U]", [{ id: "1", name: "a" }])), JSON.stringify(Model.convert("{U}", { x: { id: 3, name: "c" } })));
+            for (const [name, value] of [["[U]", [{ id: 1, name: "a" }, { id: "x" }]], ["{U}", { k: { name: 5 } }], ["[U]", {}], ["[Nope]", []]]) {
+              try { Model.convert(name, value); console.log("converted?"); } catch (e) { console.log(e.code, (e.data?.issues ?? []).map((i) => i.path + ":" + i.code).join(",")); }
+            }
+            """#)
+        #expect(
+            result.lines == [
+                #"[{"id":1,"name":"a"}] {"x":{"id":3,"name":"c"}}"#, "DATA_FORMAT [1].id:TYPE,[1].name:REQUIRED",
+                "DATA_FORMAT k.id:REQUIRED", "DATA_FORMAT :TYPE", "UNKNOWN_MODEL ",
+            ], "\(result.stderr)")
+    }
+
     /// Conversion and writing back agree: fields keyed `x` and `x.y` round-trip through `toJSON` and `copy`;
     /// a number in a date field is seconds both ways; `""` in a URL field that may be absent is absent; sets
     /// compare without order, and equal models archive to the same text.

@@ -17,6 +17,48 @@ const RESOLVED_KEY = "\u0000model";
 // deepest `maxDepth` the native converter allows; projection stops at the bridge's JSON limit.
 const { defaultMaxDepth, maxDepthLimit, maxBridgeDepth } = plugin.constants;
 
+/// `[Name]` and `{Name}`: a collection of models.
+const COLLECTION = /^([[{])([A-Za-z_$][\w$.]*)[\]}]$/;
+
+/// Each item of an array (`isArray`) or object `value` converted into model `name`, the issues of all of
+/// them in one `DATA_FORMAT` error.
+function convertCollection(isArray, name, value, options) {
+  const label = isArray ? `[${name}]` : `{${name}}`;
+  if (!schemas.has(name)) sync("schema", { name });   // UNKNOWN_MODEL, even for an empty collection
+  const valid = isArray ? Array.isArray(value) : value !== null && typeof value === "object" && !Array.isArray(value);
+  if (!valid) {
+    throw new BridgeError("DATA_FORMAT", `Invalid ${label}: expected ${isArray ? "an array" : "an object"} of ${name}.`, {
+      plugin: PLUGIN, action: "convert",
+      data: { model: label, issues: [{ path: "", code: "TYPE", message: `expected ${isArray ? "an array" : "an object"}`, input: null }] },
+    });
+  }
+  const issues = [];
+  const convertItem = (item, at) => {
+    try {
+      return Model.convert(name, item, options);
+    } catch (error) {
+      if (!(error instanceof BridgeError) || error.code !== "DATA_FORMAT") throw error;
+      for (const issue of error.data?.issues ?? []) {
+        issues.push({ ...issue, path: at + (issue.path === "" || issue.path.startsWith("[") ? "" : ".") + issue.path });
+      }
+      return undefined;
+    }
+  };
+  let out;
+  if (isArray) {
+    out = value.map((item, index) => convertItem(item, `[${index}]`));
+  } else {
+    out = {};
+    for (const key of Object.keys(value)) out[key] = convertItem(value[key], /^[A-Za-z_$][\w$]*$/.test(key) ? key : `[${JSON.stringify(key)}]`);
+  }
+  if (issues.length > 0) {
+    throw new BridgeError("DATA_FORMAT", `Invalid ${label}: ` + issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join("; "), {
+      plugin: PLUGIN, action: "convert", data: { model: label, issues },
+    });
+  }
+  return out;
+}
+
 function sync(action, args) {
   try {
     return plugin.execSync(action, [args]);
@@ -515,8 +557,12 @@ const Model = {
     return described;
   },
 
-  /// Converts synchronously; throws `BridgeError` `DATA_FORMAT` with `data.issues`.
+  /// Converts synchronously; throws `BridgeError` `DATA_FORMAT` with `data.issues`. `"[User]"` converts an
+  /// array of models and `"{User}"` an object of them (YYModel's modelArrayWithClass /
+  /// modelDictionaryWithClass), every item as `Model.convert("User", item)` would, issues under `[i]` / `key`.
   convert(name, value, options) {
+    const collection = typeof name === "string" ? COLLECTION.exec(name) : null;
+    if (collection !== null) return convertCollection(collection[1] === "[", collection[2], value, options);
     let input = value, resolved = null;
     if (hooks.size !== 0) [input, resolved] = prepareInput(name, value);
     if (options === undefined || options === null) {
