@@ -86,6 +86,8 @@ import Testing
             console.log(Model.convert("D", { d: 1000 }).d, Model.toJSON("D", { d: 1000 }).d, Model.archive("D", { d: 1000 }).includes("00:16:40"));
             Model.define("U", { a: "url?", b: { type: "url", optional: true }, c: { type: "url", default: "http://x/" } });
             console.log(JSON.stringify(Model.convert("U", { a: "", b: "", c: "" })));
+            Model.define("E", { v: { type: "string?", key: ".ext" } });
+            console.log(JSON.stringify(Model.toJSON("E", Model.convert("E", { ".ext": "q" }))));
             Model.define("S", { s: "Set<int>", m: "{int}?", n: "string?" });
             console.log(Model.equals("S", { s: [1, 2] }, { s: [2, 1, 1] }), Model.hash("S", { s: [1, 2] }) === Model.hash("S", { s: [2, 1] }),
               Model.archive("S", { s: [2, 1], m: { b: 1, a: 2 } }) === Model.archive("S", { s: [1, 2], m: { a: 2, b: 1 }, n: null }));
@@ -93,7 +95,7 @@ import Testing
         #expect(
             result.lines == [
                 #"{"x":"1"} {"x":"1","y":null}"#, "1970-01-01T00:16:40Z 1970-01-01T00:16:40Z true",
-                #"{"a":null,"b":null,"c":"http://x/"}"#, "true true true",
+                #"{"a":null,"b":null,"c":"http://x/"}"#, #"{".ext":"q"}"#, "true true true",
             ], "\(result.stderr)")
     }
 

@@ -114,10 +114,7 @@ final class CompiledProgram: @unchecked Sendable {
                 let keys = s.keys(of: f)
                 return CompiledField(
                     name: f.name, keys: keys,
-                    paths: keys.map {
-                        $0.contains(".")
-                            ? $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) : [$0]
-                    },
+                    paths: keys.map(ModelKey.path),
                     type: compile(f.type), required: f.isRequired, defaultValue: f.defaultValue, oneOf: f.oneOf,
                     minimum: f.minimum, maximum: f.maximum, policy: f.onInvalid ?? s.onInvalid, strict: f.strict,
                     hasChecks: f.oneOf != nil || f.minimum != nil || f.maximum != nil)

@@ -213,3 +213,16 @@ public func camelCase(_ key: String) -> String {
     }
     return out
 }
+
+/// How a model's key reads its input, for every conversion path (schema engine, typed mappings).
+@usableFromInline
+enum ModelKey {
+    /// The key's path: a key with dots is a key path (`"ext.desc"`), unless a segment would be empty
+    /// (`".ext"`, `"a..b"`, `"a."`): such a key is literal, read and written as it is.
+    @usableFromInline
+    static func path(_ key: String) -> [String] {
+        guard key.contains(".") else { return [key] }
+        let parts = key.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.contains(where: \.isEmpty) ? [key] : parts.map(String.init)
+    }
+}

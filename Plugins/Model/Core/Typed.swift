@@ -202,7 +202,7 @@ public struct ModelMappingBuilder<M: ModelConvertible> {
         fields.append(
             TypedField(
                 name: name, keys: keys,
-                paths: keys.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) },
+                paths: keys.map(ModelKey.path),
                 required: required, policy: onInvalid,
                 decode: { model, raw, ctx in
                     if ctx.isNullish(raw) {
