@@ -19,25 +19,7 @@ final class NMEAFeeder: Sendable {
     init(silent: Bool = false, interval: Duration = .milliseconds(100)) throws {
         self.silent = silent
         self.interval = interval
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard bound == 0, listen(fd, 8) == 0 else {
-            throw HarnessError("feeder: cannot listen: \(String(cString: strerror(errno)))")
-        }
-        withUnsafeMutablePointer(to: &address) {
-            _ = $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
-        listener = fd
+        (listener, port) = try listenOnLoopback(backlog: 8, reuseAddress: true)
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
@@ -144,9 +126,13 @@ final class GPSD: @unchecked Sendable {
     }
 }
 
-func freePort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
+/// A TCP socket listening on 127.0.0.1 at a port the system picked: `(descriptor, port)`.
+func listenOnLoopback(backlog: Int32, reuseAddress: Bool = false) throws -> (fd: Int32, port: Int) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    if reuseAddress {
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -154,11 +140,22 @@ func freePort() throws -> Int {
     let bound = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
     }
-    guard bound == 0 else { throw HarnessError("cannot bind a free port") }
+    guard bound == 0, listen(fd, backlog) == 0 else {
+        let reason = String(cString: strerror(errno))
+        close(fd)
+        throw HarnessError("cannot listen on 127.0.0.1: \(reason)")
+    }
     withUnsafeMutablePointer(to: &address) {
         _ = $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
     }
-    return Int(UInt16(bigEndian: address.sin_port))
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
+}
+
+/// A port nothing listens on (it was free a moment ago).
+func freePort() throws -> Int {
+    let (fd, port) = try listenOnLoopback(backlog: 1)
+    close(fd)
+    return port
 }
 
 func canConnect(port: Int) -> Bool {

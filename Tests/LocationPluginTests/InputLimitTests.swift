@@ -96,19 +96,8 @@ final class HostileGPSD: Sendable {
     private let stopped = Atomic<Bool>(false)
 
     init(lines: [String]) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard bound == 0, listen(fd, 4) == 0 else { throw HarnessError("hostile gpsd: cannot listen") }
-        withUnsafeMutablePointer(to: &address) {
-            _ = $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let (fd, port) = try listenOnLoopback(backlog: 4)
+        self.port = port
         listener = fd
         let payload = Array((lines.joined(separator: "\n") + "\n").utf8)
         Thread.detachNewThread { [self] in

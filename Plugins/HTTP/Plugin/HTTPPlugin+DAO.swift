@@ -263,13 +263,8 @@ extension HTTPPlugin {
                 if let entity = args.entity {
                     answer = DAOSend.data(dao, entity, head: [:])
                 } else if let given = args.answer {
-                    var body: [UInt8] = Array((given.body ?? "").utf8)
-                    if let base64 = given.bodyBase64 {
-                        guard let bytes = Data(base64Encoded: base64) else {
-                            throw BridgeError.invalidArgument(at: "answer.bodyBase64", "is not base64")
-                        }
-                        body = Array(bytes)
-                    }
+                    let body =
+                        try bodyBytes(text: given.body, base64: given.bodyBase64, at: "answer.bodyBase64") ?? []
                     let response = FetchResponse(
                         status: given.status, statusText: given.statusText ?? "",
                         headers: try namedPairs(given.headers, at: "answer.headers").map {
@@ -464,11 +459,7 @@ private final class DAOSend: Sendable {
     ) throws(DAOError) -> EncodedJSON {
         var head = head
         guard stage != .response else {
-            if let text = String(validating: response.body, as: UTF8.self) {
-                head["body"] = .string(text)
-            } else {
-                head["bodyBase64"] = .string(Data(response.body).base64EncodedString())
-            }
+            HTTPPlugin.addBody(response.body, to: &head)
             return EncodedJSON(.object(head))
         }
         try DAOResponseReader.checkStatus(response, dao: dao.name)

@@ -205,13 +205,31 @@ public struct HTTPPlugin: BridgePlugin {
     /// A response as `request` answers it, the body as `body` (text) or `bodyBase64`.
     static func encode(_ response: FetchResponse, attempts: Int? = nil) -> JSONValue {
         var object = head(response, attempts: attempts)
-        if let text = String(validating: response.body, as: UTF8.self) {
-            object["body"] = .string(text)
-        } else {
-            object["bodyBase64"] = .string(Data(response.body).base64EncodedString())
-        }
+        addBody(response.body, to: &object)
         return .object(object)
     }
+
+    /// Adds `body` to an answer as it crosses the bridge: `body` (text) when it is valid UTF-8, else
+    /// `bodyBase64`.
+    static func addBody(_ body: [UInt8], to object: inout JSONObject) {
+        if let text = String(validating: body, as: UTF8.self) {
+            object["body"] = .string(text)
+        } else {
+            object["bodyBase64"] = .string(Data(body).base64EncodedString())
+        }
+    }
+}
+
+/// The bytes of a body as it crosses the bridge (``HTTPPlugin/addBody(_:to:)``): `text` as UTF-8, or `base64`
+/// decoded (`INVALID_ARGUMENT` at `path` when it is not base64); nil when there is neither.
+func bodyBytes(text: String?, base64: String?, at path: String) throws(BridgeError) -> [UInt8]? {
+    if let base64 {
+        guard let data = Data(base64Encoded: base64) else {
+            throw BridgeError.invalidArgument(at: path, "is not base64")
+        }
+        return Array(data)
+    }
+    return text.map { Array($0.utf8) }
 }
 
 /// The `[[name, value]]` pairs of an argument at `path` (headers, form fields, cache parameters); a pair of
@@ -256,14 +274,7 @@ struct RequestArguments: ArgumentsReadable {
             throw BridgeError.invalidArgument(at: "method", "'\(method)' is not a valid HTTP method")
         }
         let fields = try namedPairs(headers, at: "headers").map { HTTPField($0.name, $0.value) }
-        var bytes: [UInt8]?
-        if let body { bytes = Array(body.utf8) }
-        if let bodyBase64 {
-            guard let data = Data(base64Encoded: bodyBase64) else {
-                throw BridgeError.invalidArgument(at: "bodyBase64", "is not base64")
-            }
-            bytes = Array(data)
-        }
+        let bytes = try bodyBytes(text: body, base64: bodyBase64, at: "bodyBase64")
         let mode: RedirectMode
         switch redirect {
         case nil: mode = .follow

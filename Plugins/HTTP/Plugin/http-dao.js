@@ -390,7 +390,7 @@ function sleep(ms, signal) {
 /// the request, no multipart body, no cache key function), or undefined.
 function plainArgs(def, input, mock, brief) {
   if (mock === null && def.defaultFunctions.length === 0 && !hasKeys(input)) return def.sendArgs[brief ? 1 : 0];
-  const args = { dao: def.engineKey, params: nativeParams(def, input), read: readStage(def) };
+  const args = { dao: def.engineKey, params: nativeParams(def, input), read: def.read };
   if (brief) args.brief = true;
   if (typeof def.cache?.key === "string") args.cacheKey = def.cache.key;
   if (mock !== null) addMock(def, mock, args);
@@ -468,7 +468,7 @@ async function runSteps(dao, def, input, signal, options, brief) {
     ctx.attempt++;
     await prepare(def, ctx, input);
     const mock = mockFor(def);
-    const args = { dao: def.engineKey, request: nativeRequest(def, ctx.request), wire: ctx.params, read: readStage(def) };
+    const args = { dao: def.engineKey, request: nativeRequest(def, ctx.request), wire: ctx.params, read: def.read };
     if (brief) args.brief = true;
     const key = cacheKey(def, ctx);
     if (key !== undefined) args.cacheKey = key;
@@ -769,7 +769,7 @@ function make(definition, base) {
   // The number the engine knows the definition by (its text when the engine's table is full).
   def.engineKey = plugin.execSync("daoDefine", [def.wire]) ?? def.wire;
   // `daoSend`'s arguments for a plain call without parameters (full, brief): made once.
-  const read = readStage(def);
+  const read = def.read = readStage(def);
   const cacheKey = typeof def.cache?.key === "string" ? { cacheKey: def.cache.key } : {};
   def.sendArgs = [
     Object.freeze({ dao: def.engineKey, read, ...cacheKey }), Object.freeze({ dao: def.engineKey, read, brief: true, ...cacheKey }),
