@@ -1,14 +1,21 @@
 // console.js - the global `console` (Node-style output, one internal.print call per line).
 
+const {
+  ArrayFrom, ArrayIsArray, ArrayPrototypeForEach, ArrayPrototypeJoin, ArrayPrototypeMap, ArrayPrototypePush, Error,
+  Map, MathFloor, MathMax, Number, NumberPrototypeToFixed, ObjectDefineProperty, ObjectHasOwn, ObjectKeys, SafeMap,
+  Set, String, StringPrototypePadEnd, StringPrototypePadStart, StringPrototypeRepeat, StringPrototypeReplaceAll,
+  StringPrototypeSlice, StringPrototypeSplit, SymbolToStringTag,
+} = internal.primordials;
+
 const STDOUT = 1;
 const STDERR = 2;
 let groupIndent = '';
-const timers = new Map();
-const counts = new Map();
+const timers = new SafeMap();
+const counts = new SafeMap();
 
 // Writes one formatted line (indented for console.group) to fd.
 function write(fd, text) {
-  if (groupIndent !== '') text = groupIndent + text.replaceAll('\n', `\n${groupIndent}`);
+  if (groupIndent !== '') text = groupIndent + StringPrototypeReplaceAll(text, '\n', `\n${groupIndent}`);
   internal.print(fd, `${text}\n`);
 }
 
@@ -17,12 +24,12 @@ const warning = (message) => write(STDERR, `Warning: ${message}`);
 
 // Node's console.time format: 1.234ms, 1.234s, 1:02.345 (m:ss.mmm), 1:02:03.456 (h:mm:ss.mmm).
 function formatDuration(ms) {
-  if (ms < 1000) return `${Number(ms.toFixed(3))}ms`;
-  if (ms < 60000) return `${(ms / 1000).toFixed(3)}s`;
-  const hours = Math.floor(ms / 3600000);
-  const minutes = Math.floor((ms % 3600000) / 60000);
-  const [seconds, millis] = ((ms % 60000) / 1000).toFixed(3).split('.');
-  const pad = (n) => String(n).padStart(2, '0');
+  if (ms < 1000) return `${Number(NumberPrototypeToFixed(ms, 3))}ms`;
+  if (ms < 60000) return `${NumberPrototypeToFixed(ms / 1000, 3)}s`;
+  const hours = MathFloor(ms / 3600000);
+  const minutes = MathFloor((ms % 3600000) / 60000);
+  const [seconds, millis] = StringPrototypeSplit(NumberPrototypeToFixed((ms % 60000) / 1000, 3), '.');
+  const pad = (n) => StringPrototypePadStart(String(n), 2, '0');
   if (hours === 0) return `${minutes}:${pad(seconds)}.${millis} (m:ss.mmm)`;
   return `${hours}:${pad(minutes)}:${pad(seconds)}.${millis} (h:mm:ss.mmm)`;
 }
@@ -35,49 +42,55 @@ function elapsed(label, method) {
 
 // Node's console.table layout: a box-drawn grid with an index column.
 function renderTable(head, columns) {
-  const rowCount = Math.max(...columns.map((c) => c.length));
-  const rows = Array.from({ length: rowCount }, (_, r) => columns.map((c) => (Object.hasOwn(c, r) ? c[r] : '')));
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)) + 2);
-  const line = (l, m, r) => l + widths.map((w) => '\u2500'.repeat(w)).join(m) + r;
-  const render = (cells) => `\u2502${cells.map((cell, i) => ` ${cell}`.padEnd(widths[i])).join('\u2502')}\u2502`;
-  return [line('\u250c', '\u252c', '\u2510'), render(head), line('\u251c', '\u253c', '\u2524'), ...rows.map(render), line('\u2514', '\u2534', '\u2518')].join('\n');
+  const rowCount = MathMax(...ArrayPrototypeMap(columns, (c) => c.length));
+  const rows = ArrayFrom({ length: rowCount }, (_, r) => ArrayPrototypeMap(columns, (c) => (ObjectHasOwn(c, r) ? c[r] : '')));
+  const widths = ArrayPrototypeMap(head, (h, i) => MathMax(h.length, ...ArrayPrototypeMap(rows, (row) => row[i].length)) + 2);
+  const line = (l, m, r) => l + ArrayPrototypeJoin(ArrayPrototypeMap(widths, (w) => StringPrototypeRepeat('\u2500', w)), m) + r;
+  const render = (cells) =>
+    `\u2502${ArrayPrototypeJoin(ArrayPrototypeMap(cells, (cell, i) => StringPrototypePadEnd(` ${cell}`, widths[i])), '\u2502')}\u2502`;
+  const lines = [line('\u250c', '\u252c', '\u2510'), render(head), line('\u251c', '\u253c', '\u2524')];
+  for (const row of rows) ArrayPrototypePush(lines, render(row));
+  ArrayPrototypePush(lines, line('\u2514', '\u2534', '\u2518'));
+  return ArrayPrototypeJoin(lines, '\n');
 }
 
 function table(data, properties) {
   if (data === null || typeof data !== 'object') return console.log(data);
   const cell = (v) => {
-    const small = v === null || typeof v !== 'object' || Array.isArray(v) || Object.keys(v).length <= 2;
+    const small = v === null || typeof v !== 'object' || ArrayIsArray(v) || ObjectKeys(v).length <= 2;
     return internal.inspect(v, { depth: small ? 0 : -1, maxArrayLength: 3, breakLength: Infinity });
   };
-  const indexes = (n) => Array.from({ length: n }, (_, i) => cell(i));
+  const indexes = (n) => ArrayFrom({ length: n }, (_, i) => cell(i));
   if (data instanceof Map) {
-    const entries = [...data];
-    return write(STDOUT, renderTable(['(iteration index)', 'Key', 'Values'], [indexes(entries.length), entries.map(([k]) => cell(k)), entries.map(([, v]) => cell(v))]));
+    const entries = ArrayFrom(data);
+    const keys = ArrayPrototypeMap(entries, ([k]) => cell(k));
+    const values = ArrayPrototypeMap(entries, ([, v]) => cell(v));
+    return write(STDOUT, renderTable(['(iteration index)', 'Key', 'Values'], [indexes(entries.length), keys, values]));
   }
   if (data instanceof Set) {
-    const values = [...data].map(cell);
+    const values = ArrayFrom(data, cell);
     return write(STDOUT, renderTable(['(iteration index)', 'Values'], [indexes(values.length), values]));
   }
-  const columns = new Map();
+  const columns = new SafeMap();
   const primitives = [];
-  const rowKeys = Object.keys(data);
-  rowKeys.forEach((rowKey, row) => {
+  const rowKeys = ObjectKeys(data);
+  ArrayPrototypeForEach(rowKeys, (rowKey, row) => {
     const item = data[rowKey];
     const primitive = item === null || (typeof item !== 'object' && typeof item !== 'function');
     if (properties === undefined && primitive) {
       primitives[row] = cell(item);
       return;
     }
-    for (const key of properties || Object.keys(item)) {
+    for (const key of properties || ObjectKeys(item)) {
       if (!columns.has(key)) columns.set(key, []);
-      columns.get(key)[row] = primitive || !Object.hasOwn(item, key) ? '' : cell(item[key]);
+      columns.get(key)[row] = primitive || !ObjectHasOwn(item, key) ? '' : cell(item[key]);
     }
   });
   const head = ['(index)', ...columns.keys()];
   const body = [rowKeys, ...columns.values()];
   if (primitives.length > 0) {
-    head.push('Values');
-    body.push(primitives);
+    ArrayPrototypePush(head, 'Values');
+    ArrayPrototypePush(body, primitives);
   }
   write(STDOUT, renderTable(head, body));
 }
@@ -92,8 +105,8 @@ const console = {
   trace(...args) {
     const err = new Error(internal.format(...args));
     err.name = 'Trace';
-    const [header, , ...frames] = internal.errorStack(err).split('\n');
-    write(STDERR, [header, ...frames].join('\n'));
+    const [header, , ...frames] = StringPrototypeSplit(internal.errorStack(err), '\n');
+    write(STDERR, ArrayPrototypeJoin([header, ...frames], '\n'));
   },
   assert(condition, ...args) {
     if (condition) return;
@@ -136,12 +149,12 @@ const console = {
     groupIndent += '  ';
   },
   groupEnd() {
-    groupIndent = groupIndent.slice(0, -2);
+    groupIndent = StringPrototypeSlice(groupIndent, 0, -2);
   },
   table,
 };
 console.groupCollapsed = console.group;
-Object.defineProperty(console, Symbol.toStringTag, { value: 'console', configurable: true });
+ObjectDefineProperty(console, SymbolToStringTag, { value: 'console', configurable: true });
 
 internal.console = console;
 internal.defineGlobal('console', console);

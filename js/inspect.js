@@ -10,60 +10,95 @@
 // - `showHidden` only adds non-enumerable own keys; `compact: true`, `getters`, `numericSeparator`
 //   and `showProxy` are not supported. String widths are UTF-16 lengths (no East Asian width).
 
-const customInspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+const {
+  ArrayBufferIsView, ArrayBufferPrototypeGetByteLength, ArrayFrom, ArrayIsArray, ArrayPrototypeConcat,
+  ArrayPrototypeEvery, ArrayPrototypeFilter, ArrayPrototypeIncludes, ArrayPrototypeIndexOf, ArrayPrototypeJoin,
+  ArrayPrototypeMap, ArrayPrototypePop, ArrayPrototypePush, ArrayPrototypeSlice, ArrayPrototypeSort,
+  ArrayPrototypeSplice, ArrayPrototypeUnshift, BigIntPrototypeValueOf, BooleanPrototypeValueOf,
+  DataViewPrototypeGetByteLength, DatePrototypeGetTime, DatePrototypeToISOString, FunctionPrototypeCall,
+  FunctionPrototypeToString, JSONStringify, MapPrototypeEntries, MapPrototypeGetSize, MathFloor, MathMax, MathMin,
+  MathRound, MathSqrt, NumberIsNaN, NumberPrototypeToString, NumberPrototypeValueOf, ObjectAssign,
+  ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertyNames, ObjectGetOwnPropertySymbols, ObjectGetPrototypeOf,
+  ObjectIs, ObjectKeys, ObjectPrototypeHasOwnProperty, ObjectPrototypePropertyIsEnumerable,
+  ObjectPrototypeToString, RegExpPrototypeExec, RegExpPrototypeGetSource, RegExpPrototypeToString, SafeMap, SafeSet,
+  SetPrototypeGetSize, SetPrototypeValues, StringPrototypeCharCodeAt, StringPrototypeEndsWith,
+  StringPrototypeIncludes, StringPrototypeIndexOf, StringPrototypePadEnd, StringPrototypePadStart,
+  StringPrototypeRepeat, StringPrototypeReplaceAll, StringPrototypeSlice,
+  StringPrototypeSplit, StringPrototypeStartsWith, StringPrototypeToUpperCase, StringPrototypeValueOf, SymbolFor,
+  SymbolPrototypeToString, SymbolPrototypeValueOf, SymbolToStringTag, TypedArrayPrototypeGetSymbolToStringTag,
+  StringPrototypeToLowerCase, WeakMapPrototypeHas, WeakSetPrototypeHas, Error, Promise, String, TypeError,
+  Uint8Array,
+} = internal.primordials;
+
+const customInspectSymbol = SymbolFor('nodejs.util.inspect.custom');
 const defaultOptions = {
   showHidden: false, depth: 2, colors: false, customInspect: true, maxArrayLength: 100,
   maxStringLength: 10000, breakLength: 80, compact: 3, sorted: false,
 };
+const optionNames = ObjectKeys(defaultOptions);
 const ansi = {
+  __proto__: null,
   special: [36, 39], number: [33, 39], bigint: [33, 39], boolean: [33, 39], undefined: [90, 39],
   null: [1, 22], string: [32, 39], symbol: [32, 39], date: [35, 39], regexp: [31, 39],
 };
 const ARRAY = 1;
 const OBJECT = 0;
 
-const objectToString = (v) => Object.prototype.toString.call(v).slice(8, -1);
-const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-const isEnumerable = (o, k) => Object.prototype.propertyIsEnumerable.call(o, k);
-const getterOf = (proto, key) => Object.getOwnPropertyDescriptor(proto, key).get;
-const typedArrayTag = getterOf(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag);
-const removeColors = (s) => s.replace(/\u001b\[\d\d?m/g, '');
+const objectToString = (v) => StringPrototypeSlice(ObjectPrototypeToString(v), 8, -1);
+const hasOwn = ObjectPrototypeHasOwnProperty;
+const isEnumerable = ObjectPrototypePropertyIsEnumerable;
+const typedArrayTag = TypedArrayPrototypeGetSymbolToStringTag;
 const plural = (n, word) => `${n} ${word}${n > 1 ? 's' : ''}`;
-const functionPrototypes = new Map([
-  [Object.getPrototypeOf(async function () {}), 'AsyncFunction'],
-  [Object.getPrototypeOf(function* () {}), 'GeneratorFunction'],
-  [Object.getPrototypeOf(async function* () {}), 'AsyncGeneratorFunction'],
+// Regular expressions run through the captured `exec`: `String.prototype.replace` and `RegExp.prototype.test`
+// would look up the script's `exec`.
+const test = (regExp, text) => RegExpPrototypeExec(regExp, text) !== null;
+/// `text` with every match of the global `regExp` (which never matches "") replaced by `replace(match)`.
+function replaceMatches(text, regExp, replace) {
+  let out = '';
+  let last = 0;
+  regExp.lastIndex = 0;
+  for (let match; (match = RegExpPrototypeExec(regExp, text)) !== null; last = regExp.lastIndex) {
+    out += StringPrototypeSlice(text, last, match.index) + replace(match[0]);
+  }
+  return out + StringPrototypeSlice(text, last);
+}
+const removeColors = (s) => replaceMatches(s, /\u001b\[\d\d?m/g, () => '');
+const functionPrototypes = new SafeMap([
+  [ObjectGetPrototypeOf(async function () {}), 'AsyncFunction'],
+  [ObjectGetPrototypeOf(function* () {}), 'GeneratorFunction'],
+  [ObjectGetPrototypeOf(async function* () {}), 'AsyncGeneratorFunction'],
 ]);
 
 // Brand checks: each throws unless `v` really has the internal slots of that type.
 const brandChecks = {
-  Map: getterOf(Map.prototype, 'size'),
-  Set: getterOf(Set.prototype, 'size'),
-  Date: Date.prototype.getTime,
-  RegExp: getterOf(RegExp.prototype, 'source'),
-  ArrayBuffer: getterOf(ArrayBuffer.prototype, 'byteLength'),
-  DataView: getterOf(DataView.prototype, 'byteLength'),
-  WeakMap: function () { return WeakMap.prototype.has.call(this, {}); },
-  WeakSet: function () { return WeakSet.prototype.has.call(this, {}); },
-  Number: Number.prototype.valueOf,
-  String: String.prototype.valueOf,
-  Boolean: Boolean.prototype.valueOf,
-  Symbol: Symbol.prototype.valueOf,
-  BigInt: BigInt.prototype.valueOf,
+  __proto__: null,
+  Map: MapPrototypeGetSize,
+  Set: SetPrototypeGetSize,
+  Date: DatePrototypeGetTime,
+  RegExp: RegExpPrototypeGetSource,
+  ArrayBuffer: ArrayBufferPrototypeGetByteLength,
+  DataView: DataViewPrototypeGetByteLength,
+  WeakMap: (v) => WeakMapPrototypeHas(v, {}),
+  WeakSet: (v) => WeakSetPrototypeHas(v, {}),
+  Number: NumberPrototypeValueOf,
+  String: StringPrototypeValueOf,
+  Boolean: BooleanPrototypeValueOf,
+  Symbol: SymbolPrototypeValueOf,
+  BigInt: BigIntPrototypeValueOf,
 };
 
 // The built-in kind of an object ('Map', 'Date', 'Error', 'Uint8Array', ...) or '' for ordinary objects.
 function builtinKind(v) {
-  if (Array.isArray(v)) return 'Array';
-  if (ArrayBuffer.isView(v) && typedArrayTag.call(v) !== undefined) return 'TypedArray';
+  if (ArrayIsArray(v)) return 'Array';
+  if (ArrayBufferIsView(v) && typedArrayTag(v) !== undefined) return 'TypedArray';
   const tag = objectToString(v);
   if (tag === 'Error' || v instanceof Error) return 'Error';
   if (tag === 'Promise' && v instanceof Promise) return 'Promise';
   if (tag === 'Arguments') return 'Arguments';
-  const check = hasOwn(brandChecks, tag) ? brandChecks[tag] : undefined;
+  const check = brandChecks[tag];
   if (check === undefined) return '';
   try {
-    check.call(v);
+    check(v);
     return tag;
   } catch {
     return '';
@@ -73,12 +108,12 @@ function builtinKind(v) {
 // The name of the nearest constructor on the prototype chain, or null for null-prototype objects.
 function constructorName(obj, ctx, depth) {
   let firstProto;
-  for (let o = obj; o !== null; o = Object.getPrototypeOf(o)) {
-    const desc = Object.getOwnPropertyDescriptor(o, 'constructor');
+  for (let o = obj; o !== null; o = ObjectGetPrototypeOf(o)) {
+    const desc = ObjectGetOwnPropertyDescriptor(o, 'constructor');
     if (desc !== undefined && typeof desc.value === 'function' && desc.value.name !== '' && isInstance(obj, desc.value)) {
       return String(desc.value.name);
     }
-    if (o === obj) firstProto = Object.getPrototypeOf(o);
+    if (o === obj) firstProto = ObjectGetPrototypeOf(o);
   }
   if (firstProto === null) return null;
   if (tooDeep(ctx, depth)) return `${objectToString(obj)} <Complex prototype>`;
@@ -104,36 +139,37 @@ function getPrefix(ctor, tag, fallback, size = '') {
 // Quotes a string the way Node does: prefer ', then ", then `; escape control characters.
 function quote(str) {
   let q = "'";
-  if (str.includes("'")) {
-    if (!str.includes('"')) q = '"';
-    else if (!str.includes('`') && !str.includes('${')) q = '`';
+  if (StringPrototypeIncludes(str, "'")) {
+    if (!StringPrototypeIncludes(str, '"')) q = '"';
+    else if (!StringPrototypeIncludes(str, '`') && !StringPrototypeIncludes(str, '${')) q = '`';
   }
   let out = '';
   let last = 0;
   for (let i = 0; i < str.length; i++) {
-    const c = str.charCodeAt(i);
+    const c = StringPrototypeCharCodeAt(str, i);
     let esc;
     if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) esc = controlEscape(c);
     else if (c === 0x5c) esc = '\\\\';
     else if (str[i] === q) esc = `\\${q}`;
     else if (c >= 0xd800 && c <= 0xdfff) {
-      const next = str.charCodeAt(i + 1);
+      const next = StringPrototypeCharCodeAt(str, i + 1);
       if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
         i++;
         continue;
       }
-      esc = `\\u${c.toString(16)}`;
+      esc = `\\u${NumberPrototypeToString(c, 16)}`;
     } else continue;
-    out += str.slice(last, i) + esc;
+    out += StringPrototypeSlice(str, last, i) + esc;
     last = i + 1;
   }
-  return q + out + str.slice(last) + q;
+  return q + out + StringPrototypeSlice(str, last) + q;
 }
 
-const namedEscapes = { 8: '\\b', 9: '\\t', 10: '\\n', 12: '\\f', 13: '\\r' };
-const controlEscape = (c) => namedEscapes[c] || `\\x${c.toString(16).toUpperCase().padStart(2, '0')}`;
+const namedEscapes = { __proto__: null, 8: '\\b', 9: '\\t', 10: '\\n', 12: '\\f', 13: '\\r' };
+const controlEscape = (c) =>
+  namedEscapes[c] || `\\x${StringPrototypePadStart(StringPrototypeToUpperCase(NumberPrototypeToString(c, 16)), 2, '0')}`;
 
-const formatNumber = (n) => (Object.is(n, -0) ? '-0' : `${n}`);
+const formatNumber = (n) => (ObjectIs(n, -0) ? '-0' : `${n}`);
 
 function formatPrimitive(ctx, v) {
   switch (typeof v) {
@@ -141,7 +177,7 @@ function formatPrimitive(ctx, v) {
       let trailer = '';
       if (v.length > ctx.maxStringLength) {
         trailer = `... ${plural(v.length - ctx.maxStringLength, 'more character')}`;
-        v = v.slice(0, ctx.maxStringLength);
+        v = StringPrototypeSlice(v, 0, ctx.maxStringLength);
       }
       return ctx.stylize(quote(v), 'string') + trailer;
     }
@@ -153,8 +189,9 @@ function formatPrimitive(ctx, v) {
   }
 }
 
-const escapeControls = (s) => s.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => controlEscape(c.charCodeAt(0)));
-const symbolToString = (s) => escapeControls(Symbol.prototype.toString.call(s));
+const escapeControls = (s) =>
+  replaceMatches(s, /[\x00-\x1f\x7f-\x9f]/g, (c) => controlEscape(StringPrototypeCharCodeAt(c, 0)));
+const symbolToString = (s) => escapeControls(SymbolPrototypeToString(s));
 
 function formatValue(ctx, v, depth) {
   if (typeof v !== 'object' && typeof v !== 'function') return formatPrimitive(ctx, v);
@@ -164,16 +201,16 @@ function formatValue(ctx, v, depth) {
     const isPrototype = () => v.constructor !== undefined && v.constructor !== null && v.constructor.prototype === v;
     if (typeof custom === 'function' && custom !== inspect && !isPrototype()) {
       const options = { stylize: ctx.stylize };
-      for (const key of Object.keys(defaultOptions)) options[key] = ctx[key];
-      const result = custom.call(v, ctx.depth === null ? null : ctx.depth - depth, options, inspect);
+      for (const key of optionNames) options[key] = ctx[key];
+      const result = FunctionPrototypeCall(custom, v, ctx.depth === null ? null : ctx.depth - depth, options, inspect);
       if (result !== v) {
         if (typeof result !== 'string') return formatValue(ctx, result, depth);
-        return result.replaceAll('\n', `\n${' '.repeat(ctx.indentationLvl)}`);
+        return StringPrototypeReplaceAll(result, '\n', `\n${StringPrototypeRepeat(' ', ctx.indentationLvl)}`);
       }
     }
   }
-  if (ctx.seen.includes(v)) {
-    ctx.circular ??= new Map();
+  if (ArrayPrototypeIncludes(ctx.seen, v)) {
+    ctx.circular ??= new SafeMap();
     if (!ctx.circular.has(v)) ctx.circular.set(v, ctx.circular.size + 1);
     return ctx.stylize(`[Circular *${ctx.circular.get(v)}]`, 'special');
   }
@@ -181,13 +218,13 @@ function formatValue(ctx, v, depth) {
 }
 
 function ownKeys(v, ctx) {
-  const names = ctx.showHidden ? Object.getOwnPropertyNames(v) : Object.keys(v);
-  const symbols = Object.getOwnPropertySymbols(v);
-  return names.concat(ctx.showHidden ? symbols : symbols.filter((s) => isEnumerable(v, s)));
+  const names = ctx.showHidden ? ObjectGetOwnPropertyNames(v) : ObjectKeys(v);
+  const symbols = ObjectGetOwnPropertySymbols(v);
+  return ArrayPrototypeConcat(names, ctx.showHidden ? symbols : ArrayPrototypeFilter(symbols, (s) => isEnumerable(v, s)));
 }
 
 const tooDeep = (ctx, depth) => ctx.depth !== null && depth > ctx.depth;
-const isIndex = (k) => typeof k === 'string' && /^(0|[1-9][0-9]*)$/.test(k) && +k < 4294967295;
+const isIndex = (k) => typeof k === 'string' && test(/^(0|[1-9][0-9]*)$/, k) && +k < 4294967295;
 
 // Builds the pieces of an object's representation: base text, braces, entry formatter, kind of entries.
 // Returns a string directly for values that print without entries (`[]`, `{}`, functions, dates...).
@@ -197,22 +234,23 @@ function describe(ctx, v, depth, ctor, tag, kind, keys) {
   const shape = { base: '', braces: ['{', '}'], formatter: () => [], type: OBJECT, keys };
   switch (kind) {
     case 'Array': {
-      shape.keys = keys.filter((k) => !isIndex(k));
+      shape.keys = ArrayPrototypeFilter(keys, (k) => !isIndex(k));
       const p = ctor !== 'Array' || tag !== '' ? prefix('Array', `(${v.length})`) : '';
       shape.braces = [`${p}[`, ']'];
       if (v.length === 0 && shape.keys.length === 0) return `${shape.braces[0]}]`;
-      return Object.assign(shape, { type: ARRAY, formatter: formatArray });
+      return ObjectAssign(shape, { type: ARRAY, formatter: formatArray });
     }
     case 'TypedArray': {
-      shape.keys = keys.filter((k) => !isIndex(k));
-      shape.braces = [`${prefix(typedArrayTag.call(v), `(${v.length})`)}[`, ']'];
+      shape.keys = ArrayPrototypeFilter(keys, (k) => !isIndex(k));
+      shape.braces = [`${prefix(typedArrayTag(v), `(${v.length})`)}[`, ']'];
       if (v.length === 0 && shape.keys.length === 0) return `${shape.braces[0]}]`;
-      return Object.assign(shape, { type: ARRAY, formatter: formatTypedArray });
+      return ObjectAssign(shape, { type: ARRAY, formatter: formatTypedArray });
     }
     case 'Set':
     case 'Map': {
-      const p = prefix(kind, `(${v.size})`);
-      if (v.size === 0 && noExtras()) return `${p}{}`;
+      const size = kind === 'Set' ? SetPrototypeGetSize(v) : MapPrototypeGetSize(v);
+      const p = prefix(kind, `(${size})`);
+      if (size === 0 && noExtras()) return `${p}{}`;
       shape.braces[0] = `${p}{`;
       shape.formatter = kind === 'Set' ? formatSet : formatMap;
       return shape;
@@ -221,15 +259,15 @@ function describe(ctx, v, depth, ctor, tag, kind, keys) {
       shape.braces[0] = '[Arguments] {';
       return noExtras() ? '[Arguments] {}' : shape;
     case 'RegExp': {
-      let base = RegExp.prototype.toString.call(v);
+      let base = RegExpPrototypeToString(v);
       const p = prefix('RegExp');
       if (p !== 'RegExp ') base = p + base;
       shape.base = base;
       return noExtras() || tooDeep(ctx, depth) ? ctx.stylize(base, 'regexp') : shape;
     }
     case 'Date': {
-      const time = Date.prototype.getTime.call(v);
-      let base = Number.isNaN(time) ? 'Invalid Date' : Date.prototype.toISOString.call(v);
+      const time = DatePrototypeGetTime(v);
+      let base = NumberIsNaN(time) ? 'Invalid Date' : DatePrototypeToISOString(v);
       const p = prefix('Date');
       if (p !== 'Date ') base = p + base;
       shape.base = base;
@@ -240,12 +278,12 @@ function describe(ctx, v, depth, ctor, tag, kind, keys) {
       return noExtras() ? shape.base : shape;
     case 'ArrayBuffer':
       shape.braces[0] = `${prefix('ArrayBuffer')}{`;
-      keys.unshift('byteLength');
+      ArrayPrototypeUnshift(keys, 'byteLength');
       shape.formatter = formatArrayBuffer;
       return shape;
     case 'DataView':
       shape.braces[0] = `${prefix('DataView')}{`;
-      keys.unshift('byteLength', 'byteOffset', 'buffer');
+      ArrayPrototypeUnshift(keys, 'byteLength', 'byteOffset', 'buffer');
       return shape;
     case 'Promise':
       shape.braces[0] = `${prefix('Promise')}{`;
@@ -260,7 +298,7 @@ function describe(ctx, v, depth, ctor, tag, kind, keys) {
     case 'Boolean':
     case 'Symbol':
     case 'BigInt':
-      if (kind === 'String') keys.splice(0, String.prototype.valueOf.call(v).length);
+      if (kind === 'String') ArrayPrototypeSplice(keys, 0, StringPrototypeValueOf(v).length);
       shape.base = boxedBase(ctx, v, kind, ctor, tag);
       return noExtras() ? shape.base : shape;
   }
@@ -276,26 +314,26 @@ function describe(ctx, v, depth, ctor, tag, kind, keys) {
 
 function formatRaw(ctx, v, depth) {
   const ctor = constructorName(v, ctx, depth);
-  let tag = v[Symbol.toStringTag];
-  const ownTag = ctx.showHidden ? hasOwn(v, Symbol.toStringTag) : isEnumerable(v, Symbol.toStringTag);
+  let tag = v[SymbolToStringTag];
+  const ownTag = ctx.showHidden ? hasOwn(v, SymbolToStringTag) : isEnumerable(v, SymbolToStringTag);
   if (typeof tag !== 'string' || ownTag) tag = '';
   const shape = describe(ctx, v, depth, ctor, tag, builtinKind(v), ownKeys(v, ctx));
   if (typeof shape === 'string') return shape;
   if (tooDeep(ctx, depth)) {
-    const name = getPrefix(ctor, tag, 'Object').slice(0, -1);
+    const name = StringPrototypeSlice(getPrefix(ctor, tag, 'Object'), 0, -1);
     return ctx.stylize(ctor === null ? name : `[${name}]`, 'special');
   }
   depth += 1;
-  ctx.seen.push(v);
+  ArrayPrototypePush(ctx.seen, v);
   ctx.currentDepth = depth;
   const output = shape.formatter(ctx, v, depth);
   const extrasStart = output.length;
-  for (const key of shape.keys) output.push(formatProperty(ctx, v, depth, key));
-  ctx.seen.pop();
+  for (const key of shape.keys) ArrayPrototypePush(output, formatProperty(ctx, v, depth, key));
+  ArrayPrototypePop(ctx.seen);
   if (ctx.sorted) {
     const compare = ctx.sorted === true ? undefined : ctx.sorted;
-    if (shape.type === OBJECT) output.sort(compare);
-    else output.push(...output.splice(extrasStart).sort(compare));
+    if (shape.type === OBJECT) ArrayPrototypeSort(output, compare);
+    else ArrayPrototypePush(output, ...ArrayPrototypeSort(ArrayPrototypeSplice(output, extrasStart), compare));
   }
   let base = shape.base;
   const ref = ctx.circular?.get(v);
@@ -307,7 +345,7 @@ function formatRaw(ctx, v, depth) {
 }
 
 function formatProperty(ctx, obj, depth, key, arrayElement = false) {
-  const desc = Object.getOwnPropertyDescriptor(obj, key) || { value: obj[key], enumerable: true };
+  const desc = ObjectGetOwnPropertyDescriptor(obj, key) || { value: obj[key], enumerable: true };
   let str;
   if (desc.value !== undefined) {
     ctx.indentationLvl += 2;
@@ -325,7 +363,7 @@ function formatProperty(ctx, obj, depth, key, arrayElement = false) {
   if (typeof key === 'symbol') name = `[${ctx.stylize(symbolToString(key), 'symbol')}]`;
   else if (key === '__proto__') name = "['__proto__']";
   else if (desc.enumerable === false) name = `[${escapeControls(key)}]`;
-  else if (/^[a-zA-Z_][a-zA-Z_0-9]*$/.test(key)) name = ctx.stylize(key, 'name');
+  else if (test(/^[a-zA-Z_][a-zA-Z_0-9]*$/, key)) name = ctx.stylize(key, 'name');
   else name = ctx.stylize(quote(key), 'string');
   return `${name}: ${str}`;
 }
@@ -336,56 +374,57 @@ function formatArray(ctx, arr, depth) {
   let i = 0;
   while (i < arr.length && output.length < ctx.maxArrayLength) {
     if (hasOwn(arr, i)) {
-      output.push(formatProperty(ctx, arr, depth, String(i), true));
+      ArrayPrototypePush(output, formatProperty(ctx, arr, depth, `${i}`, true));
       i++;
       continue;
     }
     let end = i + 1;
     while (end < arr.length && !hasOwn(arr, end)) end++;
-    output.push(ctx.stylize(`<${plural(end - i, 'empty item')}>`, 'undefined'));
+    ArrayPrototypePush(output, ctx.stylize(`<${plural(end - i, 'empty item')}>`, 'undefined'));
     i = end;
   }
-  if (i < arr.length) output.push(`... ${plural(arr.length - i, 'more item')}`);
+  if (i < arr.length) ArrayPrototypePush(output, `... ${plural(arr.length - i, 'more item')}`);
   return output;
 }
 
 function formatTypedArray(ctx, arr) {
-  const shown = Math.min(Math.max(0, ctx.maxArrayLength), arr.length);
+  const shown = MathMin(MathMax(0, ctx.maxArrayLength), arr.length);
   const output = [];
   for (let i = 0; i < shown; i++) {
     const n = arr[i];
-    output.push(ctx.stylize(typeof n === 'bigint' ? `${n}n` : formatNumber(n), typeof n));
+    ArrayPrototypePush(output, ctx.stylize(typeof n === 'bigint' ? `${n}n` : formatNumber(n), typeof n));
   }
-  if (arr.length > shown) output.push(`... ${plural(arr.length - shown, 'more item')}`);
+  if (arr.length > shown) ArrayPrototypePush(output, `... ${plural(arr.length - shown, 'more item')}`);
   return output;
 }
 
 function formatArrayBuffer(ctx, buffer) {
   const bytes = new Uint8Array(buffer);
-  const shown = Math.min(ctx.maxArrayLength, bytes.length);
-  let hex = Array.from(bytes.subarray(0, shown), (b) => b.toString(16).padStart(2, '0')).join(' ');
+  const shown = MathMin(ctx.maxArrayLength, bytes.length);
+  let hex = '';
+  for (let i = 0; i < shown; i++) hex += (i === 0 ? '' : ' ') + StringPrototypePadStart(NumberPrototypeToString(bytes[i], 16), 2, '0');
   if (bytes.length > shown) hex += ` ... ${plural(bytes.length - shown, 'more byte')}`;
   return [`${ctx.stylize('[Uint8Contents]', 'special')}: <${hex}>`];
 }
 
 function formatSet(ctx, set, depth) {
-  return formatCollection(ctx, set.size, set.values(), (v) => formatValue(ctx, v, depth));
+  return formatCollection(ctx, SetPrototypeGetSize(set), SetPrototypeValues(set), (v) => formatValue(ctx, v, depth));
 }
 
 function formatMap(ctx, map, depth) {
-  return formatCollection(ctx, map.size, map.entries(), ([k, v]) => `${formatValue(ctx, k, depth)} => ${formatValue(ctx, v, depth)}`);
+  return formatCollection(ctx, MapPrototypeGetSize(map), MapPrototypeEntries(map), ([k, v]) => `${formatValue(ctx, k, depth)} => ${formatValue(ctx, v, depth)}`);
 }
 
 function formatCollection(ctx, size, iterator, format) {
-  const shown = Math.min(Math.max(0, ctx.maxArrayLength), size);
+  const shown = MathMin(MathMax(0, ctx.maxArrayLength), size);
   const output = [];
   ctx.indentationLvl += 2;
   for (const entry of iterator) {
     if (output.length >= shown) break;
-    output.push(format(entry));
+    ArrayPrototypePush(output, format(entry));
   }
   ctx.indentationLvl -= 2;
-  if (size > shown) output.push(`... ${plural(size - shown, 'more item')}`);
+  if (size > shown) ArrayPrototypePush(output, `... ${plural(size - shown, 'more item')}`);
   return output;
 }
 
@@ -393,15 +432,15 @@ function boxedBase(ctx, v, kind, ctor, tag) {
   let base = `[${kind}`;
   if (kind !== ctor) base += ctor === null ? ' (null prototype)' : ` (${ctor})`;
   const plain = { ...ctx, stylize: (s) => s };
-  base += `: ${formatPrimitive(plain, brandChecks[kind].call(v))}]`;
+  base += `: ${formatPrimitive(plain, brandChecks[kind](v))}]`;
   if (tag !== '' && tag !== ctor) base += ` [${tag}]`;
-  return ctx.stylize(base, kind.toLowerCase());
+  return ctx.stylize(base, StringPrototypeToLowerCase(kind));
 }
 
 function functionBase(fn, ctor, tag) {
-  const source = Function.prototype.toString.call(fn);
-  if (/^class\s*(?:[\w$]+\s*)?(?:extends\s[^{]*)?\{/.test(source)) return classBase(fn, ctor, tag);
-  const type = functionPrototypes.get(Object.getPrototypeOf(fn)) || 'Function';
+  const source = FunctionPrototypeToString(fn);
+  if (test(/^class\s*(?:[\w$]+\s*)?(?:extends\s[^{]*)?\{/, source)) return classBase(fn, ctor, tag);
+  const type = functionPrototypes.get(ObjectGetPrototypeOf(fn)) || 'Function';
   let base = `[${type}`;
   if (ctor === null) base += ' (null prototype)';
   base += fn.name === '' ? ' (anonymous)' : `: ${fn.name}`;
@@ -416,7 +455,7 @@ function classBase(cls, ctor, tag) {
   if (ctor !== 'Function' && ctor !== null) base += ` [${ctor}]`;
   if (tag !== '' && ctor !== tag) base += ` [${tag}]`;
   if (ctor === null) base += ' extends [null prototype]';
-  else if (Object.getPrototypeOf(cls).name) base += ` extends ${Object.getPrototypeOf(cls).name}`;
+  else if (ObjectGetPrototypeOf(cls).name) base += ` extends ${ObjectGetPrototypeOf(cls).name}`;
   return `[${base}]`;
 }
 
@@ -433,9 +472,10 @@ function errorHeader(err) {
 
 // Rewrites one JSC stack frame (`fn@file:1:2`, `global code@file:1:2`, `fn@[native code]`) in V8 style.
 function formatFrame(line) {
-  const at = line.indexOf('@');
-  let fn = line.slice(0, at);
-  let location = internal.sourcePosition ? internal.sourcePosition(line.slice(at + 1)) : line.slice(at + 1);
+  const at = StringPrototypeIndexOf(line, '@');
+  let fn = StringPrototypeSlice(line, 0, at);
+  const rawLocation = StringPrototypeSlice(line, at + 1);
+  let location = internal.sourcePosition ? internal.sourcePosition(rawLocation) : rawLocation;
   if (fn === 'global code' || fn === 'module code') fn = '';
   if (location === '[native code]') location = 'native';
   if (location === '') return `    at ${fn}`;
@@ -451,10 +491,13 @@ function errorStack(err) {
   } catch {}
   if (typeof stack !== 'string' || stack === '') return header;
   // The runtime's own frames (jsbridge:internal/...) are noise for users: leave them out.
-  const lines = stack.split('\n').filter((l) => l !== '' && !l.includes('@jsbridge:internal/'));
+  const lines = ArrayPrototypeFilter(
+    StringPrototypeSplit(stack, '\n'),
+    (l) => l !== '' && !StringPrototypeIncludes(l, '@jsbridge:internal/'),
+  );
   if (lines.length === 0) return header;
-  if (!lines.every((l) => l.includes('@'))) return stack;
-  return [header, ...lines.map(formatFrame)].join('\n');
+  if (!ArrayPrototypeEvery(lines, (l) => StringPrototypeIncludes(l, '@'))) return stack;
+  return ArrayPrototypeJoin([header, ...ArrayPrototypeMap(lines, formatFrame)], '\n');
 }
 
 // Like Node, replaces a run of frames that also appear in the cause's stack with `... n lines matching ...`.
@@ -465,18 +508,18 @@ function collapseCauseFrames(ctx, err, frames) {
   } catch {}
   if (!(cause instanceof Error)) return frames;
   const causeStack = errorStack(cause);
-  const start = causeStack.indexOf('\n    at');
+  const start = StringPrototypeIndexOf(causeStack, '\n    at');
   if (start === -1) return frames;
-  const causeFrames = causeStack.slice(start + 1).split('\n');
+  const causeFrames = StringPrototypeSplit(StringPrototypeSlice(causeStack, start + 1), '\n');
   for (let i = 0; i < frames.length - 3; i++) {
-    const j = causeFrames.indexOf(frames[i]);
+    const j = ArrayPrototypeIndexOf(causeFrames, frames[i]);
     if (j === -1 || causeFrames.length - j <= 3) continue;
     let len = 1;
-    const maxLen = Math.min(frames.length - i, causeFrames.length - j);
+    const maxLen = MathMin(frames.length - i, causeFrames.length - j);
     while (len < maxLen && frames[i + len] === causeFrames[j + len]) len++;
     if (len <= 3) continue;
     const note = ctx.stylize(`    ... ${len - 2} lines matching cause stack trace ...`, 'undefined');
-    return [...frames.slice(0, i + 1), note, ...frames.slice(i + len - 1)];
+    return [...ArrayPrototypeSlice(frames, 0, i + 1), note, ...ArrayPrototypeSlice(frames, i + len - 1)];
   }
   return frames;
 }
@@ -484,24 +527,30 @@ function collapseCauseFrames(ctx, err, frames) {
 function formatErrorBase(ctx, err, ctor, tag, keys) {
   const name = err.name != null ? String(err.name) : 'Error';
   let stack = errorStack(err);
-  const duplicate = (key) => ['name', 'message', 'stack'].includes(key) && !ctx.showHidden && stack.includes(String(err[key]));
-  const jscExtra = (key) => ['line', 'column', 'sourceURL'].includes(key) && !isEnumerable(err, key);
-  keys.splice(0, keys.length, ...keys.filter((key) => !duplicate(key) && !jscExtra(key)));
-  if ('cause' in err && !keys.includes('cause')) keys.push('cause');
-  if (Array.isArray(err.errors) && !keys.includes('errors')) keys.push('errors');
+  const duplicate = (key) =>
+    ArrayPrototypeIncludes(['name', 'message', 'stack'], key) && !ctx.showHidden &&
+    StringPrototypeIncludes(stack, String(err[key]));
+  const jscExtra = (key) => ArrayPrototypeIncludes(['line', 'column', 'sourceURL'], key) && !isEnumerable(err, key);
+  ArrayPrototypeSplice(keys, 0, keys.length, ...ArrayPrototypeFilter(keys, (key) => !duplicate(key) && !jscExtra(key)));
+  if ('cause' in err && !ArrayPrototypeIncludes(keys, 'cause')) ArrayPrototypePush(keys, 'cause');
+  if (ArrayIsArray(err.errors) && !ArrayPrototypeIncludes(keys, 'errors')) ArrayPrototypePush(keys, 'errors');
   const len = name.length;
   const boundary = stack.length === len || stack[len] === ':' || stack[len] === '\n';
-  if (stack.startsWith(name) && boundary && (ctor === null || name.endsWith('Error'))) {
-    const p = getPrefix(ctor, tag, 'Error').slice(0, -1);
-    if (name !== p) stack = p.includes(name) ? p + stack.slice(len) : `${p} [${name}]${stack.slice(len)}`;
+  if (StringPrototypeStartsWith(stack, name) && boundary && (ctor === null || StringPrototypeEndsWith(name, 'Error'))) {
+    const p = StringPrototypeSlice(getPrefix(ctor, tag, 'Error'), 0, -1);
+    const rest = StringPrototypeSlice(stack, len);
+    if (name !== p) stack = StringPrototypeIncludes(p, name) ? p + rest : `${p} [${name}]${rest}`;
   }
   const message = err.message;
-  let pos = (message && stack.indexOf(message)) || -1;
+  let pos = (message && StringPrototypeIndexOf(stack, message)) || -1;
   if (pos !== -1) pos += message.length;
-  const framesStart = stack.indexOf('\n    at', pos);
+  const framesStart = StringPrototypeIndexOf(stack, '\n    at', pos);
   if (framesStart === -1) stack = `[${stack}]`;
-  else stack = [stack.slice(0, framesStart), ...collapseCauseFrames(ctx, err, stack.slice(framesStart + 1).split('\n'))].join('\n');
-  if (ctx.indentationLvl !== 0) stack = stack.replaceAll('\n', `\n${' '.repeat(ctx.indentationLvl)}`);
+  else {
+    const frames = StringPrototypeSplit(StringPrototypeSlice(stack, framesStart + 1), '\n');
+    stack = ArrayPrototypeJoin([StringPrototypeSlice(stack, 0, framesStart), ...collapseCauseFrames(ctx, err, frames)], '\n');
+  }
+  if (ctx.indentationLvl !== 0) stack = StringPrototypeReplaceAll(stack, '\n', `\n${StringPrototypeRepeat(' ', ctx.indentationLvl)}`);
   return stack;
 }
 
@@ -515,17 +564,17 @@ function groupArrayElements(ctx, output, value) {
   let maxLength = 0;
   for (let i = 0; i < outputLength; i++) {
     const len = ctx.colors ? removeColors(output[i]).length : output[i].length;
-    lengths.push(len);
+    ArrayPrototypePush(lengths, len);
     totalLength += len + separatorSpace;
-    maxLength = Math.max(maxLength, len);
+    maxLength = MathMax(maxLength, len);
   }
   const actualMax = maxLength + separatorSpace;
   if (actualMax * 3 + ctx.indentationLvl >= ctx.breakLength || (totalLength / actualMax <= 5 && maxLength > 6)) return output;
-  const averageBias = Math.sqrt(actualMax - totalLength / output.length);
-  const biasedMax = Math.max(actualMax - 3 - averageBias, 1);
-  const columns = Math.min(
-    Math.round(Math.sqrt(2.5 * biasedMax * outputLength) / biasedMax),
-    Math.floor((ctx.breakLength - ctx.indentationLvl) / actualMax),
+  const averageBias = MathSqrt(actualMax - totalLength / output.length);
+  const biasedMax = MathMax(actualMax - 3 - averageBias, 1);
+  const columns = MathMin(
+    MathRound(MathSqrt(2.5 * biasedMax * outputLength) / biasedMax),
+    MathFloor((ctx.breakLength - ctx.indentationLvl) / actualMax),
     ctx.compact * 4,
     15,
   );
@@ -533,8 +582,8 @@ function groupArrayElements(ctx, output, value) {
   const columnWidths = [];
   for (let c = 0; c < columns; c++) {
     let width = 0;
-    for (let j = c; j < output.length; j += columns) width = Math.max(width, lengths[j] ?? 0);
-    columnWidths.push(width + separatorSpace);
+    for (let j = c; j < output.length; j += columns) width = MathMax(width, lengths[j] ?? 0);
+    ArrayPrototypePush(columnWidths, width + separatorSpace);
   }
   let numeric = true;
   if (value !== undefined) {
@@ -544,17 +593,17 @@ function groupArrayElements(ctx, output, value) {
   }
   const grouped = [];
   for (let i = 0; i < outputLength; i += columns) {
-    const end = Math.min(i + columns, outputLength);
+    const end = MathMin(i + columns, outputLength);
     let line = '';
     for (let j = i; j < end; j++) {
       const last = j === end - 1;
       const cell = last ? output[j] : `${output[j]}, `;
       const width = columnWidths[j - i] + output[j].length - lengths[j] - (last ? separatorSpace : 0);
-      line += numeric ? cell.padStart(width) : last ? cell : cell.padEnd(width);
+      line += numeric ? StringPrototypePadStart(cell, width) : last ? cell : StringPrototypePadEnd(cell, width);
     }
-    grouped.push(line);
+    ArrayPrototypePush(grouped, line);
   }
-  if (ctx.maxArrayLength < output.length) grouped.push(output[outputLength]);
+  if (ctx.maxArrayLength < output.length) ArrayPrototypePush(grouped, output[outputLength]);
   return grouped;
 }
 
@@ -565,7 +614,7 @@ function isBelowBreakLength(ctx, output, start, base) {
     total += ctx.colors ? removeColors(entry).length : entry.length;
     if (total > ctx.breakLength) return false;
   }
-  return base === '' || !base.includes('\n');
+  return base === '' || !StringPrototypeIncludes(base, '\n');
 }
 
 function reduceToSingleString(ctx, output, base, braces, type, depth, value) {
@@ -576,20 +625,20 @@ function reduceToSingleString(ctx, output, base, braces, type, depth, value) {
     if (ctx.currentDepth - depth < ctx.compact && entries === output.length) {
       const start = output.length + ctx.indentationLvl + braces[0].length + base.length + 10;
       if (isBelowBreakLength(ctx, output, start, base)) {
-        const joined = output.join(', ');
-        if (!joined.includes('\n')) return `${head}${braces[0]} ${joined} ${braces[1]}`;
+        const joined = ArrayPrototypeJoin(output, ', ');
+        if (!StringPrototypeIncludes(joined, '\n')) return `${head}${braces[0]} ${joined} ${braces[1]}`;
       }
     }
   }
-  const indentation = `\n${' '.repeat(ctx.indentationLvl)}`;
-  return `${head}${braces[0]}${indentation}  ${output.join(`,${indentation}  `)}${indentation}${braces[1]}`;
+  const indentation = `\n${StringPrototypeRepeat(' ', ctx.indentationLvl)}`;
+  return `${head}${braces[0]}${indentation}  ${ArrayPrototypeJoin(output, `,${indentation}  `)}${indentation}${braces[1]}`;
 }
 
 /// Node's util.inspect(value, options).
 function inspect(value, options) {
   const ctx = { ...defaultOptions, seen: [], circular: undefined, indentationLvl: 0, currentDepth: 0 };
   if (options !== null && typeof options === 'object') {
-    for (const key of Object.keys(defaultOptions)) if (options[key] !== undefined) ctx[key] = options[key];
+    for (const key of optionNames) if (options[key] !== undefined) ctx[key] = options[key];
   }
   if (ctx.maxArrayLength === null) ctx.maxArrayLength = Infinity;
   if (ctx.maxStringLength === null) ctx.maxStringLength = Infinity;
@@ -605,15 +654,17 @@ function stylizeWithColor(text, style) {
   return codes ? `\u001b[${codes[0]}m${text}\u001b[${codes[1]}m` : text;
 }
 
-const builtInConstructors = new Set(Object.getOwnPropertyNames(globalThis).filter((n) => /^[A-Z][a-zA-Z0-9]+$/.test(n)));
+const builtInConstructors = new SafeSet(
+  ArrayPrototypeFilter(ObjectGetOwnPropertyNames(globalThis), (n) => test(/^[A-Z][a-zA-Z0-9]+$/, n)),
+);
 
 // True when the object's toString comes from a built-in prototype (so %s should inspect it).
 function hasBuiltInToString(value) {
   if (typeof value.toString !== 'function') return true;
   if (hasOwn(value, 'toString')) return false;
   let holder = value;
-  do holder = Object.getPrototypeOf(holder); while (holder !== null && !hasOwn(holder, 'toString'));
-  const desc = holder && Object.getOwnPropertyDescriptor(holder, 'constructor');
+  do holder = ObjectGetPrototypeOf(holder); while (holder !== null && !hasOwn(holder, 'toString'));
+  const desc = holder && ObjectGetOwnPropertyDescriptor(holder, 'constructor');
   return desc !== undefined && typeof desc.value === 'function' && builtInConstructors.has(desc.value.name);
 }
 
@@ -621,17 +672,17 @@ const circularJSONMessage = (() => {
   const cyclic = {};
   cyclic.self = cyclic;
   try {
-    JSON.stringify(cyclic);
+    JSONStringify(cyclic);
   } catch (e) {
-    return e.message.split('\n')[0];
+    return StringPrototypeSplit(e.message, '\n')[0];
   }
 })();
 
 function stringifyJSON(value) {
   try {
-    return `${JSON.stringify(value)}`;
+    return `${JSONStringify(value)}`;
   } catch (e) {
-    if (e instanceof TypeError && e.message.split('\n')[0] === circularJSONMessage) return '[Circular]';
+    if (e instanceof TypeError && StringPrototypeSplit(e.message, '\n')[0] === circularJSONMessage) return '[Circular]';
     throw e;
   }
 }
@@ -669,20 +720,20 @@ function formatWithOptions(options, ...args) {
       if (first[i] !== '%') continue;
       const directive = first[++i];
       if (directive === '%') {
-        str += first.slice(lastPos, i);
+        str += StringPrototypeSlice(first, lastPos, i);
         lastPos = i + 1;
       } else if (argIndex + 1 < args.length) {
         const text = formatDirective(directive, args[argIndex + 1], options);
         if (text === undefined) continue;
         argIndex++;
-        str += first.slice(lastPos, i - 1) + text;
+        str += StringPrototypeSlice(first, lastPos, i - 1) + text;
         lastPos = i + 1;
       }
     }
     if (lastPos !== 0) {
       argIndex++;
       separator = ' ';
-      str += first.slice(lastPos);
+      str += StringPrototypeSlice(first, lastPos);
     }
   }
   for (; argIndex < args.length; argIndex++) {

@@ -1,6 +1,8 @@
 // CommonJS modules: `require` for relative `.js` / `.json` files (and directories with index.js),
 // with a cache and Node's cycle semantics (a module required during its own load sees its partial exports).
 
+const { MathMax, RegExpPrototypeExec, StringPrototypeStartsWith } = internal.primordials;
+
 const cache = Object.create(null);
 const wrapperParams = ["exports", "require", "module", "__filename", "__dirname"];
 // Modules compile as `(function (<params>) {<source>`: columns on line 1 include the header.
@@ -8,9 +10,9 @@ const wrapperHeaderLength = `(function (${wrapperParams.join(", ")}) {`.length;
 
 /// Maps a `file:line:column` position in compiled module code to the position in the source file.
 internal.sourcePosition = function (position) {
-  const match = /^(.*):1:(\d+)$/.exec(position);
-  if (match === null || match[1].startsWith("jsbridge:")) return position;
-  return `${match[1]}:1:${Math.max(1, Number(match[2]) - wrapperHeaderLength)}`;
+  const match = RegExpPrototypeExec(/^(.*):1:(\d+)$/, position);
+  if (match === null || StringPrototypeStartsWith(match[1], "jsbridge:")) return position;
+  return `${match[1]}:1:${MathMax(1, Number(match[2]) - wrapperHeaderLength)}`;
 };
 
 function normalize(path) {

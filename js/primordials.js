@@ -17,13 +17,18 @@ function copyStatics(prefix, source, names) {
 function copyMethods(prefix, prototype, names) {
   for (const name of names) primordials[prefix + upperFirst(name)] = uncurryThis(prototype[name]);
 }
+/// An accessor as a function of its receiver: `MapPrototypeGetSize(map)`.
+function copyGetter(name, prototype, key) {
+  primordials[name] = uncurryThis(Reflect.getOwnPropertyDescriptor(prototype, key).get);
+}
 
 copyStatics("JSON", JSON, ["parse", "stringify"]);
 copyStatics("Object", Object, [
   "assign", "create", "defineProperty", "entries", "freeze", "fromEntries", "getOwnPropertyDescriptor",
-  "getOwnPropertyNames", "getPrototypeOf", "hasOwn", "is", "isFrozen", "keys", "setPrototypeOf", "values",
+  "getOwnPropertyNames", "getOwnPropertySymbols", "getPrototypeOf", "hasOwn", "is", "isFrozen", "keys",
+  "setPrototypeOf", "values",
 ]);
-copyMethods("ObjectPrototype", Object.prototype, ["hasOwnProperty", "toString"]);
+copyMethods("ObjectPrototype", Object.prototype, ["hasOwnProperty", "propertyIsEnumerable", "toString"]);
 copyStatics("Array", Array, ["from", "isArray"]);
 copyMethods("ArrayPrototype", Array.prototype, [
   "concat", "every", "filter", "find", "findIndex", "forEach", "includes", "indexOf", "join", "map", "pop", "push",
@@ -31,21 +36,40 @@ copyMethods("ArrayPrototype", Array.prototype, [
 ]);
 copyMethods("StringPrototype", String.prototype, [
   "charCodeAt", "codePointAt", "endsWith", "includes", "indexOf", "lastIndexOf", "padEnd", "padStart", "repeat",
-  "replace", "slice", "split", "startsWith", "toLowerCase", "toUpperCase", "trim",
+  "replace", "replaceAll", "slice", "split", "startsWith", "toLowerCase", "toUpperCase", "trim", "valueOf",
 ]);
+copyMethods("RegExpPrototype", RegExp.prototype, ["exec", "toString"]);
+copyMethods("NumberPrototype", Number.prototype, ["toFixed", "toString", "valueOf"]);
+copyMethods("BooleanPrototype", Boolean.prototype, ["valueOf"]);
+copyMethods("SymbolPrototype", Symbol.prototype, ["toString", "valueOf"]);
+copyMethods("BigIntPrototype", BigInt.prototype, ["valueOf"]);
+copyMethods("DatePrototype", Date.prototype, ["getTime", "toISOString"]);
+copyMethods("MapPrototype", Map.prototype, ["entries"]);
+copyMethods("SetPrototype", Set.prototype, ["values"]);
+copyMethods("WeakMapPrototype", WeakMap.prototype, ["has"]);
+copyMethods("WeakSetPrototype", WeakSet.prototype, ["has"]);
+copyStatics("ArrayBuffer", ArrayBuffer, ["isView"]);
+copyGetter("MapPrototypeGetSize", Map.prototype, "size");
+copyGetter("SetPrototypeGetSize", Set.prototype, "size");
+copyGetter("RegExpPrototypeGetSource", RegExp.prototype, "source");
+copyGetter("ArrayBufferPrototypeGetByteLength", ArrayBuffer.prototype, "byteLength");
+copyGetter("DataViewPrototypeGetByteLength", DataView.prototype, "byteLength");
+copyGetter("TypedArrayPrototypeGetSymbolToStringTag", Reflect.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag);
 copyStatics("Reflect", Reflect, [
   "apply", "defineProperty", "deleteProperty", "get", "getOwnPropertyDescriptor", "getPrototypeOf", "has",
   "ownKeys", "set",
 ]);
-copyMethods("FunctionPrototype", Function.prototype, ["apply", "bind", "call"]);
+copyMethods("FunctionPrototype", Function.prototype, ["apply", "bind", "call", "toString"]);
 // Promise's statics use their receiver as the constructor.
 primordials.PromiseResolve = Promise.resolve.bind(Promise);
 primordials.PromiseReject = Promise.reject.bind(Promise);
 copyMethods("PromisePrototype", Promise.prototype, ["then"]);
 copyStatics("Number", Number, ["isFinite", "isInteger", "isNaN", "isSafeInteger"]);
-copyStatics("Math", Math, ["floor", "max", "min", "round", "trunc"]);
-copyStatics("Symbol", Symbol, ["asyncIterator", "iterator", "toStringTag"]);
-for (const Constructor of [Array, Error, Map, Number, Object, Promise, RangeError, Set, String, TypeError, WeakMap]) {
+copyStatics("Math", Math, ["floor", "max", "min", "round", "sqrt", "trunc"]);
+copyStatics("Symbol", Symbol, ["asyncIterator", "for", "iterator", "toStringTag"]);
+for (const Constructor of [
+  Array, Error, Map, Number, Object, Promise, RangeError, Set, String, TypeError, Uint8Array, WeakMap,
+]) {
   primordials[Constructor.name] = Constructor;
 }
 

@@ -81,6 +81,45 @@ func runScript(
         #expect(result.exitCode == 0)
     }
 
+    /// The console and inspector load after the script has run, so they too must use the captured
+    /// built-ins: the same output with the common prototype methods replaced as without.
+    @Test func replacedBuiltInsDoNotChangeTheConsolesOutput() async {
+        let values = #"""
+            const values = { a: [1, "x", { b: 2 }], m: new Map([[1, 2]]), s: new Set(["q"]), f() {}, d: new Date(0) };
+            const error = new Error("boom", { cause: new RangeError("inner") });
+            const list = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+            """#
+        let show = #"""
+            console.log(values, list, new Uint8Array(2).buffer, "%s=%d", "n", 5);
+            console.log("%s=%d", "n", 5, error);
+            console.table([{ a: 1 }, { b: 2 }]);
+            console.group("g");
+            console.log("in\ngroup", Symbol("t"), /re/g);
+            console.groupEnd();
+            """#
+        let plain = await runScript(values + show)
+        let replaced = await runScript(
+            values
+                + #"""
+                const broken = () => { throw new Error("replaced"); };
+                for (const [object, keys] of [
+                  [Object, ["keys", "getOwnPropertyNames", "getOwnPropertySymbols", "getPrototypeOf", "assign", "is"]],
+                  [Object.prototype, ["toString", "hasOwnProperty", "propertyIsEnumerable"]], [Array, ["isArray", "from"]],
+                  [Array.prototype, ["push", "pop", "join", "map", "filter", "includes", "slice", "splice", "concat"]],
+                  [String.prototype, ["slice", "split", "replace", "replaceAll", "padStart", "padEnd", "repeat", "includes"]],
+                  [Map.prototype, ["entries", "get", "set"]], [Set.prototype, ["values", "has", "add"]], [JSON, ["stringify"]],
+                  [Math, ["max", "min", "floor"]], [RegExp.prototype, ["exec", "test", "toString"]],
+                  [Number.prototype, ["toString", "toFixed"]], [Function.prototype, ["toString"]],
+                ]) {
+                  for (const key of keys) object[key] = broken;
+                }
+                Object.defineProperty(Map.prototype, "size", { get: broken });
+                """# + show)
+        #expect(plain.exitCode == 0 && replaced.exitCode == 0, "\(replaced.stderr)")
+        #expect(plain.lines.count > 10)
+        #expect(replaced.lines == plain.lines, "\(replaced.stderr)")
+    }
+
     @Test func callRoundTripsNestedJSONWithUnicode() async {
         let result = await runScript(
             #"""
