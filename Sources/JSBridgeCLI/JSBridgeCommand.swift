@@ -143,10 +143,23 @@ struct JSBridgeCommand {
         withExtendedLifetime(runtime) { Foundation.exit(code) }
     }
 
+    /// The most `--config` may hold: configuration is small, and a bound keeps a wrong path (a device, a
+    /// huge file) from being read whole.
+    static let maxConfigurationBytes = 16 << 20
+
     private func loadConfiguration(_ path: String?) throws(UsageError) -> JSONObject {
         guard let path else { return [:] }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // Read in chunks up to one byte past the limit: pipes and /proc files report no size.
+        let data: Data
+        do {
+            guard let file = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileReadNoSuchFile) }
+            defer { try? file.close() }
+            data = try file.read(upToCount: Self.maxConfigurationBytes + 1) ?? Data()
+        } catch {
             throw UsageError("--config: cannot read '\(path)'.")
+        }
+        guard data.count <= Self.maxConfigurationBytes else {
+            throw UsageError("--config: '\(path)' is larger than \(Self.maxConfigurationBytes >> 20) MiB.")
         }
         let value: JSONValue
         do {

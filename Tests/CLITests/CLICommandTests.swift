@@ -84,6 +84,9 @@ private func withScratchDirectory<T>(_ body: (String) async throws -> T) async t
         .init(arguments: ["--config", "$TMP", hello], message: "--config: cannot read"),
         .init(arguments: ["--config", "$SPECS/fixtures/invalid-config.json", hello], message: "is not valid JSON"),
         .init(arguments: ["--config", "$SPECS/fixtures/array-config.json", hello], message: "must hold a JSON object"),
+        // An endless source is read only up to the bound; an empty one is not JSON.
+        .init(arguments: ["--config", "/dev/zero", hello], message: "--config: '/dev/zero' is larger than 16 MiB"),
+        .init(arguments: ["--config", "/dev/null", hello], message: "--config: '/dev/null' is not valid JSON"),
     ]
 
     @Test(arguments: usageErrors)

@@ -365,6 +365,37 @@ import Testing
         #expect(result.stderr == "")
     }
 
+    /// Response heads are bounded (docs/limits.md): one field or all fields over 80 KiB, or too many fields,
+    /// end the request with a network error of kind "protocol"; a head just under the bound is read.
+    @Test func oversizedResponseHeadersAreRefused() async throws {
+        let (result, _) = try await run(
+            """
+            (async () => {
+              for (const path of ["/field", "/total", "/fits"]) {
+                await fetch(base + path).then(
+                  (r) => console.log(path, r.status, r.headers.get("x-a").length),
+                  (e) => console.log(path, e.constructor.name, e.cause.code, e.cause.data.kind, /too large/.test(e.cause.message)));
+              }
+            })();
+            """,
+            routes: { server in
+                let big = String(repeating: "v", count: 90 * 1024)
+                let part = String(repeating: "v", count: 30 * 1024)
+                server.route("/field") { _ in .text("x", headers: [.init("X-A", big)]) }
+                server.route("/total") { _ in
+                    .text("x", headers: [.init("X-A", part), .init("X-B", part), .init("X-C", part)])
+                }
+                server.route("/fits") { _ in
+                    .text("x", headers: [.init("X-A", String(repeating: "v", count: 70 * 1024))])
+                }
+            })
+        #expect(
+            result.lines == [
+                "/field TypeError NETWORK_ERROR protocol true", "/total TypeError NETWORK_ERROR protocol true",
+                "/fits 200 \(70 * 1024)",
+            ], "\(result.stderr)")
+    }
+
     @Test func globalsNeedThePlugin() async throws {
         let result = await ScriptRunner.run("console.log(typeof fetch, typeof Headers, typeof HTTP)")
         #expect(result.lines == ["undefined undefined undefined"])

@@ -325,6 +325,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 return HTTPError.network(
                     kind: "reset", message: "the connection closed before the response was complete", url: url)
             }
+            if error == .headerOverflow {
+                return HTTPError.network(
+                    kind: "protocol",
+                    message: "the response head is too large: over 80 KiB in one field or in all fields, "
+                        + "or over 65,534 fields (docs/limits.md)", url: url)
+            }
             return HTTPError.network(kind: "protocol", message: message, url: url)
         }
         // A name that does not resolve: NIO's SocketAddressError (alone, or as the DNS error of a
