@@ -61,6 +61,7 @@ let package = Package(
             resources: [
                 "loader.js", "inspect.js", "console.js", "errors.js", "encoding.js", "events.js", "url.js",
                 "structured-clone.js", "timers.js", "process.js", "module.js", "bridge.js", "primordials.js",
+                "resolve.js", "esm.js",
             ].map { .embedInCode($0) }
         ),
         // The engine: JavaScriptCore host, event loop (the JS thread is a SwiftNIO event loop), command queue.

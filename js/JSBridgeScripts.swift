@@ -57,6 +57,10 @@ public enum JSBridgeScripts {
             name: "url.js", source: PackageResources.url_js, globals: ["URL", "URLSearchParams"],
             internals: ["URL", "URLSearchParams"]),
         File(
+            name: "resolve.js", source: PackageResources.resolve_js, globals: [],
+            internals: ["resolveBare", "builtinExports", "isBuiltinName", "builtinModuleNames"]),
+        File(name: "esm.js", source: PackageResources.esm_js, globals: [], internals: ["esm", "fileURLToPath"]),
+        File(
             name: "structured-clone.js", source: PackageResources.structured_clone_js,
             globals: ["structuredClone"], internals: ["structuredClone"]),
     ]

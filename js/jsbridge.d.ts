@@ -305,7 +305,37 @@ declare var process: JSBridgeProcess;
 /** Node's alias of `globalThis`. */
 declare var global: typeof globalThis;
 
-// MARK: - CommonJS modules (relative and absolute paths, `.js` and `.json`; no node_modules lookup)
+// MARK: - Modules (docs/running-scripts.md, "Modules and packages")
+
+/** `import.meta` in an ES module. */
+interface ImportMeta {
+  /** The module's `file:` URL (percent-encoded). */
+  url: string;
+  /** The module's absolute path. */
+  readonly filename: string;
+  /** The directory of `filename`. */
+  readonly dirname: string;
+  /** True in the main module (the script given to `jsbridge`). */
+  readonly main: boolean;
+  /** Resolves a specifier as an `import` from this module would: a `file:` URL, or `node:x` for a built-in. */
+  resolve(specifier: string): string;
+}
+
+declare module "node:module" {
+  /** A `require` that resolves from `filename` (an absolute path, or a `file:` URL such as `import.meta.url`). */
+  export function createRequire(filename: string | URL): JSBridgeRequire;
+  /** Node's built-in module names (without `node:`). */
+  export const builtinModules: readonly string[];
+  /** Whether `name` (with or without `node:`) is a Node built-in module name. */
+  export function isBuiltin(name: string): boolean;
+}
+
+declare module "module" {
+  export * from "node:module";
+}
+
+// CommonJS: relative and absolute paths (`.js`, `.json`, directories), `node:` built-ins, `jsbridge:` plugin
+// modules, and packages in `node_modules`.
 
 interface JSBridgeModule {
   id: string;
@@ -319,7 +349,11 @@ interface JSBridgeModule {
 }
 
 interface JSBridgeRequire {
-  /** Loads `./x`, `../x`, `/abs/x` (trying `x`, `x.js`, `x.json`, `x/index.js`, `x/index.json`). */
+  /**
+   * Loads `./x`, `../x`, `/abs/x` (trying `x`, `x.js`, `x.json`, then a directory's `main` and
+   * `index.js` / `index.json`), a built-in (`node:x`), a plugin's module (`jsbridge:x`) or a package from
+   * `node_modules` (its `exports` with the `require` condition, else `main`). An ES module gives its namespace.
+   */
   (id: string): any;
   resolve(id: string): string;
   cache: Record<string, JSBridgeModule>;
