@@ -36,6 +36,8 @@ let package = Package(
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "HTTPPlugin", targets: ["HTTPPlugin"]),
         .library(name: "HTTPPluginTesting", targets: ["HTTPPluginTesting"]),
+        .library(name: "FileSystemCore", targets: ["FileSystemCore"]),
+        .library(name: "FileSystemPlugin", targets: ["FileSystemPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -88,7 +90,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StorageCore", dependencies: ["JSBridgeBase", "CSQLite"], path: "Plugins/Storage/Core"),
         pluginTarget(
-            "StoragePlugin", folder: "Storage", dependencies: ["StorageCore"], embedding: ["storage.js", "storage.d.ts"]),
+            "StoragePlugin", folder: "Storage", dependencies: ["StorageCore"],
+            embedding: ["storage.js", "storage.d.ts"]),
         // Location: gpsd / fixed / NMEA sources, offline reverse geocoding, and the plugin.
         .target(name: "LocationCore", dependencies: ["JSBridgeBase"], path: "Plugins/Location/Core"),
         pluginTarget(
@@ -110,12 +113,21 @@ let package = Package(
             name: "HTTPPluginTesting",
             dependencies: ["JSBridgeBase", .product(name: "NIOHTTP1", package: "swift-nio")] + nioLoops,
             path: "Plugins/HTTP/Testing"),
+        // FileSystem: files and directories over POSIX behind --allow-read/--allow-write, and node:fs.
+        .target(name: "FileSystemCore", dependencies: ["JSBridgeBase"], path: "Plugins/FileSystem/Core"),
+        pluginTarget(
+            "FileSystemPlugin", folder: "FileSystem", dependencies: ["FileSystemCore"],
+            embedding: [
+                "filesystem-core.js", "filesystem.js", "node-fs-common.js", "node-fs-promises.js", "node-fs.js",
+                "filesystem.d.ts",
+            ]),
 
         // The `jsbridge` executable: the CLI with the built-in plugins.
         .executableTarget(
             name: "jsbridge",
             dependencies: [
                 "JSBridgeCLI", "EchoPlugin", "LocationPlugin", "ModelPlugin", "StoragePlugin", "HTTPPlugin",
+                "FileSystemPlugin",
             ]),
 
         // MARK: Examples
@@ -149,6 +161,10 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
+        .testTarget(name: "FileSystemCoreTests", dependencies: ["FileSystemCore", "JSBridgeCore"]),
+        .testTarget(
+            name: "FileSystemPluginTests",
+            dependencies: ["FileSystemPlugin", "FileSystemCore", "HTTPPlugin", "HTTPPluginTesting", "JSBridgeTesting"]),
         .testTarget(name: "CLITests", dependencies: ["jsbridge", "JSBridgeCLI"], exclude: ["Specs"]),
         .testTarget(
             name: "CounterPluginTests", dependencies: ["CounterPlugin", "JSBridgeTesting"],

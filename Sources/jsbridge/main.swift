@@ -1,4 +1,5 @@
 import EchoPlugin
+import FileSystemPlugin
 import HTTPPlugin
 import JSBridgeCLI
 import LocationPlugin
@@ -6,4 +7,6 @@ import ModelPlugin
 import StoragePlugin
 
 // The `jsbridge` executable: the CLI with the built-in plugins.
-JSBridgeCLI.main(plugins: { [EchoPlugin(), HTTPPlugin(), LocationPlugin(), ModelPlugin(), StoragePlugin()] })
+JSBridgeCLI.main(plugins: {
+    [EchoPlugin(), FileSystemPlugin(), HTTPPlugin(), LocationPlugin(), ModelPlugin(), StoragePlugin()]
+})

@@ -625,6 +625,7 @@ import Testing
               try { await Report.download({ id: 404 }); } catch (e) { console.log(e.domain, e.code, e.status); }
             })();
             """,
+            permissions: Permissions(allowing: .net, .read),
             routes: { server in
                 server.route("/report") { request in
                     request.query == "id=404" ? .text("missing", status: 404) : .text("report \(request.query ?? "")")
@@ -657,6 +658,7 @@ import Testing
               try { await Slow.send({ doc: { data: "x" } }); } catch (e) { console.log(e.domain, e.code, Date.now() - started < 3000); }
             })();
             """,
+            permissions: Permissions(allowing: .net, .read),
             routes: { server in
                 server.route("/flaky") { request in
                     let attempt = attempts.wrappingAdd(1, ordering: .relaxed).newValue

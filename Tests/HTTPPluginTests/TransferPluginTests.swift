@@ -90,7 +90,8 @@ import Testing
     }
 
     @Test func badUploadArguments() async throws {
-        let tester = try await PluginTester(HTTPPlugin(), options: .testing(permissions: Permissions(allowing: .net)))
+        let tester = try await PluginTester(
+            HTTPPlugin(), options: .testing(permissions: Permissions(allowing: .net, .read)))
         do {
             for try await _ in try tester.stream(
                 "upload", ["url": "http://127.0.0.1:1/", "files": [["name": "f", "path": "/x", "text": "y"]]])

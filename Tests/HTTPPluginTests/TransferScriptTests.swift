@@ -134,7 +134,7 @@ import Testing
                 console.log(e.name);
               }
             })();
-            """, directory: directory
+            """, directory: directory, permissions: Permissions(allowing: .net, .read)
         ) { server in
             server.route("/upload") { request in .json("{\"size\":\(request.body.count)}", status: 201) }
         }

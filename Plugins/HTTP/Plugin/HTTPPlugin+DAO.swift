@@ -423,9 +423,11 @@ private final class DAOSend: Sendable {
     /// The fixture's (or the auto mock's) response, after its delay.
     private func mocked(_ context: PluginContext<HTTPPlugin>) async throws -> FetchResponse {
         let configured = context.configuration.mock
+        // A directory the script names needs --allow-read; the configured one (or the default) does not.
+        let directory = try args.mock?.dir.map { (dir) throws(BridgeError) in try context.requirePath(.read, dir).path }
         let fixture =
             try args.mockContent
-            ?? MockFixtures(directory: args.mock?.dir ?? configured?.dir ?? "mocks").load(
+            ?? MockFixtures(directory: directory ?? configured?.dir ?? "mocks").load(
                 dao: dao.name, variant: args.mock?.variant)
         let answer = try MockFixtures.answer(fixture, url: request.url)
         let delayMs = args.mock?.delayMs ?? configured?.delayMs

@@ -58,7 +58,8 @@ extension HTTPPlugin {
         ).request()
         let uploader = Uploader(fetcher: fetcher, progressInterval: settings.progressInterval(args.progressIntervalMs))
         let request = UploadRequest(
-            url: validated.url, method: validated.method, headers: validated.headers, form: try args.form(),
+            url: validated.url, method: validated.method, headers: validated.headers,
+            form: try args.form { (path) throws(BridgeError) in try context.requirePath(.read, path).path },
             connectTimeout: validated.connectTimeout)
         let report: TransferProgressHandler = { value in try await out.yield(Self.encode(value)) }
         let progress = args.progress == true ? report : nil
@@ -147,7 +148,9 @@ struct UploadArguments: Decodable, Sendable {
         var contentType: String?
     }
 
-    func form() throws(BridgeError) -> MultipartFormData {
+    /// The form; each file part's path goes through `checkPath` (the script's read capability), which gives
+    /// the path to open.
+    func form(checkPath: (String) throws(BridgeError) -> String) throws(BridgeError) -> MultipartFormData {
         var form = MultipartFormData()
         for field in try namedPairs(fields, at: "fields") { form.append(field: field.name, value: field.value) }
         for (index, file) in (files ?? []).enumerated() {
@@ -159,7 +162,12 @@ struct UploadArguments: Decodable, Sendable {
                 guard !path.isEmpty else {
                     throw BridgeError.invalidArgument(at: "files[\(index)].path", "must not be empty")
                 }
-                form.append(file: file.name, path: path, filename: file.filename, contentType: file.contentType)
+                // The part is named after the path as given; the resolved one is what is opened.
+                let opened = try checkPath(path)
+                form.append(
+                    file: file.name, path: opened,
+                    filename: file.filename ?? String(path.split(separator: "/").last ?? Substring(path)),
+                    contentType: file.contentType)
             } else if let text = file.text {
                 form.append(
                     data: file.name, bytes: Array(text.utf8), filename: file.filename ?? "blob",

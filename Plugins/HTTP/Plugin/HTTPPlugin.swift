@@ -109,6 +109,7 @@ public struct HTTPPlugin: BridgePlugin {
 
     public static func declare(_ plugin: inout PluginDeclaration<Self>) {
         plugin.capability(.net)
+        plugin.capability(.read)
         plugin.typeScript(utf8: PackageResources.http_d_ts)
         plugin.script(
             .global(

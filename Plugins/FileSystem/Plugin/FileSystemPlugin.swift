@@ -1,0 +1,111 @@
+import FileSystemCore
+import JSBridgeCore
+import Synchronization
+
+/// `FileSystem`: files and directories for scripts granted `--allow-read` / `--allow-write` (scoped by path),
+/// with the `node:fs` and `node:fs/promises` modules as layers over the same actions (docs/running-scripts.md,
+/// "Files and capabilities").
+///
+/// Every action takes its arguments as an object (`{path, …}`) and has a sync twin named `<action>Sync` for
+/// Node's sync calls. Paths are resolved (symlinks followed, `..` removed) and checked before use; the
+/// resolved path is the one opened, and errors name the path the script gave, with Node's codes.
+///
+/// Large contents do not cross as JSON: `readFile` answers a file over ``inlineLimit`` with a token that
+/// the sync `take` turns into the string, and JavaScript hands large data to `writeFile` through the sync
+/// `stage` (a string argument or result of a sync action crosses without JSON text).
+public struct FileSystemPlugin: BridgePlugin {
+    public static let name = "FileSystem"
+
+    /// Contents larger than this (in bytes) cross through `take`/`stage` rather than inside the JSON answer.
+    public static let inlineLimit = 256 << 10
+
+    /// The plugin's `--config` section.
+    public struct Configuration: PluginConfiguration {
+        /// How many files a script may hold open at once (default 1024).
+        public var maxOpenFiles: Int?
+
+        public func validate() -> [ArgumentIssue] {
+            guard let maxOpenFiles, maxOpenFiles < 1 else { return [] }
+            return [ArgumentIssue(path: "maxOpenFiles", message: "must be at least 1, got \(maxOpenFiles)")]
+        }
+    }
+
+    /// The open files and the contents waiting to cross.
+    public struct State: Sendable {
+        let handles: FileHandles
+        let staged: StagedStrings
+    }
+
+    public init() {}
+
+    public func setUp(_ context: SetUpContext<Self>) async throws -> State {
+        State(handles: FileHandles(limit: context.configuration.maxOpenFiles ?? 1024), staged: StagedStrings())
+    }
+
+    public func shutdown(_ state: State) async {
+        state.handles.closeAll()
+    }
+
+    public static func declare(_ plugin: inout PluginDeclaration<Self>) {
+        plugin.capability(.read)
+        plugin.capability(.write)
+        plugin.constant("inlineLimit", .number(Double(inlineLimit)))
+        plugin.script(
+            .shared("filesystem-core.js", source: PackageResources.filesystem_core_js, shares: ["fs"]))
+        plugin.script(.global("filesystem.js", source: PackageResources.filesystem_js, defines: ["FileSystem"]))
+        plugin.script(
+            .shared("node-fs-common.js", source: PackageResources.node_fs_common_js, shares: ["fsPromises"]))
+        plugin.script(
+            .module("node:fs/promises", file: "node-fs-promises.js", source: PackageResources.node_fs_promises_js))
+        plugin.script(.module("node:fs", file: "node-fs.js", source: PackageResources.node_fs_js))
+        plugin.typeScript(utf8: PackageResources.filesystem_d_ts)
+        for (name, operation) in operations {
+            plugin.async(name, args: JSONValue.self) { context, args in try operation(context, args) }
+            plugin.sync(name + "Sync", args: JSONValue.self) { context, args in try operation(context, args) }
+        }
+        plugin.sync("stage", args: JSONValue.self) { context, args -> Int in
+            guard case .string(let text) = args else {
+                throw BridgeError.invalidArgument(at: "", "expected a string, got \(args.kindDescription)")
+            }
+            return context.state.staged.put(text)
+        }
+        plugin.sync("take", args: Int.self) { context, token -> String in
+            guard let text = context.state.staged.take(token) else {
+                throw BridgeError.invalidArgument(at: "", "no staged content \(token)")
+            }
+            return text
+        }
+    }
+
+    typealias Operation = @Sendable (PluginContext<Self>, JSONValue) throws -> JSONValue
+
+    /// The file-system actions, each run as an async action and as its `Sync` twin.
+    static let operations: [(String, Operation)] = [
+        ("readFile", readFile), ("writeFile", writeFile), ("readdir", readdir),
+        ("stat", { context, args in try stat(context, args, link: false) }),
+        ("lstat", { context, args in try stat(context, args, link: true) }),
+        ("mkdir", mkdir), ("rm", rm), ("rmdir", rmdir), ("unlink", unlink), ("rename", rename),
+        ("copyFile", copyFile), ("access", access), ("realpath", realpath), ("symlink", symlink),
+        ("readlink", readlink), ("chmod", chmod), ("truncate", truncate), ("exists", exists),
+        ("open", open), ("read", read), ("write", write), ("close", close), ("fstat", fstat),
+        ("ftruncate", ftruncate),
+    ]
+}
+
+/// Strings waiting to cross the bridge, by token (see ``FileSystemPlugin``).
+final class StagedStrings: Sendable {
+    private let entries = Mutex<(next: Int, strings: [Int: String])>((1, [:]))
+
+    func put(_ text: String) -> Int {
+        entries.withLock {
+            let token = $0.next
+            $0.next += 1
+            $0.strings[token] = text
+            return token
+        }
+    }
+
+    func take(_ token: Int) -> String? {
+        entries.withLock { $0.strings.removeValue(forKey: token) }
+    }
+}

@@ -1,0 +1,167 @@
+// node-fs-common.js - the promise API of `node:fs/promises` (and `fs.promises`) over the FileSystem plugin's
+// actions, shared by both node modules (`plugin.shared.fsPromises`): a thin layer giving argument shapes as
+// Node takes them, Buffers when the runtime has them, errors with Node's fields.
+
+const fs = plugin.shared.fs;
+const { call, toPath, checkEncoding } = fs;
+
+const constants = Object.freeze({
+  F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1, COPYFILE_EXCL: 1, COPYFILE_FICLONE: 2, COPYFILE_FICLONE_FORCE: 4,
+  O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 0o100, O_EXCL: 0o200, O_TRUNC: 0o1000, O_APPEND: 0o2000,
+  S_IFMT: 0o170000, S_IFREG: 0o100000, S_IFDIR: 0o040000, S_IFLNK: 0o120000,
+});
+
+/// `options` as Node takes them: a string is the encoding.
+function options(value, defaults = {}) {
+  if (value === undefined || value === null) return { ...defaults };
+  if (typeof value === "string") return { ...defaults, encoding: value };
+  if (typeof value !== "object") throw fs.invalidArgType("options", "of type string or an instance of Object", value);
+  return { ...defaults, ...value };
+}
+
+/// Runs `body`, turning a synchronous throw (a bad argument) into a rejection, as Node's promises do.
+function attempt(body) {
+  try {
+    return body();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+const unit = () => undefined;
+
+/// Node's flags for `open` from a string or the O_* numbers.
+function flagString(flags) {
+  if (flags === undefined || flags === null) return "r";
+  if (typeof flags === "string") return flags;
+  const access = flags & 3, create = flags & 0o100, excl = flags & 0o200, append = flags & 0o2000;
+  const plus = access === 2 ? "+" : "";
+  if (access === 0) return "r";
+  if (append) return "a" + (excl ? "x" : "") + plus;
+  if (create) return "w" + (excl ? "x" : "") + plus;
+  return "r+";
+}
+
+/// `fs.promises.open`'s FileHandle.
+class FileHandle {
+  #fd;
+  #position = null;
+  constructor(fd) { this.#fd = fd; }
+  get fd() { return this.#fd; }
+
+  /// `read(buffer, offset?, length?, position?)` or `read({buffer, offset, length, position})`.
+  async read(buffer, offset, length, position) {
+    if (buffer !== null && typeof buffer === "object" && !ArrayBuffer.isView(buffer)) {
+      ({ buffer, offset, length, position } = buffer);
+    }
+    buffer ??= new Uint8Array(16384);
+    const target = fs.bytesOf(buffer);
+    offset ??= 0;
+    length ??= target.length - offset;
+    const bytes = await fs.readBytes(this.#fd, length, position, false);
+    target.set(bytes, offset);
+    return { bytesRead: bytes.length, buffer };
+  }
+
+  /// `write(buffer, offset?, length?, position?)` or `write(string, position?, encoding?)`.
+  async write(data, offset, length, position) {
+    if (typeof data === "string") {
+      const bytesWritten = await fs.writeBytes(this.#fd, data, length, offset, false);
+      return { bytesWritten, buffer: data };
+    }
+    const bytes = fs.bytesOf(data);
+    const start = offset ?? 0;
+    const slice = bytes.subarray(start, length === undefined || length === null ? bytes.length : start + length);
+    const bytesWritten = await fs.writeBytes(this.#fd, slice, null, position, false);
+    return { bytesWritten, buffer: data };
+  }
+
+  async readFile(opts) {
+    const { encoding } = options(opts);
+    const chunks = [];
+    let total = 0;
+    while (true) {
+      const bytes = await fs.readBytes(this.#fd, 1 << 20, null, false);
+      if (bytes.length === 0) break;
+      chunks.push(bytes);
+      total += bytes.length;
+    }
+    const all = new Uint8Array(total);
+    let at = 0;
+    for (const chunk of chunks) { all.set(chunk, at); at += chunk.length; }
+    const enc = checkEncoding(encoding);
+    return enc === null ? fs.asBuffer(all) : fs.encodeBytes(all, enc);
+  }
+
+  writeFile(data, opts) {
+    const { encoding } = options(opts);
+    return fs.writeBytes(this.#fd, data, encoding, null, false).then(unit);
+  }
+  appendFile(data, opts) { return this.writeFile(data, opts); }
+  stat() { return call("fstat", { fd: this.#fd }).then((stats) => new fs.Stats(stats)); }
+  truncate(length = 0) { return call("ftruncate", { fd: this.#fd, length }).then(unit); }
+  close() { return call("close", { fd: this.#fd }).then(unit); }
+  createReadStream(opts) { return new fs.ReadStream(null, { ...options(opts), fd: this.#fd }, true); }
+  createWriteStream(opts) { return new fs.WriteStream(null, { ...options(opts), fd: this.#fd }); }
+  [Symbol.asyncDispose]() { return this.close(); }
+}
+
+const promises = {
+  constants,
+  readFile: (path, opts) => attempt(() => {
+    const { encoding, flag } = options(opts);
+    if (flag !== undefined && flag !== "r") throw fs.invalidArgType("flag", "'r'", flag);
+    return fs.readFile(path, encoding ?? null, true);
+  }),
+  writeFile: (path, data, opts) => fs.writeFile(path, data, options(opts, { flag: "w" })),
+  appendFile: (path, data, opts) => fs.writeFile(path, data, options(opts, { flag: "a" })),
+  readdir: (path, opts) => attempt(() => {
+    const { withFileTypes = false } = options(opts);
+    const dir = toPath(path);
+    return call("readdir", { path: dir }).then((list) => fs.entries(list, dir, withFileTypes));
+  }),
+  stat: (path) => attempt(() => call("stat", { path: toPath(path) }).then((s) => new fs.Stats(s))),
+  lstat: (path) => attempt(() => call("lstat", { path: toPath(path) }).then((s) => new fs.Stats(s))),
+  mkdir: (path, opts) => attempt(() => {
+    const { recursive = false, mode } = typeof opts === "number" ? { mode: opts } : options(opts);
+    return call("mkdir", { path: toPath(path), recursive, mode }).then((first) => first ?? undefined);
+  }),
+  mkdtemp: (prefix) => attempt(() => {
+    const base = toPath(prefix, "prefix");
+    const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    const tryOnce = (left) => {
+      let name = base;
+      for (let i = 0; i < 6; i++) name += letters[Math.floor(Math.random() * letters.length)];
+      return call("mkdir", { path: name, mode: 0o700 }).then(() => name, (error) => {
+        if (error.code === "EEXIST" && left > 0) return tryOnce(left - 1);
+        throw error;
+      });
+    };
+    return tryOnce(100);
+  }),
+  rm: (path, opts) => attempt(() => {
+    const { recursive = false, force = false } = options(opts);
+    return call("rm", { path: toPath(path), recursive, force }).then(unit);
+  }),
+  rmdir: (path) => attempt(() => call("rmdir", { path: toPath(path) }).then(unit)),
+  unlink: (path) => attempt(() => call("unlink", { path: toPath(path) }).then(unit)),
+  rename: (from, to) => attempt(() => call("rename", { from: toPath(from, "oldPath"), to: toPath(to, "newPath") })
+    .then(unit)),
+  copyFile: (from, to, mode = 0) => attempt(() =>
+    call("copyFile", { from: toPath(from, "src"), to: toPath(to, "dest"), exclusive: (mode & 1) !== 0 }).then(unit)),
+  access: (path, mode = 0) => attempt(() => call("access", { path: toPath(path), mode }).then(unit)),
+  realpath: (path) => attempt(() => call("realpath", { path: toPath(path) })),
+  symlink: (target, path) => attempt(() =>
+    call("symlink", { target: toPath(target, "target"), path: toPath(path) }).then(unit)),
+  readlink: (path) => attempt(() => call("readlink", { path: toPath(path) })),
+  chmod: (path, mode) => attempt(() =>
+    call("chmod", { path: toPath(path), mode: typeof mode === "string" ? parseInt(mode, 8) : mode }).then(unit)),
+  truncate: (path, length = 0) => attempt(() => call("truncate", { path: toPath(path), length }).then(unit)),
+  open: (path, flags, mode) => attempt(() =>
+    call("open", { path: toPath(path), flags: flagString(flags), mode }).then((fd) => new FileHandle(fd))),
+};
+promises.default = promises;
+
+plugin.shared.fsPromises = Object.freeze({
+  promises: Object.freeze(promises), options, attempt, flagString, constants, FileHandle,
+});
