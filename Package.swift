@@ -61,6 +61,10 @@ let package = Package(
             resources: [
                 "loader.js", "inspect.js", "console.js", "errors.js", "encoding.js", "events.js", "url.js",
                 "structured-clone.js", "timers.js", "process.js", "module.js", "bridge.js", "primordials.js",
+                "node/node-builtins.js", "node/node-path.js", "node/node-events.js", "node/node-util.js",
+                "node/node-os.js", "node/node-buffer.js", "node/node-timers.js", "node/node-assert.js",
+                "node/node-url.js", "node/node-string-decoder.js", "node/node-crypto.js", "node/node-process.js",
+                "node/node-stdin.js",
             ].map { .embedInCode($0) }
         ),
         // The engine: JavaScriptCore host, event loop (the JS thread is a SwiftNIO event loop), command queue.
@@ -87,7 +91,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StorageCore", dependencies: ["JSBridgeBase", "CSQLite"], path: "Plugins/Storage/Core"),
         pluginTarget(
-            "StoragePlugin", folder: "Storage", dependencies: ["StorageCore"], embedding: ["storage.js", "storage.d.ts"]),
+            "StoragePlugin", folder: "Storage", dependencies: ["StorageCore"],
+            embedding: ["storage.js", "storage.d.ts"]),
         // Location: gpsd / fixed / NMEA sources, offline reverse geocoding, and the plugin.
         .target(name: "LocationCore", dependencies: ["JSBridgeBase"], path: "Plugins/Location/Core"),
         pluginTarget(

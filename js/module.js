@@ -74,6 +74,11 @@ class Module {
 
   require(request) {
     if (typeof request === "string" && request.startsWith("jsbridge:")) return pluginModule(request, this.filename);
+    if (typeof request === "string" && request[0] !== "." && request[0] !== "/") {
+      const builtin = internal.nodeBuiltin(request.startsWith("node:") ? request.slice(5) : request);
+      if (builtin !== undefined) return builtin;
+      if (request.startsWith("node:")) throw Object.assign(new TypeError(`No such built-in module: ${request}`), { code: "ERR_UNKNOWN_BUILTIN_MODULE" });
+    }
     return loadModule(resolveFilename(request, this.path, this.filename), this);
   }
 }
