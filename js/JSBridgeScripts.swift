@@ -13,15 +13,18 @@ public enum JSBridgeScripts {
         public let globals: [String]
         /// `internal` names a lazy file defines.
         public let internals: [String]
+        /// Whether the file runs only when the runtime's JS loads it by name (`internal.load`).
+        public let onDemand: Bool
 
-        init(name: String, source: [UInt8], globals: [String], internals: [String]) {
+        init(name: String, source: [UInt8], globals: [String], internals: [String], onDemand: Bool = false) {
             self.name = name
             self.source = source
             self.globals = globals
             self.internals = internals
+            self.onDemand = onDemand
         }
 
-        public var isLazy: Bool { !globals.isEmpty || !internals.isEmpty }
+        public var isLazy: Bool { onDemand || !globals.isEmpty || !internals.isEmpty }
     }
 
     /// Every runtime file; eager ones in load order.
@@ -39,7 +42,7 @@ public enum JSBridgeScripts {
             ], internals: ["fireTimer", "Timeout"]),
         File(
             name: "process.js", source: PackageResources.process_js, globals: ["process", "performance", "global"],
-            internals: ["runExit"]),
+            internals: ["runExit", "process"]),
         File(
             name: "inspect.js", source: PackageResources.inspect_js, globals: [],
             internals: ["inspect", "format", "formatWithOptions", "formatError", "errorStack"]),
@@ -63,5 +66,29 @@ public enum JSBridgeScripts {
         File(
             name: "structured-clone.js", source: PackageResources.structured_clone_js,
             globals: ["structuredClone"], internals: ["structuredClone"]),
+        // Node's built-in modules (js/node): the registry, then one file per module, loaded by name.
+        File(
+            name: "node-builtins.js", source: PackageResources.node_builtins_js, globals: [],
+            internals: ["nodeBuiltin", "nodeBuiltinNames", "nodeExport", "nodeErrors"]),
+        File(
+            name: "node-buffer.js", source: PackageResources.node_buffer_js, globals: ["Buffer"], internals: ["Buffer"]),
+        File(name: "node-crypto.js", source: PackageResources.node_crypto_js, globals: ["crypto"], internals: []),
+        File(name: "node-path.js", source: PackageResources.node_path_js, globals: [], internals: [], onDemand: true),
+        File(
+            name: "node-events.js", source: PackageResources.node_events_js, globals: [], internals: [], onDemand: true),
+        File(name: "node-util.js", source: PackageResources.node_util_js, globals: [], internals: [], onDemand: true),
+        File(name: "node-os.js", source: PackageResources.node_os_js, globals: [], internals: [], onDemand: true),
+        File(
+            name: "node-timers.js", source: PackageResources.node_timers_js, globals: [], internals: [], onDemand: true),
+        File(
+            name: "node-assert.js", source: PackageResources.node_assert_js, globals: [], internals: [], onDemand: true),
+        File(name: "node-url.js", source: PackageResources.node_url_js, globals: [], internals: [], onDemand: true),
+        File(
+            name: "node-string-decoder.js", source: PackageResources.node_string_decoder_js, globals: [], internals: [],
+            onDemand: true),
+        File(
+            name: "node-process.js", source: PackageResources.node_process_js, globals: [], internals: [],
+            onDemand: true),
+        File(name: "node-stdin.js", source: PackageResources.node_stdin_js, globals: [], internals: [], onDemand: true),
     ]
 }

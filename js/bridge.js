@@ -366,6 +366,9 @@ function on(plugin, event, listener) {
   return { remove() { set.delete(wrapped); if (set.size === 0 && listeners.get(key) === set) listeners.delete(key); } };
 }
 
+/// For the runtime's own files: listens to native events (`plugin` "" is the engine's own, e.g. stdin).
+internal.onNativeEvent = on;
+
 function emit(plugin, event, payload) {
   const set = listeners.get(plugin + "\0" + event);
   if (set === undefined) return;

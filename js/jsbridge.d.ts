@@ -275,7 +275,8 @@ interface JSBridgeProcess {
   readonly arch: string;
   /** `v` + the jsbridge version. */
   readonly version: string;
-  readonly versions: { jsbridge: string };
+  /** `node`: the Node API level the built-in modules follow. */
+  readonly versions: { jsbridge: string; node: string };
   readonly release: { name: string };
   /** The exit code used when the script ends naturally (or `process.exit()` has no argument). */
   get exitCode(): number | undefined;
@@ -291,17 +292,139 @@ interface JSBridgeProcess {
   };
   /** Runs `callback` as a microtask. */
   nextTick<TArgs extends any[]>(callback: (...args: TArgs) => void, ...args: TArgs): void;
-  /** Only the `exit` event is emitted. */
+  /** The runtime fires `exit` and `warning`; other events fire only through `emit`. */
   on(event: "exit", listener: (code: number) => void): this;
-  once(event: "exit", listener: (code: number) => void): this;
-  off(event: "exit", listener: (code: number) => void): this;
-  addListener(event: "exit", listener: (code: number) => void): this;
-  removeListener(event: "exit", listener: (code: number) => void): this;
+  on(event: "warning", listener: (warning: Error) => void): this;
+  on(event: string, listener: (...args: any[]) => void): this;
+  once(event: string, listener: (...args: any[]) => void): this;
+  off(event: string, listener: (...args: any[]) => void): this;
+  addListener(event: string, listener: (...args: any[]) => void): this;
+  removeListener(event: string, listener: (...args: any[]) => void): this;
+  emit(event: string, ...args: any[]): boolean;
+  listeners(event: string): Function[];
+  listenerCount(event: string): number;
+  /** Prints `(jsbridge:<pid>) <type>: <message>` on stderr, then fires `warning`. */
+  emitWarning(warning: string | Error, type?: string, code?: string): void;
+  getuid(): number;
+  getgid(): number;
+  /** The standard input as a readable stream (Buffers, or strings after `setEncoding`). */
+  readonly stdin: JSBridgeStdin;
   readonly stdout: { write(text: unknown): boolean; readonly isTTY: boolean };
   readonly stderr: { write(text: unknown): boolean; readonly isTTY: boolean };
 }
 
+/** `process.stdin`: flowing once a `data` listener is added; keeps the process alive only while read. */
+interface JSBridgeStdin extends AsyncIterable<Buffer | string> {
+  readonly fd: 0;
+  readonly isTTY: boolean;
+  readonly readableEnded: boolean;
+  on(event: "data", listener: (chunk: Buffer | string) => void): this;
+  on(event: "end" | "close" | "readable" | "pause", listener: () => void): this;
+  on(event: "error", listener: (error: Error) => void): this;
+  once(event: string, listener: (...args: any[]) => void): this;
+  off(event: string, listener: (...args: any[]) => void): this;
+  setEncoding(encoding: BufferEncoding): this;
+  pause(): this;
+  resume(): this;
+  isPaused(): boolean;
+  read(size?: number): Buffer | string | null;
+  pipe<T extends { write(chunk: any): unknown }>(destination: T, options?: { end?: boolean }): T;
+  ref(): this;
+  unref(): this;
+  destroy(error?: Error): this;
+}
+
 declare var process: JSBridgeProcess;
+
+// MARK: - Buffer (node:buffer)
+
+type BufferEncoding =
+  | "utf8" | "utf-8" | "hex" | "base64" | "base64url" | "latin1" | "binary" | "ascii" | "utf16le" | "utf-16le"
+  | "ucs2" | "ucs-2";
+
+/** Node's Buffer: a Uint8Array with encodings and number reads and writes. */
+interface Buffer extends Uint8Array {
+  toString(encoding?: BufferEncoding, start?: number, end?: number): string;
+  toJSON(): { type: "Buffer"; data: number[] };
+  write(string: string, offset?: number, length?: number, encoding?: BufferEncoding): number;
+  write(string: string, encoding?: BufferEncoding): number;
+  equals(other: Uint8Array): boolean;
+  compare(target: Uint8Array, targetStart?: number, targetEnd?: number, sourceStart?: number, sourceEnd?: number): number;
+  copy(target: Uint8Array, targetStart?: number, sourceStart?: number, sourceEnd?: number): number;
+  /** A view of the same memory (as `subarray`). */
+  slice(start?: number, end?: number): Buffer;
+  subarray(start?: number, end?: number): Buffer;
+  fill(value: string | number | Uint8Array, offset?: number, end?: number, encoding?: BufferEncoding): this;
+  indexOf(value: string | number | Uint8Array, byteOffset?: number, encoding?: BufferEncoding): number;
+  lastIndexOf(value: string | number | Uint8Array, byteOffset?: number, encoding?: BufferEncoding): number;
+  includes(value: string | number | Uint8Array, byteOffset?: number, encoding?: BufferEncoding): boolean;
+  swap16(): this;
+  swap32(): this;
+  swap64(): this;
+  readUInt8(offset?: number): number;
+  readUInt16LE(offset?: number): number;
+  readUInt16BE(offset?: number): number;
+  readUInt32LE(offset?: number): number;
+  readUInt32BE(offset?: number): number;
+  readUIntLE(offset: number, byteLength: number): number;
+  readUIntBE(offset: number, byteLength: number): number;
+  readInt8(offset?: number): number;
+  readInt16LE(offset?: number): number;
+  readInt16BE(offset?: number): number;
+  readInt32LE(offset?: number): number;
+  readInt32BE(offset?: number): number;
+  readIntLE(offset: number, byteLength: number): number;
+  readIntBE(offset: number, byteLength: number): number;
+  readFloatLE(offset?: number): number;
+  readFloatBE(offset?: number): number;
+  readDoubleLE(offset?: number): number;
+  readDoubleBE(offset?: number): number;
+  readBigInt64LE(offset?: number): bigint;
+  readBigInt64BE(offset?: number): bigint;
+  readBigUInt64LE(offset?: number): bigint;
+  readBigUInt64BE(offset?: number): bigint;
+  writeUInt8(value: number, offset?: number): number;
+  writeUInt16LE(value: number, offset?: number): number;
+  writeUInt16BE(value: number, offset?: number): number;
+  writeUInt32LE(value: number, offset?: number): number;
+  writeUInt32BE(value: number, offset?: number): number;
+  writeUIntLE(value: number, offset: number, byteLength: number): number;
+  writeUIntBE(value: number, offset: number, byteLength: number): number;
+  writeInt8(value: number, offset?: number): number;
+  writeInt16LE(value: number, offset?: number): number;
+  writeInt16BE(value: number, offset?: number): number;
+  writeInt32LE(value: number, offset?: number): number;
+  writeInt32BE(value: number, offset?: number): number;
+  writeIntLE(value: number, offset: number, byteLength: number): number;
+  writeIntBE(value: number, offset: number, byteLength: number): number;
+  writeFloatLE(value: number, offset?: number): number;
+  writeFloatBE(value: number, offset?: number): number;
+  writeDoubleLE(value: number, offset?: number): number;
+  writeDoubleBE(value: number, offset?: number): number;
+  writeBigInt64LE(value: bigint, offset?: number): number;
+  writeBigInt64BE(value: bigint, offset?: number): number;
+  writeBigUInt64LE(value: bigint, offset?: number): number;
+  writeBigUInt64BE(value: bigint, offset?: number): number;
+}
+
+interface BufferConstructor {
+  readonly prototype: Buffer;
+  from(string: string, encoding?: BufferEncoding): Buffer;
+  from(data: ArrayLike<number> | Uint8Array | { type: "Buffer"; data: number[] }): Buffer;
+  /** A view of `buffer`'s memory. */
+  from(buffer: ArrayBuffer, byteOffset?: number, length?: number): Buffer;
+  alloc(size: number, fill?: string | number | Uint8Array, encoding?: BufferEncoding): Buffer;
+  allocUnsafe(size: number): Buffer;
+  allocUnsafeSlow(size: number): Buffer;
+  concat(list: readonly Uint8Array[], totalLength?: number): Buffer;
+  byteLength(value: string | ArrayBuffer | ArrayBufferView, encoding?: BufferEncoding): number;
+  isBuffer(value: unknown): value is Buffer;
+  isEncoding(encoding: string): encoding is BufferEncoding;
+  compare(a: Uint8Array, b: Uint8Array): -1 | 0 | 1;
+  readonly poolSize: number;
+}
+
+declare var Buffer: BufferConstructor;
 /** Node's alias of `globalThis`. */
 declare var global: typeof globalThis;
 

@@ -13,6 +13,31 @@ function runExitHandlers(code) {
   for (const handler of exitHandlers.splice(0)) handler.call(process, code);
 }
 
+const otherListeners = new Map(); // event (other than 'exit') -> listeners
+function listenersFor(event, create) {
+  let list = otherListeners.get(event);
+  if (list === undefined) {
+    if (!create) return [];
+    otherListeners.set(event, list = []);
+  }
+  return list;
+}
+
+function notImplemented(name) {
+  const error = new Error(`${name} is not implemented in jsbridge.`);
+  error.code = "ERR_NOT_IMPLEMENTED";
+  return error;
+}
+
+let arch;
+/// Node's name for the machine's architecture (x64, arm64, ...), from uname.
+function nodeArch() {
+  if (arch !== undefined) return arch;
+  const machine = internal.systemInfo().machine;
+  const names = { x86_64: "x64", amd64: "x64", aarch64: "arm64", i386: "ia32", i686: "ia32", armv7l: "arm", ppc64le: "ppc64" };
+  return arch = names[machine] ?? machine;
+}
+
 const process = {
   title: "jsbridge",
   argv: [startup.execPath, ...startup.arguments],
@@ -22,9 +47,9 @@ const process = {
   env: startup.env,
   pid: startup.pid,
   platform: "linux",
-  arch: "x64",
   version: "v" + startup.version,
-  versions: { jsbridge: startup.version },
+  // `node`: the Node API level the built-in modules follow (packages read it to pick code paths).
+  versions: { jsbridge: startup.version, node: "20.0.0" },
   release: { name: "jsbridge" },
   get exitCode() { return exitCode; },
   set exitCode(code) { exitCode = code === undefined || code === null ? undefined : toExitCode(code); },
@@ -53,14 +78,67 @@ const process = {
   nextTick(callback, ...args) { queueMicrotask(() => callback(...args)); },
   on(event, handler) {
     if (event === "exit") exitHandlers.push(handler);
+    else listenersFor(event, true).push(handler);
     return this;
   },
-  once(event, handler) { return this.on(event, handler); },
+  once(event, handler) {
+    if (event === "exit") return this.on(event, handler);
+    const once = (...args) => {
+      this.off(event, once);
+      return handler.apply(this, args);
+    };
+    once.listener = handler;
+    return this.on(event, once);
+  },
   off(event, handler) {
-    const index = exitHandlers.indexOf(handler);
-    if (event === "exit" && index >= 0) exitHandlers.splice(index, 1);
+    const list = event === "exit" ? exitHandlers : listenersFor(event, false);
+    const index = list.findIndex((l) => l === handler || l.listener === handler);
+    if (index >= 0) list.splice(index, 1);
     return this;
   },
+  /// Calls `event`'s listeners (the runtime itself fires 'exit' and 'warning'); true if there were any.
+  emit(event, ...args) {
+    const list = event === "exit" ? exitHandlers : listenersFor(event, false);
+    for (const listener of list.slice()) listener.apply(this, args);
+    return list.length > 0;
+  },
+  listeners(event) { return (event === "exit" ? exitHandlers : listenersFor(event, false)).map((l) => l.listener ?? l); },
+  listenerCount(event) { return (event === "exit" ? exitHandlers : listenersFor(event, false)).length; },
+  removeAllListeners(event) {
+    if (event === undefined || event === "exit") exitHandlers.length = 0;
+    if (event === undefined) otherListeners.clear();
+    else otherListeners.delete(event);
+    return this;
+  },
+  setMaxListeners() { return this; },
+  getMaxListeners() { return 10; },
+  eventNames() { return [...(exitHandlers.length > 0 ? ["exit"] : []), ...otherListeners.keys()]; },
+  /// Prints `(jsbridge:<pid>) <type>: <message>` on stderr (Node's format), then fires 'warning'.
+  emitWarning(warning, type, code) {
+    if (type !== null && typeof type === "object") ({ type, code } = type);
+    const error = warning instanceof Error ? warning : new Error(String(warning));
+    if (!(warning instanceof Error)) error.name = typeof type === "string" ? type : "Warning";
+    if (code !== undefined) error.code = code;
+    if (error.name === "DeprecationWarning" && this.noDeprecation) return;
+    internal.print(2, `(jsbridge:${startup.pid}) ${code !== undefined ? `[${code}] ` : ""}${error.name}: ${error.message}\n`);
+    queueMicrotask(() => this.emit("warning", error));
+  },
+  get arch() { return nodeArch(); },
+  get stdin() {
+    internal.load("node-stdin.js");
+    return internal.stdin;
+  },
+  getuid() { return internal.systemInfo().user.uid; },
+  geteuid() { return internal.systemInfo().user.uid; },
+  getgid() { return internal.systemInfo().user.gid; },
+  getegid() { return internal.systemInfo().user.gid; },
+  umask() { return 0o22; },
+  config: { variables: {} },
+  features: { inspector: false, ipv6: true, tls: false },
+  kill() { throw notImplemented("process.kill"); },
+  chdir() { throw notImplemented("process.chdir"); },
+  binding() { throw notImplemented("process.binding"); },
+  abort() { internal.exit(134); },
   stdout: { write(text) { internal.print(1, String(text)); return true; }, isTTY: false },
   stderr: { write(text) { internal.print(2, String(text)); return true; }, isTTY: false },
 };
@@ -83,6 +161,7 @@ const performance = {
   toJSON() { return { timeOrigin: this.timeOrigin }; },
 };
 
+internal.process = process;
 internal.defineGlobal("process", process);
 internal.defineGlobal("performance", performance);
 internal.defineGlobal("global", globalThis);

@@ -4,9 +4,10 @@
 set -euo pipefail
 
 # Build: JavaScriptCore's C API and SQLite through pkg-config. Tests: gpsd (the Location plugin's real
-# source) and TypeScript (node-typescript: the typings are type-checked). Benchmarks also use gcc and node
-# (present on the image).
-packages=(pkg-config libjavascriptcoregtk-4.1-dev libsqlite3-dev gpsd node-typescript)
+# source), TypeScript (node-typescript: the typings are type-checked, and it runs as a package) and a few
+# pure-JS packages the Node built-in modules are checked with. Benchmarks also use gcc and node (present
+# on the image).
+packages=(pkg-config libjavascriptcoregtk-4.1-dev libsqlite3-dev gpsd node-typescript node-minimist node-lodash node-ms node-uuid)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -125,12 +125,14 @@ enum CLI {
     /// - `$TMP`, `$SPECS` in arguments, environment values and the working directory are expanded.
     /// - `timeLimit`: the process is killed (and `timedOut` set) after this many seconds.
     /// - `binary`: another binary to run instead of the built `jsbridge`.
+    /// - `stdin`: the bytes the process reads on its standard input (default: none, `/dev/null`).
     static func run(
         _ arguments: [String],
         environment overrides: [String: String?] = [:],
         workingDirectory: String? = nil,
         timeLimit: Double = 20,
-        binary: String? = nil
+        binary: String? = nil,
+        stdin: Data? = nil
     ) async throws -> RunResult {
         let binary = try binary ?? CLIPaths.binary()
         let fm = FileManager.default
@@ -165,7 +167,13 @@ enum CLI {
         process.arguments = arguments
         process.environment = environment
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.standardInput = FileHandle.nullDevice
+        if let stdin {
+            let stdinPath = base + "/stdin"
+            _ = fm.createFile(atPath: stdinPath, contents: stdin)
+            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: stdinPath))
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         process.standardOutput = stdoutHandle
         process.standardError = stderrHandle
 

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const files = [
   ...readdirSync(join(root, "js")).filter((f) => f.endsWith(".js")).map((f) => join("js", f)),
+  ...readdirSync(join(root, "js", "node")).filter((f) => f.endsWith(".js")).map((f) => join("js", "node", f)),
   ...readdirSync(join(root, "Plugins")).flatMap((plugin) => {
     const folder = join("Plugins", plugin, "Plugin");
     try {

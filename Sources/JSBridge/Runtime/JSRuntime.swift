@@ -37,6 +37,8 @@ public final class JSRuntime {
     var internalObject: JSObjectRef!
     var hooks = Hooks()
     var stopping = false
+    /// `process.stdin`'s reader (NodeNatives.swift).
+    var stdin = StdinState()
     /// Whether the script's run has ended (its exit handlers ran, its plugins are shutting down).
     private var ended = false
     var exitCode: Int32 = 0
@@ -138,7 +140,9 @@ public final class JSRuntime {
             return exitCode
         }
         // Creating the event loop is ~5% of a short script's start-up: skipped when nothing waits for it.
-        guard stopping || timers.referencedCount > 0 || !inFlight.isEmpty || !submissions.isEmpty || !inbox.isEmpty
+        guard
+            stopping || timers.referencedCount > 0 || !inFlight.isEmpty || !submissions.isEmpty || !inbox.isEmpty
+                || stdin.referenced
         else {
             end(ranScript: true)
             return exitCode
@@ -341,7 +345,7 @@ public final class JSRuntime {
                 continue
             }
             if stopping || termination.timedOut.load(ordering: .relaxed) { break }
-            guard timers.referencedCount > 0 || !inFlight.isEmpty else { break }
+            guard timers.referencedCount > 0 || !inFlight.isEmpty || stdin.referenced else { break }
             output.flush()
             var deadline = timers.nextDeadline() ?? 0
             if let limit = termination.deadline {

@@ -28,6 +28,7 @@ extension JSRuntime {
         installTimerNatives()
         installBridgeNatives()
         installModuleNatives()
+        installNodeNatives()
     }
 
     private func installConsoleAndProcessNatives() {

@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+
+// The Node built-in modules that need more than a spec file: `os` against the kernel's own answers,
+// `process.stdin` fed through files and pipes, and real pure-JS packages from Debian (node-typescript …)
+// loaded from a node_modules folder on disk. The modules' behaviour is in Specs/node-*.js.
+
+/// A scratch directory removed when the test ends.
+private func withScratchDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "jsbridge-node-\(UUID().uuidString)"
+    ).path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try await body(path)
+}
+
+/// Copies the Debian package's folder `/usr/share/nodejs/<name>` to `<root>/node_modules/<name>`.
+private func installDebianPackage(_ name: String, into root: String) throws -> String {
+    let source = "/usr/share/nodejs/\(name)"
+    guard FileManager.default.fileExists(atPath: source + "/package.json") else {
+        throw HarnessError(description: "\(source) is missing: install node-\(name) (scripts/setup.sh).")
+    }
+    let destination = root + "/node_modules/" + name
+    try FileManager.default.createDirectory(
+        atPath: root + "/node_modules", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: source, toPath: destination)
+    return destination
+}
+
+@Suite("Node built-in modules") struct NodeBuiltinsTests {
+    @Test func osReportsTheKernelsAnswers() async throws {
+        let script = """
+            const os = require("node:os");
+            console.log(JSON.stringify({
+              hostname: os.hostname(), type: os.type(), release: os.release(), arch: os.arch(), platform: os.platform(),
+              homedir: os.homedir(), tmpdir: os.tmpdir(), endianness: os.endianness(), eol: os.EOL,
+              user: os.userInfo(), cpus: os.cpus().length, cpu: os.cpus()[0], totalmem: os.totalmem(),
+              freemem: os.freemem(), uptime: os.uptime(), loadavg: os.loadavg(), processArch: process.arch,
+              uid: process.getuid(),
+            }));
+            """
+        let result = try await CLI.run(["-e", script], environment: ["TMPDIR": "/var/tmp/"])
+        #expect(result.exitCode == 0, "\(result.summary)")
+        let data = Data(result.rawStdout.utf8)
+        let info = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(result.summary)")
+
+        var names = utsname()
+        uname(&names)
+        func text<T>(_ field: T) -> String {
+            withUnsafeBytes(of: field) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        }
+        #expect(info["hostname"] as? String == text(names.nodename))
+        #expect(info["type"] as? String == text(names.sysname))
+        #expect(info["release"] as? String == text(names.release))
+        let arch =
+            text(names.machine) == "x86_64" ? "x64" : text(names.machine) == "aarch64" ? "arm64" : text(names.machine)
+        #expect(info["arch"] as? String == arch)
+        #expect(info["processArch"] as? String == arch)
+        #expect(info["platform"] as? String == "linux")
+        #expect(info["tmpdir"] as? String == "/var/tmp")
+        #expect(info["endianness"] as? String == "LE")
+        #expect(info["eol"] as? String == "\n")
+        #expect(info["uid"] as? Int == Int(getuid()))
+        let user = try #require(info["user"] as? [String: Any])
+        #expect(user["uid"] as? Int == Int(getuid()))
+        #expect(user["username"] as? String == String(cString: getpwuid(getuid())!.pointee.pw_name))
+        let cpuCount = (try String(contentsOfFile: "/proc/stat", encoding: .utf8)).split(separator: "\n")
+            .filter { $0.hasPrefix("cpu") && !$0.hasPrefix("cpu ") }.count
+        #expect(info["cpus"] as? Int == cpuCount)
+        let cpu = try #require(info["cpu"] as? [String: Any])
+        let times = try #require(cpu["times"] as? [String: Double])
+        #expect(Set(times.keys) == ["user", "nice", "sys", "idle", "irq"])
+        #expect((times["idle"] ?? 0) > 0)
+        let meminfo = try String(contentsOfFile: "/proc/meminfo", encoding: .utf8)
+        let totalKB = try #require(
+            meminfo.split(separator: "\n").first { $0.hasPrefix("MemTotal:") }?.split(separator: " ").dropFirst().first
+                .flatMap { Double($0) })
+        let total = try #require(info["totalmem"] as? Double)
+        #expect(abs(total - totalKB * 1024) < 1024)
+        let free = try #require(info["freemem"] as? Double)
+        #expect(free > 0 && free <= total)
+        let uptime = try #require(info["uptime"] as? Double)
+        let kernelUptime = try #require(
+            Double(try String(contentsOfFile: "/proc/uptime", encoding: .utf8).split(separator: " ")[0]))
+        #expect(abs(uptime - kernelUptime) < 5)
+        #expect((info["loadavg"] as? [Double])?.count == 3)
+    }
+
+    @Test func osHomedirFollowsHOME() async throws {
+        let result = try await CLI.run(["-e", "console.log(require('os').homedir())"])
+        #expect(result.exitCode == 0, "\(result.summary)")
+        #expect(result.stdout == "$TMP/home\n", "\(result.summary)")
+    }
+
+    // MARK: - process.stdin
+
+    @Test func stdinDeliversDataThenEnd() async throws {
+        let script = """
+            let text = "", chunks = 0;
+            process.stdin.setEncoding("utf8");
+            process.stdin.on("data", (chunk) => { text += chunk; chunks++; });
+            process.stdin.on("end", () => console.log("end", typeof text, text.length, JSON.stringify(text.slice(0, 12)), text.endsWith("€\\n")));
+            """
+        // 200 KB crosses the reader's 64 KB chunks; a 3-byte character straddles chunk boundaries.
+        let input = String(repeating: "héllo wörld €\n", count: 12_000)
+        let result = try await CLI.run(["-e", script], stdin: Data(input.utf8))
+        #expect(result.exitCode == 0, "\(result.summary)")
+        #expect(result.stdout == "end string \(input.utf16.count) \"héllo wörld \" true\n", "\(result.summary)")
+    }
+
+    @Test func stdinAsyncIterationGivesBuffers() async throws {
+        let script = """
+            (async () => {
+              const parts = [];
+              for await (const chunk of process.stdin) parts.push(chunk);
+              const all = Buffer.concat(parts);
+              console.log(Buffer.isBuffer(parts[0]), all.length, all.toString("hex"));
+            })();
+            """
+        let result = try await CLI.run(["-e", script], stdin: Data([0, 1, 2, 0xFF, 0xFE]))
+        #expect(result.exitCode == 0, "\(result.summary)")
+        #expect(result.stdout == "true 5 000102fffe\n", "\(result.summary)")
+    }
+
+    @Test func emptyStdinEndsAtOnce() async throws {
+        let script = """
+            process.stdin.on("data", () => console.log("data"));
+            process.stdin.on("end", () => console.log("end"));
+            """
+        let result = try await CLI.run(["-e", script])
+        #expect(result.exitCode == 0, "\(result.summary)")
+        #expect(result.stdout == "end\n", "\(result.summary)")
+    }
+
+    /// Runs `script` with stdin a pipe whose write end the test holds open; writes `input` first.
+    private func runWithOpenPipe(_ script: String, input: String) async throws -> (Int32, String, Duration) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try CLIPaths.binary())
+        process.arguments = ["-e", script]
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        let started = ContinuousClock.now
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        let watchdog = Task.detached {
+            try? await Task.sleep(for: .seconds(10))
+            if process.isRunning { process.terminate() }
+        }
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        watchdog.cancel()
+        let elapsed = ContinuousClock.now - started
+        try? stdin.fileHandleForWriting.close()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), elapsed)
+    }
+
+    @Test func aScriptThatDoesNotReadStdinEndsWhileTheInputStaysOpen() async throws {
+        let (status, output, elapsed) = try await runWithOpenPipe(
+            "console.log(typeof process.stdin.on, process.stdin.fd)", input: "ignored\n")
+        #expect(status == 0)
+        #expect(output == "function 0\n")
+        #expect(elapsed < .seconds(8))
+    }
+
+    @Test func pausingStdinLetsTheProcessEnd() async throws {
+        let script = """
+            process.stdin.once("data", (chunk) => {
+              console.log("got", String(chunk).trim());
+              process.stdin.pause();
+            });
+            """
+        let (status, output, elapsed) = try await runWithOpenPipe(script, input: "first\n")
+        #expect(status == 0)
+        #expect(output == "got first\n")
+        #expect(elapsed < .seconds(8))
+    }
+
+    // MARK: - Real packages
+
+    @Test func typescriptLoadsAndTranspiles() async throws {
+        try await withScratchDirectory { root in
+            _ = try installDebianPackage("typescript", into: root)
+            let result = try await CLI.run(
+                ["$SPECS/fixtures/typescript-transpile.js", root], timeLimit: 120)
+            #expect(result.exitCode == 0, "\(result.summary)")
+            let expected = try String(
+                contentsOfFile: CLIPaths.specs + "/fixtures/typescript-transpile.expected", encoding: .utf8)
+            #expect(result.stdout == expected, "\(result.summary)")
+        }
+    }
+
+    @Test func pureJSPackagesFromDebianWork() async throws {
+        try await withScratchDirectory { root in
+            for name in ["minimist", "lodash", "ms", "uuid"] { _ = try installDebianPackage(name, into: root) }
+            let result = try await CLI.run(["$SPECS/fixtures/debian-packages.js", root], timeLimit: 60)
+            #expect(result.exitCode == 0, "\(result.summary)")
+            let expected = try String(
+                contentsOfFile: CLIPaths.specs + "/fixtures/debian-packages.expected", encoding: .utf8)
+            #expect(result.stdout == expected, "\(result.summary)")
+        }
+    }
+}

@@ -1,0 +1,112 @@
+// The Node built-in modules (`node:path`, `node:events`, ...): `internal.nodeBuiltin(name)` answers a module's
+// exports, built on first use from its own runtime file and cached; names this file does not provide fall
+// back to a plugin's module `node:<name>` (a FileSystem plugin provides `node:fs`). Also the Node-style
+// errors the modules throw (`internal.nodeErrors`), with Node's codes and wording.
+
+const { ArrayIsArray, ArrayPrototypeJoin, ObjectCreate, ObjectFreeze, ObjectKeys, String, TypeError, RangeError } =
+  internal.primordials;
+
+// name -> the runtime file that defines it (the file stores its exports with `internal.nodeExport`).
+const files = ObjectCreate(null);
+for (const [file, names] of [
+  ["node-path.js", ["path", "path/posix"]],
+  ["node-events.js", ["events"]],
+  ["node-util.js", ["util", "util/types"]],
+  ["node-os.js", ["os"]],
+  ["node-buffer.js", ["buffer"]],
+  ["node-timers.js", ["timers", "timers/promises"]],
+  ["node-assert.js", ["assert", "assert/strict"]],
+  ["node-url.js", ["url", "querystring"]],
+  ["node-string-decoder.js", ["string_decoder"]],
+  ["node-crypto.js", ["crypto"]],
+  ["node-process.js", ["process"]],
+]) {
+  for (const name of names) files[name] = file;
+}
+
+const cache = ObjectCreate(null);
+
+/// Stores built-in `name`'s exports (called by the module files as they run).
+internal.nodeExport = function (name, exports) {
+  cache[name] = exports;
+};
+
+/// The exports of Node built-in `name` (without `node:`), or undefined when there is none.
+internal.nodeBuiltin = function (name) {
+  const cached = cache[name];
+  if (cached !== undefined) return cached;
+  const file = files[name];
+  if (file !== undefined) {
+    internal.load(file);
+    return cache[name];
+  }
+  return typeof name === "string" ? internal.pluginModule("node:" + name) : undefined;
+};
+
+/// The built-in names this runtime provides itself (plugins' `node:` modules come on top).
+internal.nodeBuiltinNames = ObjectFreeze(ObjectKeys(files));
+
+// MARK: - Node-style errors
+
+function describeReceived(value) {
+  if (value === null || value === undefined) return ` Received ${value}`;
+  if (typeof value === "function") return ` Received function ${value.name || "<anonymous>"}`;
+  if (typeof value === "object") {
+    const name = value.constructor?.name;
+    return name ? ` Received an instance of ${name}` : ` Received ${internal.inspect(value, { depth: -1 })}`;
+  }
+  let shown = internal.inspect(value, { colors: false });
+  if (shown.length > 28) shown = shown.slice(0, 25) + "...";
+  return ` Received type ${typeof value} (${shown})`;
+}
+
+/// "a", "a or b", "a, b, or c" (Node's wording of alternatives).
+function joinWithOr(items) {
+  if (items.length <= 2) return ArrayPrototypeJoin(items, " or ");
+  return `${ArrayPrototypeJoin(items.slice(0, -1), ", ")}, or ${items[items.length - 1]}`;
+}
+
+function withCode(error, code) {
+  error.code = code;
+  return error;
+}
+
+/// Node's ERR_* errors, worded as Node words them.
+internal.nodeErrors = ObjectFreeze({
+  /// `The "name" argument must be of type X. Received ...` (`expected`: "string", "function", "an instance of Y"...).
+  invalidArgType(name, expected, actual) {
+    const list = ArrayIsArray(expected) ? expected : [expected];
+    const types = [], instances = [];
+    for (const item of list) (/^[a-z]/.test(item) ? types : instances).push(item);
+    let text = "";
+    if (types.length > 0) text += `of type ${joinWithOr(types)}`;
+    if (instances.length > 0) text += `${text ? " or " : ""}an instance of ${joinWithOr(instances)}`;
+    const what = name.includes(".") ? `The "${name}" property` : `The "${name}" argument`;
+    return withCode(new TypeError(`${what} must be ${text}.${describeReceived(actual)}`), "ERR_INVALID_ARG_TYPE");
+  },
+  /// `The argument 'name' is invalid. Received ...` (`reason` replaces "is invalid").
+  invalidArgValue(name, value, reason = "is invalid") {
+    const kind = name.includes(".") ? "property" : "argument";
+    return withCode(
+      new TypeError(`The ${kind} '${name}' ${reason}. Received ${internal.inspect(value)}`), "ERR_INVALID_ARG_VALUE");
+  },
+  /// `The value of "name" is out of range. It must be RANGE. Received VALUE`.
+  outOfRange(name, range, value) {
+    const shown = typeof value === "number" && Math.abs(value) >= 2 ** 32
+      ? String(value) : typeof value === "bigint" ? `${value}n` : internal.inspect(value);
+    return withCode(new RangeError(`The value of "${name}" is out of range. It must be ${range}. Received ${shown}`),
+      "ERR_OUT_OF_RANGE");
+  },
+  /// An error with `code` and `message`, of class `Kind` (Error, TypeError, RangeError).
+  make(Kind, code, message) {
+    return withCode(new Kind(message), code);
+  },
+  /// Throws ERR_INVALID_ARG_TYPE unless `value` is a string.
+  checkString(value, name) {
+    if (typeof value !== "string") throw internal.nodeErrors.invalidArgType(name, "string", value);
+  },
+  /// Throws ERR_INVALID_ARG_TYPE unless `value` is a function.
+  checkFunction(value, name) {
+    if (typeof value !== "function") throw internal.nodeErrors.invalidArgType(name, "function", value);
+  },
+});

@@ -1,0 +1,168 @@
+// `node:path`: POSIX paths, as Node's `path.posix`. `path.win32` is absent (jsbridge runs on Linux).
+
+const { ArrayPrototypeJoin, ArrayPrototypePop, ArrayPrototypePush, ObjectFreeze, StringPrototypeLastIndexOf,
+  StringPrototypeSlice, StringPrototypeSplit } = internal.primordials;
+const { checkString, invalidArgType } = internal.nodeErrors;
+
+/// Resolves `.` and `..` segments; `absolute` keeps `..` from climbing above the root.
+function normalizeSegments(path, absolute) {
+  const out = [];
+  for (const part of StringPrototypeSplit(path, "/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (out.length > 0 && out[out.length - 1] !== "..") ArrayPrototypePop(out);
+      else if (!absolute) ArrayPrototypePush(out, "..");
+    } else {
+      ArrayPrototypePush(out, part);
+    }
+  }
+  return ArrayPrototypeJoin(out, "/");
+}
+
+function normalize(path) {
+  checkString(path, "path");
+  if (path === "") return ".";
+  const absolute = path[0] === "/";
+  const trailing = path[path.length - 1] === "/";
+  let result = normalizeSegments(path, absolute);
+  if (result === "" && !absolute) result = ".";
+  if (result !== "" && trailing) result += "/";
+  return absolute ? "/" + result : result;
+}
+
+function resolve(...paths) {
+  let resolved = "";
+  let absolute = false;
+  for (let i = paths.length - 1; i >= -1 && !absolute; i--) {
+    const path = i >= 0 ? paths[i] : internal.cwd();
+    checkString(path, `paths[${i}]`);
+    if (path === "") continue;
+    resolved = path + "/" + resolved;
+    absolute = path[0] === "/";
+  }
+  resolved = normalizeSegments(resolved, absolute);
+  return absolute ? "/" + resolved : resolved || ".";
+}
+
+function join(...paths) {
+  let joined;
+  for (const path of paths) {
+    checkString(path, "path");
+    if (path !== "") joined = joined === undefined ? path : joined + "/" + path;
+  }
+  return joined === undefined ? "." : normalize(joined);
+}
+
+function relative(from, to) {
+  checkString(from, "from");
+  checkString(to, "to");
+  if (from === to) return "";
+  from = resolve(from);
+  to = resolve(to);
+  if (from === to) return "";
+  const fromParts = from === "/" ? [] : StringPrototypeSplit(StringPrototypeSlice(from, 1), "/");
+  const toParts = to === "/" ? [] : StringPrototypeSplit(StringPrototypeSlice(to, 1), "/");
+  let common = 0;
+  while (common < fromParts.length && common < toParts.length && fromParts[common] === toParts[common]) common++;
+  const up = [];
+  for (let i = common; i < fromParts.length; i++) ArrayPrototypePush(up, "..");
+  return ArrayPrototypeJoin([...up, ...toParts.slice(common)], "/");
+}
+
+/// The end of `path` without trailing slashes (0 when it is all slashes).
+function trimmedEnd(path) {
+  let end = path.length;
+  while (end > 1 && path[end - 1] === "/") end--;
+  return end;
+}
+
+function dirname(path) {
+  checkString(path, "path");
+  if (path === "") return ".";
+  const hasRoot = path[0] === "/";
+  // The last slash before the final segment (trailing slashes skipped); the slashes before it are kept.
+  let end = -1;
+  let inTrailingSlashes = true;
+  for (let i = path.length - 1; i >= 1; i--) {
+    if (path[i] === "/") {
+      if (!inTrailingSlashes) {
+        end = i;
+        break;
+      }
+    } else {
+      inTrailingSlashes = false;
+    }
+  }
+  if (end === -1) return hasRoot ? "/" : ".";
+  if (hasRoot && end === 1) return "//";
+  return StringPrototypeSlice(path, 0, end);
+}
+
+function basename(path, suffix) {
+  checkString(path, "path");
+  if (suffix !== undefined) checkString(suffix, "ext");
+  const end = trimmedEnd(path);
+  if (end === 1 && path[0] === "/") return "";
+  let base = StringPrototypeSlice(path, StringPrototypeLastIndexOf(StringPrototypeSlice(path, 0, end), "/") + 1, end);
+  if (suffix !== undefined && base.endsWith(suffix)) {
+    // Node removes a suffix equal to the whole name only when the path is that name alone.
+    if (suffix !== base || path === suffix) base = StringPrototypeSlice(base, 0, base.length - suffix.length);
+  }
+  return base;
+}
+
+function extname(path) {
+  checkString(path, "path");
+  const base = basename(path);
+  const dot = StringPrototypeLastIndexOf(base, ".");
+  // A leading dot names a hidden file, not an extension ('.bashrc'); '..' has none either.
+  if (dot <= 0 || base === "..") return "";
+  let leadingDots = 0;
+  while (base[leadingDots] === ".") leadingDots++;
+  return dot < leadingDots ? "" : StringPrototypeSlice(base, dot);
+}
+
+function isAbsolute(path) {
+  checkString(path, "path");
+  return path.length > 0 && path[0] === "/";
+}
+
+function parse(path) {
+  checkString(path, "path");
+  const root = path[0] === "/" ? "/" : "";
+  if (path === "") return { root: "", dir: "", base: "", ext: "", name: "" };
+  const base = basename(path);
+  const ext = extname(path);
+  const end = trimmedEnd(path);
+  const index = StringPrototypeLastIndexOf(StringPrototypeSlice(path, 0, end), "/");
+  let dir = index === -1 ? "" : index === 0 ? "/" : StringPrototypeSlice(path, 0, index);
+  if (root === "/" && base === "") dir = "/";
+  return { root, dir, base, ext, name: ext ? StringPrototypeSlice(base, 0, base.length - ext.length) : base };
+}
+
+function format(object) {
+  if (object === null || typeof object !== "object") throw invalidArgType("pathObject", "object", object);
+  const dir = object.dir || object.root;
+  const ext = object.ext ? (object.ext[0] === "." ? object.ext : "." + object.ext) : "";
+  const base = object.base || `${object.name ?? ""}${ext}`;
+  if (!dir) return base;
+  return dir === object.root ? dir + base : dir + "/" + base;
+}
+
+function toNamespacedPath(path) {
+  return path;
+}
+
+function matchesGlob() {
+  throw internal.nodeErrors.make(Error, "ERR_NOT_IMPLEMENTED", "path.matchesGlob is not implemented in jsbridge.");
+}
+
+const path = {
+  sep: "/", delimiter: ":", normalize, resolve, join, relative, dirname, basename, extname, isAbsolute, parse,
+  format, toNamespacedPath, matchesGlob,
+};
+path.posix = path;
+ObjectFreeze(path);
+
+internal.nodeExport("path", path);
+internal.nodeExport("path/posix", path);

@@ -1,0 +1,249 @@
+// `node:url` (the WHATWG URL classes, fileURLToPath/pathToFileURL, the legacy parse/format/resolve) and
+// `node:querystring`.
+
+const { ArrayIsArray, ObjectCreate, ObjectKeys, StringPrototypeSlice, TypeError } = internal.primordials;
+const { invalidArgType, invalidArgValue, make } = internal.nodeErrors;
+const URL = internal.URL;
+const URLSearchParams = internal.URLSearchParams;
+
+// MARK: - File URLs
+
+function fileURLToPath(input) {
+  let url = input;
+  if (typeof input === "string") url = new URL(input);
+  else if (!(input instanceof URL)) throw invalidArgType("path", ["string", "URL"], input);
+  if (url.protocol !== "file:") throw make(TypeError, "ERR_INVALID_URL_SCHEME", "The URL must be of scheme file");
+  if (url.hostname !== "") {
+    throw make(TypeError, "ERR_INVALID_FILE_URL_HOST", 'File URL host must be "localhost" or empty on linux');
+  }
+  const pathname = url.pathname;
+  for (let i = 0; i + 2 < pathname.length; i++) {
+    if (pathname[i] === "%" && pathname[i + 1] === "2" && (pathname[i + 2] === "f" || pathname[i + 2] === "F")) {
+      throw make(TypeError, "ERR_INVALID_FILE_URL_PATH", "File URL path must not include encoded / characters");
+    }
+  }
+  return decodeURIComponent(pathname);
+}
+
+function pathToFileURL(path) {
+  internal.nodeErrors.checkString(path, "path");
+  const path_ = internal.nodeBuiltin("path");
+  let resolved = path_.resolve(path);
+  // resolve() drops a trailing slash that still names a directory.
+  if (path.endsWith("/") && !resolved.endsWith("/")) resolved += "/";
+  const encoded = resolved.replace(/%/g, "%25").replace(/\\/g, "%5C").replace(/\n/g, "%0A").replace(/\r/g, "%0D")
+    .replace(/\t/g, "%09").replace(/#/g, "%23").replace(/\?/g, "%3F");
+  return new URL("file://" + encoded);
+}
+
+function urlToHttpOptions(url) {
+  const options = {
+    protocol: url.protocol,
+    hostname: url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname,
+    hash: url.hash, search: url.search, pathname: url.pathname, path: `${url.pathname || ""}${url.search || ""}`,
+    href: url.href,
+  };
+  if (url.port !== "") options.port = Number(url.port);
+  if (url.username || url.password) options.auth = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  return options;
+}
+
+// MARK: - Legacy API (url.parse / url.format / url.resolve)
+
+function Url() {
+  this.protocol = null;
+  this.slashes = null;
+  this.auth = null;
+  this.host = null;
+  this.port = null;
+  this.hostname = null;
+  this.hash = null;
+  this.search = null;
+  this.query = null;
+  this.pathname = null;
+  this.path = null;
+  this.href = null;
+}
+
+const slashedProtocols = new Set(["http:", "https:", "ftp:", "gopher:", "file:", "ws:", "wss:"]);
+
+/// The legacy parser: splits without normalising (as Node's `url.parse`, without its IDNA handling).
+function parse(text, parseQueryString = false, slashesDenoteHost = false) {
+  if (text instanceof Url) return text;
+  if (typeof text !== "string") throw invalidArgType("url", "string", text);
+  const result = new Url();
+  let rest = text.trim();
+  const hashIndex = rest.indexOf("#");
+  if (hashIndex !== -1) {
+    result.hash = rest.slice(hashIndex);
+    rest = rest.slice(0, hashIndex);
+  }
+  const queryIndex = rest.indexOf("?");
+  if (queryIndex !== -1) {
+    result.search = rest.slice(queryIndex);
+    result.query = rest.slice(queryIndex + 1);
+    rest = rest.slice(0, queryIndex);
+  } else if (parseQueryString) {
+    result.search = "";
+    result.query = {};
+  }
+  if (parseQueryString && typeof result.query === "string") result.query = qsParse(result.query);
+  const protocolMatch = /^([a-z0-9.+-]+:)/i.exec(rest);
+  if (protocolMatch !== null) {
+    result.protocol = protocolMatch[1].toLowerCase();
+    rest = rest.slice(protocolMatch[1].length);
+  }
+  const slashes = rest.startsWith("//");
+  if (slashes && (result.protocol === null ? slashesDenoteHost : true) && result.protocol !== "javascript:") {
+    rest = rest.slice(2);
+    result.slashes = true;
+    let end = rest.search(/[/\\]/);
+    if (end === -1) end = rest.length;
+    let host = rest.slice(0, end);
+    rest = rest.slice(end);
+    const at = host.lastIndexOf("@");
+    if (at !== -1) {
+      result.auth = decodeURIComponent(host.slice(0, at));
+      host = host.slice(at + 1);
+    }
+    const portMatch = /:(\d*)$/.exec(host);
+    if (portMatch !== null) {
+      if (portMatch[1] !== "") result.port = portMatch[1];
+      host = host.slice(0, portMatch.index);
+    }
+    result.hostname = host.toLowerCase();
+    result.host = result.hostname + (result.port !== null ? ":" + result.port : "");
+  }
+  if (rest !== "" || result.host !== null) {
+    result.pathname = rest === "" && slashedProtocols.has(result.protocol) ? "/" : rest || null;
+  }
+  if (result.pathname !== null || result.search !== null) {
+    result.path = (result.pathname ?? "") + (result.search ?? "");
+  }
+  result.href = format(result);
+  return result;
+}
+
+function format(object, options) {
+  if (typeof object === "string") object = parse(object);
+  else if (object instanceof URL) {
+    const url = new URL(object.href);
+    if (options?.fragment === false) url.hash = "";
+    if (options?.search === false) url.search = "";
+    if (options?.auth === false) {
+      url.username = "";
+      url.password = "";
+    }
+    return url.href;
+  } else if (object === null || typeof object !== "object") {
+    throw invalidArgType("urlObject", ["object", "string"], object);
+  }
+  let auth = object.auth ? encodeURIComponent(object.auth).replace(/%3A/i, ":") + "@" : "";
+  let protocol = object.protocol || "";
+  if (protocol && !protocol.endsWith(":")) protocol += ":";
+  let host = "";
+  if (object.host) host = auth + object.host;
+  else if (object.hostname) host = auth + object.hostname + (object.port ? ":" + object.port : "");
+  let pathname = object.pathname || "";
+  let hash = object.hash || "";
+  let search = object.search || "";
+  if (!search && object.query && typeof object.query === "object" && ObjectKeys(object.query).length > 0) {
+    search = "?" + qsStringify(object.query);
+  }
+  if (search && search[0] !== "?") search = "?" + search;
+  if (hash && hash[0] !== "#") hash = "#" + hash;
+  if (object.slashes || ((!protocol || slashedProtocols.has(protocol)) && host)) {
+    host = "//" + host;
+    if (pathname && pathname[0] !== "/") pathname = "/" + pathname;
+  }
+  pathname = pathname.replace(/[?#]/g, encodeURIComponent);
+  search = search.replace("#", "%23");
+  return protocol + host + pathname + search + hash;
+}
+
+function resolve(from, to) {
+  const base = new URL(from, "resolve://");
+  const resolved = new URL(to, base);
+  if (resolved.protocol === "resolve:") {
+    const { pathname, search, hash } = resolved;
+    return pathname + search + hash;
+  }
+  return resolved.href;
+}
+
+// MARK: - querystring
+
+function qsEscape(text) {
+  return encodeURIComponent(typeof text === "string" ? text : `${text}`)
+    .replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
+}
+
+function qsUnescape(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text.replace(/%([0-9a-f]{2})/gi, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+  }
+}
+
+function qsParse(text, separator = "&", equals = "=", options) {
+  const result = ObjectCreate(null);
+  if (typeof text !== "string" || text.length === 0) return result;
+  const maxKeys = options?.maxKeys ?? 1000;
+  const decode = typeof options?.decodeURIComponent === "function" ? options.decodeURIComponent : querystring.unescape;
+  let parts = text.split(separator || "&");
+  if (maxKeys > 0) parts = parts.slice(0, maxKeys);
+  for (const part of parts) {
+    if (part === "") continue;
+    const index = part.indexOf(equals || "=");
+    const rawKey = index >= 0 ? part.slice(0, index) : part;
+    const rawValue = index >= 0 ? part.slice(index + (equals || "=").length) : "";
+    const key = decode(rawKey.replace(/\+/g, " "));
+    const value = decode(rawValue.replace(/\+/g, " "));
+    const existing = result[key];
+    if (existing === undefined) result[key] = value;
+    else if (ArrayIsArray(existing)) existing.push(value);
+    else result[key] = [existing, value];
+  }
+  return result;
+}
+
+function stringifyPrimitive(value) {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && Number.isFinite(value)) return `${value}`;
+  if (typeof value === "bigint" || typeof value === "boolean") return `${value}`;
+  return "";
+}
+
+function qsStringify(object, separator = "&", equals = "=", options) {
+  if (object === null || typeof object !== "object") return "";
+  const encode = typeof options?.encodeURIComponent === "function" ? options.encodeURIComponent : querystring.escape;
+  const parts = [];
+  for (const key of ObjectKeys(object)) {
+    const value = object[key];
+    const encodedKey = encode(stringifyPrimitive(key)) + equals;
+    if (ArrayIsArray(value)) for (const item of value) parts.push(encodedKey + encode(stringifyPrimitive(item)));
+    else parts.push(encodedKey + encode(stringifyPrimitive(value)));
+  }
+  return parts.join(separator);
+}
+
+const querystring = {
+  parse: qsParse, decode: qsParse, stringify: qsStringify, encode: qsStringify, escape: qsEscape,
+  unescape: qsUnescape, unescapeBuffer: (text) => internal.Buffer.from(qsUnescape(text), "latin1"),
+};
+
+const url = {
+  URL, URLSearchParams, fileURLToPath, pathToFileURL, urlToHttpOptions, parse, format, resolve, Url,
+  domainToASCII: (domain) => {
+    try {
+      return new URL(`http://${domain}`).hostname;
+    } catch {
+      return "";
+    }
+  },
+  domainToUnicode: (domain) => `${domain}`,
+};
+
+internal.nodeExport("url", url);
+internal.nodeExport("querystring", querystring);
