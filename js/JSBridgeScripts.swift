@@ -69,7 +69,7 @@ public enum JSBridgeScripts {
         // Node's built-in modules (js/node): the registry, then one file per module, loaded by name.
         File(
             name: "node-builtins.js", source: PackageResources.node_builtins_js, globals: [],
-            internals: ["nodeBuiltin", "nodeBuiltinNames", "nodeExport", "nodeErrors"]),
+            internals: ["nodeBuiltin", "nodeExport", "nodeErrors"]),
         File(
             name: "node-buffer.js", source: PackageResources.node_buffer_js, globals: ["Buffer"], internals: ["Buffer"]),
         File(name: "node-crypto.js", source: PackageResources.node_crypto_js, globals: ["crypto"], internals: []),

@@ -58,12 +58,10 @@ function nodeModule() {
 }
 
 /// The exports of built-in `name` (without `node:`), or undefined. `module` is this file's own; the others
-/// come from `internal.nodeBuiltin` (the built-in modules' file), falling back to a plugin's module of that
+/// come from `internal.nodeBuiltin` (js/node/node-builtins.js), which falls back to a plugin's module of that
 /// name (a plugin may declare `node:fs`).
 function builtinExports(name) {
-  if (name === "module") return nodeModule();
-  internal.nodeBuiltin ??= (builtin) => internal.pluginModule("node:" + builtin);
-  return internal.nodeBuiltin(name);
+  return name === "module" ? nodeModule() : internal.nodeBuiltin(name);
 }
 internal.builtinExports = builtinExports;
 internal.isBuiltinName = (name) => builtinSet.has(name);

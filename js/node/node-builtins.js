@@ -3,7 +3,7 @@
 // back to a plugin's module `node:<name>` (a FileSystem plugin provides `node:fs`). Also the Node-style
 // errors the modules throw (`internal.nodeErrors`), with Node's codes and wording.
 
-const { ArrayIsArray, ArrayPrototypeJoin, ObjectCreate, ObjectFreeze, ObjectKeys, String, TypeError, RangeError } =
+const { ArrayIsArray, ArrayPrototypeJoin, ObjectCreate, ObjectFreeze, String, TypeError, RangeError } =
   internal.primordials;
 
 // name -> the runtime file that defines it (the file stores its exports with `internal.nodeExport`).
@@ -42,9 +42,6 @@ internal.nodeBuiltin = function (name) {
   }
   return typeof name === "string" ? internal.pluginModule("node:" + name) : undefined;
 };
-
-/// The built-in names this runtime provides itself (plugins' `node:` modules come on top).
-internal.nodeBuiltinNames = ObjectFreeze(ObjectKeys(files));
 
 // MARK: - Node-style errors
 
