@@ -137,32 +137,28 @@ function getPrefix(ctor, tag, fallback, size = '') {
 }
 
 // Quotes a string the way Node does: prefer ', then ", then `; escape control characters.
+// What a quoted string escapes: control characters, the backslash, the quote itself and lone surrogates.
+// One regular expression per quote, so that a string with nothing to escape costs one native scan.
+const escapedIn = {
+  __proto__: null,
+  "'": /[\x00-\x1f\x7f-\x9f\\']|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+  '"': /[\x00-\x1f\x7f-\x9f\\"]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+  '`': /[\x00-\x1f\x7f-\x9f\\`]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+};
+function escapeCharacter(c) {
+  const code = StringPrototypeCharCodeAt(c, 0);
+  if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return controlEscape(code);
+  if (code >= 0xd800 && code <= 0xdfff) return `\\u${NumberPrototypeToString(code, 16)}`;
+  return `\\${c}`;
+}
+
 function quote(str) {
   let q = "'";
   if (StringPrototypeIncludes(str, "'")) {
     if (!StringPrototypeIncludes(str, '"')) q = '"';
     else if (!StringPrototypeIncludes(str, '`') && !StringPrototypeIncludes(str, '${')) q = '`';
   }
-  let out = '';
-  let last = 0;
-  for (let i = 0; i < str.length; i++) {
-    const c = StringPrototypeCharCodeAt(str, i);
-    let esc;
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) esc = controlEscape(c);
-    else if (c === 0x5c) esc = '\\\\';
-    else if (str[i] === q) esc = `\\${q}`;
-    else if (c >= 0xd800 && c <= 0xdfff) {
-      const next = StringPrototypeCharCodeAt(str, i + 1);
-      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-        i++;
-        continue;
-      }
-      esc = `\\u${NumberPrototypeToString(c, 16)}`;
-    } else continue;
-    out += StringPrototypeSlice(str, last, i) + esc;
-    last = i + 1;
-  }
-  return q + out + StringPrototypeSlice(str, last) + q;
+  return q + replaceMatches(str, escapedIn[q], escapeCharacter) + q;
 }
 
 const namedEscapes = { __proto__: null, 8: '\\b', 9: '\\t', 10: '\\n', 12: '\\f', 13: '\\r' };
