@@ -120,8 +120,9 @@ function encodeData(data, encoding, name = "data") {
   throw invalidArgType(name, "of type string or an instance of Buffer, TypedArray, or DataView", data);
 }
 
-/// The text of an answer holding contents: inline, or staged for `take`.
+/// The text of an answer holding contents: the string itself (sync calls), inline, or staged for `take`.
 function answerText(answer) {
+  if (typeof answer === "string") return answer;
   return answer.data !== undefined ? answer.data : take(answer.token);
 }
 
