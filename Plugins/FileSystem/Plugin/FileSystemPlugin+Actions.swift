@@ -36,10 +36,8 @@ extension FileSystemPlugin {
         }
     }
 
-    static func encoding(_ reader: ArgumentReader, _ key: String = "encoding", default fallback: TextEncoding)
-        throws(BridgeError) -> TextEncoding
-    {
-        guard let name = try reader.string(key) else { return fallback }
+    static func encoding(_ reader: ArgumentReader, _ key: String = "encoding") throws(BridgeError) -> TextEncoding? {
+        guard let name = try reader.string(key) else { return nil }
         guard let encoding = TextEncoding(named: name) else {
             throw BridgeError.invalidArgument(
                 at: reader.path(of: key), "unknown encoding '\(name)' (utf8, base64, base64url, hex, latin1)")
@@ -54,6 +52,34 @@ extension FileSystemPlugin {
             throw BridgeError.invalidArgument(at: reader.path(of: key), "must be a mode between 0 and 0o7777")
         }
         return mode
+    }
+
+    /// Bytes as they cross to JavaScript: byte `b` as the character U+0001 + `b`. No NUL, so a large string
+    /// takes the engine's UTF-8 C-string path (a string with NUL is converted through UTF-16, several times
+    /// slower), and bytes below 0x7F stay one-byte UTF-8. JavaScript subtracts the 1 (`wireToBytes`).
+    static func wireString(_ bytes: [UInt8]) -> String {
+        var wide = 0
+        for byte in bytes where byte >= 0x7F { wide += 1 }
+        return String(unsafeUninitializedCapacity: bytes.count + wide) { out in
+            var i = 0
+            for byte in bytes {
+                let unit = UInt16(byte) + 1
+                if unit < 0x80 {
+                    out[i] = UInt8(unit)
+                    i += 1
+                } else {
+                    out[i] = UInt8(0xC0 | unit >> 6)
+                    out[i + 1] = UInt8(0x80 | unit & 0x3F)
+                    i += 2
+                }
+            }
+            return i
+        }
+    }
+
+    /// Bytes read, as the script asked: text in `encoding`, else the bridge form (``wireString(_:)``).
+    static func contents(_ bytes: [UInt8], _ encoding: TextEncoding?) -> String {
+        encoding.map { $0.encode(bytes) } ?? wireString(bytes)
     }
 
     /// Text to hand back: inside the answer when small, else staged for `take`.
@@ -88,15 +114,15 @@ extension FileSystemPlugin {
     static func readFile(_ context: PluginContext<Self>, _ args: JSONValue) throws -> JSONValue {
         let reader = try ArgumentReader(args)
         let file = try path(reader, "path", .read, context)
-        let encoding = try Self.encoding(reader, default: .latin1)
+        let encoding = try Self.encoding(reader)
         let bytes = try run(file) { () throws(FileSystemError) in try FileOperations.readFile(file.resolved) }
-        return answer(encoding.encode(bytes), context)
+        return answer(contents(bytes, encoding), context)
     }
 
     static func writeFile(_ context: PluginContext<Self>, _ args: JSONValue) throws -> JSONValue {
         let (reader, text) = try content(args, context)
         let file = try path(reader, "path", .write, context)
-        let encoding = try Self.encoding(reader, default: .utf8)
+        let encoding = try Self.encoding(reader) ?? .utf8
         let mode = try Self.mode(reader, default: 0o666)
         let writeMode: FileOperations.WriteMode
         switch try reader.string("flag") ?? "w" {
@@ -285,15 +311,15 @@ extension FileSystemPlugin {
         let fd = try handle(reader)
         let length = try reader.int("length") ?? 65536
         guard (0...(1 << 30)).contains(length) else { throw reader.issue("length", "must be between 0 and 2^30") }
-        let encoding = try Self.encoding(reader, default: .latin1)
+        let encoding = try Self.encoding(reader)
         let bytes = try context.state.handles.read(fd, length: length, position: try position(reader))
-        return answer(encoding.encode(bytes), context)
+        return answer(contents(bytes, encoding), context)
     }
 
     static func write(_ context: PluginContext<Self>, _ args: JSONValue) throws -> JSONValue {
         let (reader, text) = try content(args, context)
         let fd = try handle(reader)
-        let encoding = try Self.encoding(reader, default: .utf8)
+        let encoding = try Self.encoding(reader) ?? .utf8
         let written = try context.state.handles.write(fd, encoding.decode(text), position: try position(reader))
         return .number(Double(written))
     }

@@ -61,7 +61,9 @@ public struct FileSystemPlugin: BridgePlugin {
         plugin.typeScript(utf8: PackageResources.filesystem_d_ts)
         for (name, operation) in operations {
             plugin.async(name, args: JSONValue.self) { context, args in try operation(context, args) }
-            plugin.sync(name + "Sync", args: JSONValue.self) { context, args in try operation(context, args) }
+            plugin.sync(name + "Sync", args: JSONValue.self) { context, args in
+                try direct(operation(context, args), context)
+            }
         }
         plugin.sync("stage", args: JSONValue.self) { context, args -> Int in
             guard case .string(let text) = args else {
@@ -75,6 +77,17 @@ public struct FileSystemPlugin: BridgePlugin {
             }
             return text
         }
+    }
+
+    /// A sync answer holding contents as the string itself: a sync action's string result reaches JavaScript
+    /// without JSON text, so staging is not needed.
+    static func direct(_ answer: JSONValue, _ context: PluginContext<Self>) -> JSONValue {
+        guard case .object(let object) = answer, object.count == 1 else { return answer }
+        if case .string(let text)? = object["data"] { return .string(text) }
+        if case .number(let token)? = object["token"], let text = context.state.staged.take(Int(token)) {
+            return .string(text)
+        }
+        return answer
     }
 
     typealias Operation = @Sendable (PluginContext<Self>, JSONValue) throws -> JSONValue

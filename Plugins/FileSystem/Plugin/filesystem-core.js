@@ -1,7 +1,8 @@
 // filesystem-core.js - what the FileSystem global and the node:fs modules share (`plugin.shared.fs`): calls
 // with Node-shaped errors, contents crossing the bridge, paths, Stats, Dirent, file handles and streams.
 //
-// Contents cross as strings: text as itself, bytes as latin1 (one character per byte). Large ones go through
+// Contents cross as strings: text as itself, bytes to Swift as latin1 (one character per byte), bytes from
+// Swift as one character per byte plus one (no NUL, see FileSystemPlugin.wireString). Large ones go through
 // the sync `stage`/`take` actions: a string argument or result of a sync action crosses without JSON text.
 
 const { BridgeError, utf8Decode } = runtime;
@@ -98,10 +99,11 @@ function bytesToLatin1(bytes) {
   return parts.join("");
 }
 
-function latin1ToBytes(text) {
+/// Bytes as they come from Swift: each character is the byte plus one (no NUL in the string).
+function wireToBytes(text) {
   const n = text.length;
   const bytes = new Uint8Array(n);
-  for (let i = 0; i < n; i++) bytes[i] = text.charCodeAt(i);
+  for (let i = 0; i < n; i++) bytes[i] = text.charCodeAt(i) - 1;
   return bytes;
 }
 
@@ -118,8 +120,9 @@ function encodeData(data, encoding, name = "data") {
   throw invalidArgType(name, "of type string or an instance of Buffer, TypedArray, or DataView", data);
 }
 
-/// The text of an answer holding contents: inline, or staged for `take`.
+/// The text of an answer holding contents: the string itself (sync calls), inline, or staged for `take`.
 function answerText(answer) {
+  if (typeof answer === "string") return answer;
   return answer.data !== undefined ? answer.data : take(answer.token);
 }
 
@@ -127,7 +130,7 @@ function answerText(answer) {
 function decodeAnswer(answer, encoding, buffers) {
   const text = answerText(answer);
   if (encoding !== null && encoding !== undefined) return text;
-  const bytes = latin1ToBytes(text);
+  const bytes = wireToBytes(text);
   return buffers ? asBuffer(bytes) : bytes;
 }
 
@@ -268,8 +271,8 @@ function entries(list, path, withFileTypes) {
 /// Reads up to `length` bytes of open file `fd` at `position` (null: its current position).
 function readBytes(fd, length, position, sync) {
   const args = { fd, length, position: position ?? undefined };
-  if (sync) return latin1ToBytes(answerText(callSync("read", args)));
-  return call("read", args).then((answer) => latin1ToBytes(answerText(answer)));
+  if (sync) return wireToBytes(answerText(callSync("read", args)));
+  return call("read", args).then((answer) => wireToBytes(answerText(answer)));
 }
 
 /// Writes `data` (a string in `encoding`, or bytes) to open file `fd`; resolves to the count written.
@@ -596,7 +599,7 @@ class WriteStream extends Emitter {
 }
 
 plugin.shared.fs = freeze({
-  call, callSync, nodeError, toPath, bytesOf, asBuffer, latin1ToBytes, bytesToLatin1, checkEncoding,
+  call, callSync, nodeError, toPath, bytesOf, asBuffer, bytesToLatin1, checkEncoding,
   invalidArgType, encodeBytes, readFile, readFileSync, writeFile, writeFileSync, Stats, Dirent, entries, readBytes, writeBytes,
   ReadStream, WriteStream,
 });

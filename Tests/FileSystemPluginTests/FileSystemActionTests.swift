@@ -1,0 +1,81 @@
+import FileSystemPlugin
+import Foundation
+import JSBridgeTesting
+import Testing
+
+/// The plugin's actions from Swift (`PluginTester`): arguments, configuration, limits, what crosses.
+@Suite struct FileSystemActionTests {
+    let root = URL(fileURLWithPath: TemporaryDirectory.make(prefix: "fs-actions")).resolvingSymlinksInPath().path
+
+    func tester(_ configuration: JSONObject = [:]) async throws -> PluginTester {
+        try await PluginTester(
+            FileSystemPlugin(),
+            options: .testing(configuration: ["FileSystem": .object(configuration)], permissions: .all))
+    }
+
+    @Test func maxOpenFilesBoundsOpenHandles() async throws {
+        let fs = try await tester(["maxOpenFiles": 1])
+        let first = try await fs.call("open", ["path": root + "/a", "flags": "w"])
+        await #expect(throws: BridgeError.self) { try await fs.call("open", ["path": root + "/b", "flags": "w"]) }
+        do {
+            _ = try await fs.call("open", ["path": root + "/b", "flags": "w"])
+        } catch {
+            #expect(error.code == "EMFILE" && error.data?["syscall"] == "open")
+        }
+        _ = try await fs.call("close", ["fd": first])
+        let second = try await fs.call("open", ["path": root + "/b", "flags": "w"])
+        #expect(second != first)
+        await fs.shutdown()
+    }
+
+    @Test func aBadConfigurationFailsSetUp() async throws {
+        await #expect(throws: BridgeError.self) { _ = try await tester(["maxOpenFiles": 0]) }
+    }
+
+    @Test func badArgumentsAreInvalidArgumentWithAPath() async throws {
+        let fs = try await tester()
+        let cases: [(JSONValue, String)] = [
+            (["path": 3], "path"), (["path": "a\u{0}b"], "path"),
+            (["path": .string(root + "/x"), "encoding": "utf16"], "encoding"),
+        ]
+        for (args, path) in cases {
+            do {
+                _ = try await fs.call("readFile", args)
+                Issue.record("accepted \(args)")
+            } catch {
+                #expect(error.code == "INVALID_ARGUMENT")
+                #expect(error.data?["issues"]?[0]?["path"] == .string(path), "\(error)")
+            }
+        }
+        do {
+            _ = try fs.callSync("writeFileSync", ["path": root + "/w", "data": "x", "flag": "r"])
+            Issue.record("accepted flag r")
+        } catch {
+            #expect(error.code == "INVALID_ARGUMENT")
+        }
+        await #expect(throws: BridgeError.self) { try await fs.call("read", ["fd": 99]) }
+    }
+
+    @Test func contentsCrossInlineOrStagedAndSyncAnswersAreStrings() async throws {
+        let fs = try await tester()
+        let small = String(repeating: "a", count: 10)
+        let large = String(repeating: "é", count: FileSystemPlugin.inlineLimit)
+        try small.write(toFile: root + "/small", atomically: true, encoding: .utf8)
+        try large.write(toFile: root + "/large", atomically: true, encoding: .utf8)
+        #expect(
+            try await fs.call("readFile", ["path": root + "/small", "encoding": "utf8"]) == ["data": .string(small)])
+        let staged = try await fs.call("readFile", ["path": root + "/large", "encoding": "utf8"])
+        let token = try #require(staged["token"])
+        #expect(try fs.callSync("take", token) == .string(large))
+        #expect(throws: BridgeError.self) { try fs.callSync("take", token) }
+        #expect(try fs.callSync("readFileSync", ["path": root + "/large", "encoding": "utf8"]) == .string(large))
+        // Bytes without an encoding: each byte as the character byte + 1.
+        try Data([0, 1, 0x7E, 0x7F, 0xFF]).write(to: URL(fileURLWithPath: root + "/bytes"))
+        #expect(try fs.callSync("readFileSync", ["path": root + "/bytes"]) == "\u{1}\u{2}\u{7F}\u{80}\u{100}")
+        let stagedWrite = try fs.callSync("stage", "héllo")
+        _ = try await fs.call("writeFile", ["path": .string(root + "/w"), "token": stagedWrite])
+        #expect(try String(contentsOfFile: root + "/w", encoding: .utf8) == "héllo")
+        _ = try fs.callSync("writeFileSync", [["path": .string(root + "/w2"), "encoding": "latin1"], "\u{0}\u{FF}"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/w2")) == Data([0, 0xFF]))
+    }
+}
