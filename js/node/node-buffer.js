@@ -4,7 +4,7 @@
 // `new FastBuffer(...)` makes Buffers and `instanceof Buffer` holds for them.
 
 const { ArrayIsArray, MathFloor, MathMin, MathMax, NumberIsInteger, ObjectDefineProperty, ObjectSetPrototypeOf,
-  String, StringPrototypeToLowerCase, SymbolToStringTag, TypeError, RangeError,
+  String, StringPrototypeToLowerCase, TypeError, RangeError,
   Error } = internal.primordials;
 const { invalidArgType, invalidArgValue, outOfRange, make } = internal.nodeErrors;
 const { bufferUTF8Encode, bufferUTF8Write, bufferUTF8Decode, bufferBase64Encode, bufferBase64Decode } = internal;

@@ -1,7 +1,7 @@
 // `crypto.createHash` and `crypto.createHmac` for md5, sha1 and sha256, in JavaScript (the digests packages
 // use for ids and cache keys: uuid v3/v5, content hashes). Sets internal.createHash / internal.createHmac.
 
-const { MathFloor, TypeError } = internal.primordials;
+const { MathFloor } = internal.primordials;
 const { invalidArgType, make } = internal.nodeErrors;
 const { Buffer } = internal.nodeBuiltin("buffer");
 
