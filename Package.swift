@@ -67,7 +67,7 @@ let package = Package(
                 "node/node-builtins.js", "node/node-path.js", "node/node-events.js", "node/node-util.js",
                 "node/node-os.js", "node/node-buffer.js", "node/node-timers.js", "node/node-assert.js",
                 "node/node-url.js", "node/node-string-decoder.js", "node/node-crypto.js", "node/node-process.js",
-                "node/node-stdin.js",
+                "node/node-stdin.js", "node/node-hash.js",
             ].map { .embedInCode($0) }
         ),
         // The engine: JavaScriptCore host, event loop (the JS thread is a SwiftNIO event loop), command queue.

@@ -90,5 +90,6 @@ public enum JSBridgeScripts {
             name: "node-process.js", source: PackageResources.node_process_js, globals: [], internals: [],
             onDemand: true),
         File(name: "node-stdin.js", source: PackageResources.node_stdin_js, globals: [], internals: [], onDemand: true),
+        File(name: "node-hash.js", source: PackageResources.node_hash_js, globals: [], internals: [], onDemand: true),
     ]
 }

@@ -87,6 +87,19 @@ private func installDebianPackage(_ name: String, into root: String) throws -> S
         #expect((info["loadavg"] as? [Double])?.count == 3)
     }
 
+    /// Nothing of the modules runs at start-up: `Buffer` and `crypto` stay accessors until a script reads them.
+    @Test func theGlobalsAreLazy() async throws {
+        let script = """
+            const kind = (name) => ("get" in Object.getOwnPropertyDescriptor(globalThis, name) ? "lazy" : "loaded");
+            const before = [kind("Buffer"), kind("crypto")];
+            const loaded = [typeof Buffer.from, typeof crypto.randomUUID];
+            console.log(before.join(" "), loaded.join(" "), kind("Buffer"), kind("crypto"));
+            """
+        let result = try await CLI.run(["-e", script])
+        #expect(result.exitCode == 0, "\(result.summary)")
+        #expect(result.stdout == "lazy lazy function function loaded loaded\n", "\(result.summary)")
+    }
+
     @Test func osHomedirFollowsHOME() async throws {
         let result = try await CLI.run(["-e", "console.log(require('os').homedir())"])
         #expect(result.exitCode == 0, "\(result.summary)")

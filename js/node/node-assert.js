@@ -2,7 +2,7 @@
 // equal family, deep equality (util's comparison), throws/rejects/doesNotThrow/doesNotReject, match, fail,
 // ifError. Messages follow Node's wording without its diffs (the values are printed with the inspector).
 
-const { ArrayIsArray, Error, ObjectIs, ObjectKeys, ReflectApply, TypeError } = internal.primordials;
+const { Error, ObjectIs, ObjectKeys, ReflectApply, TypeError } = internal.primordials;
 const { invalidArgType, invalidArgValue, make } = internal.nodeErrors;
 const inspect = (value) => internal.inspect(value, { depth: 1000, compact: 3, breakLength: 80 });
 internal.nodeBuiltin("util"); // defines internal.isDeepEqual

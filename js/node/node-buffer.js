@@ -4,7 +4,7 @@
 // `new FastBuffer(...)` makes Buffers and `instanceof Buffer` holds for them.
 
 const { ArrayIsArray, MathFloor, MathMin, MathMax, NumberIsInteger, ObjectDefineProperty, ObjectSetPrototypeOf,
-  String, StringPrototypeCharCodeAt, StringPrototypeToLowerCase, SymbolToStringTag, TypeError, RangeError,
+  String, StringPrototypeToLowerCase, TypeError, RangeError,
   Error } = internal.primordials;
 const { invalidArgType, invalidArgValue, outOfRange, make } = internal.nodeErrors;
 const { bufferUTF8Encode, bufferUTF8Write, bufferUTF8Decode, bufferBase64Encode, bufferBase64Decode } = internal;
@@ -18,6 +18,9 @@ const uint8Fill = Uint8Array.prototype.fill;
 const uint8IndexOf = Uint8Array.prototype.indexOf;
 const uint8LastIndexOf = Uint8Array.prototype.lastIndexOf;
 const fromCharCode = String.fromCharCode;
+// Captured methods called with `.call`, not uncurried primordials: in JavaScriptCore an uncurried
+// `charCodeAt` costs ~15x a direct call in a loop (0.7 us vs 0.05 us per character, measured).
+const charCodeAt = String.prototype.charCodeAt;
 
 class FastBuffer extends Uint8Array {
   constructor(bufferOrLength, byteOffset, length) {
@@ -49,14 +52,22 @@ const hexValue = (code) => (code >= 48 && code <= 57 ? code - 48 : code >= 97 &&
 /// The bytes of `string` in `encoding`, as a Buffer.
 function encode(string, encoding) {
   switch (encoding) {
-    case "utf8": return new FastBuffer(bufferUTF8Encode(string));
+    case "utf8": {
+      // Short strings stay in JavaScript: a native call costs more than the loop.
+      if (string.length > SHORT) return new FastBuffer(bufferUTF8Encode(string));
+      const length = utf8Length(string);
+      const bytes = new FastBuffer(length);
+      if (length === string.length) for (let i = 0; i < length; i++) bytes[i] = charCodeAt.call(string, i);
+      else bufferUTF8Write(string, bytes.buffer, 0, length);
+      return bytes;
+    }
     case "base64": case "base64url": return new FastBuffer(bufferBase64Decode(string));
     case "hex": {
       const length = string.length >>> 1;
       const bytes = new FastBuffer(length);
       let i = 0;
       for (; i < length; i++) {
-        const high = hexValue(StringPrototypeCharCodeAt(string, 2 * i)), low = hexValue(StringPrototypeCharCodeAt(string, 2 * i + 1));
+        const high = hexValue(charCodeAt.call(string, 2 * i)), low = hexValue(charCodeAt.call(string, 2 * i + 1));
         if (high < 0 || low < 0) break;
         bytes[i] = high * 16 + low;
       }
@@ -65,7 +76,7 @@ function encode(string, encoding) {
     case "utf16le": {
       const bytes = new FastBuffer(string.length * 2);
       for (let i = 0; i < string.length; i++) {
-        const code = StringPrototypeCharCodeAt(string, i);
+        const code = charCodeAt.call(string, i);
         bytes[2 * i] = code & 255;
         bytes[2 * i + 1] = code >>> 8;
       }
@@ -73,7 +84,7 @@ function encode(string, encoding) {
     }
     default: { // latin1, ascii
       const bytes = new FastBuffer(string.length);
-      for (let i = 0; i < string.length; i++) bytes[i] = StringPrototypeCharCodeAt(string, i);
+      for (let i = 0; i < string.length; i++) bytes[i] = charCodeAt.call(string, i);
       return bytes;
     }
   }
@@ -82,7 +93,7 @@ function encode(string, encoding) {
 /// `bytes[start..<end]` decoded from `encoding`.
 function decode(bytes, encoding, start, end) {
   switch (encoding) {
-    case "utf8": return bufferUTF8Decode(bytes.buffer, bytes.byteOffset + start, end - start);
+    case "utf8": return utf8Slice(bytes, start, end);
     case "base64": return bufferBase64Encode(bytes.buffer, bytes.byteOffset + start, end - start, false);
     case "base64url": return bufferBase64Encode(bytes.buffer, bytes.byteOffset + start, end - start, true);
     case "hex": {
@@ -106,6 +117,19 @@ function decode(bytes, encoding, start, end) {
   }
 }
 
+/// Strings up to this length are encoded and decoded in JavaScript when they are ASCII.
+const SHORT = 32;
+
+function utf8Slice(bytes, start, end) {
+  if (end - start <= SHORT) {
+    let text = "";
+    let i = start;
+    for (; i < end && bytes[i] < 0x80; i++) text += fromCharCode(bytes[i]);
+    if (i === end) return text;
+  }
+  return bufferUTF8Decode(bytes.buffer, bytes.byteOffset + start, end - start);
+}
+
 function asciiChunk(chunk) {
   const codes = new Uint8Array(chunk.length);
   for (let k = 0; k < chunk.length; k++) codes[k] = chunk[k] & 0x7f;
@@ -115,11 +139,11 @@ function asciiChunk(chunk) {
 function utf8Length(string) {
   let length = 0;
   for (let i = 0; i < string.length; i++) {
-    const c = StringPrototypeCharCodeAt(string, i);
+    const c = charCodeAt.call(string, i);
     if (c < 0x80) length += 1;
     else if (c < 0x800) length += 2;
     else if (c >= 0xd800 && c <= 0xdbff && i + 1 < string.length) {
-      const next = StringPrototypeCharCodeAt(string, i + 1);
+      const next = charCodeAt.call(string, i + 1);
       if (next >= 0xdc00 && next <= 0xdfff) {
         length += 4;
         i++;
@@ -314,7 +338,7 @@ function clampIndex(value, length, fallback) {
 }
 
 proto.toString = function toString(encoding, start, end) {
-  if (arguments.length === 0) return bufferUTF8Decode(this.buffer, this.byteOffset, this.length);
+  if (arguments.length === 0) return utf8Slice(this, 0, this.length);
   const length = this.length;
   start = start === undefined || start < 0 ? 0 : MathMin(MathFloor(+start) || 0, length);
   end = end === undefined || end > length ? length : MathFloor(+end) || 0;
@@ -401,8 +425,8 @@ proto.fill = function fill(value, offset, end, encoding) {
   let bytes;
   if (typeof value === "string") {
     const normalized = normalizeEncoding(encoding);
-    if (value.length === 1 && normalized === "utf8" && StringPrototypeCharCodeAt(value, 0) < 128) {
-      uint8Fill.call(this, StringPrototypeCharCodeAt(value, 0), offset, end);
+    if (value.length === 1 && normalized === "utf8" && charCodeAt.call(value, 0) < 128) {
+      uint8Fill.call(this, charCodeAt.call(value, 0), offset, end);
       return this;
     }
     bytes = encode(value, normalized);

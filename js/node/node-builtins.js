@@ -12,7 +12,7 @@ for (const [file, names] of [
   ["node-path.js", ["path", "path/posix"]],
   ["node-events.js", ["events"]],
   ["node-util.js", ["util", "util/types"]],
-  ["node-os.js", ["os"]],
+  ["node-os.js", ["os", "tty"]],
   ["node-buffer.js", ["buffer"]],
   ["node-timers.js", ["timers", "timers/promises"]],
   ["node-assert.js", ["assert", "assert/strict"]],

@@ -1,6 +1,7 @@
 // `node:crypto` (randomBytes, randomFillSync, randomFill, randomInt, randomUUID, getRandomValues, webcrypto)
-// and the global `crypto` (Web Crypto's shape: getRandomValues, randomUUID; `subtle` is absent). The bytes
-// come from the kernel (getrandom, the `randomFill` native). Hashes, ciphers and keys are not implemented.
+// createHash/createHmac (md5, sha1, sha256) and the global `crypto` (Web Crypto's shape: getRandomValues,
+// randomUUID; `subtle` is absent). Random bytes come from the kernel (getrandom, the `randomFill` native).
+// Other digests, ciphers and keys are not implemented.
 
 const { MathFloor, TypeError, RangeError } = internal.primordials;
 const { invalidArgType, outOfRange, make } = internal.nodeErrors;
@@ -122,11 +123,18 @@ Object.defineProperty(webcrypto, Symbol.toStringTag, { value: "Crypto" });
 const crypto = {
   randomBytes, pseudoRandomBytes: randomBytes, randomFillSync, randomFill, randomInt, randomUUID, getRandomValues,
   webcrypto,
-  createHash: notImplemented("createHash"),
-  createHmac: notImplemented("createHmac"),
+  /// md5, sha1 and sha256 (node-hash.js); other algorithms throw ERR_CRYPTO_INVALID_DIGEST.
+  createHash(algorithm, options) {
+    internal.load("node-hash.js");
+    return internal.createHash(algorithm);
+  },
+  createHmac(algorithm, key, options) {
+    internal.load("node-hash.js");
+    return internal.createHmac(algorithm, key);
+  },
   createCipheriv: notImplemented("createCipheriv"),
   createDecipheriv: notImplemented("createDecipheriv"),
-  getHashes: () => [],
+  getHashes: () => ["md5", "sha1", "sha256"],
   getCiphers: () => [],
   timingSafeEqual(a, b) {
     if (!ArrayBuffer.isView(a)) throw invalidArgType("buf1", ["ArrayBuffer", "Buffer", "TypedArray", "DataView"], a);

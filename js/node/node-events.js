@@ -2,7 +2,7 @@
 // and 'removeListener' events; a one-time warning past `maxListeners`), `once(emitter, name)` as a promise
 // (also for EventTargets), `on(emitter, name)` as an async iterator, and the module-level helpers.
 
-const { ArrayIsArray, ArrayPrototypeIndexOf, ArrayPrototypePush, ArrayPrototypeSlice, ArrayPrototypeSplice,
+const { ArrayPrototypePush, ArrayPrototypeSlice, ArrayPrototypeSplice,
   ArrayPrototypeUnshift, Error, NumberIsNaN, ObjectCreate, ObjectDefineProperty, Promise, PromiseReject,
   PromiseResolve, ReflectApply, ReflectOwnKeys, SymbolAsyncIterator, TypeError } = internal.primordials;
 const { checkFunction, invalidArgType, outOfRange, make } = internal.nodeErrors;

@@ -1,4 +1,4 @@
-// `node:os`: facts about the machine, read from the kernel when asked (the `systemInfo` native: uname,
+// `node:os` (and `node:tty`'s isatty): facts about the machine, read from the kernel when asked (the `systemInfo` native: uname,
 // sysinfo, getpwuid, /proc; `cpus`: /proc/cpuinfo and /proc/stat). networkInterfaces() is empty: jsbridge has no native for it.
 
 const { ObjectFreeze } = internal.primordials;
@@ -63,5 +63,13 @@ const os = {
   },
 };
 
+/// `node:tty`: whether a descriptor is a terminal; the stream classes are absent (jsbridge has no tty streams).
+const tty = {
+  isatty(fd) {
+    return Number.isInteger(fd) && fd >= 0 && fd <= 2147483647 && internal.isatty(fd);
+  },
+};
+
 internal.archName = archName;
 internal.nodeExport("os", os);
+internal.nodeExport("tty", tty);

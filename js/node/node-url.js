@@ -1,8 +1,8 @@
 // `node:url` (the WHATWG URL classes, fileURLToPath/pathToFileURL, the legacy parse/format/resolve) and
 // `node:querystring`.
 
-const { ArrayIsArray, ObjectCreate, ObjectKeys, StringPrototypeSlice, TypeError } = internal.primordials;
-const { invalidArgType, invalidArgValue, make } = internal.nodeErrors;
+const { ArrayIsArray, ObjectCreate, ObjectKeys, TypeError } = internal.primordials;
+const { invalidArgType, make } = internal.nodeErrors;
 const URL = internal.URL;
 const URLSearchParams = internal.URLSearchParams;
 

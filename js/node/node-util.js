@@ -1,9 +1,9 @@
 // `node:util` and `node:util/types`: format/inspect (the engine's inspector), promisify/callbackify,
 // inherits, deprecate, debuglog, types.isXxx, isDeepStrictEqual (the comparison `node:assert` uses too).
 
-const { ArrayIsArray, ArrayPrototypeJoin, Error, FunctionPrototypeCall, ObjectCreate, ObjectDefineProperty,
+const { ArrayIsArray, Error, FunctionPrototypeCall, ObjectDefineProperty,
   ObjectGetOwnPropertyDescriptor, ObjectGetPrototypeOf, ObjectIs, ObjectKeys, ObjectPrototypeToString,
-  ObjectSetPrototypeOf, Promise, ReflectApply, ReflectOwnKeys, SafeSet, TypeError } = internal.primordials;
+  ObjectSetPrototypeOf, Promise, ReflectApply, SafeSet } = internal.primordials;
 const { checkFunction, invalidArgType, make } = internal.nodeErrors;
 
 const inspect = internal.inspect;

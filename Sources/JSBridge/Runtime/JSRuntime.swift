@@ -311,7 +311,8 @@ public final class JSRuntime {
             "version": .string(JSBridgeVersion.string),
             "pid": .number(Double(getpid())),
             "lazyFiles": .array(
-                JSBridgeScripts.files.filter(\.isLazy).map { file in
+                // Files loaded by name only (`onDemand`) need no accessor, so they are not listed.
+                JSBridgeScripts.files.filter { $0.isLazy && !$0.onDemand }.map { file in
                     [
                         "file": .string(file.name),
                         "globals": .array(file.globals.map(JSONValue.string)),

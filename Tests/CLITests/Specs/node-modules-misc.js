@@ -6,6 +6,7 @@ const url = require("url");
 const qs = require("querystring");
 const { StringDecoder } = require("string_decoder");
 const crypto = require("crypto");
+console.log(require("tty").isatty(0), require("tty").isatty(-1));
 console.log(require("timers").setTimeout === setTimeout, require("node:timers").promises === timers, strict === assert.strict,
   require("process") === process, typeof require("node:os").hostname());
 try { require("node:nope"); } catch (error) { console.log(error.code, error.message); }
@@ -46,6 +47,9 @@ console.log(bytes.length, Buffer.isBuffer(bytes), values.length, /^[0-9a-f]{8}-[
   crypto.randomBytes(32).equals(crypto.randomBytes(32)));
 const ints = new Set(Array.from({ length: 200 }, () => crypto.randomInt(3)));
 console.log([...ints].sort().join(","), crypto.randomInt(5, 6), crypto.randomFillSync(Buffer.alloc(4), 2, 2).subarray(0, 2).toString("hex"));
+console.log(crypto.createHash("sha256").update("abc").digest("hex"), crypto.createHash("md5").update(Buffer.from("abc")).digest("base64"),
+  crypto.createHash("SHA1").update("a".repeat(100)).update("b", "latin1").digest().length, crypto.createHmac("sha256", "key").update("data").digest("hex"));
+try { crypto.createHash("nope"); } catch (error) { console.log(error.message); }
 try { crypto.getRandomValues(new Float64Array(1)); } catch (error) { console.log(error.name); }
 try { crypto.getRandomValues(new Uint8Array(65537)); } catch (error) { console.log(error.name); }
 try { crypto.randomBytes(-1); } catch (error) { console.log(error.code); }
