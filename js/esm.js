@@ -706,11 +706,15 @@ function loadGraph(root, rootSource) {
       parse(record, record === root ? rootSource : undefined);
       if (record.kind !== "esm") continue;
       for (const request of record.analysis.requests) {
-        const where = requestPosition(record, request);
         let dep;
         try {
-          dep = recordFor(resolve(request.specifier, record.filename, where), request.type, where);
+          dep = recordFor(resolve(request.specifier, record.filename, record.filename), request.type, record.filename);
         } catch (error) {
+          // Messages name the importer; only a failure pays for working out the import's line and column.
+          if (error !== null && typeof error === "object" && typeof error.message === "string") {
+            error.message = StringPrototypeReplace(error.message, " from " + record.filename,
+              " from " + requestPosition(record, request));
+          }
           pointAt(error, record, request.offset);
           throw error;
         }
@@ -998,13 +1002,25 @@ function importFrom(specifier, options, filename) {
   });
 }
 
+/// As Node: when nothing is left to run but the main module is still awaiting (a promise that can never
+/// settle), the process warns and exits with code 13 rather than ending as if it had finished.
+function warnIfUnsettled(record) {
+  globalThis.process.on("exit", (code) => {
+    if (code !== 0 || record.status !== "evaluating-async") return;
+    internal.print(2, `Warning: Detected unsettled top-level await in ${record.filename}\n`);
+    globalThis.process.exitCode = 13;
+  });
+}
+
 function runRoot(record, source) {
   mainRecord = record;
   const ready = loadGraph(record, source);
   const report = (error) => internal.reportUncaught(error, "exception");
   const start = () => {
     const promise = evaluate(record);
-    if (promise !== undefined) PromisePrototypeThen(promise, undefined, report);
+    if (promise === undefined) return;
+    PromisePrototypeThen(promise, undefined, report);
+    warnIfUnsettled(record);
   };
   if (ready === undefined) start();
   else PromisePrototypeThen(ready, () => {
