@@ -107,6 +107,20 @@ func runModuleCase(_ files: [String: String], _ arguments: [String]) async throw
             exitCode: 13,
             stderrContains: ["Warning: Detected unsettled top-level await in $DIR/main.mjs"]),
         ModuleCase(
+            name: "modules still load after a script replaced the string methods the scanner uses",
+            files: [
+                "main.mjs": """
+                String.prototype.charCodeAt = () => { throw new Error("replaced"); };
+                String.prototype.slice = null;
+                const m = await import("./lib.mjs");
+                console.log(m.value);
+                """,
+                "lib.mjs": "import { b } from './b.mjs';\nexport const value = `loaded ${b}`;\n",
+                "b.mjs": "export const b = 'anyway';\n",
+            ],
+            arguments: ["$DIR/main.mjs"],
+            stdout: "loaded anyway\n"),
+        ModuleCase(
             name: "import.meta: url, filename, dirname, resolve, main",
             files: [
                 "sub dir/meta.mjs": """

@@ -8,7 +8,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const jsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const internal = {};
+const internal = {
+  originalStringMethods: { charCodeAt: String.prototype.charCodeAt, slice: String.prototype.slice },
+};
 for (const name of ['primordials', 'esm']) {
   new Function('internal', fs.readFileSync(path.join(jsDir, `${name}.js`), 'utf8'))(internal);
 }
