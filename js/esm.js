@@ -46,14 +46,19 @@ function tokenize(src) {
   const types = [], starts = [], ends = [], values = [], newlines = [];
   const n = src.length;
   const templateDepths = []; // brace depth at which each open `${` closes
-  let depth = 0, i = 0, newline = false, regexAllowed = true;
-  const charAt = (index) => StringPrototypeCharCodeAt(src, index);
+  let depth = 0, i = 0, newline = false, regexAllowed = true, count = 0;
+  const original = internal.originalStringMethods;
+  const intact = String.prototype.charCodeAt === original.charCodeAt && String.prototype.slice === original.slice;
+  const charAt = intact ? (index) => src.charCodeAt(index) : (index) => StringPrototypeCharCodeAt(src, index);
+  const sliceOf = intact ? (start, end) => src.slice(start, end) : (start, end) => StringPrototypeSlice(src, start, end);
+  // Indexed stores, not push: no method call per token.
   const push = (type, start, end, value) => {
-    ArrayPrototypePush(types, type);
-    ArrayPrototypePush(starts, start);
-    ArrayPrototypePush(ends, end);
-    ArrayPrototypePush(values, value);
-    ArrayPrototypePush(newlines, newline);
+    types[count] = type;
+    starts[count] = start;
+    ends[count] = end;
+    values[count] = value;
+    newlines[count] = newline;
+    count++;
     newline = false;
   };
   // Scans template characters from `from` (after "`" or a substitution's "}"); pushes the piece.
@@ -120,7 +125,7 @@ function tokenize(src) {
         continue;
       }
       const end = d === 61 ? i + 2 : i + 1;
-      push(PUNCT, i, end, StringPrototypeSlice(src, i, end));
+      push(PUNCT, i, end, sliceOf(i, end));
       i = end;
       regexAllowed = true;
       continue;
@@ -155,7 +160,7 @@ function tokenize(src) {
     if (isNameChar(c) && !(c >= 48 && c <= 57) || c === 35) { // names, keywords, #private
       let j = i + 1;
       while (j < n && isNameChar(charAt(j))) j++;
-      const value = StringPrototypeSlice(src, i, j);
+      const value = sliceOf(i, j);
       push(NAME, i, j, value);
       i = j;
       regexAllowed = regexAfterName.has(value);
@@ -181,7 +186,7 @@ function tokenize(src) {
     else if (c === 61 && d === 62) end = i + 2; // =>
     else if (c === 63 && d === 46 && !(charAt(i + 2) >= 48 && charAt(i + 2) <= 57)) end = i + 2; // ?.
     else if ((c === 43 || c === 45) && d === c) end = i + 2; // ++ --
-    const value = StringPrototypeSlice(src, i, end);
+    const value = sliceOf(i, end);
     push(PUNCT, i, end, value);
     if (c === 123) depth++;
     else if (c === 125) depth--;
@@ -190,7 +195,7 @@ function tokenize(src) {
     regexAllowed = !(c === 41 || c === 93 || value === "++" || value === "--");
   }
   if (templateDepths.length > 0) throw scanError("Unterminated template literal", n);
-  return { types, starts, ends, values, newlines, count: types.length };
+  return { types, starts, ends, values, newlines, count };
 }
 
 /// The value of a string literal token.
@@ -706,11 +711,15 @@ function loadGraph(root, rootSource) {
       parse(record, record === root ? rootSource : undefined);
       if (record.kind !== "esm") continue;
       for (const request of record.analysis.requests) {
-        const where = requestPosition(record, request);
         let dep;
         try {
-          dep = recordFor(resolve(request.specifier, record.filename, where), request.type, where);
+          dep = recordFor(resolve(request.specifier, record.filename, record.filename), request.type, record.filename);
         } catch (error) {
+          // Messages name the importer; only a failure pays for working out the import's line and column.
+          if (error !== null && typeof error === "object" && typeof error.message === "string") {
+            error.message = StringPrototypeReplace(error.message, " from " + record.filename,
+              " from " + requestPosition(record, request));
+          }
           pointAt(error, record, request.offset);
           throw error;
         }
@@ -998,13 +1007,25 @@ function importFrom(specifier, options, filename) {
   });
 }
 
+/// As Node: when nothing is left to run but the main module is still awaiting (a promise that can never
+/// settle), the process warns and exits with code 13 rather than ending as if it had finished.
+function warnIfUnsettled(record) {
+  globalThis.process.on("exit", (code) => {
+    if (code !== 0 || record.status !== "evaluating-async") return;
+    internal.print(2, `Warning: Detected unsettled top-level await in ${record.filename}\n`);
+    globalThis.process.exitCode = 13;
+  });
+}
+
 function runRoot(record, source) {
   mainRecord = record;
   const ready = loadGraph(record, source);
   const report = (error) => internal.reportUncaught(error, "exception");
   const start = () => {
     const promise = evaluate(record);
-    if (promise !== undefined) PromisePrototypeThen(promise, undefined, report);
+    if (promise === undefined) return;
+    PromisePrototypeThen(promise, undefined, report);
+    warnIfUnsettled(record);
   };
   if (ready === undefined) start();
   else PromisePrototypeThen(ready, () => {

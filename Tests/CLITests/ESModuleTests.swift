@@ -100,6 +100,27 @@ func runModuleCase(_ files: [String: String], _ arguments: [String]) async throw
             arguments: ["$DIR/main.mjs"],
             stdout: nil),
         ModuleCase(
+            name: "a main module awaiting a promise that never settles exits with 13 and a warning",
+            files: ["main.mjs": "console.log('before');\nawait new Promise(() => {});\nconsole.log('never');\n"],
+            arguments: ["$DIR/main.mjs"],
+            stdout: "before\n",
+            exitCode: 13,
+            stderrContains: ["Warning: Detected unsettled top-level await in $DIR/main.mjs"]),
+        ModuleCase(
+            name: "modules still load after a script replaced the string methods the scanner uses",
+            files: [
+                "main.mjs": """
+                String.prototype.charCodeAt = () => { throw new Error("replaced"); };
+                String.prototype.slice = null;
+                const m = await import("./lib.mjs");
+                console.log(m.value);
+                """,
+                "lib.mjs": "import { b } from './b.mjs';\nexport const value = `loaded ${b}`;\n",
+                "b.mjs": "export const b = 'anyway';\n",
+            ],
+            arguments: ["$DIR/main.mjs"],
+            stdout: "loaded anyway\n"),
+        ModuleCase(
             name: "import.meta: url, filename, dirname, resolve, main",
             files: [
                 "sub dir/meta.mjs": """
@@ -218,17 +239,21 @@ func runModuleCase(_ files: [String: String], _ arguments: [String]) async throw
             arguments: ["$DIR/main.mjs"],
             stdout: "from cjs from cjs true true\ntrue true true\nfalse true\n"),
         ModuleCase(
-            name: "a .js file is a module by its syntax or its package type; .cjs is CommonJS",
+            name: "a .js file outside a module package is a module when its syntax says so",
             files: [
                 "detect/main.js": "import { kind } from './dep.js';\nconsole.log('detected', kind, typeof module);\n",
                 "detect/dep.js": "exports.kind = 'cjs dep';\n",
-                "typed/package.json": #"{"type": "module"}"#,
-                "typed/main.js": "import c from './c.cjs';\nconsole.log('typed', this, c);\n",
-                "typed/c.cjs": "module.exports = typeof require;\n",
-                "run.cjs": "require('./typed/main.js'); console.log('plain', typeof module);\n",
             ],
             arguments: ["$DIR/detect/main.js"],
             stdout: "detected cjs dep undefined\n"),
+        ModuleCase(
+            name: "require() of a .js file with module syntax loads it as an ES module",
+            files: [
+                "main.js": "const ns = require('./esm.js');\nconsole.log(ns.answer, typeof module);\n",
+                "esm.js": "export const answer = 42;\n",
+            ],
+            arguments: ["$DIR/main.js"],
+            stdout: "42 object\n"),
         ModuleCase(
             name: "a package with \"type\": \"module\" runs as a module",
             files: [
