@@ -33,6 +33,8 @@ let package = Package(
         .library(name: "StoragePlugin", targets: ["StoragePlugin"]),
         .library(name: "LocationCore", targets: ["LocationCore"]),
         .library(name: "LocationPlugin", targets: ["LocationPlugin"]),
+        .library(name: "DeviceCore", targets: ["DeviceCore"]),
+        .library(name: "DevicePlugin", targets: ["DevicePlugin"]),
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "HTTPPlugin", targets: ["HTTPPlugin"]),
         .library(name: "HTTPPluginTesting", targets: ["HTTPPluginTesting"]),
@@ -61,6 +63,7 @@ let package = Package(
             resources: [
                 "loader.js", "inspect.js", "console.js", "errors.js", "encoding.js", "events.js", "url.js",
                 "structured-clone.js", "timers.js", "process.js", "module.js", "bridge.js", "primordials.js",
+                "cordova.js",
             ].map { .embedInCode($0) }
         ),
         // The engine: JavaScriptCore host, event loop (the JS thread is a SwiftNIO event loop), command queue.
@@ -87,12 +90,16 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StorageCore", dependencies: ["JSBridgeBase", "CSQLite"], path: "Plugins/Storage/Core"),
         pluginTarget(
-            "StoragePlugin", folder: "Storage", dependencies: ["StorageCore"], embedding: ["storage.js", "storage.d.ts"]),
+            "StoragePlugin", folder: "Storage", dependencies: ["StorageCore"],
+            embedding: ["storage.js", "storage.d.ts"]),
         // Location: gpsd / fixed / NMEA sources, offline reverse geocoding, and the plugin.
         .target(name: "LocationCore", dependencies: ["JSBridgeBase"], path: "Plugins/Location/Core"),
         pluginTarget(
             "LocationPlugin", folder: "Location", dependencies: ["LocationCore"],
             embedding: ["location.js", "location.d.ts"]),
+        // Device: what Cordova's `device` reports (DMI, OS release, a per-app UUID) and the plugin.
+        .target(name: "DeviceCore", dependencies: ["JSBridgeBase"], path: "Plugins/Device/Core"),
+        pluginTarget("DevicePlugin", folder: "Device", dependencies: ["DeviceCore"], embedding: []),
         // HTTP: transports (AsyncHTTPClient live), caches, DAOs, transfers; the plugin; a test server.
         .target(
             name: "HTTPCore",
@@ -114,7 +121,9 @@ let package = Package(
         .executableTarget(
             name: "jsbridge",
             dependencies: [
-                "JSBridgeCLI", "EchoPlugin", "LocationPlugin", "ModelPlugin", "StoragePlugin", "HTTPPlugin",
+                "JSBridge", "JSBridgeCLI", "DevicePlugin", "EchoPlugin", "LocationPlugin", "ModelPlugin",
+                "StoragePlugin",
+                "HTTPPlugin",
             ]),
 
         // MARK: Examples
@@ -139,6 +148,7 @@ let package = Package(
         .testTarget(
             name: "StoragePluginTests",
             dependencies: ["StoragePlugin", "StorageCore", "ModelPlugin", "JSBridgeTesting"]),
+        .testTarget(name: "DevicePluginTests", dependencies: ["DevicePlugin", "DeviceCore", "JSBridgeTesting"]),
         .testTarget(
             name: "LocationPluginTests", dependencies: ["LocationPlugin", "LocationCore", "JSBridgeTesting"]),
         .testTarget(
@@ -148,7 +158,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
-        .testTarget(name: "CLITests", dependencies: ["jsbridge", "JSBridgeCLI"], exclude: ["Specs"]),
+        .testTarget(name: "CLITests", dependencies: ["jsbridge", "JSBridgeCLI", "DeviceCore"], exclude: ["Specs"]),
         .testTarget(
             name: "CounterPluginTests", dependencies: ["CounterPlugin", "JSBridgeTesting"],
             path: "examples/counter-plugin/Tests/CounterPluginTests"),

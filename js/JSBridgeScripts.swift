@@ -39,7 +39,7 @@ public enum JSBridgeScripts {
             ], internals: ["fireTimer", "Timeout"]),
         File(
             name: "process.js", source: PackageResources.process_js, globals: ["process", "performance", "global"],
-            internals: ["runExit"]),
+            internals: ["runExit", "emitSignal"]),
         File(
             name: "inspect.js", source: PackageResources.inspect_js, globals: [],
             internals: ["inspect", "format", "formatWithOptions", "formatError", "errorStack"]),
@@ -56,6 +56,9 @@ public enum JSBridgeScripts {
         File(
             name: "url.js", source: PackageResources.url_js, globals: ["URL", "URLSearchParams"],
             internals: ["URL", "URLSearchParams"]),
+        File(
+            name: "cordova.js", source: PackageResources.cordova_js, globals: ["cordova", "jsCoreBridge", "document"],
+            internals: ["cordovaLifecycle"]),
         File(
             name: "structured-clone.js", source: PackageResources.structured_clone_js,
             globals: ["structuredClone"], internals: ["structuredClone"]),

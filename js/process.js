@@ -1,8 +1,55 @@
 // `process` (Node subset) and `performance`.
 
+const { ArrayPrototypeIndexOf, ArrayPrototypePush, ArrayPrototypeSlice, ArrayPrototypeSplice, FunctionPrototypeCall, ObjectCreate } =
+  internal.primordials;
 const startup = internal.startup;
 const exitHandlers = [];
+// The signals a script can listen to (Linux numbers); with a listener, the signal only calls the listeners.
+const SIGNALS = { __proto__: null, SIGINT: 2, SIGTERM: 15, SIGTSTP: 20, SIGCONT: 18 };
+const signalListeners = ObjectCreate(null); // name -> [{handler, once}]
+
+function addSignalListener(name, handler, once) {
+  const list = signalListeners[name] ??= [];
+  ArrayPrototypePush(list, { handler, once });
+  internal.signalListened(SIGNALS[name], true);
+}
+
+function removeSignalListener(name, handler) {
+  const list = signalListeners[name];
+  if (list === undefined) return;
+  for (let i = list.length - 1; i >= 0; i--) {
+    if (list[i].handler === handler) {
+      ArrayPrototypeSplice(list, i, 1);
+      break;
+    }
+  }
+  if (list.length === 0) internal.signalListened(SIGNALS[name], false);
+}
+
+/// Called by the runtime for a signal: calls its listeners (name, number) and answers whether there were any.
+internal.emitSignal = function (name) {
+  const list = signalListeners[name];
+  if (list === undefined || list.length === 0) return false;
+  for (const { handler, once } of ArrayPrototypeSlice(list)) {
+    if (once) removeSignalListener(name, handler);
+    try {
+      FunctionPrototypeCall(handler, process, name, SIGNALS[name]);
+    } catch (error) {
+      internal.reportUncaught(error, "exception");
+    }
+  }
+  return true;
+};
 let exitCode;
+
+function checkListener(handler) {
+  if (typeof handler !== "function") {
+    const error = new TypeError(`The "listener" argument must be of type function. Received ${typeof handler}`);
+    error.code = "ERR_INVALID_ARG_TYPE";
+    throw error;
+  }
+  return handler;
+}
 
 function toExitCode(code) {
   const number = Number(code);
@@ -53,13 +100,24 @@ const process = {
   nextTick(callback, ...args) { queueMicrotask(() => callback(...args)); },
   on(event, handler) {
     if (event === "exit") exitHandlers.push(handler);
+    else if (event in SIGNALS) addSignalListener(event, checkListener(handler), false);
     return this;
   },
-  once(event, handler) { return this.on(event, handler); },
-  off(event, handler) {
-    const index = exitHandlers.indexOf(handler);
-    if (event === "exit" && index >= 0) exitHandlers.splice(index, 1);
+  once(event, handler) {
+    if (event in SIGNALS) addSignalListener(event, checkListener(handler), true);
+    else this.on(event, handler);
     return this;
+  },
+  off(event, handler) {
+    const index = ArrayPrototypeIndexOf(exitHandlers, handler);
+    if (event === "exit" && index >= 0) ArrayPrototypeSplice(exitHandlers, index, 1);
+    else if (event in SIGNALS) removeSignalListener(event, handler);
+    return this;
+  },
+  /// The number of listeners for `event` ("exit" or a signal).
+  listenerCount(event) {
+    if (event === "exit") return exitHandlers.length;
+    return event in SIGNALS ? signalListeners[event]?.length ?? 0 : 0;
   },
   stdout: { write(text) { internal.print(1, String(text)); return true; }, isTTY: false },
   stderr: { write(text) { internal.print(2, String(text)); return true; }, isTTY: false },

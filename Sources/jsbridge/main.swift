@@ -1,9 +1,16 @@
+import DevicePlugin
 import EchoPlugin
 import HTTPPlugin
+import JSBridge
 import JSBridgeCLI
 import LocationPlugin
 import ModelPlugin
 import StoragePlugin
 
 // The `jsbridge` executable: the CLI with the built-in plugins.
-JSBridgeCLI.main(plugins: { [EchoPlugin(), HTTPPlugin(), LocationPlugin(), ModelPlugin(), StoragePlugin()] })
+JSBridgeCLI.main(plugins: {
+    [
+        DevicePlugin(runtimeVersion: JSBridgeVersion.string), EchoPlugin(), HTTPPlugin(), LocationPlugin(),
+        ModelPlugin(), StoragePlugin(),
+    ]
+})
