@@ -20,7 +20,7 @@ function codedError(ErrorType, code, message) {
   return error;
 }
 
-/// Runs `callback` on a later turn of the loop (Cordova's `setTimeout(…, 0)`), untouched by a script's timers.
+/// Runs `callback` on a later turn of the loop (Cordova's `setTimeout(..., 0)`), untouched by a script's timers.
 function later(callback) {
   new internal.Timeout(callback, 1, [], false);
 }
@@ -115,7 +115,7 @@ utils.arrayRemove = function (a, item) {
   if (index !== -1) ArrayPrototypeSplice(a, index, 1);
   return index !== -1;
 };
-/// The `[[Class]]` name: "Array", "Date", "Null", "Undefined", "Object", …
+/// The `[[Class]]` name: "Array", "Date", "Null", "Undefined", "Object", ...
 utils.typeName = (value) => StringPrototypeSlice(ObjectPrototypeToString(value), 8, -1);
 utils.isArray = ArrayIsArray;
 utils.isDate = (d) => d instanceof Date;
