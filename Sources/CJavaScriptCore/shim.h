@@ -114,6 +114,8 @@ static int jsb_signal_pipe[2] = {-1, -1};
 /// Bit `n`: whether the script listens to signal `n` (`process.on("SIGINT", …)`); set by the JS thread, read
 /// by the handler.
 static volatile sig_atomic_t jsb_signal_listened = 0;
+/// Set by the handler, cleared by the JS thread before it reads the pipe: most loop turns then cost no read().
+static volatile sig_atomic_t jsb_signal_arrived = 0;
 /// Set by the first SIGINT/SIGTERM nobody listens to: the run is ending, and another one kills at once.
 static volatile sig_atomic_t jsb_signal_ending = 0;
 
@@ -126,6 +128,7 @@ static void jsb_signal_handler(int signo) {
         }
         jsb_signal_ending = 1;
     }
+    jsb_signal_arrived = 1;
     unsigned char byte = (unsigned char)signo;
     ssize_t written = write(jsb_signal_pipe[1], &byte, 1);
     (void)written;
@@ -150,6 +153,13 @@ static inline int jsb_signals_install(void) {
     jsb_signal_install_one(SIGTSTP);
     jsb_signal_install_one(SIGCONT);
     return jsb_signal_pipe[0];
+}
+
+/// Whether a signal arrived since the last call (then read the pipe to its end with `jsb_signals_take`).
+static inline bool jsb_signals_arrived(void) {
+    if (!jsb_signal_arrived) return false;
+    jsb_signal_arrived = 0;
+    return true;
 }
 
 /// The next signal received (its number), or 0 when none waits. Never blocks.

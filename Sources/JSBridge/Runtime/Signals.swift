@@ -20,7 +20,7 @@ extension JSRuntime {
     /// Moves the signals waiting in the pipe to ``queuedSignals``; true if there were any.
     @discardableResult
     func readSignals() -> Bool {
-        guard signalsInstalled else { return false }
+        guard signalsInstalled, jsb_signals_arrived() else { return false }
         var any = false
         while case let signo = jsb_signals_take(), signo != 0 {
             queuedSignals.append(signo)
@@ -55,7 +55,8 @@ extension JSRuntime {
             stop(exitCode: code)
         case SIGTSTP:
             fireLifecycle("pause")
-            if emitSignal("SIGTSTP") { return }
+            // A listener that threw ended the run (exit code 1): nothing to stop for.
+            if emitSignal("SIGTSTP") || stopping { return }
             output.flush()
             jsb_signals_stop_self()
         case SIGCONT:
