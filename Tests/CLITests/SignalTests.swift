@@ -121,6 +121,22 @@ private struct SignalRun {
         #expect(!run.process.stderr.contains("exit listener finished"))
     }
 
+    @Test func aSignalDuringTheScriptsFirstRunIsHandledWhenItReturns() async throws {
+        // Nothing is pending after the script's synchronous code: the signal alone brings the loop up.
+        let run = try SignalRun(
+            """
+            process.on("exit", (code) => console.log("exit", code));
+            console.error("busy");
+            const end = Date.now() + 1500;
+            while (Date.now() < end) {}
+            console.log("first run done");
+            """)
+        #expect(await run.process.waitForError("busy"), "\(run.summary)")
+        run.process.send(SIGTERM)
+        #expect(await run.process.waitForStatus() == .signaled(SIGTERM), "\(run.summary)")
+        #expect(run.process.stdout == "first run done\nexit 143\n", "\(run.summary)")
+    }
+
     @Test func aBusyScriptIsKilledByASecondSIGINT() async throws {
         let run = try SignalRun(
             """
