@@ -33,6 +33,8 @@ let package = Package(
         .library(name: "StoragePlugin", targets: ["StoragePlugin"]),
         .library(name: "LocationCore", targets: ["LocationCore"]),
         .library(name: "LocationPlugin", targets: ["LocationPlugin"]),
+        .library(name: "DeviceCore", targets: ["DeviceCore"]),
+        .library(name: "DevicePlugin", targets: ["DevicePlugin"]),
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "HTTPPlugin", targets: ["HTTPPlugin"]),
         .library(name: "HTTPPluginTesting", targets: ["HTTPPluginTesting"]),
@@ -68,6 +70,7 @@ let package = Package(
                 "node/node-os.js", "node/node-buffer.js", "node/node-timers.js", "node/node-assert.js",
                 "node/node-url.js", "node/node-string-decoder.js", "node/node-crypto.js", "node/node-process.js",
                 "node/node-stdin.js", "node/node-hash.js",
+                "cordova.js",
             ].map { .embedInCode($0) }
         ),
         // The engine: JavaScriptCore host, event loop (the JS thread is a SwiftNIO event loop), command queue.
@@ -101,6 +104,9 @@ let package = Package(
         pluginTarget(
             "LocationPlugin", folder: "Location", dependencies: ["LocationCore"],
             embedding: ["location.js", "location.d.ts"]),
+        // Device: what Cordova's `device` reports (DMI, OS release, a per-app UUID) and the plugin.
+        .target(name: "DeviceCore", dependencies: ["JSBridgeBase"], path: "Plugins/Device/Core"),
+        pluginTarget("DevicePlugin", folder: "Device", dependencies: ["DeviceCore"], embedding: []),
         // HTTP: transports (AsyncHTTPClient live), caches, DAOs, transfers; the plugin; a test server.
         .target(
             name: "HTTPCore",
@@ -130,8 +136,8 @@ let package = Package(
         .executableTarget(
             name: "jsbridge",
             dependencies: [
-                "JSBridgeCLI", "EchoPlugin", "LocationPlugin", "ModelPlugin", "StoragePlugin", "HTTPPlugin",
-                "FileSystemPlugin",
+                "JSBridge", "JSBridgeCLI", "DevicePlugin", "EchoPlugin", "FileSystemPlugin", "HTTPPlugin",
+                "LocationPlugin", "ModelPlugin", "StoragePlugin",
             ]),
 
         // MARK: Examples
@@ -156,6 +162,7 @@ let package = Package(
         .testTarget(
             name: "StoragePluginTests",
             dependencies: ["StoragePlugin", "StorageCore", "ModelPlugin", "JSBridgeTesting"]),
+        .testTarget(name: "DevicePluginTests", dependencies: ["DevicePlugin", "DeviceCore", "JSBridgeTesting"]),
         .testTarget(
             name: "LocationPluginTests", dependencies: ["LocationPlugin", "LocationCore", "JSBridgeTesting"]),
         .testTarget(
@@ -169,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "FileSystemPluginTests",
             dependencies: ["FileSystemPlugin", "FileSystemCore", "HTTPPlugin", "HTTPPluginTesting", "JSBridgeTesting"]),
-        .testTarget(name: "CLITests", dependencies: ["jsbridge", "JSBridgeCLI"], exclude: ["Specs"]),
+        .testTarget(name: "CLITests", dependencies: ["jsbridge", "JSBridgeCLI", "DeviceCore"], exclude: ["Specs"]),
         .testTarget(
             name: "CounterPluginTests", dependencies: ["CounterPlugin", "JSBridgeTesting"],
             path: "examples/counter-plugin/Tests/CounterPluginTests"),

@@ -42,7 +42,7 @@ public enum JSBridgeScripts {
             ], internals: ["fireTimer", "Timeout"]),
         File(
             name: "process.js", source: PackageResources.process_js, globals: ["process", "performance", "global"],
-            internals: ["runExit", "process"]),
+            internals: ["runExit", "process", "emitSignal"]),
         File(
             name: "inspect.js", source: PackageResources.inspect_js, globals: [],
             internals: ["inspect", "format", "formatWithOptions", "formatError", "errorStack"]),
@@ -63,6 +63,9 @@ public enum JSBridgeScripts {
             name: "resolve.js", source: PackageResources.resolve_js, globals: [],
             internals: ["resolveBare", "builtinExports", "isBuiltinName", "builtinModuleNames"]),
         File(name: "esm.js", source: PackageResources.esm_js, globals: [], internals: ["esm", "fileURLToPath"]),
+        File(
+            name: "cordova.js", source: PackageResources.cordova_js, globals: ["cordova", "jsCoreBridge", "document"],
+            internals: ["cordovaLifecycle"]),
         File(
             name: "structured-clone.js", source: PackageResources.structured_clone_js,
             globals: ["structuredClone"], internals: ["structuredClone"]),

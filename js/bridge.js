@@ -1,4 +1,4 @@
-// The JS half of the command queue: `bridge`, `cordova`, `BridgeError`.
+// The JS half of the command queue: `bridge`, `BridgeError` (and the exec that js/cordova.js offers as `cordova.exec`).
 // JS owns the callback table (`pending`); ids are never reused; every entry is removed when its call
 // ends (result, error, cancel, timeout), so a million completed calls leave it empty.
 
@@ -306,11 +306,40 @@ function call(plugin, action, args, options) {
   });
 }
 
-/// Cordova's exec: `success` gets each result (repeatedly for stream actions), `fail` the BridgeError.
+// JSCoreBridge's result codes for exec failures (`resCode`, with the message as `resMsg`).
+const RES_CODES = ObjectFreeze({ PLUGIN_NOT_FOUND: "4001", PERMISSION_DENIED: "4002", ACTION_NOT_FOUND: "4003" });
+
+/// `error` with JSCoreBridge's `resCode` (the code's number, else the code itself) and `resMsg`.
+function withResultCode(error) {
+  if (error instanceof BridgeError) {
+    error.resCode = RES_CODES[error.code] ?? error.code;
+    error.resMsg = error.message;
+  }
+  return error;
+}
+
+/// Cordova service names that are not plugin names: a plugin answering Cordova's exec service `X` declares
+/// the constant `cordovaService: "X"` (Location answers `Geolocation`). Worked out on the first exec of a
+/// name no plugin has.
+let services;
+function serviceName(service) {
+  if (typeof service !== "string" || service in manifest) return service;
+  if (services === undefined) {
+    services = ObjectCreate(null);
+    for (const plugin of ObjectKeys(manifest)) {
+      const alias = internal.pluginConstants(plugin).cordovaService;
+      if (typeof alias === "string" && !(alias in manifest)) services[alias] = plugin;
+    }
+  }
+  return services[service] ?? service;
+}
+
+/// Cordova's exec: `success` gets each result (repeatedly for stream actions), `fail` the BridgeError
+/// (carrying JSCoreBridge's `resCode` and `resMsg` too).
 function exec(success, fail, plugin, action, args) {
-  const failWith = (error) => invokeUserCallback(fail, withCall(error, plugin, action));
+  const failWith = (error) => invokeUserCallback(fail, withResultCode(withCall(error, plugin, action)));
   try {
-    const entry = lookup(plugin, action);
+    const entry = lookup(serviceName(plugin), action);
     const kind = entry[1];
     args = execArguments(args);
     if (kind === SYNC) {
@@ -452,7 +481,10 @@ internal.syncAction = function (plugin, action) {
 };
 
 internal.defineGlobal("bridge", bridge);
-internal.defineGlobal("cordova", { exec, version: internal.startup.version, plugins });
+// For cordova.js (`cordova`, `jsCoreBridge`), which loads when a script first uses one of them.
+internal.bridgeExec = exec;
+internal.bridgeExecSync = execSync;
+internal.bridgePlugins = plugins;
 internal.defineGlobal("BridgeError", BridgeError);
 
 // MARK: - Plugins' JavaScript files

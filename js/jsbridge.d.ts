@@ -230,12 +230,104 @@ interface JSBridge {
 
 declare var bridge: JSBridge;
 
-/** Cordova's global: `cordova.exec` is `bridge.exec`. */
-declare var cordova: {
-  exec: JSBridge["exec"];
+// MARK: - Cordova and JSCoreBridge compatibility (docs/cordova.md)
+
+/** A failure as `cordova.exec`'s fail callback receives it: a `BridgeError` with JSCoreBridge's fields too. */
+interface CordovaExecError extends BridgeError {
+  /** "4001" plugin not found, "4002" permission denied, "4003" action not found; otherwise the `code`. */
+  resCode: string;
+  /** The message. */
+  resMsg: string;
+}
+
+/** Cordova's channel (`cordova.require("cordova/channel")`): plain, or sticky (late subscribers run at once). */
+interface CordovaChannel {
+  readonly type: string;
+  /** 0 plain, 1 sticky not fired yet, 2 sticky fired. */
+  readonly state: 0 | 1 | 2;
+  readonly numHandlers: number;
+  onHasSubscribersChange: (() => void) | null;
+  subscribe(listener: ((...args: any[]) => void) | { handleEvent(...args: any[]): void }, context?: object): void;
+  unsubscribe(listener: ((...args: any[]) => void) | { handleEvent(...args: any[]): void }): void;
+  fire(...args: any[]): void;
+}
+
+/** The `cordova/channel` module: named channels and the start-up sequence. */
+interface CordovaChannels {
+  create(type: string): CordovaChannel;
+  createSticky(type: string): CordovaChannel;
+  /** Calls `handler` once every (sticky) channel has fired. */
+  join(handler: () => void, channels: CordovaChannel[]): void;
+  /** Makes `deviceready` wait until channel `feature` fires (created sticky if needed). */
+  waitForInitialization(feature: string): void;
+  initializationComplete(feature: string): void;
+  deviceReadyChannelsArray: CordovaChannel[];
+  deviceReadyChannelsMap: Record<string, CordovaChannel>;
+  onDOMContentLoaded: CordovaChannel;
+  onNativeReady: CordovaChannel;
+  onPluginsReady: CordovaChannel;
+  onCordovaReady: CordovaChannel;
+  onDeviceReady: CordovaChannel;
+  onPause: CordovaChannel;
+  onResume: CordovaChannel;
+  [name: string]: any;
+}
+
+/** The `cordova/argscheck` module. */
+interface CordovaArgsCheck {
+  enableChecks: boolean;
+  /**
+   * Checks `args` against `spec`, one letter per argument: A Array, D Date, N Number, S String, F Function,
+   * O Object, * anything; upper case also allows null/undefined. Throws a `TypeError` naming the parameter.
+   */
+  checkArgs(spec: string, functionName: string, args: ArrayLike<unknown>, callee?: Function): void;
+  getValue<T, D>(value: T | undefined, defaultValue: D): T | D;
+}
+
+/** `cordova.define`: registers module `id` (built on its first `require`). */
+interface CordovaDefine {
+  (id: string, factory: (require: (id: string) => any, exports: any, module: { id: string; exports: any }) => void): void;
+  remove(id: string): void;
+  readonly moduleMap: Record<string, { id: string; exports?: any }>;
+}
+
+/** Cordova's global, the same object as JSCoreBridge's `jsCoreBridge`. */
+interface CordovaGlobal {
+  /** `bridge.exec`; failures also carry `resCode` and `resMsg`. Services other than plugin names: see docs. */
+  exec(success: BridgeSuccessCallback | null, fail: ((error: CordovaExecError) => void) | null, service: string, action: string, args?: unknown[]): void;
+  execSync: JSBridge["execSync"];
+  define: CordovaDefine;
+  require(id: "cordova/channel"): CordovaChannels;
+  require(id: "cordova/argscheck"): CordovaArgsCheck;
+  require(id: "cordova/exec"): CordovaGlobal["exec"];
+  require(id: "cordova"): CordovaGlobal;
+  require(id: string): any;
   readonly version: string;
+  readonly platformVersion: string;
+  readonly platformId: string;
   readonly plugins: JSBridgePlugins;
+  /** Fires document event `type` with `data`'s fields: on a later turn, or at once with `noDetach`. */
+  fireDocumentEvent(type: string, data?: object | null, noDetach?: boolean): void;
+  fireWindowEvent(type: string, data?: object | null): void;
+  addDocumentEventHandler(type: string): CordovaChannel;
+  addStickyDocumentEventHandler(type: string): CordovaChannel;
+  addWindowEventHandler(type: string): CordovaChannel;
+  removeDocumentEventHandler(type: string): void;
+  removeWindowEventHandler(type: string): void;
+  addConstructor(func: () => void): void;
+}
+
+declare var cordova: CordovaGlobal;
+declare var jsCoreBridge: CordovaGlobal;
+
+/** A minimal `document`: an event target for Cordova's `deviceready` (sticky), `pause`, `resume`. */
+declare var document: {
+  addEventListener(type: string, listener: ((event: Event) => void) | { handleEvent(event: Event): void }, options?: unknown): void;
+  removeEventListener(type: string, listener: ((event: Event) => void) | { handleEvent(event: Event): void }): void;
+  dispatchEvent(event: Event): boolean;
 };
+/** The global object, once the Cordova layer loaded (Cordova code reads `window`). */
+declare var window: typeof globalThis;
 
 // MARK: - Timers (Node's conventions)
 
@@ -292,9 +384,14 @@ interface JSBridgeProcess {
   };
   /** Runs `callback` as a microtask. */
   nextTick<TArgs extends any[]>(callback: (...args: TArgs) => void, ...args: TArgs): void;
-  /** The runtime fires `exit` and `warning`; other events fire only through `emit`. */
+  /**
+   * The runtime fires `exit`, `warning` and the signals SIGINT, SIGTERM, SIGTSTP, SIGCONT (a signal with a
+   * listener only calls its listeners: docs/running-scripts.md, "Signals"; listeners do not keep the process
+   * alive); other events fire only through `emit`.
+   */
   on(event: "exit", listener: (code: number) => void): this;
   on(event: "warning", listener: (warning: Error) => void): this;
+  on(event: JSBridgeSignal, listener: (signal: JSBridgeSignal, number: number) => void): this;
   on(event: string, listener: (...args: any[]) => void): this;
   once(event: string, listener: (...args: any[]) => void): this;
   off(event: string, listener: (...args: any[]) => void): this;
@@ -333,6 +430,8 @@ interface JSBridgeStdin extends AsyncIterable<Buffer | string> {
   unref(): this;
   destroy(error?: Error): this;
 }
+/** The signals a script can listen to. */
+type JSBridgeSignal = "SIGINT" | "SIGTERM" | "SIGTSTP" | "SIGCONT";
 
 declare var process: JSBridgeProcess;
 

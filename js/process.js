@@ -1,19 +1,24 @@
 // `process` (Node subset) and `performance`.
 
+const {
+  ArrayPrototypeFindIndex, ArrayPrototypeMap, ArrayPrototypePush, ArrayPrototypeSlice, ArrayPrototypeSplice,
+  FunctionPrototypeCall, MathFloor, NumberIsInteger, ObjectAssign, ObjectDefineProperty, ReflectApply, SafeMap, String,
+  SymbolToStringTag,
+} = internal.primordials;
 const startup = internal.startup;
 const exitHandlers = [];
 let exitCode;
 
 function toExitCode(code) {
   const number = Number(code);
-  return Number.isInteger(number) ? number : 1;
+  return NumberIsInteger(number) ? number : 1;
 }
 
 function runExitHandlers(code) {
-  for (const handler of exitHandlers.splice(0)) handler.call(process, code);
+  for (const handler of ArrayPrototypeSplice(exitHandlers, 0)) FunctionPrototypeCall(handler, process, code);
 }
 
-const otherListeners = new Map(); // event (other than 'exit') -> listeners
+const otherListeners = new SafeMap(); // event (other than 'exit') -> listeners
 function listenersFor(event, create) {
   let list = otherListeners.get(event);
   if (list === undefined) {
@@ -21,6 +26,39 @@ function listenersFor(event, create) {
     otherListeners.set(event, list = []);
   }
   return list;
+}
+
+// The signals a script can listen to (Linux numbers). With a listener, a signal only calls its listeners
+// (docs/running-scripts.md, "Signals"); the runtime is told when a signal gains its first or loses its last.
+const SIGNALS = { __proto__: null, SIGINT: 2, SIGTERM: 15, SIGTSTP: 20, SIGCONT: 18 };
+function listenedChanged(event, before) {
+  const number = SIGNALS[event];
+  const now = listenersFor(event, false).length > 0;
+  if (number !== undefined && now !== before) internal.signalListened(number, now);
+}
+
+/// Called by the runtime for a signal: calls its listeners with (name, number) and answers whether there
+/// were any. A listener that throws is reported as an uncaught exception.
+internal.emitSignal = function (name) {
+  const list = listenersFor(name, false);
+  if (list.length === 0) return false;
+  for (const listener of ArrayPrototypeSlice(list)) {
+    try {
+      FunctionPrototypeCall(listener, process, name, SIGNALS[name]);
+    } catch (error) {
+      internal.reportUncaught(error, "exception");
+    }
+  }
+  return true;
+};
+
+function checkListener(handler) {
+  if (typeof handler !== "function") {
+    const error = new TypeError(`The "listener" argument must be of type function. Received ${typeof handler}`);
+    error.code = "ERR_INVALID_ARG_TYPE";
+    throw error;
+  }
+  return handler;
 }
 
 function notImplemented(name) {
@@ -60,10 +98,10 @@ const process = {
   },
   cwd() { return internal.cwd(); },
   uptime() { return (internal.now() - timeOrigin) / 1000; },
-  hrtime: Object.assign(
+  hrtime: ObjectAssign(
     function hrtime(previous) {
       const ns = internal.now() * 1e6;
-      let seconds = Math.floor(ns / 1e9), nanos = Math.floor(ns % 1e9);
+      let seconds = MathFloor(ns / 1e9), nanos = MathFloor(ns % 1e9);
       if (previous) {
         seconds -= previous[0];
         nanos -= previous[1];
@@ -71,43 +109,55 @@ const process = {
       }
       return [seconds, nanos];
     },
-    { bigint() { return BigInt(Math.floor(internal.now() * 1e6)); } }),
-  memoryUsage: Object.assign(
+    { bigint() { return BigInt(MathFloor(internal.now() * 1e6)); } }),
+  memoryUsage: ObjectAssign(
     function memoryUsage() { return { rss: internal.rss(), heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }; },
     { rss() { return internal.rss(); } }),
   nextTick(callback, ...args) { queueMicrotask(() => callback(...args)); },
   on(event, handler) {
-    if (event === "exit") exitHandlers.push(handler);
-    else listenersFor(event, true).push(handler);
+    checkListener(handler);
+    if (event === "exit") ArrayPrototypePush(exitHandlers, handler);
+    else {
+      const before = listenersFor(event, false).length > 0;
+      ArrayPrototypePush(listenersFor(event, true), handler);
+      listenedChanged(event, before);
+    }
     return this;
   },
   once(event, handler) {
-    if (event === "exit") return this.on(event, handler);
+    if (event === "exit") return this.on(event, checkListener(handler));
     const once = (...args) => {
       this.off(event, once);
-      return handler.apply(this, args);
+      return ReflectApply(handler, this, args);
     };
-    once.listener = handler;
+    once.listener = checkListener(handler);
     return this.on(event, once);
   },
   off(event, handler) {
     const list = event === "exit" ? exitHandlers : listenersFor(event, false);
-    const index = list.findIndex((l) => l === handler || l.listener === handler);
-    if (index >= 0) list.splice(index, 1);
+    const before = list.length > 0;
+    const index = ArrayPrototypeFindIndex(list, (l) => l === handler || l.listener === handler);
+    if (index >= 0) ArrayPrototypeSplice(list, index, 1);
+    if (event !== "exit") listenedChanged(event, before);
     return this;
   },
-  /// Calls `event`'s listeners (the runtime itself fires 'exit' and 'warning'); true if there were any.
+  /// Calls `event`'s listeners (the runtime itself fires 'exit', 'warning' and signals); true if there were any.
   emit(event, ...args) {
     const list = event === "exit" ? exitHandlers : listenersFor(event, false);
-    for (const listener of list.slice()) listener.apply(this, args);
+    for (const listener of ArrayPrototypeSlice(list)) ReflectApply(listener, this, args);
     return list.length > 0;
   },
-  listeners(event) { return (event === "exit" ? exitHandlers : listenersFor(event, false)).map((l) => l.listener ?? l); },
+  listeners(event) {
+    return ArrayPrototypeMap(event === "exit" ? exitHandlers : listenersFor(event, false), (l) => l.listener ?? l);
+  },
   listenerCount(event) { return (event === "exit" ? exitHandlers : listenersFor(event, false)).length; },
   removeAllListeners(event) {
     if (event === undefined || event === "exit") exitHandlers.length = 0;
-    if (event === undefined) otherListeners.clear();
-    else otherListeners.delete(event);
+    for (const name of event === undefined ? [...otherListeners.keys()] : event === "exit" ? [] : [event]) {
+      const before = listenersFor(name, false).length > 0;
+      otherListeners.delete(name);
+      listenedChanged(name, before);
+    }
     return this;
   },
   setMaxListeners() { return this; },
@@ -144,7 +194,7 @@ const process = {
 };
 process.removeListener = process.off;
 process.addListener = process.on;
-Object.defineProperty(process, Symbol.toStringTag, { value: "process" });
+ObjectDefineProperty(process, SymbolToStringTag, { value: "process" });
 
 /// Called by the runtime when the loop ends (naturally, or with `code` after an uncaught error);
 /// runs the 'exit' listeners and returns the exit code.

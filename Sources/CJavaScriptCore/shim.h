@@ -6,6 +6,9 @@
 #include <dlfcn.h>
 #include <malloc.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -104,6 +107,99 @@ static inline uint64_t jsb_resident_bytes(void) {
     fclose(f);
     if (n != 2) return 0;
     return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+
+// MARK: - Signals. Called from one Swift file only (JSBridge's Signals.swift): each object file that calls
+// these gets its own copy of the static state below.
+
+/// The self-pipe: the handler writes each signal's number; the JS thread reads them on its event loop.
+static int jsb_signal_pipe[2] = {-1, -1};
+/// Bit `n`: whether the script listens to signal `n` (`process.on("SIGINT", …)`); set by the JS thread, read
+/// by the handler.
+static volatile sig_atomic_t jsb_signal_listened = 0;
+/// Set by the handler, cleared by the JS thread before it reads the pipe: most loop turns then cost no read().
+static volatile sig_atomic_t jsb_signal_arrived = 0;
+/// Set by the first SIGINT/SIGTERM nobody listens to: the run is ending, and another one kills at once.
+static volatile sig_atomic_t jsb_signal_ending = 0;
+
+static void jsb_signal_handler(int signo) {
+    int saved = errno;
+    if ((signo == SIGINT || signo == SIGTERM) && !(jsb_signal_listened & (1 << signo))) {
+        if (jsb_signal_ending) {
+            signal(signo, SIG_DFL);
+            raise(signo);
+        }
+        jsb_signal_ending = 1;
+    }
+    jsb_signal_arrived = 1;
+    unsigned char byte = (unsigned char)signo;
+    ssize_t written = write(jsb_signal_pipe[1], &byte, 1);
+    (void)written;
+    errno = saved;
+}
+
+static inline int jsb_signal_install_one(int signo) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = jsb_signal_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    return sigaction(signo, &action, NULL);
+}
+
+/// Installs the handlers for SIGINT, SIGTERM, SIGTSTP and SIGCONT (once); returns the pipe's read end or -1.
+static inline int jsb_signals_install(void) {
+    if (jsb_signal_pipe[0] >= 0) return jsb_signal_pipe[0];
+    if (pipe2(jsb_signal_pipe, O_NONBLOCK | O_CLOEXEC) != 0) return -1;
+    jsb_signal_install_one(SIGINT);
+    jsb_signal_install_one(SIGTERM);
+    jsb_signal_install_one(SIGTSTP);
+    jsb_signal_install_one(SIGCONT);
+    return jsb_signal_pipe[0];
+}
+
+/// Whether a signal arrived since the last call (then read the pipe to its end with `jsb_signals_take`).
+static inline bool jsb_signals_arrived(void) {
+    if (!jsb_signal_arrived) return false;
+    jsb_signal_arrived = 0;
+    return true;
+}
+
+/// The next signal received (its number), or 0 when none waits. Never blocks.
+static inline int jsb_signals_take(void) {
+    if (jsb_signal_pipe[0] < 0) return 0;
+    unsigned char byte;
+    return read(jsb_signal_pipe[0], &byte, 1) == 1 ? byte : 0;
+}
+
+/// Waits until a signal's number can be read (for the thread that wakes the JS thread's loop).
+static inline void jsb_signals_wait(void) {
+    struct pollfd fd = {jsb_signal_pipe[0], POLLIN, 0};
+    while (poll(&fd, 1, -1) < 0 && errno == EINTR) {}
+}
+
+static inline void jsb_signals_set_listened(int signo, bool listened) {
+    if (signo <= 0 || signo >= 31) return;
+    if (listened) jsb_signal_listened |= (1 << signo);
+    else jsb_signal_listened &= ~(1 << signo);
+}
+
+/// Dies of `signo` as if never handled (the exit status says killed by that signal).
+static inline void jsb_signals_reraise(int signo) {
+    signal(signo, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signo);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    raise(signo);
+}
+
+/// Stops the process as SIGTSTP does by default; returns once it is continued (SIGCONT).
+static inline void jsb_signals_stop_self(void) {
+    signal(SIGTSTP, SIG_DFL);
+    raise(SIGTSTP);
+    jsb_signal_install_one(SIGTSTP);
 }
 
 extern char **environ;

@@ -136,7 +136,8 @@ struct JSBridgeCommand {
             environment: environment,
             trace: arguments.trace,
             timeout: arguments.timeout.map { .milliseconds(Int64(($0 * 1000).rounded(.up))) },
-            executablePath: Self.executablePath())
+            executablePath: Self.executablePath(),
+            handlesSignals: true)
         let runtime = JSRuntime(host: host, options: options)
         let code = runtime.run(script)
         // Exit without tearing the engine down: the OS reclaims it faster than a final GC would.

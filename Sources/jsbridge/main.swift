@@ -1,6 +1,8 @@
+import DevicePlugin
 import EchoPlugin
 import FileSystemPlugin
 import HTTPPlugin
+import JSBridge
 import JSBridgeCLI
 import LocationPlugin
 import ModelPlugin
@@ -8,5 +10,8 @@ import StoragePlugin
 
 // The `jsbridge` executable: the CLI with the built-in plugins.
 JSBridgeCLI.main(plugins: {
-    [EchoPlugin(), FileSystemPlugin(), HTTPPlugin(), LocationPlugin(), ModelPlugin(), StoragePlugin()]
+    [
+        DevicePlugin(runtimeVersion: JSBridgeVersion.string), EchoPlugin(), FileSystemPlugin(), HTTPPlugin(),
+        LocationPlugin(), ModelPlugin(), StoragePlugin(),
+    ]
 })

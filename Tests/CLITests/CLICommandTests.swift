@@ -287,7 +287,7 @@ private func withScratchDirectory<T>(_ body: (String) async throws -> T) async t
 /// The built-in plugins' typings in js/typings/ are what `jsbridge --typings` writes from their declarations
 /// (scripts/typings.sh rewrites them).
 @Suite("Typings") struct TypingsTests {
-    @Test(arguments: ["Echo", "FileSystem", "HTTP", "Location", "Model", "Storage"])
+    @Test(arguments: ["Device", "Echo", "FileSystem", "HTTP", "Location", "Model", "Storage"])
     func builtInTypingsMatchTheirDeclarations(_ plugin: String) async throws {
         let result = try await CLI.run(["--typings", plugin])
         #expect(result.exitCode == 0, "\(result.summary)")

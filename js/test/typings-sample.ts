@@ -20,3 +20,16 @@ navigator.geolocation.getCurrentPosition((position) => console.log(position.coor
 const error: BridgeError = new BridgeError("QUOTA_EXCEEDED", "full");
 const code: BridgeErrorCode = error.code;
 export { n, echoed, value, anything, user, code };
+
+// Cordova and JSCoreBridge compatibility (docs/cordova.md).
+const cordovaChannel = cordova.require("cordova/channel");
+cordovaChannel.createSticky("onMyFeatureReady");
+cordovaChannel.waitForInitialization("onMyFeatureReady");
+cordova.define("app.feature", (require, exports, module) => {
+  module.exports = { ready: require("cordova/argscheck").getValue(undefined, true) };
+});
+jsCoreBridge.exec(null, (error) => { const code: string = error.resCode; void code; }, "Device", "getDeviceInfo", []);
+document.addEventListener("deviceready", () => cordovaChannel.initializationComplete("onMyFeatureReady"));
+process.on("SIGINT", (signal, number) => { const name: string = signal; void name; void number; });
+const sameGlobal: typeof globalThis = window;
+void sameGlobal;

@@ -28,13 +28,18 @@ declare namespace LocationPlugin {
 interface JSBridgePluginTypes {
   Location: {
     actions: {
+      /** Needs --allow-location. */
+      addWatch: { kind: "stream"; args: unknown; value: unknown };
       bearing: { kind: "sync"; args: LocationPlugin.PairArguments; result: number };
       checkPermission: { kind: "sync"; args: void; result: string };
+      clearWatch: { kind: "sync"; args: unknown; result: boolean };
       distance: { kind: "sync"; args: LocationPlugin.PairArguments; result: number };
       getAddress: { kind: "async"; args: LocationPlugin.PlaceArguments; result: unknown };
       getCity: { kind: "async"; args: LocationPlugin.PlaceArguments; result: unknown };
       /** Needs --allow-location. */
       getCurrentPosition: { kind: "async"; args: LocationPlugin.PositionOptions; result: unknown };
+      /** Needs --allow-location. */
+      getLocation: { kind: "async"; args: unknown; result: unknown };
       getPositionAndAddress: { kind: "async"; args: LocationPlugin.PlaceArguments; result: unknown };
       /** Needs --allow-location. */
       lastKnown: { kind: "sync"; args: void; result: unknown };

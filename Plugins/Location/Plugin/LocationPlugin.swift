@@ -18,6 +18,9 @@ import JSBridgeCore
 /// | `bearing` | sync | `{a, b}` | initial bearing, degrees from true north |
 /// | `status` | sync | none | `{source, geonamesIndex, indexLoaded, nmea?}` |
 ///
+/// It also answers Cordova's `Geolocation` exec service (`getLocation`, `addWatch`, `clearWatch`: see
+/// CordovaGeolocation.swift).
+///
 /// Everything that reads the device's position requires `--allow-location` (`PERMISSION_DENIED`);
 /// geocoding given coordinates and the geometry actions do not.
 public struct LocationPlugin: BridgePlugin {
@@ -76,6 +79,8 @@ public struct LocationPlugin: BridgePlugin {
         let geocoder: ReverseGeocoder
         let maxDistanceKm: Double
         let last: LastKnownPlace
+        /// The watches of Cordova's `Geolocation` service (CordovaGeolocation.swift).
+        let cordovaWatches = CordovaWatches()
     }
 
     public func setUp(_ context: SetUpContext<Self>) async throws -> State {
@@ -192,6 +197,7 @@ public struct LocationPlugin: BridgePlugin {
             }
             return JSONValue.object(result)
         }
+        declareCordovaActions(&plugin)
     }
 
     /// A fix as W3C `GeolocationPosition` JSON: `{coords: {…}, timestamp}` (unknown values are null).

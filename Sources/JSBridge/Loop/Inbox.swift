@@ -10,6 +10,8 @@ import Synchronization
 struct InboxMessage: Sendable {
     enum Kind: UInt8 {
         case value = 0, item = 1, finished = 2, failed = 3, event = 4, diagnostic = 5
+        /// A process signal (its number is the call id), for the runtime itself.
+        case signal = 6
     }
 
     /// The call id (0 for events and diagnostics).

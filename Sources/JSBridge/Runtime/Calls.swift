@@ -136,6 +136,9 @@ extension JSRuntime {
             case .diagnostic:
                 output.write("jsbridge: warning: \(message.text)\n", to: .stderr)
                 continue
+            case .signal:
+                queuedSignals.append(Int32(message.callID))
+                continue
             case .event, .item:
                 break
             case .value, .finished, .failed:

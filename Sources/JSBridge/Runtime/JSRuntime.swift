@@ -59,6 +59,12 @@ public final class JSRuntime {
     /// The plugins' JavaScript files, by `<plugin>/<file>`.
     let pluginScripts: [String: PluginScript]
     private let startTime = jsb_monotonic_ns()
+    /// Whether this runtime handles process signals (Signals.swift).
+    var signalsInstalled = false
+    /// Signals received and not handled yet, in order.
+    var queuedSignals: [Int32] = []
+    /// The signal that ended the run (SIGINT/SIGTERM nobody listened to): the process dies of it after the run.
+    var terminatingSignal: Int32?
 
     /// JS functions the runtime calls, protected from GC.
     struct Hooks {
@@ -69,6 +75,8 @@ public final class JSRuntime {
         var serialize: JSObjectRef?
         var runMain: JSObjectRef?
         var runExit: JSObjectRef?
+        var emitSignal: JSObjectRef?
+        var cordovaLifecycle: JSObjectRef?
         var exitSentinel: JSValueRef?
     }
 
@@ -103,7 +111,7 @@ public final class JSRuntime {
     deinit {
         for hook in [
             hooks.dispatch, hooks.fireTimer, hooks.reportUncaught, hooks.makeError, hooks.serialize,
-            hooks.runMain, hooks.runExit,
+            hooks.runMain, hooks.runExit, hooks.emitSignal, hooks.cordovaLifecycle,
         ] {
             if let hook { JSValueUnprotect(context, hook) }
         }
@@ -135,6 +143,7 @@ public final class JSRuntime {
             output.write("jsbridge: \(problem)\n", to: .stderr)
             return 1
         }
+        signalsInstalled = installSignalHandlers()
         guard start(script) else {
             end(ranScript: false)
             return exitCode
@@ -142,7 +151,7 @@ public final class JSRuntime {
         // Creating the event loop is ~5% of a short script's start-up: skipped when nothing waits for it.
         guard
             stopping || timers.referencedCount > 0 || !inFlight.isEmpty || !submissions.isEmpty || !inbox.isEmpty
-                || stdin.referenced
+                || stdin.referenced || readSignals()
         else {
             end(ranScript: true)
             return exitCode
@@ -151,8 +160,10 @@ public final class JSRuntime {
             self.eventLoop = loop
             let runtime = NIOLoopBound(self, eventLoop: loop)
             self.inbox.setWaker { loop.execute { runtime.value.turn() } }
+            self.startSignalWaker()
             self.turn()
         }
+        reraiseTerminatingSignal()
         return exitCode
     }
 
@@ -260,8 +271,7 @@ public final class JSRuntime {
 
     /// A hook defined by a lazy runtime file, once that file ran (asking for it before would load the file:
     /// timers fire only after `timers.js` started them, `process.js`'s exit handlers exist only if it ran).
-    private func lazyHook(_ slot: WritableKeyPath<Hooks, JSObjectRef?>, _ name: String, _ file: String) -> JSObjectRef?
-    {
+    func lazyHook(_ slot: WritableKeyPath<Hooks, JSObjectRef?>, _ name: String, _ file: String) -> JSObjectRef? {
         if let hook = hooks[keyPath: slot] { return hook }
         guard loadedRuntimeFiles.contains(file) else { return nil }
         hooks[keyPath: slot] = hook(name)
@@ -331,6 +341,9 @@ public final class JSRuntime {
     private func turn() {
         guard !ended else { return }
         while !stopping {
+            readSignals()
+            handleQueuedSignals()
+            if stopping { break }
             // Timers due now, in deadline order; microtasks drain after each callback.
             let now = jsb_monotonic_ns()
             while !stopping, let id = timers.popDue(now: now),
@@ -342,6 +355,7 @@ public final class JSRuntime {
             inbox.takeAll(into: &batch)
             if !batch.isEmpty {
                 deliver(batch)
+                handleQueuedSignals()
                 flushSubmissions()
                 continue
             }

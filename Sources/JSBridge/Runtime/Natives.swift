@@ -93,6 +93,11 @@ extension JSRuntime {
             }
             return makeValue(.object(plugin.constants))
         }
+        // signalListened(number, listened): whether a `process.on(signal)` listener exists (the C handler reads it).
+        defineNative("signalListened") { call throws(NativeError) in
+            Self.setSignalListened(Int32(call.number(0)), call.bool(1))
+            return nil
+        }
         defineNative("reportUncaught") { [unowned(unsafe) self] call throws(NativeError) in
             reportUncaught(call[0], kind: call.string(1))
             return nil

@@ -52,6 +52,9 @@ public struct RuntimeOptions {
     public var output: any OutputSink
     /// `process.argv[0]`.
     public var executablePath: String
+    /// Handle SIGINT, SIGTERM, SIGTSTP and SIGCONT as docs/running-scripts.md ("Signals") describes: the
+    /// `jsbridge` command does; off by default, so an embedding app keeps its own signal handling.
+    public var handlesSignals: Bool
 
     public init(
         arguments: [String] = [],
@@ -59,7 +62,8 @@ public struct RuntimeOptions {
         trace: Bool = false,
         timeout: Duration? = nil,
         output: any OutputSink = StandardOutput(),
-        executablePath: String = "jsbridge"
+        executablePath: String = "jsbridge",
+        handlesSignals: Bool = false
     ) {
         self.arguments = arguments
         self.environment = environment
@@ -67,6 +71,7 @@ public struct RuntimeOptions {
         self.timeout = timeout
         self.output = output
         self.executablePath = executablePath
+        self.handlesSignals = handlesSignals
     }
 }
 

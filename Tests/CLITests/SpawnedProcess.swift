@@ -1,0 +1,134 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A `jsbridge` process the test talks to while it runs (signals, stop/continue), in its own process group
+/// so the shell's job control rules apply to it as to a job (a stop signal is not discarded).
+final class SpawnedProcess: Sendable {
+    /// How the process ended or paused, as `waitpid` reports it.
+    enum Status: Equatable, CustomStringConvertible {
+        case exited(Int32)
+        case signaled(Int32)
+        case stopped(Int32)
+
+        var description: String {
+            switch self {
+            case .exited(let code): "exited with \(code)"
+            case .signaled(let signo): "killed by signal \(signo)"
+            case .stopped(let signo): "stopped by signal \(signo)"
+            }
+        }
+    }
+
+    /// Bytes read from one of the process's outputs.
+    final class Buffer: Sendable {
+        let data = Mutex(Data())
+    }
+
+    let pid: pid_t
+    private let out = Buffer()
+    private let err = Buffer()
+
+    /// Starts `binary arguments…` with `environment` (in the test's working directory: give absolute paths).
+    init(binary: String, arguments: [String], environment: [String: String]) throws {
+        var outPipe: [Int32] = [0, 0]
+        var errPipe: [Int32] = [0, 0]
+        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw HarnessError(description: "pipe failed") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv + envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, binary, &actions, &attributes, argv, envp)
+        close(outPipe[1])
+        close(errPipe[1])
+        guard result == 0 else { throw HarnessError(description: "posix_spawn failed: \(result)") }
+        self.pid = pid
+        Self.drain(outPipe[0], into: out)
+        Self.drain(errPipe[0], into: err)
+    }
+
+    private static func drain(_ fd: Int32, into buffer: Buffer) {
+        Thread.detachNewThread {
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(fd, &bytes, bytes.count)
+                if count <= 0 { break }
+                buffer.data.withLock { $0.append(contentsOf: bytes[0..<count]) }
+            }
+            close(fd)
+        }
+    }
+
+    var stdout: String { out.data.withLock { String(decoding: $0, as: UTF8.self) } }
+    var stderr: String { err.data.withLock { String(decoding: $0, as: UTF8.self) } }
+
+    /// Waits until stdout contains `text`; false after `seconds`.
+    func waitForOutput(_ text: String, seconds: Double = 20) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if stdout.contains(text) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return stdout.contains(text)
+    }
+
+    /// Waits until stderr contains `text`; false after `seconds`.
+    func waitForError(_ text: String, seconds: Double = 20) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if stderr.contains(text) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return stderr.contains(text)
+    }
+
+    func send(_ signo: Int32) { kill(pid, signo) }
+
+    /// The next change of state (exit, death, stop); nil after `seconds` (the process is then killed).
+    func waitForStatus(seconds: Double = 20) async -> Status? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG | WUNTRACED)
+            if result == pid {
+                let low = status & 0x7F
+                if status & 0xFF == 0x7F { return .stopped((status >> 8) & 0xFF) }
+                if low == 0 {
+                    try? await Task.sleep(for: .milliseconds(50))  // the output threads read to the end
+                    return .exited((status >> 8) & 0xFF)
+                }
+                try? await Task.sleep(for: .milliseconds(50))
+                return .signaled(low)
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return nil
+    }
+}
