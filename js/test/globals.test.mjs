@@ -1,5 +1,5 @@
-// Runs the runtime's JS files (inspect, console, encoding, events, url, structured-clone) in a sandbox and
-// compares them with Node's own implementations. Run with `node --test js/test/`.
+// Runs the runtime's JS files (primordials first, then inspect, console, encoding, events, url,
+// structured-clone) in a sandbox and compares them with Node's own implementations. Run with `node --test js/test/`.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import util from 'node:util';
@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 const jsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const runtimeFiles = ['inspect', 'console', 'encoding', 'events', 'url', 'structured-clone'];
+const runtimeFiles = ['primordials', 'inspect', 'console', 'encoding', 'events', 'url', 'structured-clone'];
 
 // Evaluates the runtime files the way the engine does, with a fake `internal` and a private globals object.
 function loadRuntime() {

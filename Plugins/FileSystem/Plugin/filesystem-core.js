@@ -224,7 +224,7 @@ function writeFileSync(path, data, options) {
 const TYPE_BITS = { file: 0o100000, directory: 0o040000, symlink: 0o120000, fifo: 0o010000, socket: 0o140000,
   charDevice: 0o020000, blockDevice: 0o060000 };
 
-/// Node's `fs.Stats`: the numbers, Dates from the `…Ms` fields, and the `is…()` tests.
+/// Node's `fs.Stats`: the numbers, Dates from the `...Ms` fields, and the `is...()` tests.
 class Stats {
   constructor(fields) {
     for (const key of ["dev", "mode", "nlink", "uid", "gid", "rdev", "blksize", "ino", "size", "blocks",

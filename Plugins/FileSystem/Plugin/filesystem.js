@@ -1,7 +1,7 @@
 // filesystem.js - the `FileSystem` global: files and directories for scripts granted --allow-read and
 // --allow-write (docs/running-scripts.md, "Files and capabilities"). Deno-like names; every method returns
-// a promise, and the `…Sync` ones answer at once. Errors are BridgeErrors with Node's codes (ENOENT, EEXIST,
-// …) and `errno`, `syscall`, `path`; a path not granted is PERMISSION_DENIED naming the flag to use.
+// a promise, and the `...Sync` ones answer at once. Errors are BridgeErrors with Node's codes (ENOENT, EEXIST,
+// ...) and `errno`, `syscall`, `path`; a path not granted is PERMISSION_DENIED naming the flag to use.
 
 const fs = plugin.shared.fs;
 const { call, callSync, toPath } = fs;
