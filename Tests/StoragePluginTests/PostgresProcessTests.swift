@@ -167,3 +167,71 @@ enum PostgresWorker {
         #expect(missing == [])
     }
 }
+
+/// Where the URL comes from, and what a refused one does to a run.
+@Suite struct PostgresConfigurationTests {
+    /// Runs `jsbridge arguments…` with `environment`, returning stdout, stderr and the exit status.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws
+        -> (stdout: String, stderr: String, status: Int32)
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Worker.jsbridge)
+        process.arguments = arguments
+        process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+            .merging(environment) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return try await runBlocking {
+            let stderr = err.fileHandleForReading.readDataToEndOfFile()
+            let stdout = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (
+                String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self),
+                process.terminationStatus
+            )
+        }
+    }
+
+    @Test func theFlagWinsOverTheEnvironmentWhichIsUsedAlone() async throws {
+        let url = try SharedPostgres.url
+        let cluster = try SharedPostgres.cluster
+        let app = "env-\(UUID().uuidString)"
+        let bad = cluster.url(database: "storage", password: "wrong-password-777")
+        let viaEnvironment = try await Self.run(
+            [
+                "--app-id", app, "-e",
+                #"localStorage.setItem("k", "from env"); console.log(bridge.plugins ? "ok" : "ok");"#,
+            ],
+            environment: [StoragePlugin.urlVariable: url])
+        #expect(viaEnvironment.status == 0, "\(viaEnvironment.stderr)")
+        let viaFlag = try await Self.run(
+            ["--app-id", app, "--storage-url", url, "-e", #"console.log(localStorage.getItem("k"));"#],
+            environment: [StoragePlugin.urlVariable: bad])
+        #expect(viaFlag.stdout == "from env\n", "\(viaFlag.stderr)")
+        #expect(viaFlag.status == 0)
+    }
+
+    @Test func aRefusedLoginFailsTheRunWithoutShowingThePassword() async throws {
+        let cluster = try SharedPostgres.cluster
+        _ = try SharedPostgres.url
+        let bad = cluster.url(database: "storage", password: "wrong-password-777")
+        let result = try await Self.run(["--storage-url", bad, "-e", #"localStorage.getItem("k");"#])
+        #expect(result.status == 1)  // an uncaught error
+        #expect(result.stderr.contains("STORAGE_REJECTED"), "\(result.stderr)")
+        #expect(result.stderr.contains("password authentication failed"), "\(result.stderr)")
+        #expect(!result.stderr.contains("wrong-password-777"))
+        let unknown = try await Self.run(
+            ["--storage-url", cluster.url(database: "nope"), "-e", #"localStorage.getItem("k");"#])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("STORAGE_REJECTED") && unknown.stderr.contains("\"nope\""), "\(unknown.stderr)")
+        let help = try await Self.run(["--help"])
+        #expect(help.stdout.contains("--storage-url"))
+        let malformed = try await Self.run(["--storage-url", "mysql://u:hunter2@h/db", "-e", "localStorage.length"])
+        #expect(malformed.status != 0)
+        #expect(!malformed.stderr.contains("hunter2"), "\(malformed.stderr)")
+    }
+}
