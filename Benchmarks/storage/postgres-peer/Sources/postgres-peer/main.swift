@@ -18,7 +18,8 @@ let configuration = PostgresConnection.Configuration(
 let logger = Logger(label: "postgres-peer")
 let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
 let app = "peer-\(UUID().uuidString)"
-try await connection.query("INSERT INTO jsbridge_storage_apps(app) VALUES (\(app)) ON CONFLICT DO NOTHING", logger: logger)
+try await connection.query(
+    "INSERT INTO jsbridge_storage_apps(app) VALUES (\(app)) ON CONFLICT DO NOTHING", logger: logger)
 let quota: Int64 = 1 << 40
 let writer = "peer"
 
