@@ -35,8 +35,7 @@ public struct PostgresURL: Sendable, Hashable {
         }
         url = text
         self.host = "\(host):\(components.port ?? 5432)"
-        self.database =
-            components.percentEncodedPath.isEmpty ? database : (components.path as NSString).lastPathComponent
+        self.database = database
         self.user = user
         password = components.password
     }

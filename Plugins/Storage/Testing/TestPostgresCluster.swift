@@ -60,8 +60,6 @@ public final class TestPostgresCluster: @unchecked Sendable {
         self.port = port
     }
 
-    deinit {}
-
     /// The data directory.
     public var dataDirectory: String { directory + "/data" }
 
