@@ -73,4 +73,3 @@ let promiseGetRate = try await inFlight { _ = try await read($0) }
 print(
     "{\"setPerSec\":\(Int(setRate)),\"getPerSec\":\(Int(getRate)),\"promiseSetPerSec\":\(Int(promiseSetRate)),\"promiseGetPerSec\":\(Int(promiseGetRate))}"
 )
-try await connection.close()
