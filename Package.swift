@@ -30,7 +30,9 @@ let package = Package(
         .library(name: "ModelConversion", targets: ["ModelConversion"]),
         .library(name: "ModelPlugin", targets: ["ModelPlugin"]),
         .library(name: "StorageCore", targets: ["StorageCore"]),
+        .library(name: "StoragePostgres", targets: ["StoragePostgres"]),
         .library(name: "StoragePlugin", targets: ["StoragePlugin"]),
+        .library(name: "StoragePluginTesting", targets: ["StoragePluginTesting"]),
         .library(name: "LocationCore", targets: ["LocationCore"]),
         .library(name: "LocationPlugin", targets: ["LocationPlugin"]),
         .library(name: "DeviceCore", targets: ["DeviceCore"]),
@@ -96,9 +98,17 @@ let package = Package(
         // Storage: key-value stores (SQLite, in memory) and the plugin.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StorageCore", dependencies: ["JSBridgeBase", "CSQLite"], path: "Plugins/Storage/Core"),
+        // PostgreSQL through libpq (synchronous calls fit localStorage's synchronous API; see docs/storage.md).
+        .systemLibrary(
+            name: "CLibPQ", path: "Plugins/Storage/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(
+            name: "StoragePostgres", dependencies: ["JSBridgeBase", "StorageCore", "CLibPQ"],
+            path: "Plugins/Storage/Postgres"),
         pluginTarget(
-            "StoragePlugin", folder: "Storage", dependencies: ["StorageCore"],
+            "StoragePlugin", folder: "Storage", dependencies: ["StorageCore", "StoragePostgres"],
             embedding: ["storage.js", "storage.d.ts"]),
+        // A throwaway PostgreSQL cluster for tests (initdb in a temporary directory, a free port).
+        .target(name: "StoragePluginTesting", dependencies: ["JSBridgeBase"], path: "Plugins/Storage/Testing"),
         // Location: gpsd / fixed / NMEA sources, offline reverse geocoding, and the plugin.
         .target(name: "LocationCore", dependencies: ["JSBridgeBase"], path: "Plugins/Location/Core"),
         pluginTarget(
@@ -161,7 +171,10 @@ let package = Package(
         .testTarget(name: "ModelPluginTests", dependencies: ["ModelPlugin", "JSBridgeTesting"]),
         .testTarget(
             name: "StoragePluginTests",
-            dependencies: ["StoragePlugin", "StorageCore", "ModelPlugin", "JSBridgeTesting"]),
+            dependencies: [
+                "StoragePlugin", "StorageCore", "StoragePostgres", "StoragePluginTesting", "ModelPlugin",
+                "JSBridgeTesting",
+            ]),
         .testTarget(name: "DevicePluginTests", dependencies: ["DevicePlugin", "DeviceCore", "JSBridgeTesting"]),
         .testTarget(
             name: "LocationPluginTests", dependencies: ["LocationPlugin", "LocationCore", "JSBridgeTesting"]),

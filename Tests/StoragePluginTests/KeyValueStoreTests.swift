@@ -5,10 +5,10 @@ import Testing
 @testable import StorageCore
 @testable import StoragePlugin
 
-/// The domain core alone: both stores must behave the same.
+/// The domain core alone, the conformance suite of the backends: every store must behave the same.
 @Suite struct KeyValueStoreTests {
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
-        case sqlite, memory
+        case sqlite, memory, postgres
         var testDescription: String { rawValue }
     }
 
@@ -19,6 +19,10 @@ import Testing
                 directory: TemporaryDirectory.make(prefix: "storage-core"), appID: "app", quotaBytes: quota)
         case .memory:
             InMemoryKeyValueStore(quotaBytes: quota)
+        case .postgres:
+            // One database for the suite; each store its own app id, as isolated as separate databases.
+            try PostgresKeyValueStore(
+                url: PostgresURL(try SharedPostgres.url), appID: "app-\(UUID().uuidString)", quotaBytes: quota)
         }
     }
 
@@ -55,8 +59,8 @@ import Testing
         ]
         for (index, value) in values.enumerated() { try store.set("k\(index)", value, in: "g") }
         for (index, value) in values.enumerated() { #expect(try store.get("k\(index)", in: "g") == value) }
-        // Keys that are canonically equivalent but different bytes stay distinct in SQLite.
-        if kind == .sqlite {
+        // Keys that are canonically equivalent but different bytes stay distinct in the databases.
+        if kind != .memory {
             try store.set("caf\u{E9}", "composed", in: "n")
             try store.set("cafe\u{301}", "decomposed", in: "n")
             #expect(try store.count(in: "n") == 2)

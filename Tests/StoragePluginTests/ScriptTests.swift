@@ -8,14 +8,23 @@ import Testing
 
 /// The JavaScript API (js/storage.js) against the real engine and real SQLite files.
 @Suite struct StorageScriptTests {
-    static func run(_ code: String, options: BridgeHost.Options = .testing()) async -> ScriptResult {
-        await ScriptRunner.run(code, plugins: [StoragePlugin()], options: options, timeout: .seconds(20))
+    static func run(_ backend: Backend, _ code: String, options: BridgeHost.Options = .testing()) async
+        -> ScriptResult
+    {
+        var options = options
+        do {
+            options = try backend.options(options)
+        } catch {
+            Issue.record("no PostgreSQL for the test: \(error)")
+        }
+        return await ScriptRunner.run(code, plugins: [StoragePlugin()], options: options, timeout: .seconds(20))
     }
 
     /// A property named like one of `Object.prototype`'s is stored (Web IDL's named setter), and the object
     /// keeps working: its methods are still found first when read.
-    @Test func prototypeNamesAreStoredWithoutBreakingTheObject() async {
+    @Test(arguments: Backend.allCases) func prototypeNamesAreStoredWithoutBreakingTheObject(_ backend: Backend) async {
         let result = await Self.run(
+            backend,
             """
             localStorage.toString = "t";
             localStorage.hasOwnProperty = "h";
@@ -28,8 +37,9 @@ import Testing
     }
 
     /// `set`, `clear`, `archiveModel` and `transaction` resolve to nothing (`undefined`), as Capacitor's do.
-    @Test func writesResolveToUndefined() async {
+    @Test(arguments: Backend.allCases) func writesResolveToUndefined(_ backend: Backend) async {
         let result = await Self.run(
+            backend,
             """
             (async () => {
               const g = Storage.group("g");
@@ -41,8 +51,9 @@ import Testing
         #expect(result.lines == ["true,true,true,true,true"], "\(result.stderr)")
     }
 
-    @Test func webStorage() async {
+    @Test(arguments: Backend.allCases) func webStorage(_ backend: Backend) async {
         let result = await Self.run(
+            backend,
             """
             console.log(localStorage instanceof Storage, sessionStorage instanceof Storage, String(localStorage));
             console.log(localStorage.getItem("missing"), localStorage.length);
@@ -83,8 +94,9 @@ import Testing
         #expect(result.stderr == "")
     }
 
-    @Test func quotaExceededLeavesNothingWritten() async {
+    @Test(arguments: Backend.allCases) func quotaExceededLeavesNothingWritten(_ backend: Backend) async {
         let result = await Self.run(
+            backend,
             """
             localStorage.setItem("a", "x".repeat(90));
             try {
@@ -110,8 +122,9 @@ import Testing
             ])
     }
 
-    @Test func promiseAPIRoundTripsJSONExactly() async {
+    @Test(arguments: Backend.allCases) func promiseAPIRoundTripsJSONExactly(_ backend: Backend) async {
         let result = await Self.run(
+            backend,
             #"""
             (async () => {
               const values = [0, -1.5, 1e300, 5e-324, 9007199254740993, true, false, null, "", "plain",
@@ -155,8 +168,9 @@ import Testing
         #expect(result.stderr == "")
     }
 
-    @Test func unstorableValuesAreInvalidArguments() async {
+    @Test(arguments: Backend.allCases) func unstorableValuesAreInvalidArguments(_ backend: Backend) async {
         let result = await Self.run(
+            backend,
             """
             const cyclic = { a: 1 }; cyclic.self = cyclic;
             const cases = [
@@ -199,8 +213,9 @@ import Testing
             ])
     }
 
-    @Test func transactionsAndWatching() async {
+    @Test(arguments: Backend.allCases) func transactionsAndWatching(_ backend: Backend) async {
         let result = await Self.run(
+            backend,
             """
             const events = [];
             const w1 = Storage.watch(Storage.group("g"), (e) => events.push(["group", e.key, e.value, e.removed, e.origin]));
@@ -239,16 +254,18 @@ import Testing
         #expect(result.stderr == "")
     }
 
-    @Test func appIDsAreIsolated() async {
+    @Test(arguments: Backend.allCases) func appIDsAreIsolated(_ backend: Backend) async {
         let directory = TemporaryDirectory.make(prefix: "storage-apps")
         func options(_ appID: String) -> BridgeHost.Options {
             BridgeHost.Options(storage: StorageLocation(appID: appID, directory: directory))
         }
         let first = await Self.run(
+            backend,
             #"localStorage.setItem("k", "one"); Storage.set("p", 1).then(() => console.log("ok"));"#,
             options: options("one"))
         #expect(first.lines == ["ok"])
         let second = await Self.run(
+            backend,
             """
             console.log(localStorage.getItem("k"), localStorage.length);
             localStorage.clear();
@@ -256,6 +273,7 @@ import Testing
             """, options: options("two"))
         #expect(second.lines == ["null 0", "undefined"])
         let again = await Self.run(
+            backend,
             #"Storage.get("p").then((p) => console.log(localStorage.getItem("k"), p));"#, options: options("one"))
         #expect(again.lines == ["one 1"])
     }
@@ -265,6 +283,7 @@ import Testing
         let path = options.storage.directory + "/bad.sqlite"
         try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: path))
         let result = await Self.run(
+            .sqlite,
             """
             try { localStorage.getItem("k"); } catch (e) { console.log(e.code, e.message.includes(\(JSONValue.string(path).serialized())), e.data.path === \(JSONValue.string(path).serialized())); }
             Storage.get("k").catch((e) => console.log(e.code));

@@ -215,3 +215,92 @@ public final class PollingChangeWatcher: Sendable {
         watcher.unwatchAll()
     }
 }
+
+/// Watches of keys and groups of a store, reporting their changes (``PollingChangeWatcher``,
+/// ``FeedChangeWatcher``).
+public protocol StorageWatching: Sendable {
+    /// Watches `key` of `group`, or the whole group when `key` is nil; returns the watch's id.
+    func watch(group: String, key: String?) throws(StorageError) -> Int
+    /// Stops watch `id`; returns whether it existed.
+    func unwatch(_ id: Int) -> Bool
+    /// Stops every watch.
+    func stop()
+}
+
+extension PollingChangeWatcher: StorageWatching {}
+
+/// A store that delivers other processes' changes itself (a database server with notifications), so
+/// nothing needs polling.
+public protocol ExternalChangeSource: KeyValueStore {
+    /// Calls `observer` with every change other stores commit to the same data from now on, in commit order,
+    /// each once (also those committed while the feed was reconnecting), with origin `external`.
+    func observeExternal(_ observer: @escaping @Sendable ([StorageChange]) -> Void) throws(StorageError)
+        -> StorageObservation
+}
+
+/// Reports the changes of watched keys and groups of an ``ExternalChangeSource``: local ones as the store
+/// announces them, external ones as its feed delivers them — every change, not a diff of snapshots.
+public final class FeedChangeWatcher: StorageWatching, @unchecked Sendable {
+    private struct Target: Hashable {
+        var group: String
+        var key: String?
+    }
+
+    private let store: any ExternalChangeSource
+    private let report: @Sendable ([StorageChange]) -> Void
+    private let lock = NSLock()
+    private var targets: [Int: Target] = [:]
+    private var nextID = 0
+    private var observations: [StorageObservation] = []
+
+    public init(store: any ExternalChangeSource, report: @escaping @Sendable ([StorageChange]) -> Void) {
+        self.store = store
+        self.report = report
+    }
+
+    public func watch(group: String, key: String?) throws(StorageError) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        if observations.isEmpty {
+            let forward: @Sendable ([StorageChange]) -> Void = { [weak self] changes in
+                guard let self else { return }
+                let matching = self.matching(changes)
+                if !matching.isEmpty { self.report(matching) }
+            }
+            observations = [store.observe(forward), try store.observeExternal(forward)]
+        }
+        nextID += 1
+        targets[nextID] = Target(group: group, key: key)
+        return nextID
+    }
+
+    public func unwatch(_ id: Int) -> Bool {
+        lock.lock()
+        let existed = targets.removeValue(forKey: id) != nil
+        let ending = targets.isEmpty ? observations : []
+        if targets.isEmpty { observations = [] }
+        lock.unlock()
+        for observation in ending { observation.cancel() }
+        return existed
+    }
+
+    public func stop() {
+        lock.lock()
+        targets.removeAll()
+        let ending = observations
+        observations = []
+        lock.unlock()
+        for observation in ending { observation.cancel() }
+    }
+
+    private func matching(_ changes: [StorageChange]) -> [StorageChange] {
+        lock.lock()
+        defer { lock.unlock() }
+        let watched = Set(targets.values)
+        return changes.filter { change in
+            watched.contains {
+                $0.group == change.group && ($0.key == nil || change.key == nil || $0.key == change.key)
+            }
+        }
+    }
+}

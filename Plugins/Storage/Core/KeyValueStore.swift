@@ -55,6 +55,12 @@ public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     case corrupt(path: String, movedTo: String?, detail: String)
     /// Any other failure of the storage layer (I/O, permissions, a full disk, a lock held too long).
     case failure(path: String, message: String)
+    /// A database server could not be reached within the configured wait. `host` is `host:port` (never
+    /// credentials).
+    case unavailable(host: String, message: String)
+    /// A database server refused the configuration (a wrong password, an unknown database or user); retrying
+    /// does not help.
+    case rejected(host: String, message: String)
 
     public var description: String {
         switch self {
@@ -68,6 +74,10 @@ public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
             }
         case .failure(let path, let message):
             "Storage failed on '\(path)': \(message)"
+        case .unavailable(let host, let message):
+            "The storage server \(host) is unavailable: \(message)"
+        case .rejected(let host, let message):
+            "The storage server \(host) refused the connection: \(message)"
         }
     }
 }
@@ -76,7 +86,7 @@ public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
 public final class StorageObservation: Sendable {
     private let onCancel: @Sendable () -> Void
 
-    init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = onCancel }
+    package init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = onCancel }
 
     /// Stops the notifications.
     public func cancel() { onCancel() }

@@ -1,10 +1,12 @@
 import Foundation
 import JSBridgeCore
 @_exported import StorageCore
+@_exported import StoragePostgres
 
 /// The `Storage` plugin: `localStorage` (sync actions) and the Promise API of `Storage` (async actions on
 /// the plugin's serial queue) over a ``KeyValueStore`` — by default an ``SQLiteKeyValueStore`` per app id
-/// under `--storage-dir`, opened on first use.
+/// under `--storage-dir`, or a ``PostgresKeyValueStore`` when a storage URL is given (`--storage-url`,
+/// `{"Storage": {"url": …}}`, `JSBRIDGE_STORAGE_URL`, in that order), opened on first use.
 ///
 /// | action | kind | arguments | result |
 /// |---|---|---|---|
@@ -37,8 +39,25 @@ public struct StoragePlugin: BridgePlugin {
         public var quotaBytes: Int?
         /// `"normal"` (default) or `"full"`: see ``StorageDurability``.
         public var durability: StorageDurability?
-        /// How often watched keys are checked for changes by other processes (default 200 ms).
+        /// How often watched keys are checked for changes by other processes (default 200 ms; SQLite only:
+        /// PostgreSQL announces changes).
         public var pollIntervalMs: Int?
+        /// `postgres://user[:password]@host[:port]/database[?sslmode=…]`: keep the data in PostgreSQL.
+        public var url: String?
+        /// How long a call waits for an unreachable PostgreSQL server before failing with
+        /// `STORAGE_UNAVAILABLE` (default 10000).
+        public var unavailableWaitMs: Int?
+
+        public init(
+            quotaBytes: Int? = nil, durability: StorageDurability? = nil, pollIntervalMs: Int? = nil,
+            url: String? = nil, unavailableWaitMs: Int? = nil
+        ) {
+            self.quotaBytes = quotaBytes
+            self.durability = durability
+            self.pollIntervalMs = pollIntervalMs
+            self.url = url
+            self.unavailableWaitMs = unavailableWaitMs
+        }
 
         public func validate() -> [ArgumentIssue] {
             var issues: [ArgumentIssue] = []
@@ -50,14 +69,29 @@ public struct StoragePlugin: BridgePlugin {
                     ArgumentIssue(
                         path: "pollIntervalMs", message: "must be between 10 and 60000, got \(pollIntervalMs)"))
             }
+            if let url {
+                do {
+                    _ = try PostgresURL(url)
+                } catch {
+                    issues.append(ArgumentIssue(path: "url", message: error.reason))
+                }
+            }
+            if let unavailableWaitMs, !(0...600_000).contains(unavailableWaitMs) {
+                issues.append(
+                    ArgumentIssue(
+                        path: "unavailableWaitMs", message: "must be between 0 and 600000, got \(unavailableWaitMs)"))
+            }
             return issues
         }
     }
 
+    /// The environment variable naming a storage URL when neither the flag nor `--config` gives one.
+    public static let urlVariable = "JSBRIDGE_STORAGE_URL"
+
     /// What set-up makes: the store and the watcher of its changes.
     public struct State: Sendable {
         public let store: any KeyValueStore
-        let watcher: PollingChangeWatcher
+        let watcher: any StorageWatching
         let path: String
         let quotaBytes: Int
     }
@@ -74,21 +108,39 @@ public struct StoragePlugin: BridgePlugin {
         let configuration = context.configuration
         let quota = configuration.quotaBytes ?? Self.defaultQuotaBytes
         let store: any KeyValueStore
+        let url =
+            configuration.url ?? ProcessInfo.processInfo.environment[Self.urlVariable].flatMap { $0.isEmpty ? nil : $0 }
         if let injectedStore {
             store = injectedStore
+        } else if let url {
+            let parsed: PostgresURL
+            do {
+                parsed = try PostgresURL(url)
+            } catch {
+                throw BridgeError.invalidArgument(at: "url", "\(Self.urlVariable): \(error.reason)")
+            }
+            store = try PostgresKeyValueStore(
+                url: parsed, appID: context.storage.appID, quotaBytes: quota,
+                unavailableWait: .milliseconds(configuration.unavailableWaitMs ?? 10_000))
         } else {
             store = try SQLiteKeyValueStore(
                 directory: context.storage.directory, appID: context.storage.appID, quotaBytes: quota,
                 durability: configuration.durability ?? .normal)
         }
         let events = context.events
-        let watcher = PollingChangeWatcher(
-            store: store, clock: context.clock, interval: .milliseconds(configuration.pollIntervalMs ?? 200)
-        ) { changes in
+        let report: @Sendable ([StorageChange]) -> Void = { changes in
             for change in changes { try? events.emit("change", Change(change)) }
         }
-        return State(
-            store: store, watcher: watcher, path: (store as? SQLiteKeyValueStore)?.path ?? "", quotaBytes: quota)
+        let watcher: any StorageWatching =
+            if let feedStore = store as? any ExternalChangeSource {
+                FeedChangeWatcher(store: feedStore, report: report)
+            } else {
+                PollingChangeWatcher(
+                    store: store, clock: context.clock, interval: .milliseconds(configuration.pollIntervalMs ?? 200),
+                    report: report)
+            }
+        let path = (store as? SQLiteKeyValueStore)?.path ?? (store as? PostgresKeyValueStore)?.url.redacted ?? ""
+        return State(store: store, watcher: watcher, path: path, quotaBytes: quota)
     }
 
     public func shutdown(_ state: State) async {
@@ -102,6 +154,9 @@ public struct StoragePlugin: BridgePlugin {
                 defines: ["Storage", "localStorage", "sessionStorage"]))
         plugin.event("change", of: Change.self)
         plugin.typeScript(utf8: PackageResources.storage_d_ts)
+        plugin.option(
+            "storage-url", value: "url", setting: "url",
+            help: "Keep Storage in PostgreSQL: postgres://user[:password]@host[:port]/database (else SQLite files).")
         let local = Self.localGroup
 
         // MARK: localStorage (sync, on the JS thread)
@@ -438,6 +493,10 @@ extension StorageError: BridgeErrorConvertible {
                 data: ["path": .string(path), "movedTo": movedTo.map(JSONValue.string) ?? .null])
         case .failure(let path, _):
             BridgeError(code: "STORAGE_ERROR", message: description, data: ["path": .string(path)])
+        case .unavailable(let host, _):
+            BridgeError(code: "STORAGE_UNAVAILABLE", message: description, data: ["host": .string(host)])
+        case .rejected(let host, _):
+            BridgeError(code: "STORAGE_REJECTED", message: description, data: ["host": .string(host)])
         }
     }
 }

@@ -9,10 +9,14 @@ interface BridgeErrorCodes {
   STORAGE_CORRUPT: true;
   /** Any other storage failure (directory, disk full, lock held too long); `data.path`. */
   STORAGE_ERROR: true;
+  /** PostgreSQL (`--storage-url`): the server was not reachable within `unavailableWaitMs`; `data.host`. */
+  STORAGE_UNAVAILABLE: true;
+  /** PostgreSQL: the server refused the connection (password, database, role); `data.host`. */
+  STORAGE_REJECTED: true;
 }
 
 /**
- * Web Storage: `localStorage` (SQLite, per app id, synchronous and durable once a call returns) and
+ * Web Storage: `localStorage` (SQLite or PostgreSQL, per app id, synchronous and durable once a call returns) and
  * `sessionStorage` (in memory, this process only). Keys and values are converted with `String(…)`; stored
  * keys are also properties (`localStorage.theme = "dark"`), the interface's own members win over keys.
  * A write over the quota throws a `BridgeError` named `"QuotaExceededError"` (code `QUOTA_EXCEEDED`).
