@@ -36,6 +36,7 @@ let package = Package(
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "HTTPPlugin", targets: ["HTTPPlugin"]),
         .library(name: "HTTPPluginTesting", targets: ["HTTPPluginTesting"]),
+        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -117,6 +118,12 @@ let package = Package(
                 "JSBridgeCLI", "EchoPlugin", "LocationPlugin", "ModelPlugin", "StoragePlugin", "HTTPPlugin",
             ]),
 
+        // MARK: Fuzzing
+
+        // The fuzz targets: one function per input format, checking its invariants with `precondition`. The
+        // libFuzzer executables in Fuzz/ call them; FuzzRegressionTests replays the seeds and crashers.
+        .target(name: "FuzzTargets", dependencies: ["JSBridgeBase", "ModelConversion", "LocationCore", "HTTPCore"]),
+
         // MARK: Examples
 
         // The example plugin that docs/writing-a-plugin.md walks through.
@@ -148,6 +155,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "CLITests", dependencies: ["jsbridge", "JSBridgeCLI"], exclude: ["Specs"]),
         .testTarget(
             name: "CounterPluginTests", dependencies: ["CounterPlugin", "JSBridgeTesting"],

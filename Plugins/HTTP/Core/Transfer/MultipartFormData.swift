@@ -207,7 +207,7 @@ public struct MultipartFormData: Sendable, Hashable {
     }
 
     /// HTML's escaping of names in `Content-Disposition`: `"` → `%22`, CR → `%0D`, LF → `%0A`.
-    static func escape(_ name: String) -> String {
+    package static func escape(_ name: String) -> String {
         var out = ""
         for scalar in name.unicodeScalars {
             switch scalar {
