@@ -66,7 +66,7 @@ extension FuzzTargets {
         var lines: [[UInt8]] = []
         var tooLong = 0
         for chunk in chunks { splitter.feed(chunk, line: { lines.append($0) }, tooLong: { _ in tooLong += 1 }) }
-        splitter.finish(line: { lines.append($0) })
+        splitter.finish(line: { lines.append($0) }, tooLong: { _ in tooLong += 1 })
         return (lines, tooLong)
     }
 

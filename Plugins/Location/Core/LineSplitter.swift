@@ -48,21 +48,29 @@ package struct LineSplitter {
             if skipping {
                 skipping = false
             } else {
-                if pending.last == 13 { pending.removeLast() }
-                try line(pending)
+                try deliver(line: line, tooLong: tooLong)
             }
             pending.removeAll(keepingCapacity: true)
             start = end + 1
         }
     }
 
-    /// The last line, when the input ended without a line break.
-    package mutating func finish(line: ([UInt8]) throws -> Void) rethrows {
+    /// The last line, when the input ended without a line break (`tooLong` when it is one byte over the cap;
+    /// a longer one was reported while it was fed).
+    package mutating func finish(line: ([UInt8]) throws -> Void, tooLong: (Int) -> Void = { _ in }) rethrows {
         defer { pending.removeAll() }
-        if !skipping, !pending.isEmpty {
-            if pending.last == 13 { pending.removeLast() }
+        if !skipping, !pending.isEmpty { try deliver(line: line, tooLong: tooLong) }
+        skipping = false
+    }
+
+    /// Hands over the pending line without its CR. The cap on pending bytes leaves room for that CR, so a line
+    /// of `maxLength + 1` bytes without one is too long here (reported like any other).
+    private mutating func deliver(line: ([UInt8]) throws -> Void, tooLong: (Int) -> Void) rethrows {
+        if pending.last == 13 { pending.removeLast() }
+        if pending.count > maxLength {
+            tooLong(pending.count)
+        } else {
             try line(pending)
         }
-        skipping = false
     }
 }
