@@ -31,7 +31,8 @@ done
 
 if [[ "${FUZZ_SKIP_BUILD:-0}" != 1 ]]; then
   echo "fuzz.sh: building Fuzz/ (release, -sanitize=fuzzer,address)…" >&2
-  (cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library) >&2
+  (cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
+    -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld) >&2
 fi
 bin="$root/Fuzz/.build/release"
 
@@ -43,8 +44,9 @@ run_one() {
   mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
   local before
   before=$(find "$artifacts" -type f | wc -l)
-  # Leak checks are off: the Swift runtime's metadata caches live until exit and are not findings.
-  ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" "$bin/fuzz-$target" "$corpus" "$root/Fuzz/Seeds/$target" \
+  # Leak checks are off: the Swift runtime's metadata caches live until exit and are not findings. Swift's own
+  # backtracer is off so that a trap reaches libFuzzer's handler (which saves the input) directly.
+  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" "$bin/fuzz-$target" "$corpus" "$root/Fuzz/Seeds/$target" \
     -max_total_time="$seconds" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -timeout="${FUZZ_TIMEOUT:-10}" \
     -artifact_prefix="$artifacts/" -print_final_stats=1 >"$log" 2>&1 || true
   local execs cov ft crashes size
