@@ -53,7 +53,8 @@ extension FuzzTargets {
 
         let essence = MIMEType.essence(text)
         precondition(MIMEType.essence(essence) == essence, "MIME essence is not idempotent")
-        precondition(!essence.contains(";"), "MIME essence keeps a parameter")
+        // By scalar: as a `Character`, ";" also equals U+037E (Greek question mark), its canonical equivalent.
+        precondition(!essence.unicodeScalars.contains(";"), "MIME essence keeps a parameter")
         _ = MIMEType.fileExtension(for: text)
 
         if let raw = DownloadFileName.fromContentDisposition(text), let name = DownloadFileName.sanitize(raw) {
