@@ -42,6 +42,7 @@ let package = Package(
         .library(name: "HTTPPluginTesting", targets: ["HTTPPluginTesting"]),
         .library(name: "FileSystemCore", targets: ["FileSystemCore"]),
         .library(name: "FileSystemPlugin", targets: ["FileSystemPlugin"]),
+        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -150,6 +151,12 @@ let package = Package(
                 "LocationPlugin", "ModelPlugin", "StoragePlugin",
             ]),
 
+        // MARK: Fuzzing
+
+        // The fuzz targets: one function per input format, checking its invariants with `precondition`. The
+        // libFuzzer executables in Fuzz/ call them; FuzzRegressionTests replays the seeds and crashers.
+        .target(name: "FuzzTargets", dependencies: ["JSBridgeBase", "ModelConversion", "LocationCore", "HTTPCore"]),
+
         // MARK: Examples
 
         // The example plugin that docs/writing-a-plugin.md walks through.
@@ -189,6 +196,7 @@ let package = Package(
         .testTarget(
             name: "FileSystemPluginTests",
             dependencies: ["FileSystemPlugin", "FileSystemCore", "HTTPPlugin", "HTTPPluginTesting", "JSBridgeTesting"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "CLITests", dependencies: ["jsbridge", "JSBridgeCLI", "DeviceCore"], exclude: ["Specs"]),
         .testTarget(
             name: "CounterPluginTests", dependencies: ["CounterPlugin", "JSBridgeTesting"],

@@ -226,9 +226,13 @@ function punycode(label) {
   return out;
 }
 
+// The code points UTS #46 maps to nothing: soft hyphen, combining grapheme joiner, Mongolian free variation
+// selectors, zero width space, word joiner, invisible plus, variation selectors, BOM, shorthand format controls.
+const IDNA_IGNORED = /[\u00ad\u034f\u180b-\u180d\u180f\u200b\u2060\u2064\ufe00-\ufe0f\ufeff]|\ud82f[\udca0-\udca3]|\udb40[\udd00-\uddef]/g;
+
 function domainToASCII(domain) {
   if (!/[^\x00-\x7f]/.test(domain)) return domain.toLowerCase();
-  const mapped = domain.normalize('NFKC').toLowerCase().replace(/[\u3002\uff0e\uff61]/g, '.');
+  const mapped = domain.replace(IDNA_IGNORED, '').normalize('NFKC').toLowerCase().replace(/[\u3002\uff0e\uff61]/g, '.');
   return mapped.split('.').map((label) => (/[^\x00-\x7f]/.test(label) ? `xn--${punycode(label)}` : label)).join('.');
 }
 

@@ -176,7 +176,7 @@ public final class GPSDSource: LocationSource {
 }
 
 /// Merges gpsd's TPV reports of one fix (same `time`) into one ``Fix``.
-struct TPVMerger {
+package struct TPVMerger {
     private var pendingTime: String?
     private var fields: [String: JSONValue] = [:]
     private var pendingSince: Date?
@@ -187,7 +187,9 @@ struct TPVMerger {
         return f
     }()
 
-    mutating func add(line: [UInt8], receivedAt now: Date) -> Fix? {
+    package init() {}
+
+    package mutating func add(line: [UInt8], receivedAt now: Date) -> Fix? {
         guard let object = (try? JSONValue(parsing: line))?.objectValue, object["class"] == "TPV" else { return nil }
         let time = object["time"]?.stringValue
         var finished: Fix?
@@ -208,7 +210,7 @@ struct TPVMerger {
         return flush()
     }
 
-    mutating func flush() -> Fix? {
+    package mutating func flush() -> Fix? {
         defer {
             pendingTime = nil
             pendingSince = nil

@@ -6,18 +6,18 @@
 /// longer line is dropped — reported once, with its length so far — and reading goes on after its end. What gpsd
 /// sends and what an NMEA file holds are read through it, so neither a missing newline nor a huge line can
 /// grow memory or time without bound.
-struct LineSplitter {
+package struct LineSplitter {
     /// The longest line kept, in bytes (without its line break).
-    let maxLength: Int
+    package let maxLength: Int
     private var pending: [UInt8] = []
     /// Set while the bytes of a too-long line are being skipped up to its end.
     private var skipping = false
 
-    init(maxLength: Int) { self.maxLength = maxLength }
+    package init(maxLength: Int) { self.maxLength = maxLength }
 
     /// Feeds `bytes`; calls `line` with each complete line, and `tooLong` with the length reached by a line
     /// over the cap (once per such line).
-    mutating func feed(
+    package mutating func feed(
         _ bytes: some Collection<UInt8>, line: ([UInt8]) throws -> Void, tooLong: (Int) -> Void
     ) rethrows {
         try Array(bytes).withUnsafeBufferPointer { buffer in
@@ -48,21 +48,29 @@ struct LineSplitter {
             if skipping {
                 skipping = false
             } else {
-                if pending.last == 13 { pending.removeLast() }
-                try line(pending)
+                try deliver(line: line, tooLong: tooLong)
             }
             pending.removeAll(keepingCapacity: true)
             start = end + 1
         }
     }
 
-    /// The last line, when the input ended without a line break.
-    mutating func finish(line: ([UInt8]) throws -> Void) rethrows {
+    /// The last line, when the input ended without a line break (`tooLong` when it is one byte over the cap;
+    /// a longer one was reported while it was fed).
+    package mutating func finish(line: ([UInt8]) throws -> Void, tooLong: (Int) -> Void = { _ in }) rethrows {
         defer { pending.removeAll() }
-        if !skipping, !pending.isEmpty {
-            if pending.last == 13 { pending.removeLast() }
+        if !skipping, !pending.isEmpty { try deliver(line: line, tooLong: tooLong) }
+        skipping = false
+    }
+
+    /// Hands over the pending line without its CR. The cap on pending bytes leaves room for that CR, so a line
+    /// of `maxLength + 1` bytes without one is too long here (reported like any other).
+    private mutating func deliver(line: ([UInt8]) throws -> Void, tooLong: (Int) -> Void) rethrows {
+        if pending.last == 13 { pending.removeLast() }
+        if pending.count > maxLength {
+            tooLong(pending.count)
+        } else {
             try line(pending)
         }
-        skipping = false
     }
 }

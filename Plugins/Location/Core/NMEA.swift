@@ -263,11 +263,12 @@ public struct NMEAReplaySource: LocationSource {
                         let chunk = try file.read(upToCount: 65_536) ?? Data()
                         lines.removeAll(keepingCapacity: true)
                         let keep: ([UInt8]) -> Void = { lines.append(String(decoding: $0, as: UTF8.self)) }
-                        splitter.feed(
-                            chunk, line: keep,
-                            tooLong: { _ in statistics.skip("a line longer than \(NMEA.maxLineBytes) bytes") })
+                        let tooLong: (Int) -> Void = { _ in
+                            statistics.skip("a line longer than \(NMEA.maxLineBytes) bytes")
+                        }
+                        splitter.feed(chunk, line: keep, tooLong: tooLong)
                         if chunk.isEmpty {
-                            splitter.finish(line: keep)
+                            splitter.finish(line: keep, tooLong: tooLong)
                             ended = true
                         }
                         for line in lines where !line.allSatisfy(\.isWhitespace) {

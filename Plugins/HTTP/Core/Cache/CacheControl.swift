@@ -1,11 +1,11 @@
 import Foundation
 
 /// The directives of the `Cache-Control` fields of a request or response (RFC 9111 §5.2), names lower-cased.
-struct CacheControl: Sendable, Hashable {
+package struct CacheControl: Sendable, Hashable {
     /// Directive name → argument (nil when the directive has none).
-    var directives: [String: String?] = [:]
+    package var directives: [String: String?] = [:]
 
-    init(_ headers: [HTTPField]) {
+    package init(_ headers: [HTTPField]) {
         for field in headers where field.name.lowercased() == "cache-control" {
             for item in Self.split(field.value) {
                 let parts = item.split(separator: "=", maxSplits: 1)
@@ -28,10 +28,10 @@ struct CacheControl: Sendable, Hashable {
     }
 
     /// Whether `name` is present (with or without an argument).
-    func has(_ name: String) -> Bool { directives[name] != nil }
+    package func has(_ name: String) -> Bool { directives[name] != nil }
 
     /// The delta-seconds argument of `name`; a present but invalid argument counts as 0 (stale), per RFC 9111 §1.2.2.
-    func seconds(_ name: String) -> Int? {
+    package func seconds(_ name: String) -> Int? {
         guard let entry = directives[name] else { return nil }
         guard let text = entry, !text.isEmpty, text.allSatisfy(\.isNumber) else { return 0 }
         return Int(text) ?? Int(Int32.max)
@@ -42,7 +42,7 @@ struct CacheControl: Sendable, Hashable {
     var noCache: Bool { has("no-cache") }
 
     /// Splits a field value at commas outside quoted strings.
-    static func split(_ value: String) -> [String] {
+    package static func split(_ value: String) -> [String] {
         var items: [String] = []
         var current = ""
         var quoted = false

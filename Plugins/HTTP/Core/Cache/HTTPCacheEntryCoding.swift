@@ -8,7 +8,7 @@ import Foundation
 /// Integers are little-endian; strings are a u32 length plus UTF-8. `meta` holds everything but the body, so
 /// a sweep can read an entry's key, URL and dates without its body. Any inconsistency (short file, wrong
 /// magic, version or checksum, a length past the end) makes ``decode(_:)`` return nil.
-enum HTTPCacheEntryCoding {
+package enum HTTPCacheEntryCoding {
     static let magic: [UInt8] = Array("JSBC".utf8)
     static let version: UInt8 = 1
     /// Bytes before `meta`.
@@ -21,7 +21,7 @@ enum HTTPCacheEntryCoding {
         var storedAt: Date
     }
 
-    static func encode(_ entry: HTTPCacheEntry) -> [UInt8] {
+    package static func encode(_ entry: HTTPCacheEntry) -> [UInt8] {
         var meta = ByteWriter()
         meta.string(entry.key)
         meta.string(entry.url)
@@ -62,7 +62,7 @@ enum HTTPCacheEntryCoding {
         return out.bytes
     }
 
-    static func decode(_ bytes: [UInt8]) -> HTTPCacheEntry? {
+    package static func decode(_ bytes: [UInt8]) -> HTTPCacheEntry? {
         guard bytes.count >= prefixLength + 16, Array(bytes[0..<4]) == magic, bytes[4] == version else { return nil }
         var checksumReader = ByteReader(bytes[(bytes.count - 8)...])
         guard let checksum = checksumReader.u64(), checksum == fnv1a(bytes[..<(bytes.count - 8)]) else { return nil }

@@ -42,7 +42,10 @@ public enum HTTPDate {
         default:
             return nil
         }
-        guard let day, let month, let year, let time, (1...31).contains(day), year >= 1900 else { return nil }
+        // Years have four digits in every form (RFC 9110 §5.6.7); a longer one would overflow the seconds.
+        guard let day, let month, let year, let time, (1...31).contains(day), (1900...9999).contains(year) else {
+            return nil
+        }
         let days = Int(CivilCalendar.days(year: Int64(year), month: Int64(month + 1), day: Int64(day)))
         let seconds = days * 86_400 + time.0 * 3600 + time.1 * 60 + time.2
         return Date(timeIntervalSince1970: TimeInterval(seconds))

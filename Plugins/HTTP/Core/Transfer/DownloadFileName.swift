@@ -42,8 +42,10 @@ public enum DownloadFileName {
 
     /// `name` made safe as one file name, or nil when nothing usable is left.
     public static func sanitize(_ name: String) -> String? {
-        // Only the last path component, whatever the separator.
-        let component = name.split(omittingEmptySubsequences: true) { $0 == "/" || $0 == "\\" }.last.map(String.init)
+        // Only the last path component, whatever the separator. Split by scalar: as a `Character`, a separator
+        // after a prepended format character (e.g. U+0600 then "/") is part of one grapheme and would stay.
+        let component = name.unicodeScalars.split(omittingEmptySubsequences: true) { $0 == "/" || $0 == "\\" }
+            .last.map { String(Substring($0)) }
         guard let component else { return nil }
         var scalars = String.UnicodeScalarView()
         for scalar in component.unicodeScalars {

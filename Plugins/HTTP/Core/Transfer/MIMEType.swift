@@ -36,7 +36,10 @@ public enum MIMEType {
 
     /// The type without parameters, lower-cased: `"Text/HTML; charset=utf-8"` → `"text/html"`.
     public static func essence(_ contentType: String) -> String {
-        let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        // Split by scalar: as a `Character`, a ";" after a prepended format character (U+070F) would not match.
+        let type =
+            contentType.unicodeScalars.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+            .first.map { String(Substring($0)) } ?? ""
         return type.trimmingCharacters(in: .whitespaces).lowercased()
     }
 }

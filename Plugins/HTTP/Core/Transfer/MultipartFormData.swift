@@ -185,15 +185,21 @@ public struct MultipartFormData: Sendable, Hashable {
             for field in part.headers {
                 let token = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
                 guard !field.name.isEmpty, field.name.utf8.allSatisfy(token.contains),
-                    !field.value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" })
+                    !Self.breaksLine(field.value)
                 else {
                     throw TransferError.invalid("Part \(index) ('\(part.name)') has an invalid header '\(field.name)'.")
                 }
             }
-            if let type = part.contentType, type.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+            if let type = part.contentType, Self.breaksLine(type) {
                 throw TransferError.invalid("Part \(index) ('\(part.name)') has an invalid content type.")
             }
         }
+    }
+
+    /// Whether `value` holds CR, LF or NUL. Checked on the UTF-8 bytes: as `Character`s, a CRLF pair is one
+    /// grapheme equal to neither `"\r"` nor `"\n"`, and would let a header value inject lines.
+    static func breaksLine(_ value: String) -> Bool {
+        value.utf8.contains { $0 == 13 || $0 == 10 || $0 == 0 }
     }
 
     /// A part's header lines and the blank line after them.
@@ -207,7 +213,7 @@ public struct MultipartFormData: Sendable, Hashable {
     }
 
     /// HTML's escaping of names in `Content-Disposition`: `"` → `%22`, CR → `%0D`, LF → `%0A`.
-    static func escape(_ name: String) -> String {
+    package static func escape(_ name: String) -> String {
         var out = ""
         for scalar in name.unicodeScalars {
             switch scalar {
