@@ -40,7 +40,12 @@ private func installDebianPackage(_ name: String, into root: String) throws -> S
               uid: process.getuid(),
             }));
             """
+        func kernelUptime() throws -> Double {
+            try #require(Double(try String(contentsOfFile: "/proc/uptime", encoding: .utf8).split(separator: " ")[0]))
+        }
+        let uptimeBefore = try kernelUptime()
         let result = try await CLI.run(["-e", script], environment: ["TMPDIR": "/var/tmp/"])
+        let uptimeAfter = try kernelUptime()
         #expect(result.exitCode == 0, "\(result.summary)")
         let data = Data(result.rawStdout.utf8)
         let info = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(result.summary)")
@@ -81,9 +86,8 @@ private func installDebianPackage(_ name: String, into root: String) throws -> S
         let free = try #require(info["freemem"] as? Double)
         #expect(free > 0 && free <= total)
         let uptime = try #require(info["uptime"] as? Double)
-        let kernelUptime = try #require(
-            Double(try String(contentsOfFile: "/proc/uptime", encoding: .utf8).split(separator: " ")[0]))
-        #expect(abs(uptime - kernelUptime) < 5)
+        // Read while the script ran: between the kernel's answers before and after (to its 0.01 s resolution).
+        #expect(uptime >= uptimeBefore - 1 && uptime <= uptimeAfter + 1, "\(uptimeBefore) ≤ \(uptime) ≤ \(uptimeAfter)")
         #expect((info["loadavg"] as? [Double])?.count == 3)
     }
 

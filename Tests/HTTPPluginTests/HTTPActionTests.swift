@@ -273,8 +273,21 @@ import Testing
             try await tester.call("request", ["url": .string(server.url("/slow"))])
         }
         #expect(slow?.code == "TIMEOUT")
-        let port = server.port
         try await server.stop()
+        // A port bound but not listening refuses connections, and no other test's server can take it meanwhile.
+        let closed = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(closed) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(closed, $0, length) == 0 && getsockname(closed, $0, &length) == 0
+            }
+        }
+        try #require(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
         let refused = await #expect(throws: BridgeError.self) {
             try await tester.call("request", ["url": .string("http://127.0.0.1:\(port)/")])
         }
