@@ -99,9 +99,9 @@ let package = Package(
         // Storage: key-value stores (SQLite, in memory) and the plugin.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StorageCore", dependencies: ["JSBridgeBase", "CSQLite"], path: "Plugins/Storage/Core"),
-        // PostgreSQL through libpq (synchronous calls fit localStorage's synchronous API; see docs/storage.md).
-        .systemLibrary(
-            name: "CLibPQ", path: "Plugins/Storage/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // PostgreSQL through libpq (synchronous calls fit localStorage's synchronous API; see docs/storage.md),
+        // opened on first use rather than linked (Plugins/Storage/CLibPQ/shim.h).
+        .systemLibrary(name: "CLibPQ", path: "Plugins/Storage/CLibPQ", providers: [.apt(["libpq-dev"])]),
         .target(
             name: "StoragePostgres", dependencies: ["JSBridgeBase", "StorageCore", "CLibPQ"],
             path: "Plugins/Storage/Postgres"),

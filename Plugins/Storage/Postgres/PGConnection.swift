@@ -77,6 +77,10 @@ struct PGRows {
     }
 }
 
+/// Whether libpq could be opened (it is not linked: Plugins/Storage/CLibPQ/shim.h); tried once, by the first
+/// connection, before any other libpq call.
+private let libpqLoaded = jsb_libpq_load() == 0
+
 /// One libpq connection, used by one thread at a time (its owner holds a lock).
 final class PGConnection {
     let handle: OpaquePointer
@@ -84,6 +88,11 @@ final class PGConnection {
 
     /// Connects with libpq's keyword/value parameters; throws with libpq's message on failure.
     init(parameters: [(String, String)]) throws(PGFailure) {
+        guard libpqLoaded else {
+            throw PGFailure(
+                sqlState: nil, message: "libpq.so.5 could not be loaded: install Debian's libpq5 package", detail: nil,
+                connectionLost: false)
+        }
         let keywords = parameters.map { strdup($0.0) } + [nil]
         let values = parameters.map { strdup($0.1) } + [nil]
         defer {
@@ -92,26 +101,26 @@ final class PGConnection {
         }
         let connection = keywords.map { UnsafePointer($0) }.withUnsafeBufferPointer { keywordPointers in
             values.map { UnsafePointer($0) }.withUnsafeBufferPointer { valuePointers in
-                PQconnectdbParams(keywordPointers.baseAddress, valuePointers.baseAddress, 1)
+                jsb_PQconnectdbParams(keywordPointers.baseAddress, valuePointers.baseAddress, 1)
             }
         }
         guard let connection else {
             throw PGFailure(sqlState: nil, message: "out of memory", detail: nil, connectionLost: true)
         }
-        guard PQstatus(connection) == CONNECTION_OK else {
-            let message = Self.trimmed(String(cString: PQerrorMessage(connection)))
-            PQfinish(connection)
+        guard jsb_PQstatus(connection) == CONNECTION_OK else {
+            let message = Self.trimmed(String(cString: jsb_PQerrorMessage(connection)))
+            jsb_PQfinish(connection)
             throw PGFailure(sqlState: nil, message: message, detail: nil, connectionLost: true)
         }
         handle = connection
     }
 
-    deinit { PQfinish(handle) }
+    deinit { jsb_PQfinish(handle) }
 
-    var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
+    var isBroken: Bool { jsb_PQstatus(handle) != CONNECTION_OK }
 
     /// The socket, for waiting on notifications.
-    var socket: Int32 { PQsocket(handle) }
+    var socket: Int32 { jsb_PQsocket(handle) }
 
     static func trimmed(_ message: String) -> String {
         message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: " ")
@@ -119,7 +128,7 @@ final class PGConnection {
 
     /// Runs `sql` without parameters (several statements allowed).
     func execute(_ sql: String) throws(PGFailure) {
-        let result = PQexec(handle, sql)
+        let result = jsb_PQexec(handle, sql)
         _ = try consume(result)
     }
 
@@ -128,7 +137,7 @@ final class PGConnection {
     func query(_ sql: String, name: String? = nil, _ parameters: [PGParameter] = []) throws(PGFailure) -> PGRows {
         let types = parameters.map(\.oid)
         if let name, !preparedNames.contains(name) {
-            let result = PQprepare(handle, name, sql, Int32(parameters.count), types)
+            let result = jsb_PQprepare(handle, name, sql, Int32(parameters.count), types)
             _ = try consume(result)
             preparedNames.insert(name)
         }
@@ -149,9 +158,9 @@ final class PGConnection {
         let values = buffers.map { UnsafePointer($0) }
         let result: OpaquePointer? =
             if let name {
-                PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1)
+                jsb_PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1)
             } else {
-                PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+                jsb_PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
             }
         return try consume(result)
     }
@@ -159,24 +168,24 @@ final class PGConnection {
     /// Reads a result: its rows, or the failure it reports.
     private func consume(_ result: OpaquePointer?) throws(PGFailure) -> PGRows {
         guard let result else { throw failure(nil) }
-        defer { PQclear(result) }
-        switch PQresultStatus(result) {
+        defer { jsb_PQclear(result) }
+        switch jsb_PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
             return PGRows(rows: [])
         case PGRES_TUPLES_OK:
-            let rowCount = PQntuples(result)
-            let columnCount = PQnfields(result)
+            let rowCount = jsb_PQntuples(result)
+            let columnCount = jsb_PQnfields(result)
             var rows: [[[UInt8]?]] = []
             rows.reserveCapacity(Int(rowCount))
             for row in 0..<rowCount {
                 var values: [[UInt8]?] = []
                 values.reserveCapacity(Int(columnCount))
                 for column in 0..<columnCount {
-                    if PQgetisnull(result, row, column) != 0 {
+                    if jsb_PQgetisnull(result, row, column) != 0 {
                         values.append(nil)
                     } else {
-                        let length = Int(PQgetlength(result, row, column))
-                        let pointer = UnsafeRawPointer(PQgetvalue(result, row, column)!)
+                        let length = Int(jsb_PQgetlength(result, row, column))
+                        let pointer = UnsafeRawPointer(jsb_PQgetvalue(result, row, column)!)
                         values.append(Array(UnsafeRawBufferPointer(start: pointer, count: length)))
                     }
                 }
@@ -190,11 +199,11 @@ final class PGConnection {
 
     private func failure(_ result: OpaquePointer?) -> PGFailure {
         func field(_ code: Character) -> String? {
-            guard let result, let pointer = PQresultErrorField(result, Int32(code.asciiValue!)) else { return nil }
+            guard let result, let pointer = jsb_PQresultErrorField(result, Int32(code.asciiValue!)) else { return nil }
             return String(cString: pointer)
         }
         let sqlState = field("C")
-        let message = field("M") ?? Self.trimmed(String(cString: PQerrorMessage(handle)))
+        let message = field("M") ?? Self.trimmed(String(cString: jsb_PQerrorMessage(handle)))
         // Class 08 (connection exception) and 57P (operator intervention: shutdown, crash) mean the server
         // went away; a broken connection says the same without an SQLSTATE.
         let lost =
@@ -204,11 +213,11 @@ final class PGConnection {
 
     /// Reads what the server sent and returns the pending notifications' payloads.
     func notifications() throws(PGFailure) -> [String] {
-        guard PQconsumeInput(handle) == 1 else { throw failure(nil) }
+        guard jsb_PQconsumeInput(handle) == 1 else { throw failure(nil) }
         var payloads: [String] = []
-        while let notification = PQnotifies(handle) {
+        while let notification = jsb_PQnotifies(handle) {
             payloads.append(String(cString: notification.pointee.extra))
-            PQfreemem(notification)
+            jsb_PQfreemem(notification)
         }
         return payloads
     }
