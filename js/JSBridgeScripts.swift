@@ -61,7 +61,7 @@ public enum JSBridgeScripts {
             internals: ["URL", "URLSearchParams"]),
         File(
             name: "resolve.js", source: PackageResources.resolve_js, globals: [],
-            internals: ["resolveBare", "builtinExports", "isBuiltinName", "builtinModuleNames"]),
+            internals: ["resolveBare"]),
         File(name: "esm.js", source: PackageResources.esm_js, globals: [], internals: ["esm", "fileURLToPath"]),
         File(
             name: "cordova.js", source: PackageResources.cordova_js, globals: ["cordova", "jsCoreBridge", "document"],

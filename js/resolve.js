@@ -63,9 +63,6 @@ function nodeModule() {
 function builtinExports(name) {
   return name === "module" ? nodeModule() : internal.nodeBuiltin(name);
 }
-internal.builtinExports = builtinExports;
-internal.isBuiltinName = (name) => builtinSet.has(name);
-internal.builtinModuleNames = builtinNames;
 
 // MARK: - Packages
 
