@@ -67,8 +67,7 @@ import Testing
         try await clock.waitForSleepers()
         consumer.cancel()
         // The producer's sleep is cancelled: nobody sleeps on the clock any more.
-        for _ in 0..<200 where clock.sleeperCount > 0 { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(clock.sleeperCount == 0)
+        #expect(await eventually { clock.sleeperCount == 0 })
     }
 
     @Test func failThrowsItsOwnCode() async throws {

@@ -80,16 +80,16 @@ import Testing
               const st = await fsp.stat(root + "/x/f.txt");
               console.log(st.isFile(), st.isDirectory(), st.isSymbolicLink(), st.size, typeof st.mtimeMs, st.mtime.getTime() === Math.trunc(st.mtimeMs));
               await fsp.access(root + "/x/f.txt", fsp.constants.R_OK | fsp.constants.W_OK);
-              for (const [what, promise] of [
-                ["readFile", fsp.readFile(root + "/x/none")],
-                ["mkdir", fsp.mkdir(root + "/x")],
-                ["rmdir", fsp.rmdir(root + "/x")],
-                ["readdir", fsp.readdir(root + "/x/f.txt")],
-                ["copyFile", fsp.copyFile(root + "/x/f.txt", root + "/x/h", fsp.constants.COPYFILE_EXCL)],
-                ["unlink", fsp.unlink(root + "/x/y")],
-                ["open", fsp.open(root + "/x", "w")],
+              for (const [what, start] of [
+                ["readFile", () => fsp.readFile(root + "/x/none")],
+                ["mkdir", () => fsp.mkdir(root + "/x")],
+                ["rmdir", () => fsp.rmdir(root + "/x")],
+                ["readdir", () => fsp.readdir(root + "/x/f.txt")],
+                ["copyFile", () => fsp.copyFile(root + "/x/f.txt", root + "/x/h", fsp.constants.COPYFILE_EXCL)],
+                ["unlink", () => fsp.unlink(root + "/x/y")],
+                ["open", () => fsp.open(root + "/x", "w")],
               ]) {
-                try { await promise; console.log(what, "resolved"); } catch (e) { console.log(what, e.code, e.syscall); }
+                try { await start(); console.log(what, "resolved"); } catch (e) { console.log(what, e.code, e.syscall); }
               }
               await fsp.rm(root + "/x/none", { force: true });
               const handle = await fsp.open(root + "/x/f.txt", "r+");

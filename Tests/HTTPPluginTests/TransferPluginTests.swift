@@ -71,12 +71,7 @@ import Testing
         #expect(Self.files(in: directory).count == 1)
         stream.cancel()
         // Cancelling reaches the native side; the partial file goes away promptly.
-        var remaining = Self.files(in: directory)
-        for _ in 0..<100 where !remaining.isEmpty {
-            try await Task.sleep(for: .milliseconds(20))
-            remaining = Self.files(in: directory)
-        }
-        #expect(remaining == [])
+        #expect(await eventually { Self.files(in: directory).isEmpty })
         await tester.shutdown()
         try await server.stop()
     }

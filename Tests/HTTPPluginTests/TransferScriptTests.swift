@@ -87,12 +87,8 @@ import Testing
         #expect(result.stderr == "")
         #expect(result.exitCode == 0)
         // The aborted download left nothing behind.
-        var remaining = Self.files(in: directory)
-        for _ in 0..<100 where remaining.count != 2 {
-            try await Task.sleep(for: .milliseconds(20))
-            remaining = Self.files(in: directory)
-        }
-        #expect(remaining == ["mine.csv", "report.csv"])
+        await eventually { Self.files(in: directory).count == 2 }
+        #expect(Self.files(in: directory) == ["mine.csv", "report.csv"])
         // The abort stopped the transfer: the slow body was not sent in full.
         #expect(server.generatedBytesSent < 64 << 20)
     }

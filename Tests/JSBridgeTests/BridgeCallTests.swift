@@ -168,8 +168,7 @@ func runScript(
             """#, log: log)
         #expect(result.lines == ["done 0,1,2 number"])
         // The cancellation reached the Swift task (it may finish after the script ended).
-        for _ in 0..<100 where !log.all.contains("forever cancelled") { try? await Task.sleep(for: .milliseconds(10)) }
-        #expect(log.all.contains("forever cancelled"))
+        #expect(await eventually { log.all.contains("forever cancelled") })
     }
 
     @Test func subscribeFinishesNormally() async {

@@ -106,8 +106,7 @@ import Testing
             bridge.call("Echo", "echo", {}, { signal: AbortSignal.abort() }).catch((e) => console.log("pre-aborted", e.code));
             """#, log: log)
         #expect(result.lines == ["pre-aborted CANCELLED", "CANCELLED 0"])
-        for _ in 0..<100 where !log.all.contains("hang cancelled") { try? await Task.sleep(for: .milliseconds(10)) }
-        #expect(log.all.contains("hang cancelled"))
+        #expect(await eventually { log.all.contains("hang cancelled") })
     }
 
     @Test func timeoutEndsTheCallAndCancelsTheTask() async {
@@ -119,8 +118,7 @@ import Testing
             """#, log: log)
         #expect(result.lines == ["TIMEOUT Probe.hang did not finish within 30 ms. true"])
         #expect(result.exitCode == 0)
-        for _ in 0..<100 where !log.all.contains("hang cancelled") { try? await Task.sleep(for: .milliseconds(10)) }
-        #expect(log.all.contains("hang cancelled"))
+        #expect(await eventually { log.all.contains("hang cancelled") })
     }
 
     @Test func droppedWhenThePluginReleasesTheCallUnanswered() async {

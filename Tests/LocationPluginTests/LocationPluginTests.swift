@@ -262,12 +262,11 @@ func gpsdConfig(_ port: Int) -> JSONObject {
         let location = try await PluginTester(LocationPlugin(source: source), options: .testing(permissions: .all))
         let stream = try location.stream("watch", [:])
         var values = stream.makeAsyncIterator()
-        for _ in 0..<500 where source.openStreams == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        await eventually { source.openStreams > 0 }
         source.send(Fix(coordinate: Coordinate(latitude: 48.8584, longitude: 2.2945), accuracy: 5, timestamp: Date()))
         let first = try await values.next()
         #expect(first?["coords"]?["latitude"] == 48.8584)
         stream.cancel()
-        for _ in 0..<500 where source.openStreams > 0 { try await Task.sleep(for: .milliseconds(2)) }
-        #expect(source.openStreams == 0)
+        #expect(await eventually { source.openStreams == 0 })
     }
 }
