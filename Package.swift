@@ -109,7 +109,8 @@ let package = Package(
             "StoragePlugin", folder: "Storage", dependencies: ["StorageCore", "StoragePostgres"],
             embedding: ["storage.js", "storage.d.ts"]),
         // A throwaway PostgreSQL cluster for tests (initdb in a temporary directory, a free port).
-        .target(name: "StoragePluginTesting", dependencies: ["JSBridgeBase"], path: "Plugins/Storage/Testing"),
+        .target(
+            name: "StoragePluginTesting", dependencies: ["CJavaScriptCore", "JSBridgeBase"], path: "Plugins/Storage/Testing"),
         // Location: gpsd / fixed / NMEA sources, offline reverse geocoding, and the plugin.
         .target(name: "LocationCore", dependencies: ["JSBridgeBase"], path: "Plugins/Location/Core"),
         pluginTarget(
@@ -197,7 +198,9 @@ let package = Package(
             name: "FileSystemPluginTests",
             dependencies: ["FileSystemPlugin", "FileSystemCore", "HTTPPlugin", "HTTPPluginTesting", "JSBridgeTesting"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"]),
-        .testTarget(name: "CLITests", dependencies: ["jsbridge", "JSBridgeCLI", "DeviceCore"], exclude: ["Specs"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["jsbridge", "JSBridgeCLI", "DeviceCore", "CJavaScriptCore"],
+            exclude: ["Specs"]),
         .testTarget(
             name: "CounterPluginTests", dependencies: ["CounterPlugin", "JSBridgeTesting"],
             path: "examples/counter-plugin/Tests/CounterPluginTests"),

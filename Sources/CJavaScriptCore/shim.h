@@ -17,10 +17,21 @@
 #include <string.h>
 #include <time.h>
 #include <pwd.h>
+#include <spawn.h>
 #include <sys/random.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+
+// MARK: - Child processes (test harnesses)
+
+// glibc declares this only under _GNU_SOURCE, which Swift's Glibc module is not built with.
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+
+/// Makes the spawned child close every descriptor from `from` up, whatever other threads opened meanwhile.
+static inline int jsb_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
 
 // MARK: - Standard streams (Swift 6 rejects the mutable C globals `stdout`/`stderr`).
 

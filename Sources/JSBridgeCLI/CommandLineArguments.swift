@@ -173,17 +173,23 @@ struct CommandLineArguments {
             engineOptions.map { option in
                 (option.names.joined(separator: ", ") + (option.valueName.map { " <\($0)>" } ?? ""), option.help)
             })
-        var capabilities: [(String, String)] = [("--allow-all", "Grant every capability.")]
+        // A capability several plugins use (read: files and uploads) is one row naming each of them.
+        var capabilities: [(flag: String, guards: String, users: [String])] = []
         for plugin in plugins {
-            for capability in plugin.capabilities
-            where !capabilities.contains(where: { $0.0.hasPrefix(capability.flag) }) {
+            for capability in plugin.capabilities {
                 let flag = capability.scope.map { "\(capability.flag)[=<\($0.valueName)>]" } ?? capability.flag
-                capabilities.append((flag, "Grant \(capability.guards) (\(plugin.name))."))
+                if let row = capabilities.firstIndex(where: { $0.flag == flag }) {
+                    if !capabilities[row].users.contains(plugin.name) { capabilities[row].users.append(plugin.name) }
+                } else {
+                    capabilities.append((flag, capability.guards, [plugin.name]))
+                }
             }
         }
         text +=
             "\nCAPABILITIES (denied unless granted; --config grants them too: \"allow\": {\"<name>\": true | [scopes]}):\n"
-        text += table(capabilities)
+        text += table(
+            [("--allow-all", "Grant every capability.")]
+                + capabilities.map { ($0.flag, "Grant \($0.guards) (\($0.users.joined(separator: ", "))).") })
         let options = plugins.flatMap { plugin in
             plugin.options.map { ("--\($0.name) <\($0.valueName)>", "\($0.help) (\(plugin.name))") }
         }

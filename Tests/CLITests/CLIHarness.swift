@@ -113,6 +113,19 @@ private final class RunState: Sendable {
     let finished = Atomic<Bool>(false)
     let timedOut = Atomic<Bool>(false)
     let watchdog = Mutex<Task<Void, Never>?>(nil)
+    private let continuation = Mutex<CheckedContinuation<(Int32, Process.TerminationReason), any Error>?>(nil)
+
+    func await(_ start: (RunState) -> Void) async throws -> (Int32, Process.TerminationReason) {
+        try await withCheckedThrowingContinuation { continuation in
+            self.continuation.withLock { $0 = continuation }
+            start(self)
+        }
+    }
+
+    /// Ends the wait once; later calls do nothing (the exit and the watchdog may both report).
+    func resume(with result: Result<(Int32, Process.TerminationReason), any Error>) {
+        continuation.withLock { $0.take() }?.resume(with: result)
+    }
 }
 
 enum CLI {
@@ -182,15 +195,15 @@ enum CLI {
         let started = ContinuousClock.now
         let status: (Int32, Process.TerminationReason)
         do {
-            status = try await withCheckedThrowingContinuation { continuation in
+            status = try await state.await { state in
                 process.terminationHandler = { finished in
-                    continuation.resume(returning: (finished.terminationStatus, finished.terminationReason))
+                    state.resume(with: .success((finished.terminationStatus, finished.terminationReason)))
                 }
                 do {
                     try process.run()
                 } catch {
                     process.terminationHandler = nil
-                    continuation.resume(throwing: HarnessError(description: "Could not start \(binary): \(error)"))
+                    state.resume(with: .failure(HarnessError(description: "Could not start \(binary): \(error)")))
                     return
                 }
                 let pid = process.processIdentifier
@@ -200,6 +213,10 @@ enum CLI {
                         state.timedOut.store(true, ordering: .releasing)
                         kill(pid, SIGKILL)
                     }
+                    // Foundation learns of the exit through a socket the child holds: if another process
+                    // inherited it, the termination handler never runs. Fail the test rather than hang the run.
+                    guard (try? await Task.sleep(for: .seconds(10))) != nil else { return }
+                    state.resume(with: .success((SIGKILL, .uncaughtSignal)))
                 }
                 state.watchdog.withLock { $0 = watchdog }
             }

@@ -121,6 +121,10 @@ import Testing
         #expect(
             help.stdout.contains("--allow-read[=<paths>]") && help.stdout.contains("--allow-write[=<paths>]"),
             "\(help.summary)")
+        // One row per capability, naming every plugin that asks for it.
+        let readRows = help.stdout.split(separator: "\n").filter { $0.contains("--allow-read") }
+        #expect(
+            readRows.count == 1 && readRows[0].contains("FileSystem") && readRows[0].contains("HTTP"), "\(readRows)")
     }
 
     @Test func theNodeModulesAndTheGlobalWorkFromTheBinary() async throws {

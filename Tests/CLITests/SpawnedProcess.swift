@@ -1,3 +1,4 @@
+import CJavaScriptCore
 import Foundation
 import Synchronization
 
@@ -43,7 +44,9 @@ final class SpawnedProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        // Nothing else is inherited: a concurrent test's Foundation Process learns of its child's exit when
+        // the child's end of a socket pair closes, which must not stay open in this process.
+        jsb_spawn_close_from(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -197,7 +197,8 @@ struct CreateUser: HTTPDAO {
             task.cancel()
             let started = ContinuousClock.now
             let result = await task.result
-            #expect(ContinuousClock.now - started < .seconds(2))
+            // Sooner than the 5 s the server takes to answer.
+            #expect(ContinuousClock.now - started < .seconds(4))
             #expect((result.failure as? DAOError)?.domain == .cancelled)
         }
     }

@@ -227,7 +227,7 @@ func gpsdConfig(_ port: Int) -> JSONObject {
               console.log(seen.join(","), s.nmea.skipped, s.nmea.fixes);
             });
             """, plugins: [LocationPlugin()], options: options)
-        #expect(result.lines == ["-33.869,-33.869,-33.869 1 3"])
+        #expect(result.lines == ["-33.869,-33.869,-33.869 1 3"], "\(result.stderr)")
     }
 }
 
@@ -262,9 +262,16 @@ func gpsdConfig(_ port: Int) -> JSONObject {
         let location = try await PluginTester(LocationPlugin(source: source), options: .testing(permissions: .all))
         let stream = try location.stream("watch", [:])
         var values = stream.makeAsyncIterator()
-        await eventually { source.openStreams > 0 }
-        source.send(Fix(coordinate: Coordinate(latitude: 48.8584, longitude: 2.2945), accuracy: 5, timestamp: Date()))
+        // Fixes go only to streams already open: keep sending until the watch has seen one.
+        let feeder = Task {
+            while !Task.isCancelled {
+                source.send(
+                    Fix(coordinate: Coordinate(latitude: 48.8584, longitude: 2.2945), accuracy: 5, timestamp: Date()))
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
         let first = try await values.next()
+        feeder.cancel()
         #expect(first?["coords"]?["latitude"] == 48.8584)
         stream.cancel()
         #expect(await eventually { source.openStreams == 0 })

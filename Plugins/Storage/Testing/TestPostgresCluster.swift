@@ -1,3 +1,4 @@
+import CJavaScriptCore
 import Foundation
 
 /// A throwaway PostgreSQL cluster for tests: `initdb` into a temporary directory, a server on 127.0.0.1 at a
@@ -217,6 +218,10 @@ public final class TestPostgresCluster: @unchecked Sendable {
         posix_spawn_file_actions_addopen(
             &actions, 1, capture ? outputPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // The server inherits what the command does and runs for the whole test run: it must not hold any
+        // other descriptor open. (Foundation's Process learns that a child ended when the child's end of a
+        // socket pair closes; a server that inherited one would make a concurrent test wait forever.)
+        jsb_spawn_close_from(&actions, 3)
         let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         // From `/`: the postgres user may not be allowed into the current directory.
         let argv = (["/bin/sh", "-c", "cd / && exec \"$@\"", "sh", tool] + arguments).map { strdup($0) } + [nil]
