@@ -71,6 +71,9 @@ import Testing
                 try { new I(); console.log("constructed", I.name); } catch (e) { if (!(e instanceof TypeError)) console.log(e); }
               }
               console.log(Object.prototype.toString.call(navigator.geolocation), Object.prototype.toString.call(p));
+              console.log([GeolocationPosition, GeolocationCoordinates, GeolocationPositionError, Geolocation, Navigator].map((I) => I.length).join(""),
+                [navigator.geolocation.getCurrentPosition, navigator.geolocation.watchPosition, navigator.geolocation.clearWatch].map((f) => f.length).join(""),
+                Object.getOwnPropertyDescriptor(Navigator.prototype, "geolocation").get.call(navigator) === navigator.geolocation);
               console.log(GeolocationPositionError.PERMISSION_DENIED, GeolocationPositionError.prototype.POSITION_UNAVAILABLE,
                 GeolocationPositionError.TIMEOUT);
             }, (e) => console.log("error", e.code, e.message));
@@ -83,6 +86,7 @@ import Testing
                 #"true ["accuracy","latitude","longitude","altitude","altitudeAccuracy","heading","speed"] true"#,
                 "true",
                 "[object Geolocation] [object GeolocationPosition]",
+                "00000 111 true",
                 "1 2 3",
             ], "\(result.stderr)")
     }

@@ -44,6 +44,7 @@ import Testing
               storage.clear();
             }
             check("new Storage() is illegal", throwsType(() => new Storage()));
+            check("interface lengths", Storage.length === 0 && StorageEvent.length === 1 && Storage.prototype.setItem.length === 2);
             """)
         #expect(failures == [])
     }

@@ -7,6 +7,7 @@ const BridgeError = runtime.BridgeError;
 
 // The W3C Geolocation interfaces: not constructible by scripts; attributes are getters on the prototypes
 // (with brand checks), as Web IDL makes them.
+// Constructors give every parameter a default so their `length` is 0, as for Web IDL interfaces without one.
 const token = Symbol("Geolocation");
 const illegal = () => new TypeError("Illegal constructor");
 
@@ -38,7 +39,7 @@ function shape(Interface, map, attributes, constants = {}) {
 const errors = new WeakMap();
 /// W3C GeolocationPositionError (not an Error): `code` 1, 2 or 3; `bridgeCode` keeps the bridge's code.
 class GeolocationPositionError {
-  constructor(key, code, message, bridgeCode) {
+  constructor(key = undefined, code = 0, message = "", bridgeCode = undefined) {
     if (key !== token) throw illegal();
     errors.set(this, { code, message });
     if (bridgeCode !== undefined) {
@@ -59,7 +60,7 @@ const COORDINATES = ["accuracy", "latitude", "longitude", "altitude", "altitudeA
 const coordinatesState = new WeakMap();
 /// W3C GeolocationCoordinates.
 class GeolocationCoordinates {
-  constructor(key, c) {
+  constructor(key = undefined, c = undefined) {
     if (key !== token) throw illegal();
     coordinatesState.set(this, {
       accuracy: c.accuracy,
@@ -84,7 +85,7 @@ shape(GeolocationCoordinates, coordinatesState, COORDINATES);
 const positions = new WeakMap();
 /// W3C GeolocationPosition: `coords` and `timestamp` (ms since the epoch).
 class GeolocationPosition {
-  constructor(key, p) {
+  constructor(key = undefined, p = undefined) {
     if (key !== token) throw illegal();
     positions.set(this, { coords: new GeolocationCoordinates(token, p.coords), timestamp: p.timestamp });
   }
@@ -237,7 +238,7 @@ function acquireOnce(options, success, failure) {
 }
 
 class Geolocation {
-  constructor(key) {
+  constructor(key = undefined) {
     if (key !== token) throw illegal();
   }
 
@@ -302,7 +303,7 @@ runtime.defineGlobal("GeolocationCoordinates", GeolocationCoordinates);
 runtime.defineGlobal("Geolocation", Geolocation);
 /// HTML's Navigator, with what this runtime has: `geolocation` and `userAgent` (getters on the prototype).
 class Navigator {
-  constructor(key) {
+  constructor(key = undefined) {
     if (key !== token) throw illegal();
   }
   get geolocation() {

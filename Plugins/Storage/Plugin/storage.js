@@ -151,7 +151,7 @@ const unsignedLong = (value) => +value >>> 0;
 
 /// Web Storage's interface; also the namespace of the plugin's Promise API (static members below).
 class Storage {
-  constructor(token) {
+  constructor(token = undefined) { // length 0, as Web IDL gives an interface without a constructor
     if (token !== constructing) throw new TypeError("Illegal constructor");
   }
   get length() { return backendOf(this).length(); }
