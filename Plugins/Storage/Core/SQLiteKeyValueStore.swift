@@ -404,7 +404,7 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
     /// Binds the WTF-8 form of `text` (``StorageText``) as TEXT: for well-formed text the very UTF-8 bytes
     /// rows written before lone surrogates were kept hold, so old keys still match.
     private func bind(_ statement: OpaquePointer, _ index: Int32, _ text: String) {
-        StorageText.bytes(text).withUnsafeBufferPointer { buffer in
+        StorageText.withBytes(text) { buffer in
             let pointer = buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
             _ = jsb_sqlite3_bind_text(statement, index, pointer, Int32(buffer.count))
         }

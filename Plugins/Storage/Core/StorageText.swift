@@ -25,6 +25,14 @@ public enum StorageText {
         }
     }
 
+    /// Calls `body` with the WTF-8 bytes of `text`: its own UTF-8 storage when it holds no escape (the common
+    /// case, without a copy).
+    public static func withBytes<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        var text = text
+        if let result = text.withUTF8({ $0.contains(0xEF) ? nil : body($0) }) { return result }
+        return bytes(text).withUnsafeBufferPointer(body)
+    }
+
     /// How many bytes ``bytes(_:)`` gives for `text` (what a key or value counts against the quota).
     public static func byteCount(_ text: String) -> Int {
         var text = text

@@ -156,22 +156,22 @@ class Storage {
   }
   get length() { return backendOf(this).length(); }
   key(index) {
-    const backend = backendOf(this);
+    const backend = this === localStorage ? nativeBackend : backendOf(this);
     requireArguments(arguments.length, 1, "key");
     return backend.key(unsignedLong(index));
   }
   getItem(key) {
-    const backend = backendOf(this);
+    const backend = this === localStorage ? nativeBackend : backendOf(this);
     requireArguments(arguments.length, 1, "getItem");
     return backend.getItem(domString(key));
   }
   setItem(key, value) {
-    const backend = backendOf(this);
+    const backend = this === localStorage ? nativeBackend : backendOf(this);
     requireArguments(arguments.length, 2, "setItem");
     backend.setItem(domString(key), domString(value));
   }
   removeItem(key) {
-    const backend = backendOf(this);
+    const backend = this === localStorage ? nativeBackend : backendOf(this);
     requireArguments(arguments.length, 1, "removeItem");
     backend.removeItem(domString(key));
   }
