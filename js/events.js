@@ -8,7 +8,8 @@
 // Object.defineProperty before the first DOMException is made does not change it.
 const {
   Error: OriginalError, ObjectCreate, ObjectDefineProperty, ObjectSetPrototypeOf, ReflectConstruct,
-  ReflectGetPrototypeOf, SafeWeakMap, String: OriginalString, TypeError: OriginalTypeError,
+  ReflectGetPrototypeOf, SafeWeakMap, String: OriginalString, StringPrototypeIndexOf, StringPrototypeSlice,
+  StringPrototypeStartsWith, TypeError: OriginalTypeError,
 } = internal.primordials;
 
 // Legacy codes, indexed by code - 1; names that are not error names are kept only for their constants.
@@ -56,6 +57,19 @@ function DOMException(message = undefined, options = undefined) {
   // An Error object (so it has a stack and Error.isError answers true) with DOMException's prototype.
   const exception = ReflectConstruct(OriginalError, [], new.target);
   domExceptions.set(exception, { name, message: text });
+  // The stack starts at the caller, without Reflect.construct's frame and this constructor's.
+  const stack = exception.stack;
+  if (typeof stack === 'string') {
+    let start = 0;
+    for (const frame of ['construct@', 'DOMException@']) {
+      if (!StringPrototypeStartsWith(stack, frame, start)) continue;
+      const end = StringPrototypeIndexOf(stack, '\n', start);
+      start = end === -1 ? stack.length : end + 1;
+    }
+    if (start > 0) {
+      ObjectDefineProperty(exception, 'stack', { value: StringPrototypeSlice(stack, start), writable: true, enumerable: false, configurable: true });
+    }
+  }
   if (hasCause) ObjectDefineProperty(exception, 'cause', { value: cause, writable: true, enumerable: false, configurable: true });
   return exception;
 }

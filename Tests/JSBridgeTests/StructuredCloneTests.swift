@@ -50,6 +50,8 @@ import Testing
             check("prototype descriptor", !protoDesc.writable && !protoDesc.enumerable && !protoDesc.configurable);
             check("call without new", throwsNamed(() => DOMException("x"), "TypeError"));
             check("stack", typeof e.stack === "string");
+            function makeOne() { return new DOMException("here"); }
+            check("stack starts at the caller", makeOne().stack.split("\\n")[0].startsWith("makeOne@"));
             check("Error.isError", typeof Error.isError !== "function" || Error.isError(e));
             class Sub extends DOMException {}
             const s = new Sub("m", "SyntaxError");
