@@ -13,14 +13,14 @@ const {
   ArrayBufferPrototypeGetMaxByteLength,
   ArrayBufferPrototypeGetResizable, ArrayBufferPrototypeResize, ArrayBufferPrototypeSlice,
   ArrayBufferPrototypeTransfer: ArrayBufferPrototypeTransferIfAny,
-  ArrayIsArray, ArrayPrototypePush, BigInt, BigIntPrototypeValueOf, Boolean, BooleanPrototypeValueOf, DataView,
+  Array, ArrayIsArray, ArrayPrototypePush, BigInt, BigIntPrototypeValueOf, Boolean, BooleanPrototypeValueOf, DataView,
   DataViewPrototypeGetBuffer, DataViewPrototypeGetByteLength, DataViewPrototypeGetByteOffset, Date,
   DatePrototypeGetTime, Error, ErrorIsError, EvalError, FunctionPrototypeCall, FunctionPrototypeToString, Map, MapPrototypeForEach,
   MapPrototypeGetSize, MapPrototypeSet, Number, NumberPrototypeValueOf, Object, ObjectCreate, ObjectDefineProperty,
   ObjectPrototypeToString, RangeError, ReferenceError, ReflectDeleteProperty, ReflectGet,
   ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, RegExp, RegExpPrototypeGetFlags, RegExpPrototypeGetSource, SafeMap,
   Set, SetPrototypeAdd, SetPrototypeForEach, SetPrototypeGetSize, String, StringPrototypeSlice, StringPrototypeValueOf,
-  SymbolPrototypeToString, SymbolPrototypeValueOf, SyntaxError, TypeError, TypedArrayPrototypeGetBuffer, TypedArrayPrototypeGetByteOffset,
+  SymbolIterator, SymbolPrototypeToString, SymbolPrototypeValueOf, SyntaxError, TypeError, TypedArrayPrototypeGetBuffer, TypedArrayPrototypeGetByteOffset,
   TypedArrayPrototypeAt, TypedArrayPrototypeGetLength, TypedArrayPrototypeGetSymbolToStringTag, TypedArrayPrototypeSet, URIError, Uint8Array,
   WeakMapPrototypeHas, WeakSetPrototypeHas, WeakRefPrototypeDeref,
 } = internal.primordials;
@@ -33,12 +33,16 @@ const errorPrototypes = {
 const errorConstructors = { Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError };
 // The typed array constructors, captured when this file loads (they are read from globalThis once).
 const typedArrays = ObjectCreate(null);
-for (const name of [
+const typedArrayNames = [
   "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array",
   "Float16Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
-]) {
+];
+for (let i = 0; i < typedArrayNames.length; i++) {
+  const name = typedArrayNames[i];
   if (typeof globalThis[name] === "function") typedArrays[name] = globalThis[name];
 }
+// What a fresh Error owns that its copy must not (where it was made); the copy takes the original's stack.
+const freshErrorKeys = ["line", "column", "sourceURL", "stack"];
 typedArrays.Uint8Array = Uint8Array;
 
 // Engines without ArrayBuffer.prototype.detached / transfer (Node 20, which runs js/test) detach nothing.
@@ -364,7 +368,7 @@ function deserialize(record, memory) {
     case "Error": {
       value = new errorConstructors[record.name]();
       // A fresh error carries where it was made; the copy keeps the original's stack instead.
-      for (const key of ["line", "column", "sourceURL", "stack"]) ReflectDeleteProperty(value, key);
+      for (let i = 0; i < freshErrorKeys.length; i++) ReflectDeleteProperty(value, freshErrorKeys[i]);
       memory.set(record, value);
       if (record.message !== undefined) {
         ObjectDefineProperty(value, "message", { value: record.message, writable: true, enumerable: false, configurable: true });
@@ -412,7 +416,7 @@ function transferList(options) {
   if (transfer === null || (typeof transfer !== "object" && typeof transfer !== "function")) {
     throw new TypeError("Failed to execute 'structuredClone': The provided value cannot be converted to a sequence.");
   }
-  const iteratorMethod = transfer[Symbol.iterator];
+  const iteratorMethod = transfer[SymbolIterator];
   if (typeof iteratorMethod !== "function") {
     throw new TypeError("Failed to execute 'structuredClone': The object must have a callable @@iterator property.");
   }

@@ -197,6 +197,11 @@ import Testing
             ArrayBuffer.prototype.slice = () => { throw new Error("replaced"); };
             const after = structuredClone(input);
             check("independent of replaced built-ins", after.get(1).byteLength === 2);
+            const OriginalArray = Array;
+            globalThis.Array = function () { throw new Error("replaced"); };
+            const arrayCopy = structuredClone([1, , 3]);
+            globalThis.Array = OriginalArray;
+            check("independent of a replaced Array", Array.isArray(arrayCopy) && arrayCopy.length === 3 && !(1 in arrayCopy));
             """#)
         #expect(failures == [])
     }
