@@ -149,6 +149,8 @@ import Testing
             check("type required", throwsType(() => new StorageEvent()));
             check("storageArea must be a Storage", throwsType(() => new StorageEvent("x", { storageArea: {} })));
             check("key converted", new StorageEvent("x", { key: 5 }).key === "5");
+            check("url is a USVString", new StorageEvent("x", { url: "a\\ud800" }).url === "a\\ufffd");
+            check("key keeps a lone surrogate", new StorageEvent("x", { key: "\\ud800" }).key === "\\ud800");
             d.initStorageEvent("changed", true, true, "k2", "o", "n2", "url2", sessionStorage);
             check("initStorageEvent", d.type === "changed" && d.bubbles && d.cancelable && d.key === "k2" && d.oldValue === "o"
               && d.newValue === "n2" && d.url === "url2" && d.storageArea === sessionStorage);

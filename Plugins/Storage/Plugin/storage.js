@@ -244,6 +244,8 @@ const initEvent = Event.prototype.initEvent;
 const storageEvents = new WeakMap(); // StorageEvent -> { key, oldValue, newValue, url, storageArea }
 
 const nullableString = (value) => (value === null || value === undefined ? null : domString(value));
+/// Web IDL's USVString: a DOMString whose lone surrogates become U+FFFD.
+const usvString = (value) => domString(value).toWellFormed();
 function storageAreaOf(value, method) {
   if (value === null || value === undefined) return null;
   if (!backends.has(value)) {
@@ -275,7 +277,7 @@ class StorageEvent extends Event {
     const newValue = nullableString(init.newValue);
     const oldValue = nullableString(init.oldValue);
     const storageArea = storageAreaOf(init.storageArea, "construct 'StorageEvent'");
-    const url = init.url === undefined ? "" : domString(init.url);
+    const url = init.url === undefined ? "" : usvString(init.url);
     storageEvents.set(this, { key, oldValue, newValue, url, storageArea });
   }
   get key() { return eventState(this, "key").key; }
@@ -293,7 +295,7 @@ class StorageEvent extends Event {
     }
     const values = {
       key: nullableString(key), oldValue: nullableString(oldValue), newValue: nullableString(newValue),
-      url: domString(url), storageArea: storageAreaOf(storageArea, "execute 'initStorageEvent' on 'StorageEvent'"),
+      url: usvString(url), storageArea: storageAreaOf(storageArea, "execute 'initStorageEvent' on 'StorageEvent'"),
     };
     if (this.eventPhase !== Event.NONE) return;
     Reflect.apply(initEvent, this, [domString(type), Boolean(bubbles), Boolean(cancelable)]);
