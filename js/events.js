@@ -2,7 +2,17 @@
 // Also set on `internal` for later runtime files. A listener that throws is reported through
 // internal.reportUncaught (errors.js), like an uncaught exception in Node.
 
-// Legacy DOMException codes, indexed by code; names that are not error names are kept for the constants.
+// Web IDL's DOMException: a platform object whose prototype's prototype is Error.prototype. `name`, `message`
+// and `code` are accessors on the prototype (instances own no `message`); the legacy code constants are on
+// both the constructor and the prototype. Built from the primordials: a script that replaces Error or
+// Object.defineProperty before the first DOMException is made does not change it.
+const {
+  Error: OriginalError, ObjectCreate, ObjectDefineProperty, ObjectSetPrototypeOf, ReflectConstruct,
+  ReflectGetPrototypeOf, SafeWeakMap, String: OriginalString, StringPrototypeIndexOf, StringPrototypeSlice,
+  StringPrototypeStartsWith, TypeError: OriginalTypeError,
+} = internal.primordials;
+
+// Legacy codes, indexed by code - 1; names that are not error names are kept only for their constants.
 const legacyCodes = [
   ['IndexSizeError', 'INDEX_SIZE_ERR'], [null, 'DOMSTRING_SIZE_ERR'], ['HierarchyRequestError', 'HIERARCHY_REQUEST_ERR'],
   ['WrongDocumentError', 'WRONG_DOCUMENT_ERR'], ['InvalidCharacterError', 'INVALID_CHARACTER_ERR'],
@@ -14,30 +24,77 @@ const legacyCodes = [
   ['AbortError', 'ABORT_ERR'], ['URLMismatchError', 'URL_MISMATCH_ERR'], ['QuotaExceededError', 'QUOTA_EXCEEDED_ERR'],
   ['TimeoutError', 'TIMEOUT_ERR'], ['InvalidNodeTypeError', 'INVALID_NODE_TYPE_ERR'], ['DataCloneError', 'DATA_CLONE_ERR'],
 ];
+const codeOfName = ObjectCreate(null);
+legacyCodes.forEach(([name], i) => {
+  if (name !== null) codeOfName[name] = i + 1;
+});
 
-class DOMException extends Error {
-  #name;
+const domExceptions = new SafeWeakMap(); // DOMException -> { name, message }
 
-  /// new DOMException(message, name) or new DOMException(message, { name, cause }).
-  constructor(message = '', options = 'Error') {
-    const withOptions = options !== null && typeof options === 'object';
-    super(`${message}`, withOptions && 'cause' in options ? { cause: options.cause } : undefined);
-    this.#name = `${withOptions ? options.name ?? 'Error' : options}`;
+function exceptionState(receiver, member) {
+  const state = receiver !== null && typeof receiver === 'object' ? domExceptions.get(receiver) : undefined;
+  if (state === undefined) {
+    throw new OriginalTypeError(`'get ${member}' called on an object that is not a valid instance of DOMException.`);
   }
-
-  get name() {
-    return this.#name;
-  }
-
-  get code() {
-    return legacyCodes.findIndex(([name]) => name === this.#name) + 1;
-  }
+  return state;
 }
+
+/// new DOMException(message = "", name = "Error"), or new DOMException(message, { name, cause }) as Node's.
+function DOMException(message = undefined, options = undefined) {
+  if (new.target === undefined) throw new OriginalTypeError("Class constructor DOMException cannot be invoked without 'new'");
+  const text = message === undefined ? '' : OriginalString(message);
+  let name = 'Error';
+  let cause, hasCause = false;
+  if (options !== null && typeof options === 'object') {
+    if (options.name !== undefined) name = OriginalString(options.name);
+    if ('cause' in options) {
+      hasCause = true;
+      cause = options.cause;
+    }
+  } else if (options !== undefined) {
+    name = OriginalString(options);
+  }
+  // An Error object (so it has a stack and Error.isError answers true) with DOMException's prototype.
+  const exception = ReflectConstruct(OriginalError, [], new.target);
+  domExceptions.set(exception, { name, message: text });
+  // The stack starts at the caller, without Reflect.construct's frame and this constructor's.
+  const stack = exception.stack;
+  if (typeof stack === 'string') {
+    let start = 0;
+    for (const frame of ['construct@', 'DOMException@']) {
+      if (!StringPrototypeStartsWith(stack, frame, start)) continue;
+      const end = StringPrototypeIndexOf(stack, '\n', start);
+      start = end === -1 ? stack.length : end + 1;
+    }
+    if (start > 0) {
+      ObjectDefineProperty(exception, 'stack', { value: StringPrototypeSlice(stack, start), writable: true, enumerable: false, configurable: true });
+    }
+  }
+  if (hasCause) ObjectDefineProperty(exception, 'cause', { value: cause, writable: true, enumerable: false, configurable: true });
+  return exception;
+}
+ObjectSetPrototypeOf(DOMException, ReflectGetPrototypeOf(OriginalError)); // Function.prototype
+const DOMExceptionPrototype = ObjectCreate(OriginalError.prototype);
+ObjectDefineProperty(DOMException, 'prototype', { value: DOMExceptionPrototype, writable: false, enumerable: false, configurable: false });
+ObjectDefineProperty(DOMExceptionPrototype, 'constructor', { value: DOMException, writable: true, enumerable: false, configurable: true });
+const accessors = {
+  name() { return exceptionState(this, 'name').name; },
+  message() { return exceptionState(this, 'message').message; },
+  code() { return codeOfName[exceptionState(this, 'code').name] ?? 0; },
+};
+for (const key of ['name', 'message', 'code']) {
+  const get = accessors[key];
+  ObjectDefineProperty(get, 'name', { value: `get ${key}` });
+  ObjectDefineProperty(DOMExceptionPrototype, key, { get, set: undefined, enumerable: true, configurable: true });
+}
+ObjectDefineProperty(DOMExceptionPrototype, Symbol.toStringTag, { value: 'DOMException', writable: false, enumerable: false, configurable: true });
 legacyCodes.forEach(([, constant], i) => {
-  for (const target of [DOMException, DOMException.prototype]) {
-    Object.defineProperty(target, constant, { value: i + 1, enumerable: true });
+  for (const target of [DOMException, DOMExceptionPrototype]) {
+    ObjectDefineProperty(target, constant, { value: i + 1, writable: false, enumerable: true, configurable: false });
   }
 });
+/// Whether `value` was made by the DOMException constructor (a brand check).
+internal.isDOMException = (value) => value !== null && typeof value === 'object' && domExceptions.has(value);
 
 const NONE = 0;
 const AT_TARGET = 2;
@@ -84,6 +141,18 @@ class Event {
 
   stopPropagation() {
     eventState.get(this).stop = true;
+  }
+
+  /// The legacy initializer (DOM): sets type, bubbles and cancelable; does nothing while dispatching.
+  initEvent(type, bubbles = false, cancelable = false) {
+    const state = eventState.get(this);
+    if (state === undefined) throw new TypeError('Illegal invocation');
+    if (arguments.length === 0) throw new TypeError("Failed to execute 'initEvent' on 'Event': 1 argument required, but only 0 present.");
+    type = `${type}`;
+    if (state.dispatching) return;
+    this.#type = type;
+    this.#init = { bubbles: Boolean(bubbles), cancelable: Boolean(cancelable), composed: this.#init.composed };
+    Object.assign(state, { stop: false, stopNow: false, canceled: false, trusted: false, target: null });
   }
 
   stopImmediatePropagation() {

@@ -56,7 +56,7 @@ copyGetter("ArrayBufferPrototypeGetByteLength", ArrayBuffer.prototype, "byteLeng
 copyGetter("DataViewPrototypeGetByteLength", DataView.prototype, "byteLength");
 copyGetter("TypedArrayPrototypeGetSymbolToStringTag", Reflect.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag);
 copyStatics("Reflect", Reflect, [
-  "apply", "defineProperty", "deleteProperty", "get", "getOwnPropertyDescriptor", "getPrototypeOf", "has",
+  "apply", "construct", "defineProperty", "deleteProperty", "get", "getOwnPropertyDescriptor", "getPrototypeOf", "has",
   "ownKeys", "set",
 ]);
 copyMethods("FunctionPrototype", Function.prototype, ["apply", "bind", "call", "toString"]);
@@ -72,6 +72,32 @@ for (const Constructor of [
 ]) {
   primordials[Constructor.name] = Constructor;
 }
+
+// For structuredClone (structured-clone.js) and DOMException (events.js).
+for (const Constructor of [
+  ArrayBuffer, BigInt, Boolean, DataView, Date, EvalError, ReferenceError, RegExp, SyntaxError, URIError,
+]) {
+  primordials[Constructor.name] = Constructor;
+}
+primordials.ErrorIsError = Error.isError;
+// Newer built-ins that JavaScriptCore has but Node 20 (which runs js/test) lacks: undefined when missing.
+const optional = (name, fn) => { primordials[name] = typeof fn === "function" ? uncurryThis(fn) : undefined; };
+copyMethods("ArrayBufferPrototype", ArrayBuffer.prototype, ["slice", "resize"]);
+optional("ArrayBufferPrototypeTransfer", ArrayBuffer.prototype.transfer);
+optional("ArrayBufferPrototypeGetDetached", Reflect.getOwnPropertyDescriptor(ArrayBuffer.prototype, "detached")?.get);
+copyGetter("ArrayBufferPrototypeGetResizable", ArrayBuffer.prototype, "resizable");
+copyGetter("ArrayBufferPrototypeGetMaxByteLength", ArrayBuffer.prototype, "maxByteLength");
+copyGetter("DataViewPrototypeGetBuffer", DataView.prototype, "buffer");
+copyGetter("DataViewPrototypeGetByteOffset", DataView.prototype, "byteOffset");
+for (const key of ["buffer", "byteOffset", "byteLength", "length"]) {
+  copyGetter(`TypedArrayPrototypeGet${upperFirst(key)}`, Reflect.getPrototypeOf(Uint8Array.prototype), key);
+}
+copyMethods("TypedArrayPrototype", Reflect.getPrototypeOf(Uint8Array.prototype), ["at", "set"]);
+copyGetter("RegExpPrototypeGetFlags", RegExp.prototype, "flags");
+copyMethods("MapPrototype", Map.prototype, ["forEach", "set"]);
+copyMethods("SetPrototype", Set.prototype, ["forEach", "add"]);
+copyMethods("WeakRefPrototype", WeakRef.prototype, ["deref"]);
+copyMethods("StringPrototype", String.prototype, ["isWellFormed"]);
 
 /// `Safe` with its own copies of `Base`'s prototype members, frozen.
 function makeSafe(Base, Safe) {

@@ -34,7 +34,7 @@ enum PostgresWorker {
 @Suite(.serialized) struct PostgresProcessTests {
     /// 8 processes × 500 `localStorage.setItem`s of 100 bytes against a quota that leaves 300 000 bytes
     /// once the 8 processes' 3-byte barrier entries are in: exactly 3000
-    /// are accepted (the rest refused with QUOTA_EXCEEDED), every accepted write is stored, the quota is never
+    /// are accepted (the rest refused with a QuotaExceededError), every accepted write is stored, the quota is never
     /// exceeded, and each process's watcher sees all 3000 changes (its own as local, the others' as external).
     @Test func eightProcessesShareOneQuotaAndSeeEveryChange() async throws {
         let url = try SharedPostgres.url
@@ -72,7 +72,7 @@ enum PostgresWorker {
                       localStorage.setItem(key, key + ":" + "v".repeat(93 - key.length));
                       accepted++;
                     } catch (e) {
-                      if (e.code === "QUOTA_EXCEEDED") refused++; else { other++; ack("error " + e.code + " " + e.message); }
+                      if (e.name === "QuotaExceededError") refused++; else { other++; ack("error " + e.code + " " + e.message); }
                     }
                   }
                 });

@@ -102,7 +102,7 @@ import Testing
             try {
               localStorage.setItem("b", "y".repeat(20));
             } catch (e) {
-              console.log(e.name, e.code, e instanceof BridgeError, JSON.stringify(e.data));
+              console.log(e.name, e.code, e instanceof DOMException, JSON.stringify(e.data));
             }
             console.log(localStorage.getItem("b"), localStorage.length);
             try { sessionStorage.setItem("big", "z".repeat(200)); } catch (e) { console.log(e.name, e.code); }
@@ -114,9 +114,9 @@ import Testing
             """, options: .testing(configuration: ["Storage": ["quotaBytes": 100]]))
         #expect(
             result.lines == [
-                #"QuotaExceededError QUOTA_EXCEEDED true {"quotaBytes":100,"usedBytes":91,"requiredBytes":21}"#,
+                #"QuotaExceededError 22 true {"quotaBytes":100,"usedBytes":91,"requiredBytes":21}"#,
                 "null 1",
-                "QuotaExceededError QUOTA_EXCEEDED",
+                "QuotaExceededError 22",
                 "QuotaExceededError QUOTA_EXCEEDED",
                 #"false {"usedBytes":91,"quotaBytes":100}"#,
             ])

@@ -113,7 +113,8 @@ public struct LocationPlugin: BridgePlugin {
             .global(
                 "location.js", source: PackageResources.location_js,
                 defines: [
-                    "Location", "navigator", "GeolocationPositionError", "GeolocationPosition",
+                    "Location", "navigator", "Navigator", "Geolocation", "GeolocationPositionError",
+                    "GeolocationPosition",
                     "GeolocationCoordinates",
                 ]))
 

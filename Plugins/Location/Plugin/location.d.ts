@@ -13,9 +13,12 @@ interface BridgeErrorCodes {
 interface PositionOptions {
   /** Accepted; it has no effect (each source has one accuracy). */
   enableHighAccuracy?: boolean;
-  /** Default `Infinity`; the clock starts when the native plugin receives the request. */
+  /**
+   * Default 0xFFFFFFFF (no timeout); converted as Web IDL's `[Clamp] unsigned long`. The clock starts when the
+   * native plugin receives the request; 0 reports TIMEOUT at once unless a cached fix answers.
+   */
   timeout?: number;
-  /** Default 0: a fix received at most this long ago is returned at once. */
+  /** Default 0: a fix received at most this long ago is returned at once (`[Clamp] unsigned long`). */
   maximumAge?: number;
 }
 
@@ -54,9 +57,9 @@ interface GeolocationPositionError {
   readonly TIMEOUT: 3;
 }
 
+/** Not constructible by scripts (`new` throws a TypeError), as in browsers. */
 declare var GeolocationPositionError: {
   readonly prototype: GeolocationPositionError;
-  new (code: number, message: string, bridgeCode?: BridgeErrorCode): GeolocationPositionError;
   readonly PERMISSION_DENIED: 1;
   readonly POSITION_UNAVAILABLE: 2;
   readonly TIMEOUT: 3;

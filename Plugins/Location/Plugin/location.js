@@ -5,57 +5,127 @@
 const PLUGIN = "Location";
 const BridgeError = runtime.BridgeError;
 
-/// W3C GeolocationPositionError: `code` 1/2/3 with constants; `bridgeCode` keeps the bridge's code.
-class GeolocationPositionError {
-  constructor(code, message, bridgeCode) {
-    this.code = code;
-    this.message = message;
-    if (bridgeCode !== undefined) this.bridgeCode = bridgeCode;
+// The W3C Geolocation interfaces: not constructible by scripts; attributes are getters on the prototypes
+// (with brand checks), as Web IDL makes them.
+// Constructors give every parameter a default so their `length` is 0, as for Web IDL interfaces without one.
+const token = Symbol("Geolocation");
+const illegal = () => new TypeError("Illegal constructor");
+
+function brand(map, receiver, interfaceName, member) {
+  const state = receiver !== null && typeof receiver === "object" ? map.get(receiver) : undefined;
+  if (state === undefined) {
+    throw new TypeError(`'${member}' called on an object that is not a valid instance of ${interfaceName}.`);
   }
-  toString() { return `GeolocationPositionError: ${this.message}`; }
+  return state;
+}
+
+/// Defines Web IDL attributes (enumerable getters), operations and constants on `Interface.prototype`.
+function shape(Interface, map, attributes, constants = {}) {
+  const proto = Interface.prototype;
+  for (const name of attributes) {
+    const get = { [`get ${name}`]() { return brand(map, this, Interface.name, `get ${name}`)[name]; } }[`get ${name}`];
+    Object.defineProperty(proto, name, { get, set: undefined, enumerable: true, configurable: true });
+  }
+  for (const name of Object.getOwnPropertyNames(proto)) {
+    if (name !== "constructor" && !attributes.includes(name)) Object.defineProperty(proto, name, { enumerable: true });
+  }
+  for (const [name, value] of Object.entries(constants)) {
+    Object.defineProperty(Interface, name, { value, enumerable: true });
+    Object.defineProperty(proto, name, { value, enumerable: true });
+  }
+  Object.defineProperty(proto, Symbol.toStringTag, { value: Interface.name, configurable: true });
+}
+
+const errors = new WeakMap();
+/// W3C GeolocationPositionError (not an Error): `code` 1, 2 or 3; `bridgeCode` keeps the bridge's code.
+class GeolocationPositionError {
+  constructor(key = undefined, code = 0, message = "", bridgeCode = undefined) {
+    if (key !== token) throw illegal();
+    errors.set(this, { code, message });
+    if (bridgeCode !== undefined) {
+      Object.defineProperty(this, "bridgeCode", { value: bridgeCode, writable: true, enumerable: true, configurable: true });
+    }
+  }
 }
 const CODES = { PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 };
-for (const [name, value] of Object.entries(CODES)) {
-  Object.defineProperty(GeolocationPositionError, name, { value, enumerable: true });
-  Object.defineProperty(GeolocationPositionError.prototype, name, { value, enumerable: true });
-}
+shape(GeolocationPositionError, errors, ["code", "message"], CODES);
 
 function positionError(error) {
   const code = error && error.code;
   const w3c = code === "PERMISSION_DENIED" ? 1 : code === "TIMEOUT" ? 3 : 2;
-  return new GeolocationPositionError(w3c, String(error && error.message || error), code);
+  return new GeolocationPositionError(token, w3c, String(error && error.message || error), code);
 }
 
+const COORDINATES = ["accuracy", "latitude", "longitude", "altitude", "altitudeAccuracy", "heading", "speed"];
+const coordinatesState = new WeakMap();
 /// W3C GeolocationCoordinates.
 class GeolocationCoordinates {
-  constructor(c) {
-    this.latitude = c.latitude;
-    this.longitude = c.longitude;
-    this.altitude = c.altitude ?? null;
-    this.accuracy = c.accuracy;
-    this.altitudeAccuracy = c.altitudeAccuracy ?? null;
-    // W3C: heading is NaN when the device is stationary (speed 0).
-    this.heading = c.speed === 0 ? NaN : c.heading ?? null;
-    this.speed = c.speed ?? null;
+  constructor(key = undefined, c = undefined) {
+    if (key !== token) throw illegal();
+    coordinatesState.set(this, {
+      accuracy: c.accuracy,
+      latitude: c.latitude,
+      longitude: c.longitude,
+      altitude: c.altitude ?? null,
+      altitudeAccuracy: c.altitudeAccuracy ?? null,
+      // W3C: heading is NaN when the device is stationary (speed 0).
+      heading: c.speed === 0 ? NaN : c.heading ?? null,
+      speed: c.speed ?? null,
+    });
   }
   toJSON() {
-    const { latitude, longitude, altitude, accuracy, altitudeAccuracy, heading, speed } = this;
-    return { latitude, longitude, altitude, accuracy, altitudeAccuracy, heading, speed };
+    const state = brand(coordinatesState, this, "GeolocationCoordinates", "toJSON");
+    const json = {};
+    for (const name of COORDINATES) json[name] = state[name];
+    return json;
   }
 }
+shape(GeolocationCoordinates, coordinatesState, COORDINATES);
 
+const positions = new WeakMap();
 /// W3C GeolocationPosition: `coords` and `timestamp` (ms since the epoch).
 class GeolocationPosition {
-  constructor(p) {
-    this.coords = new GeolocationCoordinates(p.coords);
-    this.timestamp = p.timestamp;
+  constructor(key = undefined, p = undefined) {
+    if (key !== token) throw illegal();
+    positions.set(this, { coords: new GeolocationCoordinates(token, p.coords), timestamp: p.timestamp });
   }
-  toJSON() { return { coords: this.coords.toJSON(), timestamp: this.timestamp }; }
+  toJSON() {
+    const state = brand(positions, this, "GeolocationPosition", "toJSON");
+    return { coords: state.coords.toJSON(), timestamp: state.timestamp };
+  }
+}
+shape(GeolocationPosition, positions, ["coords", "timestamp"]);
+
+function toPosition(p) { return p === null || p === undefined ? null : new GeolocationPosition(token, p); }
+
+/// Web IDL's `[Clamp] unsigned long`: NaN is 0, out of range values clamp, halves round to even.
+function clampUnsignedLong(value) {
+  const x = Math.min(Math.max(+value, 0), 4294967295);
+  if (Number.isNaN(x)) return 0;
+  const floor = Math.floor(x);
+  const rest = x - floor;
+  return rest > 0.5 || (rest === 0.5 && floor % 2 === 1) ? floor + 1 : floor;
 }
 
-function toPosition(p) { return p === null || p === undefined ? null : new GeolocationPosition(p); }
+/// W3C PositionOptions as Web IDL converts the dictionary (members read in name order): a non-object throws
+/// a TypeError; `timeout` defaults to 0xFFFFFFFF ms and `maximumAge` to 0.
+function positionOptions(options, method) {
+  if (options === undefined || options === null) return { enableHighAccuracy: false, maximumAge: 0, timeout: 0xffffffff };
+  if (typeof options !== "object" && typeof options !== "function") {
+    throw new TypeError(`Failed to execute '${method}' on 'Geolocation': The provided value is not of type 'PositionOptions'.`);
+  }
+  const enableHighAccuracy = Boolean(options.enableHighAccuracy);
+  const maximumAge = options.maximumAge === undefined ? 0 : clampUnsignedLong(options.maximumAge);
+  const timeout = options.timeout === undefined ? 0xffffffff : clampUnsignedLong(options.timeout);
+  return { enableHighAccuracy, maximumAge, timeout };
+}
 
-/// W3C PositionOptions -> native options (ms; Infinity timeout -> none; Infinity maximumAge -> very large).
+/// Converted PositionOptions -> the native actions' options (ms; the default timeout means none).
+function toNative({ enableHighAccuracy, maximumAge, timeout }) {
+  return { enableHighAccuracy, timeout: timeout === 0xffffffff ? null : timeout, maximumAge };
+}
+
+/// The `Location` API's options (lenient: numbers in ms, Infinity allowed) -> native options.
 function nativeOptions(options) {
   const o = options ?? {};
   const ms = (value, fallback) => {
@@ -138,61 +208,116 @@ const Location = {
 
 // MARK: - navigator.geolocation (W3C)
 
-const watches = new Map(); // id -> subscription
+const watches = new Map(); // watch id -> subscription (null while no native stream runs)
 let lastWatchId = 0;
 
-function requireCallback(fn, method) {
-  if (typeof fn !== "function") {
-    throw new TypeError(`Failed to execute '${method}' on 'Geolocation': parameter 1 is not a function.`);
+/// Web IDL's callback function conversion: anything not callable is a TypeError (`nullable`: null and
+/// undefined give null).
+function callback(value, method, position, nullable) {
+  if (typeof value === "function") return value;
+  if (nullable && (value === null || value === undefined)) return null;
+  throw new TypeError(`Failed to execute '${method}' on 'Geolocation': parameter ${position} is not of type '${position === 1 ? "PositionCallback" : "PositionErrorCallback"}'.`);
+}
+
+function requireArguments(count, method) {
+  if (count < 1) throw new TypeError(`Failed to execute '${method}' on 'Geolocation': 1 argument required, but only 0 present.`);
+}
+
+/// Invokes a callback (this = undefined) and reports what it throws, like an uncaught exception.
+function invoke(fn, value) {
+  if (fn === null) return;
+  try { Reflect.apply(fn, undefined, [value]); } catch (e) { runtime.reportError(e); }
+}
+
+// One acquisition. Callbacks run when the native answer arrives (a task of its own, never inside the
+// calling method). A timeout of 0 fails at once unless a cached fix within maximumAge answers.
+function acquireOnce(options, success, failure) {
+  plugin.call("getCurrentPosition", toNative(options)).then(
+    (p) => invoke(success, toPosition(p)),
+    (e) => invoke(failure, positionError(e)));
+}
+
+class Geolocation {
+  constructor(key = undefined) {
+    if (key !== token) throw illegal();
   }
-}
 
-function callError(errorCallback, error) {
-  if (typeof errorCallback !== "function") return;
-  try { errorCallback(error); } catch (e) { runtime.reportError(e); }
-}
+  getCurrentPosition(successCallback, errorCallback = null, options = undefined) {
+    if (!(this instanceof Geolocation)) throw new TypeError("Illegal invocation");
+    requireArguments(arguments.length, "getCurrentPosition");
+    const success = callback(successCallback, "getCurrentPosition", 1, false);
+    const failure = callback(errorCallback, "getCurrentPosition", 2, true);
+    const converted = positionOptions(options, "getCurrentPosition");
+    acquireOnce(converted, success, failure);
+  }
 
-function callSuccess(successCallback, value) {
-  try { successCallback(value); } catch (e) { runtime.reportError(e); }
-}
-
-const geolocation = {
-  getCurrentPosition(successCallback, errorCallback, options) {
-    requireCallback(successCallback, "getCurrentPosition");
-    plugin.call("getCurrentPosition", nativeOptions(options)).then(
-      (p) => callSuccess(successCallback, toPosition(p)),
-      (e) => callError(errorCallback, positionError(e)));
-  },
-  watchPosition(successCallback, errorCallback, options) {
-    requireCallback(successCallback, "watchPosition");
+  watchPosition(successCallback, errorCallback = null, options = undefined) {
+    if (!(this instanceof Geolocation)) throw new TypeError("Illegal invocation");
+    requireArguments(arguments.length, "watchPosition");
+    const success = callback(successCallback, "watchPosition", 1, false);
+    const failure = callback(errorCallback, "watchPosition", 2, true);
+    const converted = positionOptions(options, "watchPosition");
     const id = ++lastWatchId;
-    const subscription = plugin.subscribe("watch", nativeOptions(options), (item) => {
+    watches.set(id, null);
+    if (converted.timeout === 0) {
+      // Every acquisition of this watch times out at once: report the first (or the cached fix) and stop.
+      acquireOnce(converted, (p) => { if (watches.has(id)) invoke(success, p); },
+        (e) => { if (watches.has(id)) invoke(failure, e); });
+      return id;
+    }
+    const subscription = plugin.subscribe("watch", toNative(converted), (item) => {
       if (!watches.has(id)) return;
-      if (item && item.error) callError(errorCallback, positionError(item.error));
-      else callSuccess(successCallback, toPosition(item));
+      if (item && item.error) invoke(failure, positionError(item.error));
+      else invoke(success, toPosition(item));
     }, (error) => {
       if (!watches.has(id)) return;
       watches.delete(id);
-      callError(errorCallback, positionError(error));
+      invoke(failure, positionError(error));
     });
     watches.set(id, subscription);
     subscription.done.then(() => watches.delete(id), () => watches.delete(id));
     return id;
-  },
-  /// Stops the watch: the native stream is cancelled (gpsd's connection closes).
-  clearWatch(id) {
-    const subscription = watches.get(id);
-    if (subscription === undefined) return;
-    watches.delete(id);
-    subscription.cancel();
-  },
-};
+  }
 
-class Geolocation {}
-Object.setPrototypeOf(geolocation, Geolocation.prototype);
+  /// Stops the watch: the native stream is cancelled (gpsd's connection closes). Unknown ids do nothing.
+  clearWatch(watchId) {
+    if (!(this instanceof Geolocation)) throw new TypeError("Illegal invocation");
+    requireArguments(arguments.length, "clearWatch");
+    const id = +watchId | 0; // Web IDL `long`
+    if (!watches.has(id)) return;
+    const subscription = watches.get(id);
+    watches.delete(id);
+    if (subscription !== null) subscription.cancel();
+  }
+}
+for (const name of ["getCurrentPosition", "watchPosition", "clearWatch"]) {
+  Object.defineProperty(Geolocation.prototype, name, { enumerable: true });
+}
+Object.defineProperty(Geolocation.prototype, Symbol.toStringTag, { value: "Geolocation", configurable: true });
+const geolocation = new Geolocation(token);
 
 runtime.defineGlobal("Location", Location);
 runtime.defineGlobal("GeolocationPositionError", GeolocationPositionError);
 runtime.defineGlobal("GeolocationPosition", GeolocationPosition);
 runtime.defineGlobal("GeolocationCoordinates", GeolocationCoordinates);
-runtime.defineGlobal("navigator", { geolocation, userAgent: `jsbridge/${runtime.version}` });
+runtime.defineGlobal("Geolocation", Geolocation);
+/// HTML's Navigator, with what this runtime has: `geolocation` and `userAgent` (getters on the prototype).
+class Navigator {
+  constructor(key = undefined) {
+    if (key !== token) throw illegal();
+  }
+  get geolocation() {
+    if (this !== navigator) throw new TypeError("Illegal invocation");
+    return geolocation;
+  }
+  get userAgent() {
+    if (this !== navigator) throw new TypeError("Illegal invocation");
+    return `jsbridge/${runtime.version}`;
+  }
+}
+for (const name of ["geolocation", "userAgent"]) Object.defineProperty(Navigator.prototype, name, { enumerable: true });
+Object.defineProperty(Navigator.prototype, Symbol.toStringTag, { value: "Navigator", configurable: true });
+const navigator = new Navigator(token);
+
+runtime.defineGlobal("Navigator", Navigator);
+runtime.defineGlobal("navigator", navigator);

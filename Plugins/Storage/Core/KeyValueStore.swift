@@ -94,8 +94,9 @@ public final class StorageObservation: Sendable {
 
 /// Text values by group and key, with atomic batches and change notifications.
 ///
-/// Keys are listed in a stable order: by their UTF-8 bytes (SQLite's `BINARY` collation). The size of a
-/// store is the UTF-8 byte count of every key plus its value; a store with a quota refuses writes that would
+/// Keys, values and groups are JavaScript strings in ``StorageText``'s escaped form (so lone surrogates
+/// survive), stored as WTF-8 — exactly UTF-8 for well-formed text. Keys are listed in a stable order: by those
+/// bytes (SQLite's `BINARY` collation). The size of a store is the byte count of every key plus its value; a store with a quota refuses writes that would
 /// take it above the quota, leaving nothing half-written.
 public protocol KeyValueStore: AnyObject, Sendable {
     /// The value of `key` in `group`, or nil.
@@ -139,13 +140,16 @@ extension KeyValueStore {
     }
 }
 
-/// The size a key and value take against the quota.
+/// The size a key and value take against the quota (their stored WTF-8 bytes, see ``StorageText``).
 @inline(__always)
-package func storedSize(_ key: String, _ value: String) -> Int { key.utf8.count + value.utf8.count }
+package func storedSize(_ key: String, _ value: String) -> Int {
+    StorageText.byteCount(key) + StorageText.byteCount(value)
+}
 
-/// UTF-8 byte order (SQLite's BINARY collation), used by every store for key order.
+/// Byte order of the stored form (SQLite's BINARY collation, PostgreSQL's bytea order), used by every store
+/// for key order.
 @inline(__always)
-package func utf8Less(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+package func utf8Less(_ a: String, _ b: String) -> Bool { StorageText.less(a, b) }
 
 /// The registered observers of a store.
 package final class ObserverList: @unchecked Sendable {

@@ -401,9 +401,10 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
         while try step(statement) { row(statement) }
     }
 
+    /// Binds the WTF-8 form of `text` (``StorageText``) as TEXT: for well-formed text the very UTF-8 bytes
+    /// rows written before lone surrogates were kept hold, so old keys still match.
     private func bind(_ statement: OpaquePointer, _ index: Int32, _ text: String) {
-        var text = text
-        text.withUTF8 { buffer in
+        StorageText.withBytes(text) { buffer in
             let pointer = buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
             _ = jsb_sqlite3_bind_text(statement, index, pointer, Int32(buffer.count))
         }
@@ -412,7 +413,7 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
     private static func text(_ statement: OpaquePointer, _ column: Int32) -> String {
         guard let bytes = sqlite3_column_text(statement, column) else { return "" }
         let count = Int(sqlite3_column_bytes(statement, column))
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        return StorageText.string(UnsafeBufferPointer(start: bytes, count: count))
     }
 
     private func failure(_ rc: Int32) -> SQLiteFailure {

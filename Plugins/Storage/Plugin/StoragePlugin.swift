@@ -151,7 +151,7 @@ public struct StoragePlugin: BridgePlugin {
         plugin.script(
             .global(
                 "storage.js", source: PackageResources.storage_js,
-                defines: ["Storage", "localStorage", "sessionStorage"]))
+                defines: ["Storage", "StorageEvent", "localStorage", "sessionStorage"]))
         plugin.event("change", of: Change.self)
         plugin.typeScript(utf8: PackageResources.storage_d_ts)
         plugin.option(

@@ -3,7 +3,7 @@
 
 /** The plugin's error codes (with `INVALID_ARGUMENT`, `PERMISSION_DENIED`, `TIMEOUT` from the bridge). */
 interface BridgeErrorCodes {
-  /** A write would take the app id over its quota (`name` is `"QuotaExceededError"`); `data.quotaBytes`, `usedBytes`, `requiredBytes`. */
+  /** A write of the Promise API would take the app id over its quota (`name` is `"QuotaExceededError"`); `data.quotaBytes`, `usedBytes`, `requiredBytes`. */
   QUOTA_EXCEEDED: true;
   /** The database file is damaged; `data.path`, and `data.movedTo` where it was kept. */
   STORAGE_CORRUPT: true;
@@ -17,9 +17,10 @@ interface BridgeErrorCodes {
 
 /**
  * Web Storage: `localStorage` (SQLite or PostgreSQL, per app id, synchronous and durable once a call returns) and
- * `sessionStorage` (in memory, this process only). Keys and values are converted with `String(…)`; stored
- * keys are also properties (`localStorage.theme = "dark"`), the interface's own members win over keys.
- * A write over the quota throws a `BridgeError` named `"QuotaExceededError"` (code `QUOTA_EXCEEDED`).
+ * `sessionStorage` (in memory, this process only). Keys and values are any JavaScript string (lone
+ * surrogates included), converted as Web IDL's `DOMString`; stored keys are also properties
+ * (`localStorage.theme = "dark"`), the prototype's members win over keys. A write over the quota throws a
+ * `DOMException` named `"QuotaExceededError"` (code 22) with the details in `data`.
  */
 interface Storage {
   /** How many keys are stored. */
@@ -150,6 +151,39 @@ interface StorageConstructor extends StorageGroupMethods {
   /** The class of groups (for `instanceof`; get groups with `Storage.group(name)`). */
   readonly StorageGroup: { readonly prototype: StorageGroup; new (name: string): StorageGroup };
 }
+
+/** HTML's `StorageEventInit`. */
+interface StorageEventInit extends EventInit {
+  key?: string | null;
+  oldValue?: string | null;
+  newValue?: string | null;
+  url?: string;
+  storageArea?: Storage | null;
+}
+
+/** HTML's `StorageEvent`. jsbridge runs one script (no other document), so the runtime never fires one. */
+interface StorageEvent extends Event {
+  readonly key: string | null;
+  readonly oldValue: string | null;
+  readonly newValue: string | null;
+  readonly url: string;
+  readonly storageArea: Storage | null;
+  initStorageEvent(
+    type: string,
+    bubbles?: boolean,
+    cancelable?: boolean,
+    key?: string | null,
+    oldValue?: string | null,
+    newValue?: string | null,
+    url?: string,
+    storageArea?: Storage | null,
+  ): void;
+}
+
+declare var StorageEvent: {
+  readonly prototype: StorageEvent;
+  new (type: string, eventInitDict?: StorageEventInit): StorageEvent;
+};
 
 declare var Storage: StorageConstructor;
 declare var localStorage: Storage;

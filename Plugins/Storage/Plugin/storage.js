@@ -7,12 +7,41 @@ const { BridgeError } = runtime;
 const DEFAULT_GROUP = "default";
 const LOCAL_GROUP = "";
 
-/// Gives quota errors the Web Storage name while keeping the BridgeError code (QUOTA_EXCEEDED).
+/// Gives quota errors the Web Storage name while keeping the BridgeError code (QUOTA_EXCEEDED): the Promise API.
 function named(error) {
   if (error !== null && typeof error === "object" && error.code === "QUOTA_EXCEEDED") {
     Object.defineProperty(error, "name", { value: "QuotaExceededError", writable: true, configurable: true });
   }
   return error;
+}
+
+/// Web Storage's error over quota: a DOMException named QuotaExceededError (legacy code 22) whose `data` keeps
+/// the BridgeError's details ({quotaBytes, usedBytes, requiredBytes}).
+function quotaExceeded(error) {
+  if (error === null || typeof error !== "object" || error.code !== "QUOTA_EXCEEDED") return error;
+  const exception = new runtime.DOMException(error.message, "QuotaExceededError");
+  Object.defineProperty(exception, "data", { value: error.data, writable: true, enumerable: false, configurable: true });
+  return exception;
+}
+
+// Keys and values cross to the native store in its escaped form (docs/storage.md): a lone surrogate, which
+// JSON and Swift strings cannot carry, travels as U+FFFF plus four uppercase hex digits; so does a U+FFFF
+// that such digits follow (any other U+FFFF stands for itself).
+const ESCAPE = "\uFFFF";
+const MUST_ESCAPE = /[\uD800-\uDFFF]|\uFFFF(?=[0-9A-F]{4})/gu;
+const ESCAPED = /\uFFFF([0-9A-F]{4})/g;
+const hex4 = (unit) => unit.toString(16).toUpperCase().padStart(4, "0");
+
+/// `text` in the store's escaped form.
+function toStore(text) {
+  if (text.isWellFormed() && !text.includes(ESCAPE)) return text;
+  return text.replace(MUST_ESCAPE, (c) => ESCAPE + hex4(c.charCodeAt(0)));
+}
+
+/// The string a stored (escaped) text stands for; null stays null.
+function fromStore(text) {
+  if (typeof text !== "string" || !text.includes(ESCAPE)) return text;
+  return text.replace(ESCAPED, (_, digits) => String.fromCharCode(parseInt(digits, 16)));
 }
 
 function execSync(action, args) {
@@ -23,8 +52,22 @@ function execSync(action, args) {
   }
 }
 
+/// Strings anywhere in `value` (arguments, results: plain objects and arrays) mapped with `map`.
+function mapStrings(value, map) {
+  if (typeof value === "string") return map(value);
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, map));
+  if (value !== null && typeof value === "object") {
+    const copy = {};
+    for (const key of Object.keys(value)) copy[key] = mapStrings(value[key], map);
+    return copy;
+  }
+  return value;
+}
+
 function call(action, args) {
-  return plugin.call(action, args).catch((error) => { throw named(error); });
+  return plugin.call(action, mapStrings(args, toStore)).then(
+    (result) => mapStrings(result, fromStore),
+    (error) => { throw named(error); });
 }
 
 function invalid(action, path, message) {
@@ -44,19 +87,19 @@ function requireArguments(count, needed, method) {
 const getItemAction = plugin.syncAction("getItem");
 const setItemAction = plugin.syncAction("setItem");
 const nativeBackend = {
-  getItem: (key) => getItemAction(key),
+  getItem: (key) => fromStore(getItemAction(toStore(key))),
   setItem: (key, value) => {
     try {
-      setItemAction([key, value]);
+      setItemAction([toStore(key), toStore(value)]);
     } catch (error) {
-      throw named(error);
+      throw quotaExceeded(error);
     }
   },
-  removeItem: (key) => { execSync("removeItem", [key]); },
+  removeItem: (key) => { execSync("removeItem", [toStore(key)]); },
   clear: () => { execSync("clearItems", []); },
-  key: (index) => execSync("key", [index]),
+  key: (index) => fromStore(execSync("key", [index])),
   length: () => execSync("length", []),
-  keys: () => execSync("itemKeys", []),
+  keys: () => execSync("itemKeys", []).map(fromStore),
 };
 
 let info;
@@ -74,7 +117,7 @@ class MemoryBackend {
     const used = this.used - (old === undefined ? 0 : key.length + old.length) + key.length + value.length;
     const quota = storageInfo().quotaBytes;
     if (used > quota && used > this.used) {
-      throw named(new BridgeError("QUOTA_EXCEEDED",
+      throw quotaExceeded(new BridgeError("QUOTA_EXCEEDED",
         `The storage quota of ${quota} bytes would be exceeded: ${this.used} bytes are used and the write needs ${used - this.used} more.`,
         { plugin: PLUGIN, action: "setItem", data: { quotaBytes: quota, usedBytes: this.used, requiredBytes: used - this.used } }));
     }
@@ -100,81 +143,90 @@ function backendOf(storage) {
   return backend;
 }
 
+/// Web IDL's DOMString conversion (a Symbol throws a TypeError).
+const domString = (value) => `${value}`;
+
+/// Web IDL's `unsigned long` conversion (without [EnforceRange]): modulo 2^32; a BigInt or Symbol throws.
+const unsignedLong = (value) => +value >>> 0;
+
 /// Web Storage's interface; also the namespace of the plugin's Promise API (static members below).
 class Storage {
-  constructor(token) {
+  constructor(token = undefined) { // length 0, as Web IDL gives an interface without a constructor
     if (token !== constructing) throw new TypeError("Illegal constructor");
   }
   get length() { return backendOf(this).length(); }
   key(index) {
+    const backend = this === localStorage ? nativeBackend : backendOf(this);
     requireArguments(arguments.length, 1, "key");
-    return backendOf(this).key(Number(index) >>> 0);
+    return backend.key(unsignedLong(index));
   }
   getItem(key) {
+    const backend = this === localStorage ? nativeBackend : backendOf(this);
     requireArguments(arguments.length, 1, "getItem");
-    return backendOf(this).getItem(String(key));
+    return backend.getItem(domString(key));
   }
   setItem(key, value) {
+    const backend = this === localStorage ? nativeBackend : backendOf(this);
     requireArguments(arguments.length, 2, "setItem");
-    backendOf(this).setItem(String(key), String(value));
+    backend.setItem(domString(key), domString(value));
   }
   removeItem(key) {
+    const backend = this === localStorage ? nativeBackend : backendOf(this);
     requireArguments(arguments.length, 1, "removeItem");
-    backendOf(this).removeItem(String(key));
+    backend.removeItem(domString(key));
   }
   clear() { backendOf(this).clear(); }
-  get [Symbol.toStringTag]() { return "Storage"; }
 }
+// Web IDL: attributes and operations are enumerable; the class string is a data property.
+for (const name of ["length", "key", "getItem", "setItem", "removeItem", "clear"]) {
+  Object.defineProperty(Storage.prototype, name, { enumerable: true });
+}
+Object.defineProperty(Storage.prototype, Symbol.toStringTag, { value: "Storage", configurable: true });
 
 const hasOwn = Object.hasOwn;
 
-/// A Storage object whose stored keys also read and write as properties (`localStorage.theme = "dark"`).
+/// A Storage object with Web IDL's named properties (a legacy platform object): stored keys read, write,
+/// delete and enumerate as properties (`localStorage.theme = "dark"`). A key also found on the prototype
+/// chain (`getItem`, `toString`) is stored by assignment but is not a visible property: reading it finds the
+/// prototype's member.
 function makeStorage(backend) {
   const target = new Storage(constructing);
-  const own = (t, property) => typeof property === "symbol" || property in t;
-  // The hot methods, bound to this backend: a read through the proxy then costs one lookup.
-  const fast = Object.assign(Object.create(null), {
-    getItem(key) {
-      requireArguments(arguments.length, 1, "getItem");
-      return backend.getItem(String(key));
-    },
-    setItem(key, value) {
-      requireArguments(arguments.length, 2, "setItem");
-      backend.setItem(String(key), String(value));
-    },
-  });
+  // Whether `property` resolves on the object itself or its prototype chain rather than as a stored item.
+  const ordinary = (t, property) => typeof property === "symbol" || property in t;
   const proxy = new Proxy(target, {
     get(t, property, receiver) {
-      const method = fast[property];
-      if (method !== undefined) return method;
-      if (own(t, property)) return Reflect.get(t, property, receiver === proxy ? t : receiver);
+      if (ordinary(t, property)) return Reflect.get(t, property, receiver);
       const value = backend.getItem(property);
       return value === null ? undefined : value;
     },
-    // Web IDL's named setter: a string property is stored even when the prototype has that name
-    // (`localStorage.toString = "t"` stores "toString"; reading it still finds the method).
+    // Web IDL's named setter: a string property is stored even when the prototype has that name.
     set(t, property, value, receiver) {
-      if (typeof property === "symbol" || hasOwn(t, property)) {
-        return Reflect.set(t, property, value, receiver === proxy ? t : receiver);
-      }
-      backend.setItem(property, String(value));
+      if (typeof property === "symbol" || receiver !== proxy) return Reflect.set(t, property, value, receiver);
+      backend.setItem(property, domString(value));
       return true;
     },
-    has(t, property) { return own(t, property) || backend.getItem(property) !== null; },
+    has(t, property) {
+      if (typeof property === "symbol" || property in t) return Reflect.has(t, property);
+      return backend.getItem(property) !== null;
+    },
     deleteProperty(t, property) {
-      if (own(t, property)) return Reflect.deleteProperty(t, property);
+      if (ordinary(t, property)) return Reflect.deleteProperty(t, property);
       backend.removeItem(property);
       return true;
     },
-    ownKeys(t) { return [...backend.keys(), ...Reflect.ownKeys(t)]; },
+    // Visible stored keys (in the store's order), then the object's own properties.
+    ownKeys(t) { return [...backend.keys().filter((key) => !(key in t)), ...Reflect.ownKeys(t)]; },
     getOwnPropertyDescriptor(t, property) {
-      if (own(t, property)) return Reflect.getOwnPropertyDescriptor(t, property);
+      if (ordinary(t, property)) return Reflect.getOwnPropertyDescriptor(t, property);
       const value = backend.getItem(property);
       return value === null ? undefined : { value, writable: true, enumerable: true, configurable: true };
     },
+    // Web IDL's [[DefineOwnProperty]] for named properties: a data descriptor stores its value; an accessor
+    // is refused (Object.defineProperty then throws a TypeError).
     defineProperty(t, property, descriptor) {
-      if (own(t, property) || !("value" in descriptor)) return false;
-      backend.setItem(property, String(descriptor.value));
+      if (typeof property === "symbol" || hasOwn(t, property)) return Reflect.defineProperty(t, property, descriptor);
+      if (!("value" in descriptor) && !("writable" in descriptor)) return false;
+      backend.setItem(property, domString(descriptor.value));
       return true;
     },
   });
@@ -184,6 +236,76 @@ function makeStorage(backend) {
 }
 
 const localStorage = makeStorage(nativeBackend);
+
+// MARK: - StorageEvent
+
+const { Event } = runtime;
+const initEvent = Event.prototype.initEvent;
+const storageEvents = new WeakMap(); // StorageEvent -> { key, oldValue, newValue, url, storageArea }
+
+const nullableString = (value) => (value === null || value === undefined ? null : domString(value));
+/// Web IDL's USVString: a DOMString whose lone surrogates become U+FFFD.
+const usvString = (value) => domString(value).toWellFormed();
+function storageAreaOf(value, method) {
+  if (value === null || value === undefined) return null;
+  if (!backends.has(value)) {
+    throw new TypeError(`Failed to ${method}: The provided value is not of type 'Storage'.`);
+  }
+  return value;
+}
+
+function eventState(event, member) {
+  const state = storageEvents.get(event);
+  if (state === undefined) throw new TypeError(`'get ${member}' called on an object that is not a valid instance of StorageEvent.`);
+  return state;
+}
+
+/// HTML's StorageEvent. The runtime runs one script, so no other document receives storage events: they are
+/// only made and dispatched by scripts (docs/storage.md).
+class StorageEvent extends Event {
+  constructor(type, eventInitDict = undefined) {
+    if (arguments.length === 0) {
+      throw new TypeError("Failed to construct 'StorageEvent': 1 argument required, but only 0 present.");
+    }
+    const init = eventInitDict ?? {};
+    if (typeof init !== "object" && typeof init !== "function") {
+      throw new TypeError("Failed to construct 'StorageEvent': The provided value is not of type 'StorageEventInit'.");
+    }
+    super(type, init);
+    // Web IDL reads dictionary members in name order (after Event's own: bubbles, cancelable, composed).
+    const key = nullableString(init.key);
+    const newValue = nullableString(init.newValue);
+    const oldValue = nullableString(init.oldValue);
+    const storageArea = storageAreaOf(init.storageArea, "construct 'StorageEvent'");
+    const url = init.url === undefined ? "" : usvString(init.url);
+    storageEvents.set(this, { key, oldValue, newValue, url, storageArea });
+  }
+  get key() { return eventState(this, "key").key; }
+  get oldValue() { return eventState(this, "oldValue").oldValue; }
+  get newValue() { return eventState(this, "newValue").newValue; }
+  get url() { return eventState(this, "url").url; }
+  get storageArea() { return eventState(this, "storageArea").storageArea; }
+
+  /// The legacy initializer: does nothing while the event is being dispatched.
+  initStorageEvent(type, bubbles = false, cancelable = false, key = null, oldValue = null, newValue = null, url = "",
+    storageArea = null) {
+    const state = eventState(this, "initStorageEvent");
+    if (arguments.length === 0) {
+      throw new TypeError("Failed to execute 'initStorageEvent' on 'StorageEvent': 1 argument required, but only 0 present.");
+    }
+    const values = {
+      key: nullableString(key), oldValue: nullableString(oldValue), newValue: nullableString(newValue),
+      url: usvString(url), storageArea: storageAreaOf(storageArea, "execute 'initStorageEvent' on 'StorageEvent'"),
+    };
+    if (this.eventPhase !== Event.NONE) return;
+    Reflect.apply(initEvent, this, [domString(type), Boolean(bubbles), Boolean(cancelable)]);
+    Object.assign(state, values);
+  }
+}
+for (const name of ["key", "oldValue", "newValue", "url", "storageArea", "initStorageEvent"]) {
+  Object.defineProperty(StorageEvent.prototype, name, { enumerable: true });
+}
+Object.defineProperty(StorageEvent.prototype, Symbol.toStringTag, { value: "StorageEvent", configurable: true });
 
 // MARK: - Promise API
 
@@ -392,7 +514,8 @@ function transaction(ops, defaultGroup = DEFAULT_GROUP) {
 const watchers = new Set();
 let subscription;
 
-function onChange(change) {
+function onChange(stored) {
+  const change = mapStrings(stored, fromStore);
   const local = change.group === LOCAL_GROUP;
   const event = {
     group: local ? null : change.group,
@@ -477,5 +600,6 @@ for (const [name, value] of Object.entries(statics)) {
 }
 
 runtime.defineGlobal("Storage", Storage);
+runtime.defineGlobal("StorageEvent", StorageEvent);
 runtime.defineGlobal("localStorage", localStorage);
 runtime.defineGlobal("sessionStorage", makeStorage(new MemoryBackend()));

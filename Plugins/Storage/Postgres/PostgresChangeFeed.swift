@@ -88,8 +88,9 @@ final class PostgresChangeFeed: @unchecked Sendable {
                 guard rows.string(row, 4) != writer else { continue }
                 changes.append(
                     StorageChange(
-                        group: rows.string(row, 1) ?? "", key: rows.string(row, 2), value: rows.string(row, 3),
-                        origin: .external))
+                        group: StorageText.string(rows.bytes(row, 1) ?? []),
+                        key: rows.bytes(row, 2).map { StorageText.string($0) },
+                        value: rows.bytes(row, 3).map { StorageText.string($0) }, origin: .external))
             }
             if !changes.isEmpty, !isStopped { report(changes) }
             if rows.count < 1000 { return }

@@ -144,28 +144,28 @@ public final class PostgresKeyValueStore: KeyValueStore, @unchecked Sendable {
         try withConnection { (connection, _) throws(PGFailure) in try connection.query(sql, name: name, parameters) }
     }
 
-    private static func text(_ bytes: [UInt8]?) -> String { String(decoding: bytes ?? [], as: UTF8.self) }
+    private static func text(_ bytes: [UInt8]?) -> String { StorageText.string(bytes ?? []) }
 
     // MARK: - KeyValueStore
 
     public func get(_ key: String, in group: String) throws(StorageError) -> String? {
         let result = try rows(
             "get", "SELECT value FROM jsbridge_storage_items WHERE app = $1 AND grp = $2 AND key = $3",
-            [.text(appID), .bytes(Array(group.utf8)), .bytes(Array(key.utf8))])
+            [.text(appID), .bytes(StorageText.bytes(group)), .bytes(StorageText.bytes(key))])
         return result.count > 0 ? Self.text(result.bytes(0, 0)) : nil
     }
 
     public func keys(in group: String) throws(StorageError) -> [String] {
         let result = try rows(
             "keys", "SELECT key FROM jsbridge_storage_items WHERE app = $1 AND grp = $2 ORDER BY key",
-            [.text(appID), .bytes(Array(group.utf8))])
+            [.text(appID), .bytes(StorageText.bytes(group))])
         return (0..<result.count).map { Self.text(result.bytes($0, 0)) }
     }
 
     public func entries(in group: String) throws(StorageError) -> [StorageEntry] {
         let result = try rows(
             "entries", "SELECT key, value FROM jsbridge_storage_items WHERE app = $1 AND grp = $2 ORDER BY key",
-            [.text(appID), .bytes(Array(group.utf8))])
+            [.text(appID), .bytes(StorageText.bytes(group))])
         return (0..<result.count).map {
             StorageEntry(key: Self.text(result.bytes($0, 0)), value: Self.text(result.bytes($0, 1)))
         }
@@ -174,7 +174,7 @@ public final class PostgresKeyValueStore: KeyValueStore, @unchecked Sendable {
     public func count(in group: String) throws(StorageError) -> Int {
         let result = try rows(
             "count", "SELECT count(*) FROM jsbridge_storage_items WHERE app = $1 AND grp = $2",
-            [.text(appID), .bytes(Array(group.utf8))])
+            [.text(appID), .bytes(StorageText.bytes(group))])
         return Int(result.int64(0, 0) ?? 0)
     }
 
@@ -183,7 +183,7 @@ public final class PostgresKeyValueStore: KeyValueStore, @unchecked Sendable {
         let result = try rows(
             "keyAt",
             "SELECT key FROM jsbridge_storage_items WHERE app = $1 AND grp = $2 ORDER BY key LIMIT 1 OFFSET $3",
-            [.text(appID), .bytes(Array(group.utf8)), .int8(Int64(index))])
+            [.text(appID), .bytes(StorageText.bytes(group)), .int8(Int64(index))])
         return result.count > 0 ? Self.text(result.bytes(0, 0)) : nil
     }
 
@@ -214,17 +214,17 @@ public final class PostgresKeyValueStore: KeyValueStore, @unchecked Sendable {
             switch operation {
             case .set(let group, let key, let value):
                 kinds += "s"
-                groups.append(Array(group.utf8))
-                keys.append(Array(key.utf8))
-                values.append(Array(value.utf8))
+                groups.append(StorageText.bytes(group))
+                keys.append(StorageText.bytes(key))
+                values.append(StorageText.bytes(value))
             case .remove(let group, let key):
                 kinds += "r"
-                groups.append(Array(group.utf8))
-                keys.append(Array(key.utf8))
+                groups.append(StorageText.bytes(group))
+                keys.append(StorageText.bytes(key))
                 values.append([])
             case .clear(let group):
                 kinds += "c"
-                groups.append(Array(group.utf8))
+                groups.append(StorageText.bytes(group))
                 keys.append([])
                 values.append([])
             }
