@@ -176,6 +176,7 @@ public final class JSRuntime {
                 switch script {
                 case .file(let path): ("file", Self.absolutePath(path))
                 case .eval(let code): ("eval", code)
+                case .repl(let terminal): ("repl", terminal)
                 }
             callJS(runMain, [makeString(kind), makeString(text)])
         }
