@@ -34,6 +34,11 @@ internal.startRepl = function (terminalName) {
   terminal = { prompt: action("prompt"), feed: action("feed"), complete: action("complete"), cooked: action("cooked") };
   colors = internal.isatty(1);
   defineResultGlobals();
+  // An error thrown by a callback or a rejection nobody handles is printed; the session goes on.
+  internal.replUncaught = (error, kind) => {
+    internal.print(STDOUT, "\n");
+    reportError(error, kind === "rejection" ? "Uncaught (in promise) " : "Uncaught ");
+  };
   internal.print(STDOUT, `Welcome to jsbridge ${internal.startup.version}.\nType ".help" for more information.\n`);
   internal.onNativeEvent("", "stdin", (payload) => {
     if (payload.data !== undefined) apply(terminal.feed({ data: payload.data }));
@@ -211,7 +216,7 @@ function show(value) {
   internal.print(STDOUT, `${internal.inspect(value, { colors })}\n`);
 }
 
-function reportError(error) {
+function reportError(error, prefix = "Uncaught ") {
   if (!errorAssigned) lastError = error;
   let text;
   if (error instanceof Error) {
@@ -220,7 +225,7 @@ function reportError(error) {
   } else {
     text = internal.inspect(error, { colors });
   }
-  internal.print(STDOUT, `Uncaught ${text}\n`);
+  internal.print(STDOUT, `${prefix}${text}\n`);
 }
 
 /// `_` (the last result) and `_error` (the last error), as in Node: assigning one stops its updates.

@@ -268,6 +268,13 @@ static inline short jsb_spawn_setsid_flag(void) {
 #endif
 }
 
+/// Adds to `actions` the closing of every descriptor from `lowest` up in the child (glibc 2.34's
+/// posix_spawn_file_actions_addclosefrom_np, declared by name here as the header hides it in strict modes).
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
+static inline int jsb_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
 /// Opens a pseudo-terminal pair of `rows` x `cols`: the controller's fd in `*controller`, the device's path
 /// in `name` (`length` bytes); the device side is closed again (a child opens it by name); 0 or -1.
 static inline int jsb_pty_open(int *controller, char *name, size_t length, int rows, int cols) {

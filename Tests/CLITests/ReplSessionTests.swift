@@ -146,6 +146,20 @@ import Testing
         #expect(await repl.waitForExit() == .exited(0), "\(repl.screen)")
     }
 
+    @Test func errorsFromCallbacksArePrintedAndTheSessionGoesOn() async throws {
+        let directory = try ReplHome()
+        let repl = try await session(in: directory)
+        var start = repl.mark
+        repl.type("setTimeout(() => { throw new Error('late') }, 10); 1\r")
+        #expect(await repl.waitFor("Uncaught Error: late", after: start), "\(repl.plain(after: start))")
+        start = repl.mark
+        repl.type("Promise.reject(new RangeError('never handled')); 2\r")
+        #expect(await repl.waitFor("Uncaught (in promise) RangeError: never handled", after: start))
+        #expect(await repl.enter("40 + 2") == "42\n")
+        repl.type(".exit\r")
+        #expect(await repl.waitForExit() == .exited(0))
+    }
+
     @Test func theCommandLineFlagsApplyToTheSession() async throws {
         let directory = try ReplHome()
         let repl = try await session(["--app-id", "repl-app", "--allow-location"], in: directory)

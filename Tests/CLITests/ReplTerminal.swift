@@ -27,7 +27,9 @@ final class ReplTerminal: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addclose(&actions, controller)
+        // No other descriptor of the test process leaks into the child (a file another test is writing would
+        // stay open in it, and running that file would fail with ETXTBSY).
+        jsb_spawn_close_from(&actions, 3)
         posix_spawn_file_actions_addopen(&actions, 0, name, O_RDWR, 0)
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
@@ -133,7 +135,7 @@ final class ReplTerminal: Sendable {
     }
 
     /// How the process ended; nil after `seconds` (it is then killed).
-    func waitForExit(seconds: Double = 30) async -> SpawnedProcess.Status? {
+    func waitForExit(seconds: Double = 60) async -> SpawnedProcess.Status? {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             var status: Int32 = 0

@@ -426,8 +426,9 @@ public final class JSRuntime {
         if let report = hooks.reportUncaught {
             var exception: JSValueRef?
             let args: [JSValueRef?] = [error, makeString(kind)]
-            JSObjectCallAsFunction(context, report, nil, 2, args, &exception)
-            if exception == nil, stopping { return }
+            let handled = JSObjectCallAsFunction(context, report, nil, 2, args, &exception)
+            // `true`: reported without ending the run (the REPL prints it and goes on, as Node's does).
+            if exception == nil, stopping || JSValueToBoolean(context, handled) { return }
         }
         let text = "Uncaught \(describe(error))\n"
         uncaughtErrors.append(text)
