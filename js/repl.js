@@ -31,13 +31,17 @@ let valueAssigned = false, errorAssigned = false;
 /// Starts the session on the terminal plugin named `terminalName`.
 internal.startRepl = function (terminalName) {
   const action = (name) => internal.syncAction(terminalName, name);
-  terminal = { prompt: action("prompt"), feed: action("feed"), complete: action("complete"), cooked: action("cooked") };
+  terminal = {
+    prompt: action("prompt"), feed: action("feed"), complete: action("complete"), interject: action("interject"),
+    cooked: action("cooked"),
+  };
   colors = internal.isatty(1);
   defineResultGlobals();
   // An error thrown by a callback or a rejection nobody handles is printed; the session goes on.
   internal.replUncaught = (error, kind) => {
-    internal.print(STDOUT, "\n");
-    reportError(error, kind === "rejection" ? "Uncaught (in promise) " : "Uncaught ");
+    const text = describeError(error, kind === "rejection" ? "Uncaught (in promise) " : "Uncaught ");
+    // Printed over the prompt when a line is being read, which is then shown again below it.
+    internal.print(STDOUT, terminal.interject({ text: text + "\r\n" }));
   };
   internal.print(STDOUT, `Welcome to jsbridge ${internal.startup.version}.\nType ".help" for more information.\n`);
   internal.onNativeEvent("", "stdin", (payload) => {
@@ -216,7 +220,12 @@ function show(value) {
   internal.print(STDOUT, `${internal.inspect(value, { colors })}\n`);
 }
 
-function reportError(error, prefix = "Uncaught ") {
+function reportError(error) {
+  internal.print(STDOUT, `${describeError(error, "Uncaught ")}\n`);
+}
+
+/// `prefix` and `error` as the REPL shows it (the last error is also `_error`).
+function describeError(error, prefix) {
   if (!errorAssigned) lastError = error;
   let text;
   if (error instanceof Error) {
@@ -225,7 +234,7 @@ function reportError(error, prefix = "Uncaught ") {
   } else {
     text = internal.inspect(error, { colors });
   }
-  internal.print(STDOUT, `${prefix}${text}\n`);
+  return prefix + text;
 }
 
 /// `_` (the last result) and `_error` (the last error), as in Node: assigning one stops its updates.

@@ -170,9 +170,12 @@ struct CommandLineArguments {
             ("-", "Read the script from stdin (also what no script does when stdin is not a terminal)."),
         ])
         text +=
-            "\nWith no script and stdin a terminal, \(runtime.name) starts a REPL (read-eval-print loop): top-level "
-            + "await, multi-line input, Tab completion, history in $JSBRIDGE_REPL_HISTORY (default "
-            + "~/.jsbridge_repl_history); type .help in it. The options below apply to it too.\n"
+            "\n"
+            + wrap(
+                "With no script and stdin a terminal, \(runtime.name) starts a REPL (read-eval-print loop): "
+                    + "top-level await, multi-line input, Tab completion, history in $JSBRIDGE_REPL_HISTORY (default "
+                    + "~/.jsbridge_repl_history); type .help in it. The options below apply to it too.", indent: 0)
+            + "\n"
         text += "\nOPTIONS:\n"
         text += table(
             engineOptions.map { option in

@@ -107,6 +107,13 @@ public struct LineEditor {
         return step
     }
 
+    /// Output printed while a line is being read (a timer's error) went over the prompt: this clears the
+    /// terminal's line for `text`, then shows the prompt and the line again below it.
+    public func interject(_ text: String) -> String {
+        guard isReading else { return text }
+        return "\r\u{1B}[K" + text + redrawText()
+    }
+
     // MARK: - Keys
 
     /// Handles pending keys while reading, up to one that ends the line or waits for completions.

@@ -15,6 +15,7 @@ import Synchronization
 /// | `prompt` | `{prompt}` | `{output, events}`: raw mode on, the prompt shown, keys typed ahead handled |
 /// | `feed` | `{data}` (base64 bytes from stdin) | `{output, events}` |
 /// | `complete` | `{token, candidates}` | `{output, events}` |
+/// | `interject` | `{text}` | `text` to print over the line being read, followed by the prompt and line again |
 /// | `cooked` | none | the terminal's own settings back (for an evaluation, or at exit) |
 ///
 /// Events: `{type: "line", text}`, `{type: "interrupt", empty}`, `{type: "eof"}`, `{type: "complete", before}`.
@@ -47,6 +48,9 @@ public struct TerminalPlugin: BridgePlugin {
         plugin.sync("complete", args: CompleteArguments.self) { context, args in
             context.state.complete(token: args.token, candidates: args.candidates)
         }
+        plugin.sync("interject", args: InterjectArguments.self) { context, args in
+            context.state.interject(args.text)
+        }
         plugin.sync("cooked") { context in
             context.state.cooked()
             return JSONValue.null
@@ -55,6 +59,7 @@ public struct TerminalPlugin: BridgePlugin {
 
     struct PromptArguments: Decodable, Sendable { var prompt: String }
     struct FeedArguments: Decodable, Sendable { var data: String }
+    struct InterjectArguments: Decodable, Sendable { var text: String }
     struct CompleteArguments: Decodable, Sendable {
         var token: String
         var candidates: [String]
@@ -89,6 +94,11 @@ public final class TerminalSession: Sendable {
 
     func complete(token: String, candidates: [String]) -> JSONValue {
         run { $0.complete(token: token, candidates: candidates) }
+    }
+
+    /// `text` to print while a line may be being read, with the prompt and line shown again after it.
+    func interject(_ text: String) -> String {
+        editor.withLock { $0.interject(text) }
     }
 
     /// Gives the terminal its own settings back.

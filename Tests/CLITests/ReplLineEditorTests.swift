@@ -140,6 +140,14 @@ import Testing
         #expect(LineEditor(history: ["1", "2", "3"], historyLimit: 2).history == ["2", "3"])
     }
 
+    @Test func textPrintedWhileReadingIsFollowedByThePromptAndLineAgain() {
+        var editor = editor()
+        _ = editor.feed(Array("ab".utf8) + Array(Self.left.utf8))
+        #expect(editor.interject("late\r\n") == "\r\u{1B}[Klate\r\n\r> ab\u{1B}[K\u{1B}[1D")
+        _ = editor.feed([0x0D])
+        #expect(editor.interject("idle\r\n") == "idle\r\n")
+    }
+
     @Test func tabAsksForCompletionsAndWaitsForThem() {
         var editor = editor()
         let step = editor.feed(Array("Math.fl\tX".utf8))

@@ -151,7 +151,7 @@ import Testing
         let repl = try await session(in: directory)
         var start = repl.mark
         repl.type("setTimeout(() => { throw new Error('late') }, 10); 1\r")
-        #expect(await repl.waitFor("Uncaught Error: late", after: start), "\(repl.plain(after: start))")
+        #expect(await repl.waitFor("Uncaught Error: late\n> ", after: start), "\(repl.plain(after: start))")
         start = repl.mark
         repl.type("Promise.reject(new RangeError('never handled')); 2\r")
         #expect(await repl.waitFor("Uncaught (in promise) RangeError: never handled", after: start))
