@@ -74,6 +74,7 @@ let package = Package(
                 "node/node-url.js", "node/node-string-decoder.js", "node/node-crypto.js", "node/node-process.js",
                 "node/node-stdin.js", "node/node-hash.js",
                 "cordova.js",
+                "repl.js",
             ].map { .embedInCode($0) }
         ),
         // The engine: JavaScriptCore host, event loop (the JS thread is a SwiftNIO event loop), command queue.
@@ -86,7 +87,7 @@ let package = Package(
         .target(name: "JSBridgeTesting", dependencies: ["JSBridge", "JSBridgeCore"]),
         // The command line (flags, exit codes, --help and --typings from the plugins' declarations) as a
         // library, for `jsbridge` and users' own runtimes.
-        .target(name: "JSBridgeCLI", dependencies: ["JSBridge"]),
+        .target(name: "JSBridgeCLI", dependencies: ["JSBridge", "CJavaScriptCore"]),
 
         // MARK: Built-in plugins: Plugins/<Name>/Core (bridge-free) + Plugins/<Name>/Plugin (adapter, JS, typings)
 

@@ -94,5 +94,7 @@ public enum JSBridgeScripts {
             onDemand: true),
         File(name: "node-stdin.js", source: PackageResources.node_stdin_js, globals: [], internals: [], onDemand: true),
         File(name: "node-hash.js", source: PackageResources.node_hash_js, globals: [], internals: [], onDemand: true),
+        // The REPL (`jsbridge` with no script on a terminal): loaded by module.js's runMain only then.
+        File(name: "repl.js", source: PackageResources.repl_js, globals: [], internals: [], onDemand: true),
     ]
 }

@@ -34,8 +34,14 @@ function describeUncaught(error, kind) {
   return (where ? where + "\n" : "") + prefix + text;
 }
 
+/// Reports `error` and ends the run; returns true instead when a REPL session took it (js/repl.js sets
+/// `internal.replUncaught`), which goes on as Node's REPL does.
 internal.reportUncaught = function (error, kind) {
-  if (error === internal.exitSentinel) return;
+  if (error === internal.exitSentinel) return false;
+  if (internal.replUncaught !== undefined) {
+    internal.replUncaught(error, kind);
+    return true;
+  }
   let text;
   try {
     text = describeUncaught(error, kind);

@@ -1085,4 +1085,6 @@ internal.esm = {
     return applyEdits(source, analysis.edits);
   },
   analyze,
+  /// The scanner, for js/repl.js (its top-level await rewrite).
+  tokenize,
 };

@@ -250,6 +250,12 @@ let mainModule;
 /// Runs the main script (`kind` "file" with an absolute path, or "eval" with code). An ES module main (by
 /// extension, package type, or syntax) goes to esm.js; CommonJS runs here.
 internal.runMain = function (kind, text) {
+  if (kind === "repl") {
+    // An interactive session: `text` names the terminal plugin (js/repl.js, loaded only here).
+    internal.load("repl.js");
+    internal.startRepl(text);
+    return;
+  }
   if (kind === "eval") {
     let fn;
     try {

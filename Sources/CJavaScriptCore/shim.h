@@ -216,4 +216,93 @@ static inline void jsb_signals_stop_self(void) {
 extern char **environ;
 static inline char **jsb_environ(void) { return environ; }
 
+
+// MARK: - Terminals (the REPL: JSBridgeCLI's TerminalPlugin; its pseudo-terminal tests).
+
+#include <pty.h>
+#include <spawn.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+
+/// The settings a terminal had before `jsb_tty_raw` changed them (restored by `jsb_tty_restore`).
+static inline struct termios *jsb_tty_saved(void) {
+    static struct termios saved;
+    return &saved;
+}
+static int jsb_tty_saved_fd = -1;
+
+/// Puts terminal `fd` in raw mode for line editing (no echo, no line buffering, no signal keys, no CR/NL
+/// translation on input; output processing stays on so "\n" still starts a new line); 0 or -1 (errno).
+static inline int jsb_tty_raw(int fd) {
+    struct termios settings;
+    if (tcgetattr(fd, &settings) != 0) return -1;
+    if (jsb_tty_saved_fd < 0) {
+        *jsb_tty_saved() = settings;
+        jsb_tty_saved_fd = fd;
+    }
+    settings.c_iflag &= ~(BRKINT | ICRNL | INPCK | ISTRIP | IXON);
+    settings.c_cflag |= CS8;
+    settings.c_lflag &= ~(ECHO | ICANON | IEXTEN | ISIG);
+    settings.c_cc[VMIN] = 1;
+    settings.c_cc[VTIME] = 0;
+    return tcsetattr(fd, TCSADRAIN, &settings);
+}
+
+/// Gives the terminal back the settings it had before `jsb_tty_raw` (a no-op if it never ran).
+static inline void jsb_tty_restore(void) {
+    if (jsb_tty_saved_fd >= 0) tcsetattr(jsb_tty_saved_fd, TCSADRAIN, jsb_tty_saved());
+}
+
+/// Restores the terminal when the process exits, however it exits normally (`exit`, `process.exit()`).
+static inline void jsb_tty_restore_at_exit(void) {
+    static int registered = 0;
+    if (!registered) {
+        registered = 1;
+        atexit(jsb_tty_restore);
+    }
+}
+
+/// The terminal's width in columns, or 0 when unknown.
+static inline int jsb_tty_columns(int fd) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_col;
+}
+
+/// posix_spawn's flag that starts the child in a session of its own (glibc's value: it is declared only
+/// under _GNU_SOURCE, which this header does not set).
+static inline short jsb_spawn_setsid_flag(void) {
+#ifdef POSIX_SPAWN_SETSID
+    return POSIX_SPAWN_SETSID;
+#else
+    return 0x80;
+#endif
+}
+
+/// Adds to `actions` the closing of every descriptor from `lowest` up in the child (glibc 2.34's
+/// posix_spawn_file_actions_addclosefrom_np, declared by name here as the header hides it in strict modes).
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
+static inline int jsb_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
+/// Opens a pseudo-terminal pair of `rows` x `cols`: the controller's fd in `*controller`, the device's path
+/// in `name` (`length` bytes); the device side is closed again (a child opens it by name); 0 or -1.
+static inline int jsb_pty_open(int *controller, char *name, size_t length, int rows, int cols) {
+    int device = -1;
+    struct winsize size = {0};
+    size.ws_row = (unsigned short)rows;
+    size.ws_col = (unsigned short)cols;
+    if (openpty(controller, &device, NULL, NULL, &size) != 0) return -1;
+    const char *path = ttyname(device);
+    if (path == NULL || strlen(path) + 1 > length) {
+        close(device);
+        close(*controller);
+        return -1;
+    }
+    strcpy(name, path);
+    close(device);
+    return 0;
+}
+
 #endif

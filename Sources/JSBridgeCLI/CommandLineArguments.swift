@@ -118,10 +118,8 @@ struct CommandLineArguments {
                 throw UsageError("Unknown option '\(argument)'.")
             }
         }
+        // No script: a REPL on a terminal, else stdin is the script (JSBridgeCommand decides).
         rest = Array(arguments[index...])
-        if eval == nil, rest.isEmpty, typings == nil, !wantsHelp, !wantsVersion {
-            throw UsageError("Missing a script to run (or -e <code>).")
-        }
     }
 
     /// Adds a capability flag's grant: everything, or the comma-separated scopes after `=`.
@@ -167,7 +165,17 @@ struct CommandLineArguments {
         var text = "OVERVIEW: \(runtime.abstract)\n\n"
         if !runtime.discussion.isEmpty { text += wrap(runtime.discussion, indent: 0) + "\n\n" }
         text += usage(runtime.name) + "\n\nARGUMENTS:\n"
-        text += table([("<script.js>", "The script to run, then its arguments.")])
+        text += table([
+            ("<script.js>", "The script to run, then its arguments."),
+            ("-", "Read the script from stdin (also what no script does when stdin is not a terminal)."),
+        ])
+        text +=
+            "\n"
+            + wrap(
+                "With no script and stdin a terminal, \(runtime.name) starts a REPL (read-eval-print loop): "
+                    + "top-level await, multi-line input, Tab completion, history in $JSBRIDGE_REPL_HISTORY (default "
+                    + "~/.jsbridge_repl_history); type .help in it. The options below apply to it too.", indent: 0)
+            + "\n"
         text += "\nOPTIONS:\n"
         text += table(
             engineOptions.map { option in
@@ -198,7 +206,8 @@ struct CommandLineArguments {
     }
 
     static func usage(_ name: String) -> String {
-        "USAGE: \(name) [options] <script.js> [args…]\n       \(name) [options] -e <code> [args…]"
+        "USAGE: \(name) [options] <script.js> [args…]\n       \(name) [options] -e <code> [args…]\n"
+            + "       \(name) [options]                      (a REPL; or stdin as the script)"
     }
 
     /// Rows with names in a 24-column gutter and help wrapped at 80 columns.

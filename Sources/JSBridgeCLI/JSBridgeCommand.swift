@@ -69,6 +69,14 @@ struct JSBridgeCommand {
         let host = BridgeHost()
         do {
             for plugin in plugins { try host.register(plugin) }
+            if Self.startsREPL(commandLine) {
+                // Only an interactive session has the terminal plugin; its name must not clash with the runtime's.
+                let environment = RuntimeOptions.processEnvironment()
+                try host.register(
+                    TerminalPlugin(
+                        historyPath: TerminalHistory.path(environment: environment),
+                        historySize: TerminalHistory.size(environment: environment)))
+            }
         } catch {
             return fail("\(error.message)", code: 70)
         }
@@ -110,6 +118,12 @@ struct JSBridgeCommand {
         var scriptArguments = arguments.rest
         if let eval = arguments.eval {
             script = .eval(eval)
+        } else if scriptArguments.first == "-" || (scriptArguments.isEmpty && isatty(0) == 0) {
+            // As Node: stdin that is not a terminal (or `-`) is the script, read to its end.
+            if !scriptArguments.isEmpty { scriptArguments.removeFirst() }
+            script = .eval(try Self.readStandardInput())
+        } else if scriptArguments.isEmpty {
+            script = .repl(terminal: TerminalPlugin.name)
         } else {
             script = .file(scriptArguments.removeFirst())
         }
@@ -142,6 +156,52 @@ struct JSBridgeCommand {
         let code = runtime.run(script)
         // Exit without tearing the engine down: the OS reclaims it faster than a final GC would.
         withExtendedLifetime(runtime) { Foundation.exit(code) }
+    }
+
+    /// Whether `commandLine` starts a REPL: no script, no `-e`, and stdin a terminal (a quick look; the
+    /// parser decides the rest).
+    static func startsREPL(_ commandLine: [String]) -> Bool {
+        guard isatty(0) == 1 else { return false }
+        var index = 0
+        while index < commandLine.count {
+            let argument = commandLine[index]
+            if argument == "--" { return index + 1 == commandLine.count }
+            if !argument.hasPrefix("-") || argument == "-" { return false }
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            if ["-e", "--eval", "--typings", "--help", "-h", "--version"].contains(name) { return false }
+            index += 1
+            // An option's separate value is not the script.
+            if !argument.contains("="),
+                let option = CommandLineArguments.engineOptions.first(where: {
+                    $0.names.contains(name)
+                }), option.valueName != nil
+            {
+                index += 1
+            }
+        }
+        return true
+    }
+
+    /// The most a script read from stdin may hold (the bound a file script has in practice: memory).
+    static let maxStandardInputBytes = 256 << 20
+
+    /// Stdin read to its end, as UTF-8.
+    static func readStandardInput() throws(UsageError) -> String {
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(0, &chunk, chunk.count)
+            if count > 0 {
+                data.append(contentsOf: chunk[0..<count])
+                guard data.count <= maxStandardInputBytes else {
+                    throw UsageError("the script on stdin is larger than \(maxStandardInputBytes >> 20) MiB.")
+                }
+            } else if count == 0 {
+                return String(decoding: data, as: UTF8.self)
+            } else if errno != EINTR {
+                throw UsageError("cannot read the script from stdin: \(String(cString: strerror(errno))).")
+            }
+        }
     }
 
     /// The most `--config` may hold: configuration is small, and a bound keeps a wrong path (a device, a
@@ -209,6 +269,7 @@ struct JSBridgeCommand {
 
     /// `<script name>-<hash of its absolute path>`, or `eval` for `-e`.
     static func defaultAppID(for script: Script) -> String {
+        if case .repl = script { return "repl" }
         guard case .file(let path) = script else { return "eval" }
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         let name = URL(fileURLWithPath: absolute).deletingPathExtension().lastPathComponent

@@ -52,8 +52,6 @@ private func withScratchDirectory<T>(_ body: (String) async throws -> T) async t
     static let usageErrors: [UsageError] = [
         .init(arguments: ["--bogus", hello], message: "Unknown option '--bogus'"),
         .init(arguments: ["-x", hello], message: "Unknown option '-x'"),
-        .init(arguments: [], message: "Missing a script"),
-        .init(arguments: ["--trace", "--allow-all"], message: "Missing a script"),
         .init(arguments: ["-e"], message: "Missing value for '-e"),
         .init(arguments: ["--timeout", "abc", hello], message: "--timeout"),
         .init(arguments: ["--timeout", "0", hello], message: "--timeout must be a positive number of seconds"),

@@ -176,6 +176,7 @@ public final class JSRuntime {
                 switch script {
                 case .file(let path): ("file", Self.absolutePath(path))
                 case .eval(let code): ("eval", code)
+                case .repl(let terminal): ("repl", terminal)
                 }
             callJS(runMain, [makeString(kind), makeString(text)])
         }
@@ -425,8 +426,9 @@ public final class JSRuntime {
         if let report = hooks.reportUncaught {
             var exception: JSValueRef?
             let args: [JSValueRef?] = [error, makeString(kind)]
-            JSObjectCallAsFunction(context, report, nil, 2, args, &exception)
-            if exception == nil, stopping { return }
+            let handled = JSObjectCallAsFunction(context, report, nil, 2, args, &exception)
+            // `true`: reported without ending the run (the REPL prints it and goes on, as Node's does).
+            if exception == nil, stopping || JSValueToBoolean(context, handled) { return }
         }
         let text = "Uncaught \(describe(error))\n"
         uncaughtErrors.append(text)

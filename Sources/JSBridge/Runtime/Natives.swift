@@ -159,5 +159,26 @@ extension JSRuntime {
             let function = try compileFunction(body: call.string(0), parameters: names, sourceURL: call.string(1))
             return function
         }
+        // evaluateScript(source, url[, checkOnly]) → the completion value of `source` run as a classic script
+        // at global scope (its let/const/class declarations persist in the global lexical scope, as the REPL
+        // needs); with checkOnly, only parses it and returns its SyntaxError, or undefined.
+        defineNative("evaluateScript") { [unowned(unsafe) self] call throws(NativeError) in
+            var exception: JSValueRef?
+            let checkOnly = call.count > 2 && call.bool(2)
+            let value = withJSString(call.string(0)) { source in
+                withJSString(call.string(1)) { url -> JSValueRef? in
+                    if checkOnly {
+                        _ = JSCheckScriptSyntax(context, source, url, 1, &exception)
+                        return nil
+                    }
+                    return JSEvaluateScript(context, source, nil, url, 1, &exception)
+                }
+            }
+            if let exception {
+                if checkOnly { return exception }
+                throw .exception(ThrownValue(value: exception))
+            }
+            return value
+        }
     }
 }

@@ -36,6 +36,9 @@ public enum Script: Sendable, Hashable {
     case file(String)
     /// Code given on the command line; it runs as `[eval]` in the working directory.
     case eval(String)
+    /// An interactive session (`js/repl.js`) reading the terminal through `terminal`, a plugin of the host's
+    /// with the REPL's terminal actions (the CLI registers one; the engine names no plugin itself).
+    case repl(terminal: String)
 }
 
 /// How a runtime behaves: arguments, environment, tracing, time limit and output.
