@@ -126,7 +126,7 @@ final class ByteStorage: @unchecked Sendable {
     static let empty = ByteStorage(base: nil, count: 0, owned: false)
 
     /// Buffers from this size on are aligned for, and ask for, transparent huge pages: filling a fresh 100 MiB
-    /// buffer then takes 50 page faults instead of 25,600 (measured about 3x faster; Benchmarks/README.md).
+    /// buffer then takes 50 page faults instead of 25,600 (Benchmarks/README.md, "Files").
     static let hugePageThreshold = 4 << 20
 
     static func allocate(_ count: Int) -> ByteStorage {
