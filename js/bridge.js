@@ -3,7 +3,8 @@
 // ends (result, error, cancel, timeout), so a million completed calls leave it empty.
 
 const {
-  ArrayIsArray, ArrayPrototypeIncludes, ArrayPrototypeJoin, ArrayPrototypeMap, ArrayPrototypePop, ArrayPrototypePush,
+  ArrayBufferIsView, ObjectDefineProperty, ObjectPrototypeToString, TypedArrayPrototypeGetSymbolToStringTag, Uint8Array,
+  ArrayIsArray, ArrayPrototypeIncludes, ArrayPrototypeJoin, ArrayPrototypeReverse, ArrayPrototypeMap, ArrayPrototypePop, ArrayPrototypePush,
   FunctionPrototypeCall, JSONParse, JSONStringify, ObjectCreate, ObjectFreeze, ObjectGetPrototypeOf, ObjectIsFrozen,
   ObjectKeys, Promise, PromiseReject, PromiseResolve, SafeMap, SafeSet, SafeWeakMap, TypeError,
 } = internal.primordials;
@@ -93,10 +94,57 @@ function findUnserializable(value, path, seen) {
   return null;
 }
 
-function rejectFunctionsAndSymbols(key, value) {
-  const type = typeof value;
-  if (type === "function" || type === "symbol") throw new TypeError(`a ${type} cannot be sent to a plugin`);
-  return value;
+// MARK: - Bytes beside the JSON
+
+/// Whether `value` crosses as bytes: an ArrayBuffer or a view of one (typed arrays, DataView, Buffer).
+function isBytes(value) {
+  return ArrayBufferIsView(value) || ObjectPrototypeToString(value) === "[object ArrayBuffer]";
+}
+
+// The bytes the last `serialize` found, beside its JSON text (null: none): each one's path (an array of keys
+// and indices) and the value, in the same order. The JSON holds `{}` at each path.
+let bytesPaths = null;
+let bytesValues = null;
+
+function addBytes(path, value) {
+  const view = ArrayBufferIsView(value);
+  // A large buffer is lent to the plugin rather than copied: one that can shrink is copied here first.
+  const buffer = view ? value.buffer : value;
+  if (buffer.resizable === true || buffer.growable === true) {
+    value = view ? new Uint8Array(buffer, value.byteOffset, value.byteLength).slice() : value.slice(0);
+  } else if (view && TypedArrayPrototypeGetSymbolToStringTag(value) === undefined) {
+    // The engine reads typed arrays and ArrayBuffers; a DataView is read through a Uint8Array over its bytes.
+    value = new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  }
+  if (bytesPaths === null) {
+    bytesPaths = [];
+    bytesValues = [];
+  }
+  ArrayPrototypePush(bytesPaths, path);
+  ArrayPrototypePush(bytesValues, value);
+}
+
+/// A `JSON.stringify` replacer that refuses functions and symbols and sets bytes aside (`addBytes`) with
+/// their paths, worked out from each object's holder and key.
+function checkingReplacer() {
+  const holders = new SafeMap(); // object -> [holder, key]
+  return function (key, value) {
+    const type = typeof value;
+    if (type === "function" || type === "symbol") throw new TypeError(`a ${type} cannot be sent to a plugin`);
+    if (type !== "object" || value === null) return value;
+    // `toJSON` (a Buffer's) has already replaced the value: the holder still has the original.
+    const original = this[key];
+    if (original !== null && typeof original === "object" && isBytes(original)) {
+      const path = [];
+      for (let holder = this, k = key; holders.has(holder); [holder, k] = holders.get(holder)) {
+        ArrayPrototypePush(path, ArrayIsArray(holder) ? +k : k);
+      }
+      addBytes(ArrayPrototypeReverse(path), original);
+      return {};
+    }
+    holders.set(value, [this, key]);
+    return value;
+  };
 }
 
 const OBJECT_PROTOTYPE = Object.prototype;
@@ -135,12 +183,17 @@ function describeThrown(error) {
 }
 
 /// `JSON.stringify` that refuses what it would otherwise drop or fail on, with the path of the problem.
+/// `ArrayBuffer`s and views in `args` are set aside with their paths (`bytesPaths`, `bytesValues`).
 function serialize(args, basePath) {
+  bytesPaths = null;
+  bytesValues = null;
   if (args === undefined) return "null";
   try {
     if (isPlainData(args, 0)) return JSONStringify(args) ?? "null";
-    return JSONStringify(args, rejectFunctionsAndSymbols) ?? "null";
+    return JSONStringify(args, checkingReplacer()) ?? "null";
   } catch (error) {
+    bytesPaths = null;
+    bytesValues = null;
     let issue;
     try {
       issue = findUnserializable(args, basePath || "", []);
@@ -154,6 +207,17 @@ function serialize(args, basePath) {
   }
 }
 internal.serialize = serialize;
+/// For the engine's sync calls: the JSON text, or `[text, paths, bytes]` when the value holds bytes.
+internal.serializeNative = function (value, basePath) {
+  const text = serialize(value, basePath);
+  return bytesPaths === null ? text : [text, JSONStringify(bytesPaths), bytesValues];
+};
+
+/// Starts call `id` of action `index` with the JSON text `json` of the last `serialize` (and its bytes).
+function callNative(index, id, json) {
+  if (bytesPaths === null) internal.callAsync(index, id, json);
+  else internal.callAsync(index, id, json, JSONStringify(bytesPaths), bytesValues);
+}
 
 function execArguments(args) {
   if (!ArrayIsArray(args)) return args;
@@ -189,7 +253,7 @@ function start(index, plugin, action, args, entry, options) {
   entry.timer = undefined;
   entry.signal = undefined;
   pending.set(id, entry);
-  internal.callAsync(index, id, json);
+  callNative(index, id, json);
   if (options !== undefined && options !== null) watch(id, entry, options);
   return id;
 }
@@ -251,11 +315,33 @@ function makeFailure(payload, entry) {
   return new BridgeError(payload.code, payload.message, { plugin: entry.plugin, action: entry.action, data: payload.data });
 }
 
-/// Called by the runtime with a JSON batch of `[id, kind, payload]` (events: `[0, 4, plugin, event, payload]`).
-internal.dispatch = function (text) {
+/// `payload` with `count` of the batch's `bytes` from `start` placed at `paths` (a path `[]` is the payload).
+function placeBytes(payload, paths, bytes, start) {
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i];
+    const array = bytes[start + i];
+    if (path.length === 0) {
+      payload = array;
+      continue;
+    }
+    let holder = payload;
+    for (let j = 0; j < path.length - 1; j++) holder = holder[path[j]];
+    ObjectDefineProperty(holder, path[path.length - 1], { value: array, writable: true, enumerable: true, configurable: true });
+  }
+  return payload;
+}
+
+/// Called by the runtime with a JSON batch of `[id, kind, payload]` (events: `[0, 4, plugin, event, payload]`);
+/// a value or item with bytes is `[id, kind, payload, paths]`, its bytes the next ones of `bytes` (Uint8Arrays).
+internal.dispatch = function (text, bytes) {
   const batch = JSONParse(text);
+  let nextBytes = 0;
   for (let i = 0; i < batch.length; i++) {
     const message = batch[i];
+    if (message.length === 4 && message[1] !== EVENT) {
+      message[2] = placeBytes(message[2], message[3], bytes, nextBytes);
+      nextBytes += message[3].length;
+    }
     const kind = message[1];
     if (kind === EVENT) {
       emit(message[2], message[3], message[4]);
@@ -296,7 +382,7 @@ function call(plugin, action, args, options) {
     const json = serialize(args);
     checkOptions(options);
     id = ++lastId;
-    internal.callAsync(entry[0], id, json);
+    callNative(entry[0], id, json);
   } catch (error) {
     return PromiseReject(withCall(error, plugin, action));
   }

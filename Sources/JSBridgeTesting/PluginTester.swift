@@ -46,8 +46,15 @@ public final class PluginTester: Sendable {
     /// What the plugin did wrong so far: events it did not declare, answers given twice.
     public var misuses: [String] { misuseLog.entries.withLock { $0 } }
 
-    /// Calls an async (or sync) action and returns its result.
+    /// Calls an async (or sync) action and returns its result, in plain JSON: ``Bytes`` are base64 text on
+    /// both sides (see ``call(_:_:)-(_,BridgeValue)`` for the bytes lane).
     public func call(_ action: String, _ arguments: JSONValue = .null) async throws(BridgeError) -> JSONValue {
+        try await call(action, BridgeValue(arguments)).plainJSON
+    }
+
+    /// Calls an async (or sync) action with bytes beside the arguments' JSON, as a script's `Uint8Array`s
+    /// cross, and returns its result with its ``Bytes`` beside the JSON, as a script receives them.
+    public func call(_ action: String, _ arguments: BridgeValue) async throws(BridgeError) -> BridgeValue {
         let resolved = try registry.resolve(plugin: pluginName, action: action)
         if resolved.action.kind == .stream {
             throw .actionNotFound(pluginName, action, hint: "it is a stream action; use stream(_:_:)")
@@ -61,10 +68,11 @@ public final class PluginTester: Sendable {
                 reply: CallReply(callID: id, plugin: pluginName, action: action, sink: sink))
         }
         switch outcome {
-        case .value(let value): return value
-        case .encoded(let value): return value.value
+        case .value(let value): return BridgeValue(value)
+        case .valueWithBytes(let value): return value
+        case .encoded(let value): return BridgeValue(value.value)
         case .failed(let error): throw error
-        case .item, .finished: return .null
+        case .item, .itemWithBytes, .finished: return BridgeValue(.null)
         }
     }
 
@@ -83,8 +91,13 @@ public final class PluginTester: Sendable {
         return try JSONValueDecoder().decode(R.self, from: value)
     }
 
-    /// Calls a sync action on the calling thread.
+    /// Calls a sync action on the calling thread (plain JSON: ``Bytes`` are base64 text).
     public func callSync(_ action: String, _ arguments: JSONValue = .null) throws(BridgeError) -> JSONValue {
+        try registry.invokeSync(try registry.resolve(plugin: pluginName, action: action), arguments: arguments)
+    }
+
+    /// Calls a sync action on the calling thread with bytes beside the JSON both ways, as scripts do.
+    public func callSync(_ action: String, _ arguments: BridgeValue) throws(BridgeError) -> BridgeValue {
         try registry.invokeSync(try registry.resolve(plugin: pluginName, action: action), arguments: arguments)
     }
 
@@ -100,12 +113,18 @@ public final class PluginTester: Sendable {
     /// the iteration early (or cancelling the iterating task) cancels the native side, as `cancel()` does from
     /// JavaScript.
     public func stream(_ action: String, _ arguments: JSONValue = .null) throws(BridgeError) -> PluginStream {
+        try stream(action, BridgeValue(arguments))
+    }
+
+    /// Starts a stream action with bytes beside the arguments' JSON; its values keep their ``Bytes`` beside
+    /// the JSON in ``PluginStream/collectWithBytes()`` (iterating gives them in plain JSON).
+    public func stream(_ action: String, _ arguments: BridgeValue) throws(BridgeError) -> PluginStream {
         let resolved = try registry.resolve(plugin: pluginName, action: action)
         guard resolved.action.kind == .stream else {
             throw .actionNotFound(pluginName, action, hint: "it is not a stream action; use call(_:_:)")
         }
         let id = nextID.add(1, ordering: .relaxed).newValue
-        let (values, continuation) = AsyncThrowingStream.makeStream(of: JSONValue.self)
+        let (values, continuation) = AsyncThrowingStream.makeStream(of: BridgeValue.self)
         let misuseLog = self.misuseLog
         let sink = StreamSink(continuation: continuation, misuse: { message in misuseLog.append(message) })
         let reply = CallReply(callID: id, plugin: pluginName, action: action, sink: sink)
@@ -140,7 +159,7 @@ public final class PluginTester: Sendable {
 /// The values of a stream action, acknowledged as they are consumed (back-pressure, as under the runtime).
 public struct PluginStream: AsyncSequence, Sendable {
     public typealias Element = JSONValue
-    let values: AsyncThrowingStream<JSONValue, any Error>
+    let values: AsyncThrowingStream<BridgeValue, any Error>
     let handle: CallHandle
 
     /// Cancels the stream on the native side.
@@ -151,6 +170,16 @@ public struct PluginStream: AsyncSequence, Sendable {
     public func collect() async throws -> [JSONValue] {
         var all: [JSONValue] = []
         for try await value in self { all.append(value) }
+        return all
+    }
+
+    /// Every value until the stream ends, with its ``Bytes`` beside the JSON as a script receives them.
+    public func collectWithBytes() async throws -> [BridgeValue] {
+        var all: [BridgeValue] = []
+        for try await value in values {
+            handle.acknowledge()
+            all.append(value)
+        }
         return all
     }
 
@@ -166,13 +195,13 @@ public struct PluginStream: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> Iterator { Iterator(base: values.makeAsyncIterator(), handle: handle) }
 
     public struct Iterator: AsyncIteratorProtocol {
-        var base: AsyncThrowingStream<JSONValue, any Error>.AsyncIterator
+        var base: AsyncThrowingStream<BridgeValue, any Error>.AsyncIterator
         let handle: CallHandle
 
         public mutating func next() async throws -> JSONValue? {
-            let value = try await base.next()
-            if value != nil { handle.acknowledge() }
-            return value
+            guard let value = try await base.next() else { return nil }
+            handle.acknowledge()
+            return value.plainJSON
         }
     }
 }
@@ -227,13 +256,14 @@ private final class SingleOutcomeSink: CallOutcomeSink {
 }
 
 private struct StreamSink: CallOutcomeSink {
-    let continuation: AsyncThrowingStream<JSONValue, any Error>.Continuation
+    let continuation: AsyncThrowingStream<BridgeValue, any Error>.Continuation
     let misuse: @Sendable (String) -> Void
 
     func deliver(_ outcome: CallOutcome, callID: UInt64) {
         switch outcome {
-        case .item(let value), .value(let value): continuation.yield(value)
-        case .encoded(let value): continuation.yield(value.value)
+        case .item(let value), .value(let value): continuation.yield(BridgeValue(value))
+        case .itemWithBytes(let value), .valueWithBytes(let value): continuation.yield(value)
+        case .encoded(let value): continuation.yield(BridgeValue(value.value))
         case .finished: continuation.finish()
         case .failed(let error): continuation.finish(throwing: error)
         }

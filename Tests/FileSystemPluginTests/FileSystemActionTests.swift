@@ -69,9 +69,19 @@ import Testing
         #expect(try fs.callSync("take", token) == .string(large))
         #expect(throws: BridgeError.self) { try fs.callSync("take", token) }
         #expect(try fs.callSync("readFileSync", ["path": root + "/large", "encoding": "utf8"]) == .string(large))
-        // Bytes without an encoding: each byte as the character byte + 1.
-        try Data([0, 1, 0x7E, 0x7F, 0xFF]).write(to: URL(fileURLWithPath: root + "/bytes"))
-        #expect(try fs.callSync("readFileSync", ["path": root + "/bytes"]) == "\u{1}\u{2}\u{7F}\u{80}\u{100}")
+        // Bytes without an encoding: `Bytes` beside the JSON (scripts get a Uint8Array); base64 in plain JSON.
+        let raw: [UInt8] = [0, 1, 0x7E, 0x7F, 0xFF]
+        try Data(raw).write(to: URL(fileURLWithPath: root + "/bytes"))
+        #expect(try fs.callSync("readFileSync", ["path": root + "/bytes"]) == .string(Data(raw).base64EncodedString()))
+        let lane = try await fs.call("readFile", BridgeValue(["path": .string(root + "/bytes")]))
+        #expect(lane.bytes == [ByteAttachment(path: [], bytes: Bytes(raw))])
+        let written = try fs.callSync(
+            "writeFileSync",
+            BridgeValue(
+                ["path": .string(root + "/b2"), "data": [:]],
+                bytes: [ByteAttachment(path: [.key("data")], bytes: Bytes(raw.reversed()))]))
+        #expect(written == BridgeValue(.null))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/b2")) == Data(raw.reversed()))
         let stagedWrite = try fs.callSync("stage", "héllo")
         _ = try await fs.call("writeFile", ["path": .string(root + "/w"), "token": stagedWrite])
         #expect(try String(contentsOfFile: root + "/w", encoding: .utf8) == "héllo")

@@ -204,6 +204,49 @@ import Testing
         #expect(bytes.count == size && bytes[size - 1] == UInt8(((size - 1) * 7 + ((size - 1) >> 8)) & 255))
     }
 
+    /// Bytes cross the bridge as bytes (no text on the way): views at an offset and DataViews write only their
+    /// own bytes; streams and sync reads of a handle give Uint8Arrays; every byte value survives.
+    @Test func bytesCrossAsBytesThroughEveryPath() async throws {
+        let result = await run(
+            """
+            const fs = require("jsbridge:node:fs");
+            const fsp = fs.promises;
+            const bytes = new Uint8Array(300000);
+            for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 13 + (i >> 9)) & 255;
+            const equal = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+            (async () => {
+              const big = new Uint8Array(bytes.length + 10);
+              big.set(bytes, 5);
+              await fsp.writeFile(root + "/v.bin", big.subarray(5, 5 + bytes.length));
+              const back = await fsp.readFile(root + "/v.bin");
+              console.log(back instanceof Uint8Array, equal(back, bytes));
+              fs.writeFileSync(root + "/d.bin", new DataView(big.buffer, 5, bytes.length));
+              console.log(equal(fs.readFileSync(root + "/d.bin"), bytes));
+              await new Promise((resolve, reject) => {
+                const out = fs.createWriteStream(root + "/s.bin");
+                out.on("error", reject);
+                for (let i = 0; i < bytes.length; i += 70000) out.write(bytes.subarray(i, i + 70000));
+                out.end(resolve);
+              });
+              const chunks = [];
+              for await (const chunk of fs.createReadStream(root + "/s.bin", { highWaterMark: 65536 })) chunks.push(chunk);
+              const joined = new Uint8Array(bytes.length);
+              let at = 0;
+              for (const chunk of chunks) { joined.set(chunk, at); at += chunk.length; }
+              console.log(chunks.length, chunks.every((c) => c instanceof Uint8Array), at, equal(joined, bytes));
+              const fd = fs.openSync(root + "/s.bin", "r");
+              const part = new Uint8Array(100);
+              console.log(fs.readSync(fd, part, 0, 100, 1000), equal(part, bytes.subarray(1000, 1100)));
+              fs.closeSync(fd);
+              await fsp.writeFile(root + "/empty.bin", new Uint8Array(0));
+              console.log((await fsp.readFile(root + "/empty.bin")).length);
+            })();
+            """)
+        #expect(result.lines == ["true true", "true", "5 true 300000 true", "100 true", "0"], "\(result.stderr)")
+        let written = try FileOperations.readFile(root + "/d.bin")
+        #expect(written.count == 300000 && written[299_999] == UInt8((299_999 * 13 + (299_999 >> 9)) & 255))
+    }
+
     @Test func pathsNeedTheirCapability() async throws {
         try FileManager.default.createDirectory(atPath: root + "/granted", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root + "/secret", withIntermediateDirectories: true)

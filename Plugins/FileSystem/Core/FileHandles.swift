@@ -85,22 +85,62 @@ public final class FileHandles: Sendable {
         return bytes
     }
 
+    /// Reads up to `length` bytes like ``read(_:length:position:)``, into one buffer that crosses to
+    /// JavaScript as it is.
+    public func readBytes(_ handle: Int, length: Int, position: Int? = nil) throws(FileSystemError) -> Bytes {
+        let entry = try self.entry(handle, "read")
+        var failure: FileSystemError?
+        let bytes = Bytes(capacity: max(length, 0)) { buffer in
+            var count = 0
+            while count < buffer.count {
+                let n = pread(
+                    entry.fd, buffer.baseAddress! + count, buffer.count - count,
+                    off_t((position ?? entry.position) + count))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = FileSystemError(errno: errno, syscall: "read", path: entry.path)
+                    break
+                }
+                if n == 0 { break }
+                count += n
+            }
+            return count
+        }
+        if let failure { throw failure }
+        if position == nil { advance(handle, by: bytes.count) }
+        return bytes
+    }
+
+    /// Writes `bytes` at `position` (nil: the handle's position, which then advances; files opened for
+    /// appending always write at the end); returns how many were written.
+    @discardableResult
+    public func write(_ handle: Int, _ bytes: Bytes, position: Int? = nil) throws(FileSystemError) -> Int {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(FileSystemError) in try write(handle, buffer, position: position) }
+        }
+        .get()
+    }
+
     /// Writes `bytes` at `position` (nil: the handle's position, which then advances; files opened for
     /// appending always write at the end); returns how many were written.
     @discardableResult
     public func write(_ handle: Int, _ bytes: [UInt8], position: Int? = nil) throws(FileSystemError) -> Int {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(FileSystemError) in try write(handle, buffer, position: position) }
+        }
+        .get()
+    }
+
+    private func write(_ handle: Int, _ bytes: UnsafeRawBufferPointer, position: Int?) throws(FileSystemError) -> Int {
         let entry = try self.entry(handle, "write")
         var count = 0
         while count < bytes.count {
-            let n = bytes.withUnsafeBytes { buffer in
-                if entry.append {
-                    Glibc.write(entry.fd, buffer.baseAddress! + count, buffer.count - count)
-                } else {
-                    pwrite(
-                        entry.fd, buffer.baseAddress! + count, buffer.count - count,
-                        off_t((position ?? entry.position) + count))
-                }
-            }
+            let n =
+                entry.append
+                ? Glibc.write(entry.fd, bytes.baseAddress! + count, bytes.count - count)
+                : pwrite(
+                    entry.fd, bytes.baseAddress! + count, bytes.count - count,
+                    off_t((position ?? entry.position) + count))
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileSystemError(errno: errno, syscall: "write", path: entry.path)

@@ -37,6 +37,38 @@ public enum FileOperations {
         return bytes
     }
 
+    /// The bytes of the file at `path`, read straight into one buffer of the file's size when it is a regular
+    /// file (the buffer then crosses to JavaScript as it is).
+    public static func readFileBytes(_ path: String) throws(FileSystemError) -> Bytes {
+        let fd = try openFile(path, flags: O_RDONLY)
+        defer { close(fd) }
+        var info = Glibc.stat()
+        guard fstat(fd, &info) == 0 else { throw FileSystemError(errno: errno, syscall: "fstat", path: path) }
+        if info.st_mode & S_IFMT == S_IFDIR { throw FileSystemError(errno: EISDIR, syscall: "read", path: path) }
+        let size = Int(info.st_size)
+        guard info.st_mode & S_IFMT == S_IFREG, size > 0 else { return Bytes(try readFile(path)) }
+        var failure: FileSystemError?
+        let bytes = Bytes(capacity: size) { buffer in
+            var count = 0
+            while count < size {
+                let n = read(fd, buffer.baseAddress! + count, size - count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = FileSystemError(errno: errno, syscall: "read", path: path)
+                    break
+                }
+                if n == 0 { break }
+                count += n
+            }
+            return count
+        }
+        if let failure { throw failure }
+        // A file that grew since `fstat` is read again to its end.
+        var probe: UInt8 = 0
+        if bytes.count == size, read(fd, &probe, 1) > 0 { return Bytes(try readFile(path)) }
+        return bytes
+    }
+
     /// How `writeFile` opens its file (Node's `flag`: `w`, `a`, `wx`, `ax`).
     public enum WriteMode: Sendable {
         case truncate, append, exclusive, appendExclusive

@@ -54,32 +54,9 @@ extension FileSystemPlugin {
         return mode
     }
 
-    /// Bytes as they cross to JavaScript: byte `b` as the character U+0001 + `b`. No NUL, so a large string
-    /// takes the engine's UTF-8 C-string path (a string with NUL is converted through UTF-16, several times
-    /// slower), and bytes below 0x7F stay one-byte UTF-8. JavaScript subtracts the 1 (`wireToBytes`).
-    static func wireString(_ bytes: [UInt8]) -> String {
-        var wide = 0
-        for byte in bytes where byte >= 0x7F { wide += 1 }
-        return String(unsafeUninitializedCapacity: bytes.count + wide) { out in
-            var i = 0
-            for byte in bytes {
-                let unit = UInt16(byte) + 1
-                if unit < 0x80 {
-                    out[i] = UInt8(unit)
-                    i += 1
-                } else {
-                    out[i] = UInt8(0xC0 | unit >> 6)
-                    out[i + 1] = UInt8(0x80 | unit & 0x3F)
-                    i += 2
-                }
-            }
-            return i
-        }
-    }
-
-    /// Bytes read, as the script asked: text in `encoding`, else the bridge form (``wireString(_:)``).
-    static func contents(_ bytes: [UInt8], _ encoding: TextEncoding?) -> String {
-        encoding.map { $0.encode(bytes) } ?? wireString(bytes)
+    /// The bytes a script sent at `key` beside the JSON (a `Uint8Array`, `ArrayBuffer` or other view).
+    static func sentBytes(_ args: BridgeValue, _ key: String) -> Bytes? {
+        args.bytes.first { $0.path == [.key(key)] }?.bytes
     }
 
     /// Text to hand back: inside the answer when small, else staged for `take`.
@@ -111,16 +88,34 @@ extension FileSystemPlugin {
 
     // MARK: Whole files
 
-    static func readFile(_ context: PluginContext<Self>, _ args: JSONValue) throws -> JSONValue {
-        let reader = try ArgumentReader(args)
+    /// Without an encoding the answer is the file's bytes (a `Uint8Array` in JavaScript), else its text.
+    static func readFile(_ context: PluginContext<Self>, _ args: BridgeValue) throws -> BridgeValue {
+        let reader = try ArgumentReader(args.json)
         let file = try path(reader, "path", .read, context)
-        let encoding = try Self.encoding(reader)
+        guard let encoding = try Self.encoding(reader) else {
+            return BridgeValue(
+                bytes: try run(file) { () throws(FileSystemError) in try FileOperations.readFileBytes(file.resolved) })
+        }
         let bytes = try run(file) { () throws(FileSystemError) in try FileOperations.readFile(file.resolved) }
-        return answer(contents(bytes, encoding), context)
+        return BridgeValue(answer(encoding.encode(bytes), context))
     }
 
-    static func writeFile(_ context: PluginContext<Self>, _ args: JSONValue) throws -> JSONValue {
-        let (reader, text) = try content(args, context)
+    static func writeFile(_ context: PluginContext<Self>, _ args: BridgeValue) throws -> BridgeValue {
+        if let bytes = sentBytes(args, "data") {
+            return try writeFile(context, ArgumentReader(args.json), .bytes(bytes))
+        }
+        let (reader, text) = try content(args.json, context)
+        return try writeFile(context, reader, .text(text))
+    }
+
+    enum Contents {
+        case text(String)
+        case bytes(Bytes)
+    }
+
+    static func writeFile(_ context: PluginContext<Self>, _ reader: ArgumentReader, _ contents: Contents) throws
+        -> BridgeValue
+    {
         let file = try path(reader, "path", .write, context)
         let encoding = try Self.encoding(reader) ?? .utf8
         let mode = try Self.mode(reader, default: 0o666)
@@ -134,13 +129,16 @@ extension FileSystemPlugin {
             throw BridgeError.invalidArgument(at: reader.path(of: "flag"), "expected w, a, wx or ax, got '\(other)'")
         }
         try run(file) { () throws(FileSystemError) in
-            if encoding == .utf8 {
+            switch contents {
+            case .bytes(let bytes):
+                try FileOperations.writeFile(file.resolved, bytes, mode: writeMode, permissions: mode)
+            case .text(let text) where encoding == .utf8:
                 try FileOperations.writeFile(file.resolved, text.utf8, mode: writeMode, permissions: mode)
-            } else {
+            case .text(let text):
                 try FileOperations.writeFile(file.resolved, encoding.decode(text), mode: writeMode, permissions: mode)
             }
         }
-        return .null
+        return BridgeValue(.null)
     }
 
     static func truncate(_ context: PluginContext<Self>, _ args: JSONValue) throws -> JSONValue {
@@ -306,22 +304,31 @@ extension FileSystemPlugin {
         return position
     }
 
-    static func read(_ context: PluginContext<Self>, _ args: JSONValue) throws -> JSONValue {
-        let reader = try ArgumentReader(args)
+    /// Without an encoding the answer is the bytes read (a `Uint8Array` in JavaScript), else their text.
+    static func read(_ context: PluginContext<Self>, _ args: BridgeValue) throws -> BridgeValue {
+        let reader = try ArgumentReader(args.json)
         let fd = try handle(reader)
         let length = try reader.int("length") ?? 65536
         guard (0...(1 << 30)).contains(length) else { throw reader.issue("length", "must be between 0 and 2^30") }
-        let encoding = try Self.encoding(reader)
-        let bytes = try context.state.handles.read(fd, length: length, position: try position(reader))
-        return answer(contents(bytes, encoding), context)
+        let position = try position(reader)
+        guard let encoding = try Self.encoding(reader) else {
+            return BridgeValue(bytes: try context.state.handles.readBytes(fd, length: length, position: position))
+        }
+        let bytes = try context.state.handles.read(fd, length: length, position: position)
+        return BridgeValue(answer(encoding.encode(bytes), context))
     }
 
-    static func write(_ context: PluginContext<Self>, _ args: JSONValue) throws -> JSONValue {
-        let (reader, text) = try content(args, context)
+    static func write(_ context: PluginContext<Self>, _ args: BridgeValue) throws -> BridgeValue {
+        if let bytes = sentBytes(args, "data") {
+            let reader = try ArgumentReader(args.json)
+            let written = try context.state.handles.write(try handle(reader), bytes, position: try position(reader))
+            return BridgeValue(.number(Double(written)))
+        }
+        let (reader, text) = try content(args.json, context)
         let fd = try handle(reader)
         let encoding = try Self.encoding(reader) ?? .utf8
         let written = try context.state.handles.write(fd, encoding.decode(text), position: try position(reader))
-        return .number(Double(written))
+        return BridgeValue(.number(Double(written)))
     }
 
     static func close(_ context: PluginContext<Self>, _ args: JSONValue) throws -> JSONValue {

@@ -10,9 +10,11 @@ import Synchronization
 /// Node's sync calls. Paths are resolved (symlinks followed, `..` removed) and checked before use; the
 /// resolved path is the one opened, and errors name the path the script gave, with Node's codes.
 ///
-/// Large contents do not cross as JSON: `readFile` answers a file over ``inlineLimit`` with a token that
-/// the sync `take` turns into the string, and JavaScript hands large data to `writeFile` through the sync
-/// `stage` (a string argument or result of a sync action crosses without JSON text).
+/// Bytes cross as ``Bytes``, beside the JSON: `readFile` and `read` without an encoding answer a
+/// `Uint8Array` over the buffer the file was read into, and `writeFile`/`write` take a script's bytes at
+/// `data`. Large text does not cross as JSON either: `readFile` answers text over ``inlineLimit`` with a
+/// token that the sync `take` turns into the string, and JavaScript hands large text to `writeFile` through
+/// the sync `stage` (a string argument or result of a sync action crosses without JSON text).
 public struct FileSystemPlugin: BridgePlugin {
     public static let name = "FileSystem"
 
@@ -60,8 +62,8 @@ public struct FileSystemPlugin: BridgePlugin {
         plugin.script(.module("node:fs", file: "node-fs.js", source: PackageResources.node_fs_js))
         plugin.typeScript(utf8: PackageResources.filesystem_d_ts)
         for (name, operation) in operations {
-            plugin.async(name, args: JSONValue.self) { context, args in try operation(context, args) }
-            plugin.sync(name + "Sync", args: JSONValue.self) { context, args in
+            plugin.async(name, args: BridgeValue.self) { context, args in try operation(context, args) }
+            plugin.sync(name + "Sync", args: BridgeValue.self) { context, args in
                 try direct(operation(context, args), context)
             }
         }
@@ -81,27 +83,33 @@ public struct FileSystemPlugin: BridgePlugin {
 
     /// A sync answer holding contents as the string itself: a sync action's string result reaches JavaScript
     /// without JSON text, so staging is not needed.
-    static func direct(_ answer: JSONValue, _ context: PluginContext<Self>) -> JSONValue {
-        guard case .object(let object) = answer, object.count == 1 else { return answer }
-        if case .string(let text)? = object["data"] { return .string(text) }
+    static func direct(_ answer: BridgeValue, _ context: PluginContext<Self>) -> BridgeValue {
+        guard answer.bytes.isEmpty, case .object(let object) = answer.json, object.count == 1 else { return answer }
+        if case .string(let text)? = object["data"] { return BridgeValue(.string(text)) }
         if case .number(let token)? = object["token"], let text = context.state.staged.take(Int(token)) {
-            return .string(text)
+            return BridgeValue(.string(text))
         }
         return answer
     }
 
-    typealias Operation = @Sendable (PluginContext<Self>, JSONValue) throws -> JSONValue
+    typealias Operation = @Sendable (PluginContext<Self>, BridgeValue) throws -> BridgeValue
+
+    /// An operation on JSON alone (no bytes either way).
+    static func json(_ body: @escaping @Sendable (PluginContext<Self>, JSONValue) throws -> JSONValue) -> Operation {
+        { context, args in BridgeValue(try body(context, args.json)) }
+    }
 
     /// The file-system actions, each run as an async action and as its `Sync` twin.
     static let operations: [(String, Operation)] = [
-        ("readFile", readFile), ("writeFile", writeFile), ("readdir", readdir),
-        ("stat", { context, args in try stat(context, args, link: false) }),
-        ("lstat", { context, args in try stat(context, args, link: true) }),
-        ("mkdir", mkdir), ("rm", rm), ("rmdir", rmdir), ("unlink", unlink), ("rename", rename),
-        ("copyFile", copyFile), ("access", access), ("realpath", realpath), ("symlink", symlink),
-        ("readlink", readlink), ("chmod", chmod), ("truncate", truncate), ("exists", exists),
-        ("open", open), ("read", read), ("write", write), ("close", close), ("fstat", fstat),
-        ("ftruncate", ftruncate),
+        ("readFile", readFile), ("writeFile", writeFile), ("readdir", json(readdir)),
+        ("stat", json { context, args in try stat(context, args, link: false) }),
+        ("lstat", json { context, args in try stat(context, args, link: true) }),
+        ("mkdir", json(mkdir)), ("rm", json(rm)), ("rmdir", json(rmdir)), ("unlink", json(unlink)),
+        ("rename", json(rename)), ("copyFile", json(copyFile)), ("access", json(access)),
+        ("realpath", json(realpath)), ("symlink", json(symlink)), ("readlink", json(readlink)),
+        ("chmod", json(chmod)), ("truncate", json(truncate)), ("exists", json(exists)), ("open", json(open)),
+        ("read", read), ("write", write), ("close", json(close)), ("fstat", json(fstat)),
+        ("ftruncate", json(ftruncate)),
     ]
 }
 

@@ -1,9 +1,10 @@
 // filesystem-core.js - what the FileSystem global and the node:fs modules share (`plugin.shared.fs`): calls
 // with Node-shaped errors, contents crossing the bridge, paths, Stats, Dirent, file handles and streams.
 //
-// Contents cross as strings: text as itself, bytes to Swift as latin1 (one character per byte), bytes from
-// Swift as one character per byte plus one (no NUL, see FileSystemPlugin.wireString). Large ones go through
-// the sync `stage`/`take` actions: a string argument or result of a sync action crosses without JSON text.
+// Bytes cross beside the JSON (the bridge's bytes lane): `data` given as a Uint8Array, Buffer, other view or
+// ArrayBuffer reaches Swift as bytes, and reads without an encoding answer a Uint8Array over the buffer Swift
+// read into. Text crosses as strings; large text goes through the sync `stage`/`take` actions (a string
+// argument or result of a sync action crosses without JSON text).
 
 const { BridgeError, utf8Decode } = runtime;
 const INLINE = plugin.constants.inlineLimit;
@@ -99,24 +100,27 @@ function bytesToLatin1(bytes) {
   return parts.join("");
 }
 
-/// Bytes as they come from Swift: each character is the byte plus one (no NUL in the string).
-function wireToBytes(text) {
-  const n = text.length;
-  const bytes = new Uint8Array(n);
-  for (let i = 0; i < n; i++) bytes[i] = text.charCodeAt(i) - 1;
-  return bytes;
-}
-
 /// Bytes as the script's `Buffer` when the runtime has one (node:fs answers with Buffers), else as they are.
 function asBuffer(bytes) {
   const B = globalThis.Buffer;
   return typeof B === "function" && typeof B.from === "function" ? B.from(bytes.buffer, bytes.byteOffset, bytes.length) : bytes;
 }
 
-/// `[text, encoding]` for data to write: strings in `encoding` (default utf8), bytes as latin1.
-function encodeData(data, encoding, name = "data") {
-  if (typeof data === "string") return [data, encoding ?? "utf8"];
-  if (isView(data) || data instanceof ArrayBuffer) return [bytesToLatin1(bytesOf(data)), "latin1"];
+/// Contents to write into `options`: bytes as they are (they cross beside the JSON), text in `encoding`
+/// (default utf8) inside the call, or staged first when large; `sync` calls take text as `[options, text]`.
+function withData(options, data, encoding, sync, name = "data") {
+  const textEncoding = checkEncoding(encoding) ?? "utf8";
+  if (typeof data === "string") {
+    options.encoding = textEncoding;
+    if (sync) return [options, data];
+    if (data.length > INLINE) options.token = stage(data);
+    else options.data = data;
+    return options;
+  }
+  if (isView(data) || data instanceof ArrayBuffer) {
+    options.data = data;
+    return options;
+  }
   throw invalidArgType(name, "of type string or an instance of Buffer, TypedArray, or DataView", data);
 }
 
@@ -126,12 +130,10 @@ function answerText(answer) {
   return answer.data !== undefined ? answer.data : take(answer.token);
 }
 
-/// Contents as the caller asked: a string in `encoding`, or bytes (latin1 on the wire) when it is null.
+/// Contents as the caller asked: a string in `encoding`, or bytes (a Uint8Array from Swift) when it is null.
 function decodeAnswer(answer, encoding, buffers) {
-  const text = answerText(answer);
-  if (encoding !== null && encoding !== undefined) return text;
-  const bytes = wireToBytes(text);
-  return buffers ? asBuffer(bytes) : bytes;
+  if (encoding !== null && encoding !== undefined) return answerText(answer);
+  return buffers ? asBuffer(answer) : answer;
 }
 
 const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -195,14 +197,9 @@ function readFileSync(path, encoding = null, buffers = false) {
   return decodeAnswer(callSync("readFile", args), args.encoding, buffers);
 }
 
-/// Write arguments: small contents inside the call, large ones staged first.
+/// Write arguments: bytes beside the JSON, small text inside the call, large text staged first.
 function writeArgs(path, data, { encoding, flag, mode } = {}, sync = false) {
-  const [text, wire] = encodeData(data, checkEncoding(encoding) ?? "utf8");
-  const options = { path: toPath(path), encoding: wire, flag, mode };
-  if (sync) return [options, text];
-  if (text.length > INLINE) options.token = stage(text);
-  else options.data = text;
-  return options;
+  return withData({ path: toPath(path), encoding: undefined, flag, mode }, data, encoding, sync);
 }
 
 function writeFile(path, data, options) {
@@ -271,18 +268,13 @@ function entries(list, path, withFileTypes) {
 /// Reads up to `length` bytes of open file `fd` at `position` (null: its current position).
 function readBytes(fd, length, position, sync) {
   const args = { fd, length, position: position ?? undefined };
-  if (sync) return wireToBytes(answerText(callSync("read", args)));
-  return call("read", args).then((answer) => wireToBytes(answerText(answer)));
+  return sync ? callSync("read", args) : call("read", args);
 }
 
 /// Writes `data` (a string in `encoding`, or bytes) to open file `fd`; resolves to the count written.
 function writeBytes(fd, data, encoding, position, sync) {
-  const [text, wire] = encodeData(data, checkEncoding(encoding) ?? "utf8");
-  const options = { fd, encoding: wire, position: position ?? undefined };
-  if (sync) return callSync("write", [options, text]);
-  if (text.length > INLINE) options.token = stage(text);
-  else options.data = text;
-  return call("write", options);
+  const args = withData({ fd, encoding: undefined, position: position ?? undefined }, data, encoding, sync);
+  return sync ? callSync("write", args) : call("write", args);
 }
 
 // MARK: - Streams

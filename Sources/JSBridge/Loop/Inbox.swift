@@ -21,6 +21,9 @@ struct InboxMessage: Sendable {
     let text: String
     /// The error code of a `.failed` message (for `--trace`).
     var errorCode: String? = nil
+    /// Bytes that go beside the text (a value or item with ``Bytes`` in it), in the order of the paths that
+    /// end the fragment: `[id,kind,payload,[path,…]]`.
+    var bytes: [Bytes] = []
 }
 
 /// The completion queue: a mutex-protected list drained by the JS thread. While the JS thread's event loop
@@ -135,6 +138,16 @@ final class Inbox: @unchecked Sendable {
     }
 }
 
+extension JSONPathComponent {
+    /// The component as JavaScript names it: a key string or an index number.
+    var jsonValue: JSONValue {
+        switch self {
+        case .key(let key): .string(key)
+        case .index(let index): .number(Double(index))
+        }
+    }
+}
+
 extension InboxMessage {
     /// The message delivering `outcome` of call `id`, serialised off the JS thread.
     init(callID id: UInt64, outcome: CallOutcome) {
@@ -159,7 +172,22 @@ extension InboxMessage {
             text += "3,"
             error.jsonValue.serialize(into: &text)
             self.init(callID: id, kind: .failed, text: text + "]", errorCode: error.code)
+        case .valueWithBytes(let value):
+            text += "0,"
+            self.init(callID: id, kind: .value, withBytes: value, text: text)
+        case .itemWithBytes(let value):
+            text += "1,"
+            self.init(callID: id, kind: .item, withBytes: value, text: text)
         }
+    }
+
+    /// `text` (`[id,kind,`) completed with the value's JSON and the paths of its bytes.
+    private init(callID id: UInt64, kind: Kind, withBytes value: BridgeValue, text start: String) {
+        var text = start
+        value.json.serialize(into: &text)
+        text += ","
+        JSONValue.array(value.bytes.map { .array($0.path.map(\.jsonValue)) }).serialize(into: &text)
+        self.init(callID: id, kind: kind, text: text + "]", bytes: value.bytes.map(\.bytes))
     }
 
     /// The message delivering a plugin event.

@@ -10,17 +10,21 @@ extension JSRuntime {
             return makeNativeFunction(syncCall(index, invoke))
         }
         setProperty(internalObject, "syncFunctions", JSObjectMakeArray(context, functions.count, functions, nil))
-        // callAsync(actionIndex, id, argsJSON): starts an async or stream action.
+        // callAsync(actionIndex, id, argsJSON, bytesPaths?, bytes?): starts an async or stream action; bytes
+        // (ArrayBuffers, typed arrays) go beside the JSON, each at its path (JSON text of an array of paths).
         defineNative("callAsync") { [unowned(unsafe) self] call throws(NativeError) in
             try ensureRunning()
             let index = Int(call.number(0))
             let resolved = try action(at: call.number(0))
             let id = UInt64(call.number(1))
-            let arguments: JSONValue
+            var arguments: BridgeValue
             do {
-                arguments = try call.json(2)
+                arguments = BridgeValue(try call.json(2))
             } catch {
                 throw .type("Arguments could not be read as JSON: \(error)")
+            }
+            if call.count > 4, !JSValueIsUndefined(context, call[3]) {
+                arguments.bytes = try sentBytes(paths: call[3], values: call[4], lending: true)
             }
             let reply = CallReply(
                 callID: id, plugin: resolved.plugin.name, action: resolved.name, sink: InboxSink(inbox: inbox))
@@ -67,13 +71,13 @@ extension JSRuntime {
 
     /// The body of the native function for sync action `index`: `(args) → value`, throwing a BridgeError.
     private func syncCall(
-        _ index: Int, _ invoke: @escaping @Sendable (JSONValue) throws(BridgeError) -> JSONValue
+        _ index: Int, _ invoke: @escaping @Sendable (BridgeValue) throws(BridgeError) -> BridgeValue
     ) -> (NativeCall) throws(NativeError) -> JSValueRef? {
         let resolved = actions[index]
         let (plugin, action) = (resolved.plugin.name, resolved.name)
         return { [unowned(unsafe) self] call throws(NativeError) in
             try ensureRunning()
-            let arguments = try jsonArgument(call[0])
+            let arguments = try bridgeArgument(call[0])
             if options.trace { return try tracedSyncCall(index, invoke, arguments) }
             do throws(BridgeError) {
                 return makeValue(try invoke(arguments))
@@ -84,7 +88,7 @@ extension JSRuntime {
     }
 
     private func tracedSyncCall(
-        _ index: Int, _ invoke: (JSONValue) throws(BridgeError) -> JSONValue, _ arguments: JSONValue
+        _ index: Int, _ invoke: (BridgeValue) throws(BridgeError) -> BridgeValue, _ arguments: BridgeValue
     ) throws(NativeError) -> JSValueRef {
         let resolved = actions[index]
         let start = jsb_monotonic_ns()
@@ -127,11 +131,17 @@ extension JSRuntime {
         submissions.removeAll(keepingCapacity: true)
     }
 
-    /// Hands a batch of inbox messages to JS in one call (`internal.dispatch(json)`).
-    func deliver(_ batch: [InboxMessage]) {
+    /// Hands a batch of inbox messages to JS in one call (`internal.dispatch(json, bytes)`): the messages'
+    /// bytes, as `Uint8Array`s over the same memory, go in one array beside the text, in message order.
+    func deliver(_ batch: inout [InboxMessage]) {
         var text = "["
         var first = true
-        for message in batch {
+        var bytes: [JSValueRef?] = []
+        for i in batch.indices {
+            // The message's bytes are moved out first, so that this batch holds them once (handed over uncopied).
+            var taken = batch[i].bytes
+            if !taken.isEmpty { batch[i].bytes = [] }
+            let message = batch[i]
             switch message.kind {
             case .diagnostic:
                 output.write("jsbridge: warning: \(message.text)\n", to: .stderr)
@@ -156,13 +166,24 @@ extension JSRuntime {
             if !first { text += "," }
             first = false
             text += message.text
+            for j in taken.indices {
+                let array = makeUint8Array(&taken[j])
+                JSValueProtect(context, array)  // a Swift array is no root for the collector
+                bytes.append(array)
+            }
         }
+        defer { for array in bytes { JSValueUnprotect(context, array) } }
         guard !first, let dispatch = hooks.dispatch else { return }
         text += "]"
         // JSON text: control characters (NUL included) are escaped, so the C-string constructor is exact.
         let ref = makeJSStringFromNULFreeUTF8(text)
         defer { JSStringRelease(ref) }
-        callJS(dispatch, [JSValueMakeString(context, ref)])
+        if bytes.isEmpty {
+            callJS(dispatch, [JSValueMakeString(context, ref)])
+        } else {
+            let list = JSObjectMakeArray(context, bytes.count, bytes, nil)
+            callJS(dispatch, [JSValueMakeString(context, ref), list])
+        }
     }
 }
 

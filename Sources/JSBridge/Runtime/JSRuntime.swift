@@ -24,11 +24,13 @@ public final class JSRuntime {
     let group: JSContextGroupRef
     let context: JSGlobalContextRef
     let inbox = Inbox()
+    /// Script buffers lent to actions (BytesLane.swift).
+    let lent = LentBuffers()
     var timers = TimerQueue()
     /// Actions by the index JavaScript uses (the manifest order).
     var actions: [ResolvedAction] = []
     /// For sync actions, their resolved invoker (same indices as `actions`).
-    var syncInvokers: [(@Sendable (JSONValue) throws(BridgeError) -> JSONValue)?] = []
+    var syncInvokers: [(@Sendable (BridgeValue) throws(BridgeError) -> BridgeValue)?] = []
     /// Calls in flight, by id; they keep the process alive.
     var inFlight: [UInt64: InFlightCall] = [:]
     /// Calls made by JS during the current turn, started together when the turn ends.
@@ -117,6 +119,9 @@ public final class JSRuntime {
         }
         if let sentinel = hooks.exitSentinel { JSValueUnprotect(context, sentinel) }
         if let internalObject { JSValueUnprotect(context, internalObject) }
+        lent.drain(context)
+        // A plugin still holding a script's lent buffer keeps the engine's memory: it must stay valid.
+        guard lent.outstanding.load(ordering: .relaxed) == 0 else { return }
         JSGlobalContextRelease(context)
         JSContextGroupRelease(group)
     }
@@ -243,7 +248,7 @@ public final class JSRuntime {
         hooks.dispatch = hook("dispatch")
         hooks.reportUncaught = hook("reportUncaught")
         hooks.makeError = hook("makeError")
-        hooks.serialize = hook("serialize")
+        hooks.serialize = hook("serializeNative")
         hooks.runMain = hook("runMain")
         if let sentinel = property(internalObject, "exitSentinel") {
             JSValueProtect(context, sentinel)
@@ -354,8 +359,9 @@ public final class JSRuntime {
             }
             flushSubmissions()
             inbox.takeAll(into: &batch)
+            lent.drain(context)
             if !batch.isEmpty {
-                deliver(batch)
+                deliver(&batch)
                 handleQueuedSignals()
                 flushSubmissions()
                 continue

@@ -40,9 +40,13 @@ extension JSRuntime {
         }
     }
 
-    /// Reads a JS value as JSON for a sync call: primitives and arrays directly, other objects through
-    /// the runtime's checking `JSON.stringify` (functions, symbols, cycles and BigInts are rejected).
-    func jsonArgument(_ value: JSValueRef, path: String = "", depth: Int = 0) throws(NativeError) -> JSONValue {
+    /// Reads a JS value as JSON for a sync call: primitives and arrays directly, `ArrayBuffer`s and typed arrays
+    /// as bytes beside the JSON (at `components`, into `bytes`), other objects through the runtime's checking
+    /// `JSON.stringify` (functions, symbols, cycles and BigInts are rejected).
+    func jsonArgument(
+        _ value: JSValueRef, path: String, depth: Int, components: inout [JSONPathComponent],
+        bytes: inout [ByteAttachment]
+    ) throws(NativeError) -> JSONValue {
         switch JSValueGetType(context, value) {
         case kJSTypeUndefined, kJSTypeNull:
             return .null
@@ -60,22 +64,43 @@ extension JSRuntime {
                 elements.reserveCapacity(length)
                 for index in 0..<length {
                     let element = JSObjectGetPropertyAtIndex(context, array, UInt32(index), nil)!
-                    elements.append(try jsonArgument(element, path: "\(path)[\(index)]", depth: depth + 1))
+                    components.append(.index(index))
+                    defer { components.removeLast() }
+                    elements.append(
+                        try jsonArgument(
+                            element, path: "\(path)[\(index)]", depth: depth + 1, components: &components,
+                            bytes: &bytes))
                 }
                 return .array(elements)
             }
-            return try serializedArgument(value, path: path)
+            if let found = copiedBytes(value) {
+                bytes.append(ByteAttachment(path: components, bytes: found))
+                return .object([:])
+            }
+            return try serializedArgument(value, path: path, components: components, bytes: &bytes)
         default:
-            return try serializedArgument(value, path: path)
+            return try serializedArgument(value, path: path, components: components, bytes: &bytes)
         }
     }
 
-    private func serializedArgument(_ value: JSValueRef, path: String) throws(NativeError) -> JSONValue {
+    private func serializedArgument(
+        _ value: JSValueRef, path: String, components: [JSONPathComponent], bytes: inout [ByteAttachment]
+    ) throws(NativeError) -> JSONValue {
         guard let serialize = hooks.serialize else { throw .type("The bridge is not ready.") }
         var exception: JSValueRef?
         let args: [JSValueRef?] = [value, makeString(path)]
-        let text = JSObjectCallAsFunction(context, serialize, nil, 2, args, &exception)
+        var text = JSObjectCallAsFunction(context, serialize, nil, 2, args, &exception)
         if let exception { throw .exception(ThrownValue(value: exception)) }
+        // `[text, paths, values]` when the value holds bytes.
+        if let answer = text, JSValueIsArray(context, answer), let parts = JSValueToObject(context, answer, nil) {
+            text = JSObjectGetPropertyAtIndex(context, parts, 0, nil)
+            let sent = try sentBytes(
+                paths: JSObjectGetPropertyAtIndex(context, parts, 1, nil),
+                values: JSObjectGetPropertyAtIndex(context, parts, 2, nil))
+            for attachment in sent {
+                bytes.append(ByteAttachment(path: components + attachment.path, bytes: attachment.bytes))
+            }
+        }
         guard let text, JSValueIsString(context, text) else { return .null }
         do {
             return try JSONValue(parsing: describe(text))

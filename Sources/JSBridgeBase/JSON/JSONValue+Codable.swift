@@ -6,6 +6,10 @@ extension JSONValue: Codable {
     public init(from decoder: any Decoder) throws {
         if let decoder = decoder as? JSONValueDecoderImpl {
             self = decoder.value
+            // Bytes sent beside the JSON are base64 text to a reader of raw JSON, as in plain JSON.
+            if !decoder.context.attachments.isEmpty {
+                self = BridgeValue(self, bytes: decoder.context.bytes(under: decoder.node)).plainJSON
+            }
             return
         }
         let single = try decoder.singleValueContainer()

@@ -190,16 +190,23 @@ enum JSONUnbox {
 /// Options shared by every decoder object of one `decode` call.
 final class JSONDecodingContext {
     let userInfo: [CodingUserInfoKey: Any]
+    /// Bytes beside the JSON being decoded (``JSONValueDecoder/decode(_:from:)-bridge``).
+    var attachments: [ByteAttachment] = []
 
     init(userInfo: [CodingUserInfoKey: any Sendable]) {
         self.userInfo = userInfo.isEmpty ? [:] : userInfo.mapValues { $0 as Any }
+    }
+
+    /// `value` at `node` for a reader of raw JSON: bytes beside it become base64 text, as in plain JSON.
+    func plain(_ value: JSONValue, at node: CodingPathNode) -> JSONValue {
+        attachments.isEmpty ? value : BridgeValue(value, bytes: bytes(under: node)).plainJSON
     }
 
     /// Decodes `T` from `value` at `node`, special-casing leaf and Foundation types.
     func unwrap<T: Decodable>(_ value: JSONValue, as type: T.Type, at node: @autoclosure () -> CodingPathNode) throws
         -> T
     {
-        if T.self == JSONValue.self { return value as! T }
+        if T.self == JSONValue.self { return plain(value, at: node()) as! T }
         if T.self == String.self { return try JSONUnbox.string(value, { node().codingPath }) as! T }
         if T.self == Int.self { return try JSONUnbox.integer(value, Int.self, { node().codingPath }) as! T }
         if T.self == Double.self { return try JSONUnbox.double(value, { node().codingPath }) as! T }
@@ -263,7 +270,7 @@ final class JSONValueDecoderImpl: Decoder, SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try JSONUnbox.integer(value, type, { codingPath }) }
     func decode(_ type: UInt128.Type) throws -> UInt128 { try JSONUnbox.integer(value, type, { codingPath }) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if T.self == JSONValue.self { return value as! T }
+        if T.self == JSONValue.self { return context.plain(value, at: node) as! T }
         if T.self == Date.self { return try JSONUnbox.date(value, { codingPath }) as! T }
         if T.self == Data.self { return try JSONUnbox.data(value, { codingPath }) as! T }
         if T.self == URL.self { return try JSONUnbox.url(value, { codingPath }) as! T }

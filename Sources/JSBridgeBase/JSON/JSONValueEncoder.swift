@@ -151,6 +151,9 @@ final class EncodedArray {
 /// Options shared by every encoder object of one `encode` call.
 final class JSONEncodingContext {
     let userInfo: [CodingUserInfoKey: Any]
+    /// Whether ``Bytes`` go beside the JSON (into `collected`) rather than into it as base64.
+    var collectsBytes = false
+    var collected: [ByteAttachment] = []
 
     init(userInfo: [CodingUserInfoKey: any Sendable]) {
         self.userInfo = userInfo.isEmpty ? [:] : userInfo.mapValues { $0 as Any }

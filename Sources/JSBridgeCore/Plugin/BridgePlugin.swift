@@ -91,6 +91,29 @@ public func decodeArguments<A: Decodable>(_ type: A.Type, from value: JSONValue)
     return try decodeWithDecoder(A.self, from: value)
 }
 
+/// Decodes an action's arguments sent with bytes beside their JSON (``Bytes`` fields take them; readers of
+/// raw JSON see them as base64); without bytes, as ``decodeArguments(_:from:)-(_,JSONValue)``.
+@inlinable
+public func decodeArguments<A: Decodable>(_ type: A.Type, from value: BridgeValue) throws(BridgeError) -> A {
+    if A.self == BridgeValue.self { return unsafeBitCast(value, to: A.self) }
+    if value.bytes.isEmpty { return try decodeArguments(A.self, from: value.json) }
+    return try decodeBytesArguments(A.self, from: value)
+}
+
+@usableFromInline
+func decodeBytesArguments<A: Decodable>(_ type: A.Type, from value: BridgeValue) throws(BridgeError) -> A {
+    if A.self is any ArgumentsReadable.Type { return try decodeArguments(A.self, from: value.plainJSON) }
+    do {
+        return try JSONValueDecoder().decode(A.self, from: value)
+    } catch let error as DecodingError {
+        throw invalidArgument(error)
+    } catch let error as BridgeError {
+        throw error
+    } catch {
+        throw BridgeError.invalidArgument("Invalid arguments: \(error)")
+    }
+}
+
 /// Arguments that read themselves from the JSON tree (with ``ArgumentReader`` or by hand), skipping the
 /// generic decoder on hot paths or where the rules are more than types. Their `Decodable` conformance comes
 /// with it (the same reader), and they state their TypeScript type for the typings.
@@ -165,6 +188,26 @@ public func encodeResult<R: Encodable>(_ value: R) throws(BridgeError) -> JSONVa
     }
     if R.self == [String].self { return .array(unsafeBitCast(value, to: [String].self).map(JSONValue.string)) }
     return try encodeWithEncoder(value)
+}
+
+/// Encodes an action's result with every ``Bytes`` in it beside the JSON (the bridge hands them to
+/// JavaScript as `Uint8Array`s); ``encodeResult(_:)`` is the plain-JSON form.
+@inlinable
+public func encodeBridgeResult<R: Encodable>(_ value: R) throws(BridgeError) -> BridgeValue {
+    if R.self == BridgeValue.self { return unsafeBitCast(value, to: BridgeValue.self) }
+    if R.self == Bytes.self { return BridgeValue(bytes: unsafeBitCast(value, to: Bytes.self)) }
+    if R.self == JSONValue.self || R.self == Double.self || R.self == String.self || R.self == Bool.self
+        || R.self == String?.self || R.self == Int.self || R.self == [String].self
+    {
+        return BridgeValue(try encodeResult(value))
+    }
+    do {
+        return try JSONValueEncoder().encodeBridgeValue(value)
+    } catch {
+        throw BridgeError(
+            code: BridgeError.Code.pluginError,
+            message: "The result could not be encoded as JSON: \(error)")
+    }
 }
 
 @usableFromInline

@@ -12,11 +12,26 @@ public enum CallOutcome: Sendable, Equatable {
     case finished
     /// The call or stream failed.
     case failed(BridgeError)
+    /// The final value of an async call, with bytes beside its JSON (``Bytes`` in the result).
+    case valueWithBytes(BridgeValue)
+    /// One value of a stream, with bytes beside its JSON.
+    case itemWithBytes(BridgeValue)
 
     /// Whether this outcome ends the call.
     public var isFinal: Bool {
-        if case .item = self { return false }
-        return true
+        switch self {
+        case .item, .itemWithBytes: return false
+        default: return true
+        }
+    }
+
+    /// The outcome with any bytes written into its JSON as base64 (the plain-JSON form of the same answer).
+    public var plain: CallOutcome {
+        switch self {
+        case .valueWithBytes(let value): return .value(value.plainJSON)
+        case .itemWithBytes(let value): return .item(value.plainJSON)
+        default: return self
+        }
     }
 }
 
@@ -72,6 +87,11 @@ public final class CallReply: Sendable {
     /// Ends the call with a value.
     public func resolve(_ value: JSONValue) { finalize(.value(value)) }
 
+    /// Ends the call with a value that may carry bytes beside its JSON (see ``Bytes``).
+    public func resolve(_ value: BridgeValue) {
+        finalize(value.bytes.isEmpty ? .value(value.json) : .valueWithBytes(value))
+    }
+
     /// Ends the call with the value that checked JSON text encodes, embedded in the answer as is.
     public func resolve(encoded value: EncodedJSON) { finalize(.encoded(value)) }
 
@@ -89,6 +109,14 @@ public final class CallReply: Sendable {
         guard !answered.load(ordering: .acquiring) else { return }
         state.unacknowledged.add(1, ordering: .relaxed)
         sink.deliver(.item(value), callID: callID)
+    }
+
+    /// Sends one stream value that may carry bytes beside its JSON; ignored once the call has ended.
+    public func yield(_ value: BridgeValue) {
+        guard !value.bytes.isEmpty else { return yield(value.json) }
+        guard !answered.load(ordering: .acquiring) else { return }
+        state.unacknowledged.add(1, ordering: .relaxed)
+        sink.deliver(.itemWithBytes(value), callID: callID)
     }
 
     private func finalize(_ outcome: CallOutcome) {

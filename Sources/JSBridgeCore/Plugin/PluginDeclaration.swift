@@ -105,7 +105,7 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
                 kind: .sync, executor: .concurrent, requires: capability, arguments: A.self, result: R.self,
                 body: .sync { cell, json in
                     let context = try cell.now(requiring: capability)
-                    return try encodeResult(try body(context, try decodeArguments(A.self, from: json)))
+                    return try encodeBridgeResult(try body(context, try decodeArguments(A.self, from: json)))
                 }))
     }
 
@@ -121,7 +121,7 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
             ActionDeclaration(
                 kind: .async, executor: executor, requires: capability, arguments: A.self, result: R.self,
                 body: .replying(A.self, requires: capability) { context, args, reply in
-                    reply.resolve(try encodeResult(try await body(context, args)))
+                    reply.resolve(try encodeBridgeResult(try await body(context, args)))
                 }))
     }
 
@@ -268,10 +268,10 @@ public struct ActionDeclaration<Plugin: BridgePlugin>: Sendable {
     /// for the plugin: a call pays no generic lookups).
     @usableFromInline
     enum Body: Sendable {
-        case sync(@Sendable (ContextCell<Plugin>, JSONValue) throws -> JSONValue)
-        case reply(@Sendable (ContextCell<Plugin>, JSONValue, CallReply) async -> Void)
+        case sync(@Sendable (ContextCell<Plugin>, BridgeValue) throws -> BridgeValue)
+        case reply(@Sendable (ContextCell<Plugin>, BridgeValue, CallReply) async -> Void)
         /// Runs where the call starts; answers through the reply later (``PluginDeclaration/start(_:args:answers:requires:_:)``).
-        case start(@Sendable (ContextCell<Plugin>, JSONValue, CallReply) -> Void)
+        case start(@Sendable (ContextCell<Plugin>, BridgeValue, CallReply) -> Void)
     }
 
     /// How scripts call it.

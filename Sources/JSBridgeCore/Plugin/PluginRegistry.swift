@@ -8,10 +8,10 @@ public struct Action: Sendable {
     }
 
     enum Body: Sendable {
-        case sync(@Sendable (JSONValue) throws -> JSONValue)
-        case reply(@Sendable (JSONValue, CallReply) async -> Void)
+        case sync(@Sendable (BridgeValue) throws -> BridgeValue)
+        case reply(@Sendable (BridgeValue, CallReply) async -> Void)
         /// Runs where the call starts; answers through the reply later.
-        case start(@Sendable (JSONValue, CallReply) -> Void)
+        case start(@Sendable (BridgeValue, CallReply) -> Void)
     }
 
     public let kind: Kind
@@ -116,7 +116,9 @@ public final class PluginRegistry: Sendable {
     /// A function that runs `resolved` (a sync action) on the calling thread, or nil for other kinds.
     ///
     /// Hosts resolve it once per action, keeping per-call work to the action itself.
-    public func syncInvoker(for resolved: ResolvedAction) -> (@Sendable (JSONValue) throws(BridgeError) -> JSONValue)? {
+    public func syncInvoker(for resolved: ResolvedAction)
+        -> (@Sendable (BridgeValue) throws(BridgeError) -> BridgeValue)?
+    {
         guard case .sync(let body) = resolved.action.body else { return nil }
         return { arguments throws(BridgeError) in
             do {
@@ -127,8 +129,13 @@ public final class PluginRegistry: Sendable {
         }
     }
 
-    /// Runs a sync action on the calling thread.
+    /// Runs a sync action on the calling thread; bytes in its result are written into the JSON as base64.
     public func invokeSync(_ resolved: ResolvedAction, arguments: JSONValue) throws(BridgeError) -> JSONValue {
+        try invokeSync(resolved, arguments: BridgeValue(arguments)).plainJSON
+    }
+
+    /// Runs a sync action on the calling thread, with bytes beside the arguments' and the result's JSON.
+    public func invokeSync(_ resolved: ResolvedAction, arguments: BridgeValue) throws(BridgeError) -> BridgeValue {
         guard let invoke = syncInvoker(for: resolved) else {
             throw .actionNotFound(
                 resolved.plugin.name, resolved.name,
@@ -140,6 +147,12 @@ public final class PluginRegistry: Sendable {
     /// Starts an async or stream action on its executor; its outcomes go to `reply`.
     @discardableResult
     public func invoke(_ resolved: ResolvedAction, arguments: JSONValue, reply: CallReply) -> CallHandle {
+        invoke(resolved, arguments: BridgeValue(arguments), reply: reply)
+    }
+
+    /// Starts an async or stream action with bytes beside its arguments' JSON; its outcomes go to `reply`.
+    @discardableResult
+    public func invoke(_ resolved: ResolvedAction, arguments: BridgeValue, reply: CallReply) -> CallHandle {
         let call = PreparedCall(resolved: resolved, arguments: arguments, reply: reply)
         call.start()
         return call.handle
@@ -220,13 +233,18 @@ public final class CallHandle: Sendable {
 /// task (``startAll(_:)``), which wakes the executor once instead of once per call.
 public struct PreparedCall: Sendable {
     let resolved: ResolvedAction
-    let arguments: JSONValue
+    let arguments: BridgeValue
     let reply: CallReply
     /// Cancels the call.
     public let handle: CallHandle
 
     /// Prepares `resolved` with `arguments`; outcomes go to `reply`.
     public init(resolved: ResolvedAction, arguments: JSONValue, reply: CallReply) {
+        self.init(resolved: resolved, arguments: BridgeValue(arguments), reply: reply)
+    }
+
+    /// Prepares `resolved` with `arguments`, which may carry bytes beside their JSON; outcomes go to `reply`.
+    public init(resolved: ResolvedAction, arguments: BridgeValue, reply: CallReply) {
         self.resolved = resolved
         self.arguments = arguments
         self.reply = reply
@@ -349,7 +367,7 @@ public struct StreamWriter<Element: Encodable & Sendable>: Sendable {
             try await Task.sleep(for: .milliseconds(1))
         }
         if reply.isCancelled || Task.isCancelled { throw CancellationError() }
-        reply.yield(try encodeResult(value))
+        reply.yield(try encodeBridgeResult(value))
     }
 
     /// Whether JavaScript cancelled the stream.

@@ -101,6 +101,15 @@ extension JSONValue: TypeScriptDescribable {
     public static var typeScript: TypeScriptType { .unknown }
 }
 
+extension BridgeValue: TypeScriptDescribable {
+    public static var typeScript: TypeScriptType { .unknown }
+}
+
+/// Bytes are a `Uint8Array` in results; as arguments any `ArrayBuffer` or view (or base64 text) is accepted.
+extension Bytes: TypeScriptDescribable {
+    public static var typeScript: TypeScriptType { .raw("Uint8Array") }
+}
+
 extension Optional: TypeScriptDescribable {
     public static var typeScript: TypeScriptType { .nullable(TypeScriptType.describing(Wrapped.self)) }
 }
