@@ -23,16 +23,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-// MARK: - Child processes (test harnesses)
-
-// glibc declares this only under _GNU_SOURCE, which Swift's Glibc module is not built with.
-extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
-
-/// Makes the spawned child close every descriptor from `from` up, whatever other threads opened meanwhile.
-static inline int jsb_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
-    return posix_spawn_file_actions_addclosefrom_np(actions, from);
-}
-
 // MARK: - Standard streams (Swift 6 rejects the mutable C globals `stdout`/`stderr`).
 
 static inline void jsb_write_out(int fd, const char *bytes, size_t length) {
