@@ -113,8 +113,10 @@ const rejected = (reason) => PromiseReject(reason);
 const markHandled = (promise) => { PromisePrototypeThen(promise, undefined, noop); };
 const then = (promise, onFulfilled, onRejected) => PromisePrototypeThen(promise, onFulfilled, onRejected);
 /// Reacts to `promise` without creating a promise anyone could observe rejecting.
-function uponPromise(promise, onFulfilled, onRejected) {
-  markHandled(PromisePrototypeThen(promise, onFulfilled, onRejected));
+/// The reactions never throw, so the derived promise only needs a rejection handler of its own when none is
+/// given (one promise per reaction instead of two).
+function uponPromise(promise, onFulfilled, onRejected = noop) {
+  PromisePrototypeThen(promise, onFulfilled, onRejected);
 }
 
 /// A promise fulfilled when every promise in `promises` is, rejected with the first rejection (as
@@ -3142,26 +3144,40 @@ function readableStreamPipeTo(source, dest, preventClose, preventAbort, preventC
     EventTargetPrototypeAddEventListener(signal, 'abort', abortAlgorithm);
   }
 
-  // One read at a time, so one request object serves every step.
-  let resolveRead;
-  let rejectRead;
+  // The pipe loop: wait until the writer is ready, read, write, repeat. It is a small state machine rather
+  // than a chain of promises: a chunk already queued is written in the same turn, and a step only waits (on
+  // the ready promise or a pending read) when it has to. One read is outstanding at a time, so one request
+  // object serves every read.
+  let reading = false;
+  let looping = false;
+  let sourceDone = false;
   const readRequest = {
     chunk(chunk) {
+      reading = false;
       currentWrite = then(writerWrite(writer, chunk), undefined, noop);
-      resolveRead(false);
+      if (!looping) pipeStep();
     },
-    close() { resolveRead(true); },
-    error(e) { rejectRead(e); },
+    close() {
+      reading = false;
+      sourceDone = true;
+    },
+    error() {
+      reading = false;
+      sourceDone = true;
+    },
   };
-  const startRead = (resolve, reject) => {
-    resolveRead = resolve;
-    rejectRead = reject;
-    defaultReaderRead(reader, readRequest);
-  };
-  const readAfterReady = () => new Promise(startRead);
   const pipeStep = () => {
-    if (shuttingDown) return resolved(true);
-    return then(writer.readyPromise.promise, readAfterReady);
+    looping = true;
+    while (!shuttingDown && !sourceDone && !reading) {
+      const ready = writer.readyPromise;
+      if (ready.pending) {
+        uponPromise(ready.promise, pipeStep);
+        break;
+      }
+      reading = true;
+      defaultReaderRead(reader, readRequest);
+    }
+    looping = false;
   };
   // Errors must be propagated forward.
   if (source.state === 'errored') {
@@ -3199,15 +3215,7 @@ function readableStreamPipeTo(source, dest, preventClose, preventAbort, preventC
     if (!preventCancel) shutdownWithAnAction(() => readableStreamCancel(source, destClosed), true, destClosed);
     else shutdown(true, destClosed);
   }
-  const pipeLoop = new Promise((resolveLoop, rejectLoop) => {
-    const next = (done) => {
-      if (done) resolveLoop();
-      else PromisePrototypeThen(pipeStep(), next, rejectLoop);
-    };
-    next(false);
-  });
-
-  markHandled(pipeLoop);
+  pipeStep();
   return result.promise;
 }
 
