@@ -4,12 +4,11 @@
 // first time a script uses FormData or a body needs it.
 
 const {
-  ArrayPrototypePush, ArrayPrototypeSplice, MathRandom, PromiseResolve, StringPrototypeCharCodeAt,
-  StringPrototypeIndexOf, StringPrototypeReplace, StringPrototypeSlice, StringPrototypeToLowerCase, SymbolIterator,
-  TypeError, Uint8Array,
+  ArrayPrototypePush, ArrayPrototypeSplice, MathRandom, StringPrototypeIndexOf, StringPrototypeReplace,
+  StringPrototypeSlice, StringPrototypeToLowerCase, SymbolIterator, TypeError, Uint8Array,
 } = { ...internal.primordials, MathRandom: Math.random };
 
-const { Blob, File } = internal;
+const { Blob } = internal;
 const { bytesOf, makeFile, isFile, toUSVString, decodeUTF8 } = internal.blobInternals;
 
 // MARK: - FormData
@@ -63,7 +62,8 @@ class FormData {
     }
   }
 
-  append(name, value, filename) {
+  // Two declared parameters: WebIDL gives an overloaded operation the length of its shortest overload.
+  append(name, value) {
     const entries = checkFormData(this);
     ArrayPrototypePush(entries, entryFrom("append", arguments));
   }
@@ -101,7 +101,7 @@ class FormData {
   }
 
   /// Replaces the first entry named `name` and removes the others (appends when there is none).
-  set(name, value, filename) {
+  set(name, value) {
     const entries = checkFormData(this);
     const entry = entryFrom("set", arguments);
     let found = -1;
@@ -235,14 +235,6 @@ function serializeMultipart(formData, boundary = makeBoundary()) {
   }
   return { bytes, contentType: `multipart/form-data; boundary=${boundary}` };
 }
-
-const latin1 = (bytes, start, end) => {
-  let text = "";
-  for (let i = start; i < end; i += 8192) {
-    text += String.fromCharCode.apply(null, bytes.subarray(i, Math.min(end, i + 8192)));
-  }
-  return text;
-};
 
 function indexOfBytes(bytes, pattern, from) {
   const first = pattern[0];

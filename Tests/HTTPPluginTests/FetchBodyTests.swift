@@ -78,11 +78,12 @@ import Testing
             for (const bad of [() => fd.append("x", "y", "name"), () => fd.append("x"), () => new FormData({})]) {
               try { bad(); console.log("no error"); } catch (e) { console.log(e.constructor.name); }
             }
+            console.log(FormData.prototype.append.length, FormData.prototype.set.length, File.length, Blob.length, Request.length, Response.length);
             """)
         #expect(
             result.lines == [
                 "a,b,c blob q.bin 2", "true true null [object FormData Iterator]", "a,b,c,d", "a string",
-                "b object", "c object", "TypeError", "TypeError", "TypeError",
+                "b object", "c object", "TypeError", "TypeError", "TypeError", "2 2 2 0 1 0",
             ])
         #expect(result.exitCode == 0)
     }

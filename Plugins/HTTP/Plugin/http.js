@@ -381,12 +381,16 @@ function bodyStream(state) {
         type: "bytes",
         pull(controller) {
           disturbedStreams.add(stream);
-          if (!sent) {
-            sent = true;
-            const bytes = content.asBytes();
-            if (bytes.length > 0) controller.enqueue(copyBytes(bytes));
+          const bytes = sent ? null : content.asBytes();
+          sent = true;
+          if (bytes !== null && bytes.length > 0) {
+            controller.enqueue(copyBytes(bytes));
+            controller.close();
+            return;
           }
           controller.close();
+          // A BYOB read waiting on an empty body ends with a zero-length answer.
+          controller.byobRequest?.respond(0);
         },
         cancel() { disturbedStreams.add(stream); },
       });
