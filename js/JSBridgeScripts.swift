@@ -75,6 +75,20 @@ public enum JSBridgeScripts {
         File(
             name: "structured-clone.js", source: PackageResources.structured_clone_js,
             globals: ["structuredClone"], internals: ["structuredClone"]),
+        File(
+            name: "streams.js", source: PackageResources.streams_js,
+            globals: [
+                "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamBYOBReader",
+                "ReadableStreamBYOBRequest",
+                "ReadableStreamDefaultController", "ReadableByteStreamController", "WritableStream",
+                "WritableStreamDefaultWriter", "WritableStreamDefaultController", "TransformStream",
+                "TransformStreamDefaultController", "ByteLengthQueuingStrategy", "CountQueuingStrategy",
+                "TextEncoderStream", "TextDecoderStream",
+            ],
+            internals: ["streams"]),
+        File(
+            name: "compression.js", source: PackageResources.compression_js,
+            globals: ["CompressionStream", "DecompressionStream"], internals: []),
         // Node's built-in modules (js/node): the registry, then one file per module, loaded by name.
         File(
             name: "node-builtins.js", source: PackageResources.node_builtins_js, globals: [],

@@ -216,7 +216,8 @@ class Blob {
   /// A ReadableStream of the bytes, in chunks of at most 64 KiB.
   stream() {
     const bytes = checkBlob(this).#bytes;
-    ReadableStreamCtor ??= internal.ReadableStream;
+    // Reading `internal.streams` loads js/streams.js, which sets `internal.ReadableStream`.
+    if (ReadableStreamCtor === undefined && internal.streams !== undefined) ReadableStreamCtor = internal.ReadableStream;
     if (typeof ReadableStreamCtor !== "function") throw new TypeError("Blob.stream(): ReadableStream is not implemented");
     let offset = 0;
     return new ReadableStreamCtor({

@@ -514,7 +514,9 @@ const pluginRuntime = ObjectFreeze({
   /// Blob's and FormData's internals (js/blob.js, js/form-data.js): bytes, multipart and MIME types.
   get blobInternals() { return internal.blobInternals; },
   get formDataInternals() { return internal.formDataInternals; },
-  get ReadableStream() { return internal.ReadableStream; },
+  // Reading `internal.streams` loads js/streams.js, which sets `internal.ReadableStream`.
+  get ReadableStream() { return internal.streams.isReadableStream ? internal.ReadableStream : undefined; },
+  get streams() { return internal.streams; },
   /// The base URL of relative URLs in fetch (`--base-url`), or null.
   get baseURL() { return internal.startup.baseURL ?? null; },
 });

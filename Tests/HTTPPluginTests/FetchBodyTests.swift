@@ -305,4 +305,40 @@ import Testing
         #expect(sent.contains("name=\"f\"; filename=\"q%22.txt\"\r\nContent-Type: text/x-q\r\n\r\nfile text\r\n"))
         #expect(result.exitCode == 0)
     }
+
+    /// `body` is a ReadableStream; reading it marks the body used; `text()` read directly (never touched as a
+    /// stream) and through `body.getReader()` give the same result; a stream request body needs duplex.
+    @Test func bodiesAsStreams() async throws {
+        let (result, _) = try await run(
+            """
+            (async () => {
+              const url = base + "/raw";
+              const init = { method: "POST", body: "stréam ✓ body".repeat(1000) };
+              const direct = await (await fetch(url, init)).text();
+              const response = await fetch(url, init);
+              console.log(response.body instanceof ReadableStream, response.bodyUsed);
+              const reader = response.body.getReader();
+              const chunks = [];
+              for (;;) { const { value, done } = await reader.read(); if (done) break; chunks.push(...value); }
+              const streamed = new TextDecoder().decode(new Uint8Array(chunks));
+              console.log(streamed === direct, direct.length, response.bodyUsed);
+              try { await response.text(); } catch (e) { console.log(e.constructor.name); }
+              const stream = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode("from ")); c.enqueue(new TextEncoder().encode("a stream")); c.close(); } });
+              try { new Request(url, { method: "POST", body: stream }); } catch (e) { console.log(e.constructor.name); }
+              const sent = await fetch(url, { method: "POST", body: stream, duplex: "half" });
+              console.log(await sent.text());
+              const original = new Response("tee me");
+              const copy = original.clone();
+              console.log(await original.text(), await copy.text(), new Response(null).body);
+              const blob = new Blob(["blob stream"]);
+              console.log(await new Response(blob.stream()).text());
+            })();
+            """)
+        #expect(
+            result.lines == [
+                "true false", "true 13000 true", "TypeError", "TypeError", "from a stream", "tee me tee me null",
+                "blob stream",
+            ])
+        #expect(result.exitCode == 0)
+    }
 }

@@ -331,7 +331,7 @@ function extractBody(body) {
     if (body instanceof ArrayBuffer) return [new BodyContent(undefined, new Uint8Array(body.slice(0))), null];
     if (ArrayBuffer.isView(body)) return [new BodyContent(undefined, copyBytes(body)), null];
     if (isReadableStream(body)) {
-      if (body.locked || isDisturbed(body)) throw new TypeError("The ReadableStream body is locked or disturbed.");
+      if (body.locked || runtime.streams.isDisturbed(body)) throw new TypeError("The ReadableStream body is locked or disturbed.");
       return [new BodyContent(undefined, undefined, body), null];
     }
   }
@@ -340,8 +340,7 @@ function extractBody(body) {
 
 /// Streams this file made (their reads mark the body used); a script's own streams are read with a reader.
 const disturbedStreams = new WeakSet();
-const isDisturbed = (stream) => disturbedStreams.has(stream);
-const ownStreams = new WeakSet();
+
 
 const bodyUsedError = () => new TypeError("Body is unusable: Body has already been read");
 
@@ -394,7 +393,6 @@ function bodyStream(state) {
         },
         cancel() { disturbedStreams.add(stream); },
       });
-      ownStreams.add(stream);
       state.stream = stream;
     }
   }
@@ -458,9 +456,7 @@ const bodyMethods = {
 
 /// Whether a body stream was read from (a read through `body.getReader()` counts).
 function isDisturbedStream(stream) {
-  if (disturbedStreams.has(stream)) return true;
-  // A script's own stream has no "disturbed" flag we can read: one whose reader was taken counts.
-  return !ownStreams.has(stream) && stream.locked;
+  return disturbedStreams.has(stream) || runtime.streams.isDisturbed(stream);
 }
 
 function mixBody(cls) {

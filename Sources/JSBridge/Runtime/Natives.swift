@@ -29,6 +29,7 @@ extension JSRuntime {
         installBridgeNatives()
         installModuleNatives()
         installNodeNatives()
+        installCompressionNatives()
     }
 
     private func installConsoleAndProcessNatives() {
