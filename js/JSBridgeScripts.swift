@@ -67,6 +67,12 @@ public enum JSBridgeScripts {
             name: "cordova.js", source: PackageResources.cordova_js, globals: ["cordova", "jsCoreBridge", "document"],
             internals: ["cordovaLifecycle"]),
         File(
+            name: "blob.js", source: PackageResources.blob_js, globals: ["Blob", "File"],
+            internals: ["Blob", "File", "blobInternals"]),
+        File(
+            name: "form-data.js", source: PackageResources.form_data_js, globals: ["FormData"],
+            internals: ["FormData", "formDataInternals"]),
+        File(
             name: "structured-clone.js", source: PackageResources.structured_clone_js,
             globals: ["structuredClone"], internals: ["structuredClone"]),
         File(

@@ -594,6 +594,17 @@ const pluginRuntime = ObjectFreeze({
   get AbortSignal() { return internal.AbortSignal; },
   get AbortController() { return internal.AbortController; },
   get inspect() { return internal.inspect; },
+  get Blob() { return internal.Blob; },
+  get File() { return internal.File; },
+  get FormData() { return internal.FormData; },
+  /// Blob's and FormData's internals (js/blob.js, js/form-data.js): bytes, multipart and MIME types.
+  get blobInternals() { return internal.blobInternals; },
+  get formDataInternals() { return internal.formDataInternals; },
+  // Reading `internal.streams` loads js/streams.js, which sets `internal.ReadableStream`.
+  get ReadableStream() { return internal.streams.isReadableStream ? internal.ReadableStream : undefined; },
+  get streams() { return internal.streams; },
+  /// The base URL of relative URLs in fetch (`--base-url`), or null.
+  get baseURL() { return internal.startup.baseURL ?? null; },
 });
 
 /// `value` with every object in it frozen.

@@ -13,6 +13,7 @@ struct CommandLineArguments {
     var appID: String?
     var storageDir: String?
     var typings: String?
+    var baseURL: String?
     var wantsHelp = false
     var wantsVersion = false
     /// The script and its arguments (or, with `-e`, the arguments alone).
@@ -64,6 +65,15 @@ struct CommandLineArguments {
             names: ["--storage-dir"], valueName: "dir",
             help: "Where app data lives (default: $XDG_DATA_HOME/jsbridge or ~/.local/share/jsbridge)."
         ) { $0.storageDir = $1 },
+        EngineOption(
+            names: ["--base-url"], valueName: "url",
+            help: "The base of relative URLs in fetch, Request and Response.redirect (a browser's location)."
+        ) { (arguments, value) throws(UsageError) in
+            guard isAbsoluteURL(value) else {
+                throw UsageError("--base-url must be an absolute URL such as https://example.com/app/, got '\(value)'.")
+            }
+            arguments.baseURL = value
+        },
         EngineOption(
             names: ["--typings"], valueName: "plugin",
             help: "Print <plugin>'s TypeScript typings (written from its declaration) and exit."
@@ -245,4 +255,12 @@ struct CommandLineArguments {
 struct UsageError: Error {
     var message: String
     init(_ message: String) { self.message = message }
+}
+
+/// Whether `text` starts with a URL scheme and a ':' (the full check is the URL parser's, at first use).
+func isAbsoluteURL(_ text: String) -> Bool {
+    guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return false }
+    let scheme = text[..<colon]
+    guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
+    return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
 }

@@ -151,7 +151,8 @@ struct JSBridgeCommand {
             trace: arguments.trace,
             timeout: arguments.timeout.map { .milliseconds(Int64(($0 * 1000).rounded(.up))) },
             executablePath: Self.executablePath(),
-            handlesSignals: true)
+            handlesSignals: true,
+            baseURL: arguments.baseURL)
         let runtime = JSRuntime(host: host, options: options)
         let code = runtime.run(script)
         // Exit without tearing the engine down: the OS reclaims it faster than a final GC would.

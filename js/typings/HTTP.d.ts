@@ -49,6 +49,7 @@ declare namespace HTTPPlugin {
     headers?: string[][];
     fields?: string[][];
     files?: HTTPPlugin.FileArgument[];
+    multipart?: HTTPPlugin.FramedArgument;
     progress?: boolean;
     progressIntervalMs?: number;
     connectTimeoutMs?: number;
@@ -62,6 +63,15 @@ declare namespace HTTPPlugin {
     base64?: string;
     filename?: string;
     contentType?: string;
+  }
+  interface FramedArgument {
+    boundary: string;
+    pieces: HTTPPlugin.Piece[];
+  }
+  interface Piece {
+    text?: string;
+    base64?: string;
+    path?: string;
   }
   interface RetryPolicy {
     count: number;

@@ -129,6 +129,8 @@ struct UploadArguments: Decodable, Sendable {
     var headers: [[String]]?
     var fields: [[String]]?
     var files: [FileArgument]?
+    /// A body framed by the JavaScript API (js/form-data.js), sent instead of `fields` and `files`.
+    var multipart: FramedArgument?
     var progress: Bool?
     var progressIntervalMs: Int?
     /// How long to wait for a connection, in milliseconds.
@@ -148,9 +150,48 @@ struct UploadArguments: Decodable, Sendable {
         var contentType: String?
     }
 
+    /// A framed multipart body: its boundary and its pieces, each exactly one of `text` (UTF-8), `base64` or
+    /// `path` (a file streamed from disk).
+    struct FramedArgument: Decodable, Sendable {
+        struct Piece: Decodable, Sendable {
+            var text: String?
+            var base64: String?
+            var path: String?
+        }
+        var boundary: String
+        var pieces: [Piece]
+    }
+
     /// The form; each file part's path goes through `checkPath` (the script's read capability), which gives
     /// the path to open.
     func form(checkPath: (String) throws(BridgeError) -> String) throws(BridgeError) -> MultipartFormData {
+        if let multipart {
+            guard fields == nil, files == nil else {
+                throw BridgeError.invalidArgument(at: "multipart", "replaces fields and files: give one or the other")
+            }
+            var pieces: [MultipartFormData.Part.Content] = []
+            for (index, piece) in multipart.pieces.enumerated() {
+                let sources = [piece.text != nil, piece.base64 != nil, piece.path != nil].filter { $0 }.count
+                guard sources == 1 else {
+                    throw BridgeError.invalidArgument(
+                        at: "multipart.pieces[\(index)]", "needs exactly one of text, base64 or path")
+                }
+                if let text = piece.text {
+                    pieces.append(.bytes(Array(text.utf8)))
+                } else if let base64 = piece.base64 {
+                    guard let data = Data(base64Encoded: base64) else {
+                        throw BridgeError.invalidArgument(at: "multipart.pieces[\(index)].base64", "is not base64")
+                    }
+                    pieces.append(.bytes(Array(data)))
+                } else if let path = piece.path {
+                    guard !path.isEmpty else {
+                        throw BridgeError.invalidArgument(at: "multipart.pieces[\(index)].path", "must not be empty")
+                    }
+                    pieces.append(.file(path: try checkPath(path)))
+                }
+            }
+            return MultipartFormData(boundary: multipart.boundary, framed: pieces)
+        }
         var form = MultipartFormData()
         for field in try namedPairs(fields, at: "fields") { form.append(field: field.name, value: field.value) }
         for (index, file) in (files ?? []).enumerated() {

@@ -121,6 +121,9 @@ public struct HTTPPlugin: BridgePlugin {
         plugin.constant("daoPlacements", .array(ParameterPlacement.allCases.map { .string($0.rawValue) }))
         plugin.constant("daoResponseTypes", .array(DAOResponseType.allCases.map { .string($0.rawValue) }))
         plugin.constant("cacheModes", .array(HTTPCacheMode.allCases.map { .string($0.rawValue) }))
+        // Upload parts without a type are typed by their file name's extension, from the same table as Swift's.
+        plugin.constant(
+            "mimeTypesByExtension", .object(JSONObject(MIMEType.extensionTable.map { ($0.key, .string($0.value)) })))
         plugin.script(.shared("http-transfer.js", source: PackageResources.http_transfer_js, shares: ["httpTransfer"]))
         plugin.start("request", args: RequestArguments.self) { context, args, reply in
             let request: FetchRequest

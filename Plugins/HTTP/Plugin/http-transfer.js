@@ -143,12 +143,17 @@ function fileEntry(file, index) {
     entry.path = `${file.path}`;
   } else if (typeof file.data === "string") {
     entry.text = file.data;
+  } else if (runtime.blobInternals.bytesOf(file.data) !== undefined) {
+    // A Blob or File: its bytes, and its name and type unless the entry gives them.
+    entry.base64 = base64Encode(runtime.blobInternals.bytesOf(file.data));
+    if (file.filename === undefined && runtime.blobInternals.isFile(file.data)) entry.filename = file.data.name;
+    if (file.contentType === undefined && file.data.type !== "") entry.contentType = file.data.type;
   } else if (file.data instanceof ArrayBuffer) {
     entry.base64 = base64Encode(new Uint8Array(file.data));
   } else if (ArrayBuffer.isView(file.data)) {
     entry.base64 = base64Encode(new Uint8Array(file.data.buffer, file.data.byteOffset, file.data.byteLength));
   } else {
-    throw new TypeError(`HTTP.upload: files[${index}].data must be a string, an ArrayBuffer or a typed array.`);
+    throw new TypeError(`HTTP.upload: files[${index}].data must be a string, an ArrayBuffer, a typed array or a Blob.`);
   }
   if (file.filename !== undefined && file.filename !== null) entry.filename = `${file.filename}`;
   if (file.contentType !== undefined && file.contentType !== null) entry.contentType = `${file.contentType}`;
@@ -167,14 +172,42 @@ function responseFrom(result) {
   return response;
 }
 
+/// The type of an upload part without one: by its file name's extension (the plugin's table), else
+/// `application/octet-stream`.
+function guessType(filename) {
+  const dot = filename.lastIndexOf(".");
+  if (dot <= 0) return "application/octet-stream";
+  const table = plugin.constants.mimeTypesByExtension;
+  const extension = filename.slice(dot + 1).toLowerCase();
+  return Object.prototype.hasOwnProperty.call(table, extension) ? table[extension] : "application/octet-stream";
+}
+
+/// The form as the `upload` action's `multipart` argument: framed by the engine's one multipart serialiser
+/// (js/form-data.js), each file part's bytes left as its source (`path` files are streamed natively).
+function framedMultipart(fields, files) {
+  const { multipartSegments, makeBoundary } = runtime.formDataInternals;
+  const entries = fields.map(([name, value]) => [name, value]);
+  for (const file of files) {
+    const filename = file.filename ?? (file.path !== undefined ? file.path.split("/").filter((s) => s !== "").pop() ?? file.path : "blob");
+    entries.push([file.name, { name: filename, type: file.contentType ?? guessType(filename), source: file }]);
+  }
+  const boundary = makeBoundary();
+  const pieces = multipartSegments(entries, boundary).map((segment) => {
+    if (typeof segment === "string") return { text: segment };
+    const { path, text, base64 } = segment.file.source;
+    return path !== undefined ? { path } : text !== undefined ? { text } : { base64 };
+  });
+  return { boundary, pieces };
+}
+
 function uploadArgs(url, options, where) {
   const args = { url: urlString(url, where), method: options.method === undefined ? "POST" : `${options.method}` };
   const headers = headerList(options.headers);
   if (headers !== undefined) args.headers = headers;
-  args.fields = fieldList(options.fields);
+  const fields = fieldList(options.fields);
   const files = options.files === undefined || options.files === null ? [] : options.files;
   if (!Array.isArray(files)) throw new TypeError(`${where}: options.files must be an array.`);
-  args.files = files.map(fileEntry);
+  args.multipart = framedMultipart(fields, files.map(fileEntry));
   return args;
 }
 

@@ -205,7 +205,7 @@ interface HTTPDownloadResult {
 /** One file part of `HTTP.upload`: from a file on disk (`path`, streamed) or from memory (`data`). */
 type HTTPUploadFile = { name: string; filename?: string; contentType?: string } & (
   | { path: string; data?: undefined }
-  | { data: string | ArrayBuffer | ArrayBufferView; path?: undefined }
+  | { data: string | ArrayBuffer | ArrayBufferView | Blob; path?: undefined }
 );
 
 /** Options of `HTTP.upload(url, options)` (a `multipart/form-data` request). */

@@ -1,6 +1,7 @@
 // http.js - the HTTP plugin's JS API: WHATWG `fetch`, `Headers`, `Request`, `Response`, and the `HTTP`
 // namespace. Requests go through the plugin's async action `request`; bodies cross the bridge as UTF-8
-// text when they are valid UTF-8, else as base64 (see docs/http.md).
+// text when they are valid UTF-8, else as base64 (see docs/http.md). Blob, File and FormData are the engine's
+// (js/blob.js, js/form-data.js): multipart bodies are serialised and parsed there only.
 
 const PLUGIN = "HTTP";
 const { URL, URLSearchParams, DOMException, AbortSignal, BridgeError, utf8Encode, utf8Decode } = runtime;
@@ -45,28 +46,62 @@ function base64Decode(text) {
   return bytes;
 }
 
-// MARK: - Headers
+// MARK: - WebIDL conversions
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+/// WebIDL ByteString: a string whose code units are all at most U+00FF, else a TypeError.
+function toByteString(value, what) {
+  const text = `${value}`;
+  if (/[^\u0000-\u00ff]/.test(text)) throw new TypeError(`${what} is not a valid ByteString: ${JSON.stringify(text)}`);
+  return text;
+}
+
+/// WebIDL `unsigned short`.
+function toUnsignedShort(value) {
+  const n = Number(value);
+  if (!Number.isFinite(n)) return 0;
+  const x = Math.trunc(n) % 65536;
+  return x < 0 ? x + 65536 : x === 0 ? 0 : x;
+}
+
+/// A WebIDL dictionary argument: undefined and null are empty, other non-objects a TypeError.
+function toDictionary(value, what) {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== "object" && typeof value !== "function") {
+    throw new TypeError(`${what}: the options are not an object.`);
+  }
+  return value;
+}
+
+function toEnum(value, allowed, what) {
+  const text = `${value}`;
+  if (!allowed.includes(text)) throw new TypeError(`${what}: '${text}' is not a valid value.`);
+  return text;
+}
+
+// MARK: - Headers
+
+/// Strips leading and trailing HTTP whitespace (HTAB, LF, CR, SP).
 function normalizeValue(value) {
-  return `${value}`.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
+  return value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
 }
 
 function checkName(name) {
-  name = `${name}`;
+  name = toByteString(name, "Header name");
   if (!TOKEN.test(name)) throw new TypeError(`Header name is not valid: "${name}"`);
   return name.toLowerCase();
 }
 
 function checkValue(value) {
-  value = normalizeValue(value);
+  value = normalizeValue(toByteString(value, "Header value"));
   if (/[\0\r\n]/.test(value)) throw new TypeError(`Header value is not valid: ${JSON.stringify(value)}`);
   return value;
 }
 
-/// A Headers object's `{ list: [[lowerName, value]], guard: "none" | "immutable" }` (a private field: a
-/// WeakMap entry per object cost each request two map insertions and the collector's weak-map work).
+/// A Headers object's `{ list: [[lowerName, value]], guard, sorted }` (a private field: a WeakMap entry per
+/// object cost each request two map insertions and the collector's weak-map work). `sorted` caches the
+/// sort-and-combine view until the list changes.
 let stateOf;
 
 function headersState(headers) {
@@ -78,50 +113,123 @@ function headersState(headers) {
 function mutable(headers) {
   const state = headersState(headers);
   if (state.guard === "immutable") throw new TypeError("Headers are immutable");
+  state.sorted = null;
   return state.list;
 }
 
+/// Sorted by name, values of a name combined with ", " (each Set-Cookie kept apart).
+function sortedList(state) {
+  if (state.sorted !== null) return state.sorted;
+  const list = state.list;
+  const names = [...new Set(list.map((entry) => entry[0]))].sort();
+  const out = [];
+  for (const name of names) {
+    if (name === "set-cookie") {
+      for (const entry of list) if (entry[0] === name) out.push([name, entry[1]]);
+    } else {
+      out.push([name, list.filter((entry) => entry[0] === name).map((entry) => entry[1]).join(", ")]);
+    }
+  }
+  state.sorted = out;
+  return out;
+}
+
+/// `%IteratorPrototype%`, which WebIDL iterator prototypes inherit from.
+const IteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
+
+let iteratorTarget;
+class HeadersIterator {
+  #headers; #kind; #index = 0;
+  static {
+    iteratorTarget = (value) => value !== null && typeof value === "object" && #headers in value;
+  }
+  constructor(headers, kind) { this.#headers = headers; this.#kind = kind; }
+  next() {
+    if (!iteratorTarget(this)) throw new TypeError("Illegal invocation");
+    // WebIDL's pair iterator: an index into the list as it is now, so changes during iteration count.
+    const pairs = sortedList(headersState(this.#headers));
+    if (this.#index >= pairs.length) return { value: undefined, done: true };
+    const [name, value] = pairs[this.#index++];
+    return { value: this.#kind === "key" ? name : this.#kind === "value" ? value : [name, value], done: false };
+  }
+}
+Object.setPrototypeOf(HeadersIterator.prototype, IteratorPrototype);
+Object.defineProperty(HeadersIterator.prototype, Symbol.toStringTag, { value: "Headers Iterator", configurable: true });
+Object.defineProperty(HeadersIterator.prototype, "next", { enumerable: true });
+
+/// Fills `headers` from a HeadersInit (a sequence of pairs or a record), as WebIDL converts it.
+function fillHeaders(headers, init) {
+  if (typeof init !== "object" && typeof init !== "function") {
+    throw new TypeError("Failed to construct 'Headers': The provided value is not of type 'HeadersInit'.");
+  }
+  const state = stateOf(init);
+  if (state !== undefined) {
+    for (const [name, value] of state.list) headers.append(name, value);
+    return;
+  }
+  const iteratorMethod = init[Symbol.iterator];
+  if (iteratorMethod !== undefined && iteratorMethod !== null) {
+    if (typeof iteratorMethod !== "function") throw new TypeError("Failed to construct 'Headers': @@iterator is not callable.");
+    const pairs = [];
+    for (const pair of { [Symbol.iterator]: () => iteratorMethod.call(init) }) {
+      if (pair === null || (typeof pair !== "object" && typeof pair !== "function")) {
+        throw new TypeError("Failed to construct 'Headers': Each header pair must be an iterable [name, value] tuple.");
+      }
+      const entry = [...pair].map((item) => toByteString(item, "Header"));
+      if (entry.length !== 2) {
+        throw new TypeError("Failed to construct 'Headers': Each header pair must be an iterable [name, value] tuple.");
+      }
+      pairs.push(entry);
+    }
+    for (const [name, value] of pairs) headers.append(name, value);
+    return;
+  }
+  // A record<ByteString, ByteString>: own enumerable keys in order (a Symbol key is a TypeError).
+  const pairs = [];
+  for (const key of Reflect.ownKeys(init)) {
+    const descriptor = Reflect.getOwnPropertyDescriptor(init, key);
+    if (descriptor === undefined || !descriptor.enumerable) continue;
+    if (typeof key === "symbol") throw new TypeError("Failed to construct 'Headers': a header name cannot be a Symbol.");
+    pairs.push([toByteString(key, "Header name"), toByteString(init[key], "Header value")]);
+  }
+  for (const [name, value] of pairs) headers.append(name, value);
+}
+
 class Headers {
-  #state = { list: [], guard: "none" };
+  #state = { list: [], guard: "none", sorted: null };
   static {
     stateOf = (headers) => (headers !== null && typeof headers === "object" && #state in headers ? headers.#state : undefined);
   }
 
-  constructor(init) {
-    if (init === undefined || init === null) return;
-    if (typeof init !== "object" && typeof init !== "function") {
-      throw new TypeError("Failed to construct 'Headers': The provided value is not of type 'HeadersInit'.");
-    }
-    if (init instanceof Headers) {
-      for (const [name, value] of headersState(init).list) this.append(name, value);
-    } else if (typeof init[Symbol.iterator] === "function") {
-      for (const pair of init) {
-        const entry = typeof pair === "string" ? null : [...pair];
-        if (entry === null || entry.length !== 2) {
-          throw new TypeError("Failed to construct 'Headers': Each header pair must be an iterable [name, value] tuple.");
-        }
-        this.append(entry[0], entry[1]);
-      }
-    } else {
-      for (const key of Object.keys(init)) this.append(key, init[key]);
-    }
+  constructor(init = undefined) {
+    if (init === undefined) return;
+    if (init === null) throw new TypeError("Failed to construct 'Headers': The provided value is not of type 'HeadersInit'.");
+    fillHeaders(this, init);
   }
 
   append(name, value) {
+    if (arguments.length < 2) throw new TypeError(`Headers.append needs 2 arguments, got ${arguments.length}.`);
+    name = checkName(name);
+    value = checkValue(value);
     const list = mutable(this);
-    list.push([checkName(name), checkValue(value)]);
+    list.push([name, value]);
   }
 
   delete(name) {
+    name = checkName(name);
     const list = mutable(this);
-    const lower = checkName(name);
-    for (let i = list.length - 1; i >= 0; i--) if (list[i][0] === lower) list.splice(i, 1);
+    for (let i = list.length - 1; i >= 0; i--) if (list[i][0] === name) list.splice(i, 1);
   }
 
   get(name) {
     const lower = checkName(name);
-    const values = headersState(this).list.filter((entry) => entry[0] === lower).map((entry) => entry[1]);
-    return values.length === 0 ? null : values.join(", ");
+    const list = headersState(this).list;
+    let out = null;
+    for (const entry of list) {
+      if (entry[0] !== lower) continue;
+      out = out === null ? entry[1] : `${out}, ${entry[1]}`;
+    }
+    return out;
   }
 
   getSetCookie() {
@@ -134,9 +242,10 @@ class Headers {
   }
 
   set(name, value) {
-    const list = mutable(this);
+    if (arguments.length < 2) throw new TypeError(`Headers.set needs 2 arguments, got ${arguments.length}.`);
     const lower = checkName(name);
     value = checkValue(value);
+    const list = mutable(this);
     const index = list.findIndex((entry) => entry[0] === lower);
     if (index === -1) {
       list.push([lower, value]);
@@ -146,32 +255,23 @@ class Headers {
     for (let i = list.length - 1; i > index; i--) if (list[i][0] === lower) list.splice(i, 1);
   }
 
-  /// Sorted by name, values of a name combined with ", " (each Set-Cookie kept apart).
-  #sorted() {
-    const list = headersState(this).list;
-    const names = [...new Set(list.map((entry) => entry[0]))].sort();
-    const out = [];
-    for (const name of names) {
-      if (name === "set-cookie") {
-        for (const entry of list) if (entry[0] === name) out.push([name, entry[1]]);
-      } else {
-        out.push([name, list.filter((entry) => entry[0] === name).map((entry) => entry[1]).join(", ")]);
-      }
-    }
-    return out;
-  }
-
-  forEach(callback, thisArg) {
+  forEach(callback, thisArg = undefined) {
+    const state = headersState(this);
     if (typeof callback !== "function") throw new TypeError("Headers.forEach needs a function.");
-    for (const [name, value] of this.#sorted()) callback.call(thisArg, value, name, this);
+    for (let i = 0; i < sortedList(state).length; i++) {
+      const [name, value] = sortedList(state)[i];
+      callback.call(thisArg, value, name, this);
+    }
   }
 
-  *entries() { yield* this.#sorted(); }
-  *keys() { for (const [name] of this.#sorted()) yield name; }
-  *values() { for (const [, value] of this.#sorted()) yield value; }
-  [Symbol.iterator]() { return this.entries(); }
+  entries() { headersState(this); return new HeadersIterator(this, "key+value"); }
+  keys() { headersState(this); return new HeadersIterator(this, "key"); }
+  values() { headersState(this); return new HeadersIterator(this, "value"); }
   get [Symbol.toStringTag]() { return "Headers"; }
 }
+Object.defineProperty(Headers.prototype, Symbol.iterator, {
+  value: Headers.prototype.entries, writable: true, enumerable: false, configurable: true,
+});
 
 function headersFrom(list, guard) {
   const headers = new Headers();
@@ -181,11 +281,17 @@ function headersFrom(list, guard) {
   return headers;
 }
 
+function copyHeaders(headers, guard) {
+  const state = headersState(headers);
+  return headersFrom(state.list.map((entry) => [entry[0], entry[1]]), guard ?? state.guard);
+}
+
 // MARK: - Bodies
 
-/// A body's content: text (a JS string) and/or bytes (a Uint8Array); converted lazily.
+/// A body's content: text (a JS string) and/or bytes (a Uint8Array); converted lazily. A body from a
+/// ReadableStream has `stream` set instead until it is read whole.
 class BodyContent {
-  constructor(text, bytes) { this.text = text; this.bytes = bytes; }
+  constructor(text, bytes, stream = null) { this.text = text; this.bytes = bytes; this.stream = stream; }
   asText() {
     if (this.text === undefined) this.text = utf8Decode(this.bytes);
     return this.text.charCodeAt(0) === 0xfeff ? this.text.slice(1) : this.text;
@@ -204,62 +310,224 @@ function copyBytes(view) {
   return new Uint8Array(view.buffer.slice(view.byteOffset, view.byteOffset + view.byteLength));
 }
 
-/// Extracts a body and its default Content-Type from a BodyInit.
+const isReadableStream = (value) => {
+  const ReadableStream = runtime.ReadableStream;
+  return typeof ReadableStream === "function" && value instanceof ReadableStream;
+};
+
+/// Extracts a body and its default Content-Type from a BodyInit (the Fetch standard's "extract").
 function extractBody(body) {
   if (typeof body === "string") return [new BodyContent(body, undefined), "text/plain;charset=UTF-8"];
-  if (body instanceof URLSearchParams) {
-    return [new BodyContent(body.toString(), undefined), "application/x-www-form-urlencoded;charset=UTF-8"];
-  }
-  if (body instanceof ArrayBuffer || (typeof SharedArrayBuffer === "function" && body instanceof SharedArrayBuffer)) {
-    return [new BodyContent(undefined, new Uint8Array(body.slice(0))), null];
-  }
-  if (ArrayBuffer.isView(body)) return [new BodyContent(undefined, copyBytes(body)), null];
-  if (body !== null && typeof body === "object" && typeof body.getReader === "function") {
-    throw new TypeError("ReadableStream bodies are not supported yet: pass a string, ArrayBuffer or typed array.");
+  if (body !== null && typeof body === "object") {
+    const blobBytes = runtime.blobInternals.bytesOf(body);
+    if (blobBytes !== undefined) return [new BodyContent(undefined, blobBytes), body.type === "" ? null : body.type];
+    if (runtime.formDataInternals.entriesOf(body) !== undefined) {
+      const { bytes, contentType } = runtime.formDataInternals.serializeMultipart(body);
+      return [new BodyContent(undefined, bytes), contentType];
+    }
+    if (body instanceof URLSearchParams) {
+      return [new BodyContent(body.toString(), undefined), "application/x-www-form-urlencoded;charset=UTF-8"];
+    }
+    if (body instanceof ArrayBuffer) return [new BodyContent(undefined, new Uint8Array(body.slice(0))), null];
+    if (ArrayBuffer.isView(body)) return [new BodyContent(undefined, copyBytes(body)), null];
+    if (isReadableStream(body)) {
+      if (body.locked || runtime.streams.isDisturbed(body)) throw new TypeError("The ReadableStream body is locked or disturbed.");
+      return [new BodyContent(undefined, undefined, body), null];
+    }
   }
   return [new BodyContent(`${body}`, undefined), "text/plain;charset=UTF-8"];
 }
 
+/// Streams this file made (their reads mark the body used); a script's own streams are read with a reader.
+const disturbedStreams = new WeakSet();
+
+
 const bodyUsedError = () => new TypeError("Body is unusable: Body has already been read");
 
-/// The Body mixin over `#content` / `#used` slots kept in a WeakMap (shared by Request and Response).
-const bodies = new WeakMap(); // Request | Response -> { content: BodyContent | null, used: boolean }
+/// The Body mixin's state per Request/Response: `{ content: BodyContent | null, used, stream, headers }`.
+const bodies = new WeakMap();
 
+/// Reads all of a ReadableStream's chunks into one Uint8Array.
+async function readAll(stream) {
+  const reader = stream.getReader();
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    if (!(value instanceof Uint8Array)) throw new TypeError("A body stream chunk is not a Uint8Array.");
+    chunks.push(value);
+    total += value.byteLength;
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) { out.set(chunk, offset); offset += chunk.byteLength; }
+  return out;
+}
+
+/// The body's ReadableStream (made on first use: a body never read as a stream stays on the fast path).
+function bodyStream(state) {
+  if (state.content === null) return null;
+  if (state.stream === null) {
+    const content = state.content;
+    if (content.stream !== null) {
+      state.stream = content.stream;
+    } else {
+      const ReadableStream = runtime.ReadableStream;
+      if (typeof ReadableStream !== "function") throw new TypeError("Response.body: ReadableStream is not implemented");
+      let sent = false;
+      const stream = new ReadableStream({
+        type: "bytes",
+        pull(controller) {
+          disturbedStreams.add(stream);
+          const bytes = sent ? null : content.asBytes();
+          sent = true;
+          if (bytes !== null && bytes.length > 0) {
+            controller.enqueue(copyBytes(bytes));
+            controller.close();
+            return;
+          }
+          controller.close();
+          // A BYOB read waiting on an empty body ends with a zero-length answer.
+          controller.byobRequest?.respond(0);
+        },
+        cancel() { disturbedStreams.add(stream); },
+      });
+      state.stream = stream;
+    }
+  }
+  return state.stream;
+}
+
+/// Takes the body's bytes (or null for no body), marking it used; rejects when it is unusable.
 function consume(owner) {
   const state = bodies.get(owner);
   if (state === undefined) return Promise.reject(new TypeError("Illegal invocation"));
-  if (state.used) return Promise.reject(bodyUsedError());
-  if (state.content !== null) state.used = true;
-  return Promise.resolve(state.content);
+  if (state.used || (state.stream !== null && state.stream.locked)) return Promise.reject(bodyUsedError());
+  if (state.content === null) return Promise.resolve(null);
+  state.used = true;
+  // Fast path: a body never touched as a stream is read directly; otherwise through the stream.
+  const stream = state.stream ?? state.content.stream;
+  if (stream === null) return Promise.resolve(state.content);
+  if (stream.locked) return Promise.reject(bodyUsedError());
+  return readAll(stream).then((bytes) => new BodyContent(undefined, bytes));
+}
+
+function contentType(owner) {
+  return bodies.get(owner).headers.get("content-type");
 }
 
 const bodyMethods = {
-  get bodyUsed() { return bodies.get(this)?.used === true; },
+  get body() {
+    const state = bodies.get(this);
+    if (state === undefined) throw new TypeError("Illegal invocation");
+    return bodyStream(state);
+  },
+  get bodyUsed() {
+    const state = bodies.get(this);
+    if (state === undefined) throw new TypeError("Illegal invocation");
+    return state.used || (state.stream !== null && isDisturbedStream(state.stream));
+  },
   text() { return consume(this).then((content) => content === null ? "" : content.asText()); },
   json() { return this.text().then((text) => JSON.parse(text)); },
   arrayBuffer() {
     return consume(this).then((content) => {
       if (content === null) return new ArrayBuffer(0);
-      const bytes = content.asBytes();
-      return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer.slice(0) : copyBytes(bytes).buffer;
+      return copyBytes(content.asBytes()).buffer;
     });
   },
   bytes() { return this.arrayBuffer().then((buffer) => new Uint8Array(buffer)); },
+  blob() {
+    const owner = this;
+    return consume(owner).then((content) => {
+      const bytes = content === null ? new Uint8Array(0) : copyBytes(content.asBytes());
+      const type = contentType(owner);
+      return runtime.blobInternals.makeBlob(bytes, type === null ? "" : runtime.blobInternals.normalizeType(type));
+    });
+  },
+  formData() {
+    const owner = this;
+    return consume(owner).then((content) => {
+      const bytes = content === null ? new Uint8Array(0) : content.asBytes();
+      return runtime.formDataInternals.parseFormDataBody(bytes, contentType(owner));
+    });
+  },
 };
+
+/// Whether a body stream was read from (a read through `body.getReader()` counts).
+function isDisturbedStream(stream) {
+  return disturbedStreams.has(stream) || runtime.streams.isDisturbed(stream);
+}
 
 function mixBody(cls) {
   for (const key of Object.keys(bodyMethods)) {
-    Object.defineProperty(cls.prototype, key, { ...Object.getOwnPropertyDescriptor(bodyMethods, key), enumerable: false });
+    Object.defineProperty(cls.prototype, key, { ...Object.getOwnPropertyDescriptor(bodyMethods, key), enumerable: true });
   }
 }
+
+/// The content of a clone: the same bytes, or for a stream body one branch of a tee (the other stays).
+function cloneContent(state) {
+  if (state.content === null) return null;
+  const stream = state.stream ?? state.content.stream;
+  if (stream === null) return state.content;
+  const [mine, theirs] = stream.tee();
+  state.stream = mine;
+  state.content = new BodyContent(undefined, undefined, mine);
+  return new BodyContent(undefined, undefined, theirs);
+}
+
+// MARK: - URLs
+
+// The serialized URLs of recently parsed inputs: scripts fetch the same few endpoints again and again, and
+// the WHATWG parser (js/url.js, in JavaScript) costs several microseconds per URL. Parsing is a pure function
+// of the input string, so a hit returns exactly what parsing would; the map is emptied when it grows large.
+const parsedURLs = new Map();
+const PARSED_URLS_MAX = 256;
+
+/// `input` parsed against the base URL (`--base-url`, if given); a TypeError when it does not parse.
+function parseURL(input) {
+  const text = `${input}`;
+  let href = parsedURLs.get(text);
+  if (href !== undefined) return href;
+  let url;
+  try {
+    url = runtime.baseURL === null ? new URL(text) : new URL(text, runtime.baseURL);
+  } catch (error) {
+    throw new TypeError(`Invalid URL: ${JSON.stringify(text)}`, { cause: error });
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw new TypeError(`Request cannot be constructed from a URL that includes credentials: ${JSON.stringify(text)}`);
+  }
+  href = url.href;
+  if (parsedURLs.size >= PARSED_URLS_MAX) parsedURLs.clear();
+  parsedURLs.set(text, href);
+  return href;
+}
+
+const withoutFragment = (href) => {
+  const hash = href.indexOf("#");
+  return hash === -1 ? href : href.slice(0, hash);
+};
 
 // MARK: - Request
 
 const METHODS = ["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"];
 const REDIRECTS = ["follow", "error", "manual"];
+const MODES = ["same-origin", "no-cors", "cors", "navigate"];
+const CREDENTIALS = ["omit", "same-origin", "include"];
+const CACHES = ["default", "no-store", "reload", "no-cache", "force-cache", "only-if-cached"];
+const REFERRER_POLICIES = [
+  "", "no-referrer", "no-referrer-when-downgrade", "same-origin", "origin", "strict-origin", "origin-when-cross-origin",
+  "strict-origin-when-cross-origin", "unsafe-url",
+];
+const PRIORITIES = ["high", "low", "auto"];
+const INIT_KEYS = [
+  "body", "cache", "credentials", "duplex", "headers", "integrity", "keepalive", "method", "mode", "priority",
+  "redirect", "referrer", "referrerPolicy", "signal", "window",
+];
 
 function normalizeMethod(method) {
-  method = `${method}`;
+  method = toByteString(method, "Method");
   if (!TOKEN.test(method)) throw new TypeError(`'${method}' is not a valid HTTP method.`);
   const upper = method.toUpperCase();
   if (upper === "CONNECT" || upper === "TRACE" || upper === "TRACK") {
@@ -268,101 +536,208 @@ function normalizeMethod(method) {
   return METHODS.includes(upper) ? upper : method;
 }
 
-// The serialized URLs of recently parsed inputs: scripts fetch the same few endpoints again and again, and
-// the WHATWG parser (js/url.js, in JavaScript) costs several microseconds per URL. Parsing is a pure function
-// of the input string, so a hit returns exactly what parsing would; the map is emptied when it grows large.
-const parsedURLs = new Map();
-const PARSED_URLS_MAX = 256;
-
-function parseURL(input) {
-  const text = `${input}`;
-  let href = parsedURLs.get(text);
-  if (href !== undefined) return href;
-  try {
-    href = new URL(text).href;
-  } catch (error) {
-    throw new TypeError(`Invalid URL: ${JSON.stringify(text)}`, { cause: error });
+/// Reads a RequestInit's members once, in WebIDL's (alphabetical) order, converting each.
+function readRequestInit(init) {
+  init = toDictionary(init, "Failed to construct 'Request'");
+  const out = {};
+  for (const key of INIT_KEYS) {
+    const value = init[key];
+    if (value === undefined) continue;
+    const what = `Failed to construct 'Request': ${key}`;
+    switch (key) {
+      case "body": out.body = value; break;
+      case "cache": out.cache = toEnum(value, CACHES, what); break;
+      case "credentials": out.credentials = toEnum(value, CREDENTIALS, what); break;
+      case "duplex": out.duplex = toEnum(value, ["half"], what); break;
+      case "headers":
+        if (value === null || (typeof value !== "object" && typeof value !== "function")) {
+          throw new TypeError(`${what} is not of type 'HeadersInit'.`);
+        }
+        out.headers = value;
+        break;
+      case "integrity": out.integrity = `${value}`; break;
+      case "keepalive": out.keepalive = Boolean(value); break;
+      case "method": out.method = toByteString(value, "Method"); break;
+      case "mode": out.mode = toEnum(value, MODES, what); break;
+      case "priority": out.priority = toEnum(value, PRIORITIES, what); break;
+      case "redirect": out.redirect = toEnum(value, REDIRECTS, what); break;
+      case "referrer": out.referrer = `${value}`.toWellFormed?.() ?? `${value}`; break;
+      case "referrerPolicy": out.referrerPolicy = toEnum(value, REFERRER_POLICIES, what); break;
+      case "signal":
+        if (value !== null && !(value instanceof AbortSignal)) throw new TypeError(`${what} is not of type AbortSignal.`);
+        out.signal = value;
+        break;
+      case "window":
+        if (value !== null) throw new TypeError("Failed to construct 'Request': 'window' can only be null.");
+        out.window = null;
+        break;
+    }
   }
-  if (parsedURLs.size >= PARSED_URLS_MAX) parsedURLs.clear();
-  parsedURLs.set(text, href);
-  return href;
+  return out;
+}
+
+/// A signal that follows `signal` (aborts when it does), as a Request's own signal.
+function followingSignal(signal) {
+  if (signal === null || signal === undefined) return new runtime.AbortController().signal;
+  return AbortSignal.any([signal]);
 }
 
 class Request {
-  #url; #method; #headers; #signal; #redirect; #userSignal;
+  #url; #method; #headers; #signal; #userSignal;
+  #mode; #credentials; #cache; #redirect; #referrer; #referrerPolicy; #integrity; #keepalive;
 
-  constructor(input, init = {}) {
-    if (init === null || (typeof init !== "object" && typeof init !== "function")) init = {};
-    let content = null;
+  constructor(input, init = undefined) {
+    if (arguments.length < 1) throw new TypeError("Failed to construct 'Request': 1 argument required, but only 0 present.");
+    const options = readRequestInit(init);
+    let inputState = null;
     if (input instanceof Request) {
-      if (input.bodyUsed) throw new TypeError("Cannot construct a Request with a Request object that has already been used.");
+      inputState = input;
       this.#url = input.#url;
       this.#method = input.#method;
-      this.#headers = new Headers(input.#headers);
+      this.#mode = input.#mode;
+      this.#credentials = input.#credentials;
+      this.#cache = input.#cache;
       this.#redirect = input.#redirect;
+      this.#referrer = input.#referrer;
+      this.#referrerPolicy = input.#referrerPolicy;
+      this.#integrity = input.#integrity;
+      this.#keepalive = input.#keepalive;
       this.#userSignal = input.#userSignal;
-      content = bodies.get(input).content;
     } else {
       this.#url = parseURL(input);
       this.#method = "GET";
-      this.#headers = new Headers();
+      this.#mode = "cors";
+      this.#credentials = "same-origin";
+      this.#cache = "default";
       this.#redirect = "follow";
+      this.#referrer = "client";
+      this.#referrerPolicy = "";
+      this.#integrity = "";
+      this.#keepalive = false;
       this.#userSignal = undefined;
     }
-    if (init.method !== undefined) this.#method = normalizeMethod(init.method);
-    if (init.headers !== undefined) this.#headers = new Headers(init.headers);
-    if (init.redirect !== undefined) {
-      if (!REDIRECTS.includes(init.redirect)) {
-        throw new TypeError(`Failed to construct 'Request': '${init.redirect}' is not a valid value for 'redirect'.`);
+    if (Object.keys(options).length > 0) {
+      if (this.#mode === "navigate") this.#mode = "same-origin";
+      this.#referrer = "client";
+      this.#referrerPolicy = "";
+    }
+    if (options.referrer !== undefined) {
+      if (options.referrer === "") {
+        this.#referrer = "no-referrer";
+      } else {
+        let parsed;
+        try {
+          parsed = runtime.baseURL === null ? new URL(options.referrer) : new URL(options.referrer, runtime.baseURL);
+        } catch (error) {
+          throw new TypeError(`Failed to construct 'Request': Invalid referrer URL ${JSON.stringify(options.referrer)}`);
+        }
+        this.#referrer = parsed.href === "about:client" ? "client" : parsed.href;
       }
-      this.#redirect = init.redirect;
     }
-    if (init.signal !== undefined) {
-      if (init.signal !== null && !(init.signal instanceof AbortSignal)) {
-        throw new TypeError("Failed to construct 'Request': member signal is not of type AbortSignal.");
-      }
-      this.#userSignal = init.signal ?? undefined;
+    if (options.referrerPolicy !== undefined) this.#referrerPolicy = options.referrerPolicy;
+    if (options.mode === "navigate") {
+      throw new TypeError("Failed to construct 'Request': Cannot construct a Request with a RequestInit whose mode member is set as 'navigate'.");
     }
-    if (init.body !== undefined && init.body !== null) {
-      const [extracted, type] = extractBody(init.body);
-      content = extracted;
-      if (type !== null && !this.#headers.has("content-type")) this.#headers.append("content-type", type);
-    } else if (init.body === null) {
-      content = null;
+    if (options.mode !== undefined) this.#mode = options.mode;
+    if (options.credentials !== undefined) this.#credentials = options.credentials;
+    if (options.cache !== undefined) this.#cache = options.cache;
+    if (this.#cache === "only-if-cached" && this.#mode !== "same-origin") {
+      throw new TypeError("Failed to construct 'Request': 'only-if-cached' can be set only with 'same-origin' mode");
     }
-    if (content !== null && (this.#method === "GET" || this.#method === "HEAD")) {
+    if (options.redirect !== undefined) this.#redirect = options.redirect;
+    if (options.integrity !== undefined) this.#integrity = options.integrity;
+    if (options.keepalive !== undefined) this.#keepalive = options.keepalive;
+    if (options.method !== undefined) this.#method = normalizeMethod(options.method);
+    if (options.signal !== undefined) this.#userSignal = options.signal ?? undefined;
+    this.#signal = undefined;
+    if (this.#mode === "no-cors" && !["GET", "HEAD", "POST"].includes(this.#method)) {
+      throw new TypeError(`Failed to construct 'Request': '${this.#method}' is unsupported in no-cors mode.`);
+    }
+    const guard = this.#mode === "no-cors" ? "request-no-cors" : "request";
+    if (options.headers !== undefined) {
+      this.#headers = new Headers(options.headers);
+    } else {
+      this.#headers = inputState !== null ? copyHeaders(inputState.#headers, "none") : new Headers();
+    }
+    headersState(this.#headers).guard = guard;
+    const inputBody = inputState !== null ? bodies.get(inputState) : null;
+    const initBody = options.body ?? null;
+    if ((initBody !== null || (inputBody !== null && inputBody.content !== null)) &&
+      (this.#method === "GET" || this.#method === "HEAD")) {
       throw new TypeError("Request with GET/HEAD method cannot have body.");
     }
-    if (input instanceof Request && content !== null && init.body === undefined) bodies.get(input).used = true;
-    bodies.set(this, { content, used: false });
+    let content = inputBody !== null ? inputBody.content : null;
+    if (initBody !== null) {
+      const [extracted, type] = extractBody(initBody);
+      content = extracted;
+      if (type !== null && !this.#headers.has("content-type")) headersState(this.#headers).list.push(["content-type", type]);
+    }
+    if (content !== null && content.stream !== null) {
+      if (initBody !== null && options.duplex === undefined) {
+        throw new TypeError("Failed to construct 'Request': the duplex member must be 'half' when the body is a ReadableStream.");
+      }
+      if (this.#mode !== "same-origin" && this.#mode !== "cors") {
+        throw new TypeError("Failed to construct 'Request': a ReadableStream body needs mode 'same-origin' or 'cors'.");
+      }
+    }
+    if (inputBody !== null && initBody === null && inputBody.content !== null) {
+      if (inputBody.used || (inputBody.stream !== null && inputBody.stream.locked)) {
+        throw new TypeError("Cannot construct a Request with a Request object that has already been used.");
+      }
+      inputBody.used = true;
+      if (inputBody.stream !== null) content = new BodyContent(undefined, undefined, inputBody.stream);
+    }
+    bodies.set(this, { content, used: false, stream: null, headers: this.#headers });
   }
 
   get url() { return this.#url; }
   get method() { return this.#method; }
   get headers() { return this.#headers; }
+  get destination() { return ""; }
+  get referrer() {
+    return this.#referrer === "no-referrer" ? "" : this.#referrer === "client" ? "about:client" : this.#referrer;
+  }
+  get referrerPolicy() { return this.#referrerPolicy; }
+  get mode() { return this.#mode; }
+  get credentials() { return this.#credentials; }
+  get cache() { return this.#cache; }
   get redirect() { return this.#redirect; }
+  get integrity() { return this.#integrity; }
+  get keepalive() { return this.#keepalive; }
+  get isReloadNavigation() { return false; }
+  get isHistoryNavigation() { return false; }
+  get duplex() { return "half"; }
   get signal() {
-    if (this.#signal === undefined) this.#signal = this.#userSignal ?? new runtime.AbortController().signal;
+    if (this.#signal === undefined) this.#signal = followingSignal(this.#userSignal);
     return this.#signal;
   }
-  get body() { return null; }
 
   clone() {
-    if (this.bodyUsed) throw new TypeError("Failed to execute 'clone' on 'Request': Request body is already used");
+    const state = bodies.get(this);
+    if (state === undefined) throw new TypeError("Illegal invocation");
+    if (state.used || (state.stream !== null && state.stream.locked)) {
+      throw new TypeError("Failed to execute 'clone' on 'Request': Request body is already used");
+    }
+    const content = cloneContent(state);
     const copy = new Request(this, {});
-    bodies.get(this).used = false;
+    // The constructor took this request's body; a clone leaves it in place.
+    state.used = false;
+    copy.#headers = copyHeaders(this.#headers);
+    const copyState = bodies.get(copy);
+    copyState.content = content;
+    copyState.headers = copy.#headers;
+    copy.#userSignal = this.signal;
     return copy;
   }
 
-  /// What the plugin's `request` action takes (internal).
+  /// What the plugin's `request` action takes (internal); `content` is the body to send, if any.
   static _wire(request) {
     const args = {
       url: request.#url, method: request.#method, headers: headersState(request.#headers).list,
       redirect: request.#redirect,
     };
-    const content = bodies.get(request).content;
-    if (content !== null) Object.assign(args, content.wire());
-    return [args, request.#userSignal];
+    const state = bodies.get(request);
+    return [args, request.#userSignal, state.content, state];
   }
 
   get [Symbol.toStringTag]() { return "Request"; }
@@ -376,20 +751,31 @@ delete Request._wire;
 const NULL_BODY_STATUS = [101, 103, 204, 205, 304];
 const REDIRECT_STATUS = [301, 302, 303, 307, 308];
 
+/// Reads a ResponseInit (headers, status, statusText) and checks it.
+function readResponseInit(init, what) {
+  init = toDictionary(init, what);
+  const headers = init.headers;
+  if (headers !== undefined && (headers === null || (typeof headers !== "object" && typeof headers !== "function"))) {
+    throw new TypeError(`${what}: headers is not of type 'HeadersInit'.`);
+  }
+  const status = init.status === undefined ? 200 : toUnsignedShort(init.status);
+  const statusText = init.statusText === undefined ? "" : toByteString(init.statusText, "statusText");
+  if (status < 200 || status > 599) {
+    throw new RangeError(`${what}: The status provided (${status}) is outside the range [200, 599].`);
+  }
+  if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(statusText)) throw new TypeError(`${what}: Invalid statusText`);
+  return { headers, status, statusText };
+}
+
 class Response {
   #status; #statusText; #headers; #url; #redirected; #type;
 
-  constructor(body = null, init = {}) {
-    if (init === null || (typeof init !== "object" && typeof init !== "function")) init = {};
-    const status = init.status === undefined ? 200 : Number(init.status);
-    if (!Number.isInteger(status) || status < 200 || status > 599) {
-      throw new RangeError(`Failed to construct 'Response': The status provided (${init.status}) is outside the range [200, 599].`);
-    }
-    const statusText = init.statusText === undefined ? "" : `${init.statusText}`;
-    if (/[^\t\x20-\x7e\x80-\xff]/.test(statusText)) throw new TypeError("Failed to construct 'Response': Invalid statusText");
+  constructor(body = null, init = undefined) {
+    const { headers, status, statusText } = readResponseInit(init, "Failed to construct 'Response'");
     this.#status = status;
     this.#statusText = statusText;
-    this.#headers = new Headers(init.headers);
+    this.#headers = new Headers(headers);
+    headersState(this.#headers).guard = "response";
     this.#url = "";
     this.#redirected = false;
     this.#type = "default";
@@ -398,18 +784,20 @@ class Response {
       if (NULL_BODY_STATUS.includes(status)) throw new TypeError(`Response with null body status (${status}) cannot have body`);
       const [extracted, type] = extractBody(body);
       content = extracted;
-      if (type !== null && !this.#headers.has("content-type")) this.#headers.append("content-type", type);
+      if (type !== null && !this.#headers.has("content-type")) headersState(this.#headers).list.push(["content-type", type]);
     }
-    bodies.set(this, { content, used: false });
+    bodies.set(this, { content, used: false, stream: null, headers: this.#headers });
   }
 
-  static json(data, init = {}) {
+  static json(data, init = undefined) {
     const text = JSON.stringify(data);
     if (text === undefined) throw new TypeError("Failed to execute 'json' on 'Response': The data is not JSON serializable");
-    const response = new Response(text, init);
-    if (!(init && init.headers && new Headers(init.headers).has("content-type"))) {
-      response.#headers.set("content-type", "application/json");
-    }
+    const response = new Response(null, init);
+    const { status } = response;
+    if (NULL_BODY_STATUS.includes(status)) throw new TypeError(`Response with null body status (${status}) cannot have body`);
+    const state = bodies.get(response);
+    state.content = new BodyContent(text, undefined);
+    if (!response.#headers.has("content-type")) headersState(response.#headers).list.push(["content-type", "application/json"]);
     return response;
   }
 
@@ -423,8 +811,10 @@ class Response {
 
   static redirect(url, status = 302) {
     const href = parseURL(url);
-    if (!REDIRECT_STATUS.includes(status)) throw new RangeError(`Invalid status code ${status}`);
-    const response = new Response(null, { status, headers: { location: href } });
+    status = toUnsignedShort(status);
+    if (!REDIRECT_STATUS.includes(status)) throw new RangeError(`Failed to execute 'redirect' on 'Response': Invalid status code ${status}`);
+    const response = new Response(null, { status });
+    headersState(response.#headers).list.push(["location", href]);
     headersState(response.#headers).guard = "immutable";
     return response;
   }
@@ -435,34 +825,44 @@ class Response {
     response.#status = answer.status;
     response.#statusText = answer.statusText;
     response.#headers = headersFrom(answer.headers, "immutable");
-    response.#url = answer.url;
+    response.#url = withoutFragment(answer.url);
     response.#redirected = answer.redirected;
     response.#type = "basic";
-    const content = answer.body !== undefined ? new BodyContent(answer.body, undefined)
-      : new BodyContent(undefined, base64Decode(answer.bodyBase64));
-    bodies.get(response).content = content;
+    const state = bodies.get(response);
+    state.headers = response.#headers;
+    if (answer.content !== undefined) {
+      state.content = answer.content;
+    } else {
+      state.content = answer.body !== undefined ? new BodyContent(answer.body, undefined)
+        : new BodyContent(undefined, base64Decode(answer.bodyBase64));
+    }
     return response;
   }
 
-  get status() { return this.#status; }
-  get statusText() { return this.#statusText; }
-  get ok() { return this.#status >= 200 && this.#status <= 299; }
-  get headers() { return this.#headers; }
+  get type() { return this.#type; }
   get url() { return this.#url; }
   get redirected() { return this.#redirected; }
-  get type() { return this.#type; }
-  get body() { return null; }
+  get status() { return this.#status; }
+  get ok() { return this.#status >= 200 && this.#status <= 299; }
+  get statusText() { return this.#statusText; }
+  get headers() { return this.#headers; }
 
   clone() {
-    if (this.bodyUsed) throw new TypeError("Failed to execute 'clone' on 'Response': Response body is already used");
+    const state = bodies.get(this);
+    if (state === undefined) throw new TypeError("Illegal invocation");
+    if (state.used || (state.stream !== null && state.stream.locked)) {
+      throw new TypeError("Failed to execute 'clone' on 'Response': Response body is already used");
+    }
     const copy = new Response(null, { status: 200 });
     copy.#status = this.#status;
     copy.#statusText = this.#statusText;
-    copy.#headers = headersFrom(headersState(this.#headers).list.map((entry) => [...entry]), headersState(this.#headers).guard);
+    copy.#headers = copyHeaders(this.#headers);
     copy.#url = this.#url;
     copy.#redirected = this.#redirected;
     copy.#type = this.#type;
-    bodies.get(copy).content = bodies.get(this).content;
+    const copyState = bodies.get(copy);
+    copyState.content = cloneContent(state);
+    copyState.headers = copy.#headers;
     return copy;
   }
 
@@ -471,6 +871,75 @@ class Response {
 mixBody(Response);
 const responseFromWire = Response._fromWire;
 delete Response._fromWire;
+
+// MARK: - data: URLs (the Fetch standard's data: URL processor)
+
+/// Percent-decodes `text` (already ASCII after URL serialisation) into bytes.
+function percentDecode(text) {
+  const bytes = utf8Encode(text);
+  const out = new Uint8Array(bytes.length);
+  let j = 0;
+  const hex = (c) => (c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 0x37 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1);
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c === 0x25 && i + 2 < bytes.length && hex(bytes[i + 1]) >= 0 && hex(bytes[i + 2]) >= 0) {
+      out[j++] = hex(bytes[i + 1]) * 16 + hex(bytes[i + 2]);
+      i += 2;
+    } else {
+      out[j++] = c;
+    }
+  }
+  return out.subarray(0, j);
+}
+
+/// The Infra standard's forgiving-base64 decode of `text`, or null on failure.
+function forgivingBase64(text) {
+  text = text.replace(/[\t\n\f\r ]/g, "");
+  if (text.length % 4 === 0) text = text.replace(/==?$/, "");
+  if (text.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(text)) return null;
+  const bytes = new Uint8Array(Math.floor(text.length * 3 / 4));
+  let j = 0, buffer = 0, bits = 0;
+  for (let i = 0; i < text.length; i++) {
+    buffer = ((buffer << 6) | DECODE[text.charCodeAt(i)]) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[j++] = (buffer >> bits) & 0xff;
+    }
+  }
+  return bytes.subarray(0, j);
+}
+
+/// `{ mimeType, body }` of a data: URL, or null when it is not valid (fetch rejects with a TypeError).
+function processDataURL(href) {
+  let input = withoutFragment(href).slice("data:".length);
+  const comma = input.indexOf(",");
+  if (comma === -1) return null;
+  let mimeType = input.slice(0, comma).replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, "");
+  let body = percentDecode(input.slice(comma + 1));
+  const base64 = /;[\u0020]*base64$/i.exec(mimeType);
+  if (base64 !== null) {
+    mimeType = mimeType.slice(0, base64.index);
+    let latin1 = "";
+    for (let i = 0; i < body.length; i += 8192) latin1 += String.fromCharCode.apply(null, body.subarray(i, i + 8192));
+    body = forgivingBase64(latin1);
+    if (body === null) return null;
+  }
+  if (mimeType.startsWith(";")) mimeType = `text/plain${mimeType}`;
+  const { parseMimeType, serializeMimeType } = runtime.formDataInternals;
+  const parsed = parseMimeType(mimeType);
+  return { mimeType: parsed === null ? "text/plain;charset=US-ASCII" : serializeMimeType(parsed), body };
+}
+
+function fetchDataURL(href, signal) {
+  if (signal !== undefined && signal.aborted) return Promise.reject(abortReason(signal));
+  const result = processDataURL(href);
+  if (result === null) return Promise.reject(new TypeError(`fetch failed: invalid data: URL ${JSON.stringify(href)}`));
+  return Promise.resolve(responseFromWire({
+    status: 200, statusText: "OK", headers: [["content-type", result.mimeType]], url: href, redirected: false,
+    content: new BodyContent(undefined, result.body),
+  }));
+}
 
 // MARK: - fetch
 
@@ -487,21 +956,38 @@ function networkError(error) {
   return failure;
 }
 
-function fetch(input, init) {
-  let args, signal;
-  try {
-    const request = new Request(input, init);
-    [args, signal] = wireRequest(request);
-  } catch (error) {
-    return Promise.reject(error);
-  }
-  if (signal !== undefined && signal.aborted) return Promise.reject(abortReason(signal));
+function send(args, signal) {
   return plugin.call("request", args, signal === undefined ? undefined : { signal }).then(
     (answer) => responseFromWire(answer),
     (error) => {
       if (signal !== undefined && signal.aborted) throw abortReason(signal);
       throw networkError(error);
     });
+}
+
+function fetch(input, init = undefined) {
+  let args, signal, content, state;
+  try {
+    if (arguments.length < 1) throw new TypeError("Failed to execute 'fetch': 1 argument required, but only 0 present.");
+    const request = new Request(input, init);
+    [args, signal, content, state] = wireRequest(request);
+    if (content !== null) state.used = true;
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (signal !== undefined && signal.aborted) return Promise.reject(abortReason(signal));
+  if (args.url.startsWith("data:")) return fetchDataURL(args.url, signal);
+  if (content === null) return send(args, signal);
+  const stream = state.stream ?? content.stream;
+  if (stream === null) {
+    Object.assign(args, content.wire());
+    return send(args, signal);
+  }
+  // A stream body: read whole, then sent (the transport sends it with a length).
+  return readAll(stream).then((bytes) => {
+    Object.assign(args, new BodyContent(undefined, bytes).wire());
+    return send(args, signal);
+  });
 }
 
 // MARK: - Queues

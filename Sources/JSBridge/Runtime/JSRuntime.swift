@@ -336,6 +336,7 @@ public final class JSRuntime {
                     ]
                 }),
             "pluginFiles": .array(pluginFiles),
+            "baseURL": options.baseURL.map(JSONValue.string) ?? .null,
         ])
     }
 

@@ -58,6 +58,9 @@ public struct RuntimeOptions {
     /// Handle SIGINT, SIGTERM, SIGTSTP and SIGCONT as docs/running-scripts.md ("Signals") describes: the
     /// `jsbridge` command does; off by default, so an embedding app keeps its own signal handling.
     public var handlesSignals: Bool
+    /// The base of relative URLs in `fetch`, `Request` and `Response.redirect` (`--base-url`); nil: relative
+    /// URLs are a TypeError.
+    public var baseURL: String?
 
     public init(
         arguments: [String] = [],
@@ -66,7 +69,8 @@ public struct RuntimeOptions {
         timeout: Duration? = nil,
         output: any OutputSink = StandardOutput(),
         executablePath: String = "jsbridge",
-        handlesSignals: Bool = false
+        handlesSignals: Bool = false,
+        baseURL: String? = nil
     ) {
         self.arguments = arguments
         self.environment = environment
@@ -75,6 +79,7 @@ public struct RuntimeOptions {
         self.output = output
         self.executablePath = executablePath
         self.handlesSignals = handlesSignals
+        self.baseURL = baseURL
     }
 }
 

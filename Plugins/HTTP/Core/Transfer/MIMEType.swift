@@ -21,6 +21,9 @@ public enum MIMEType {
         "video/mp4": "mp4", "text/markdown": "md",
     ]
 
+    /// The table of ``guess(forFilename:)``: lower-cased extension (no dot) → MIME type.
+    public static var extensionTable: [String: String] { byExtension }
+
     /// The type of a file named `filename` by its extension, else `application/octet-stream`.
     public static func guess(forFilename filename: String) -> String {
         guard let dot = filename.lastIndex(of: "."), dot != filename.startIndex else {

@@ -55,11 +55,22 @@ public struct MultipartFormData: Sendable, Hashable {
     public let boundary: String
     /// The parts, in order.
     public var parts: [Part]
+    /// A body framed elsewhere (delimiters and part headers included), sent as is instead of ``parts``: the
+    /// JavaScript API frames its forms in one place (js/form-data.js) and this type streams the files in it.
+    public private(set) var framed: [Part.Content]?
 
     /// An empty form with `boundary` (default: a random one).
     public init(boundary: String = MultipartFormData.randomBoundary(), parts: [Part] = []) {
         self.boundary = boundary
         self.parts = parts
+        self.framed = nil
+    }
+
+    /// A body already framed with `boundary`: `pieces` are its bytes in order, files read when it is sent.
+    public init(boundary: String, framed pieces: [Part.Content]) {
+        self.boundary = boundary
+        self.parts = []
+        self.framed = pieces
     }
 
     /// A random boundary: `----jsbridge` and 24 random letters and digits.
@@ -117,6 +128,16 @@ public struct MultipartFormData: Sendable, Hashable {
         try validate()
         var segments: [Segment] = []
         var pending: [UInt8] = []
+        if let framed {
+            for piece in framed {
+                switch piece {
+                case .bytes(let bytes): pending += bytes
+                case .file(let path): try Self.add(file: path, to: &segments, pending: &pending)
+                }
+            }
+            if !pending.isEmpty { segments.append(.bytes(pending)) }
+            return segments
+        }
         for (index, part) in parts.enumerated() {
             pending += Array(((index == 0 ? "" : "\r\n") + "--\(boundary)\r\n").utf8)
             pending += head(of: part)
@@ -124,21 +145,28 @@ public struct MultipartFormData: Sendable, Hashable {
             case .bytes(let bytes):
                 pending += bytes
             case .file(let path):
-                let size = try Self.fileSize(path)
-                if size == 0 {
-                    // A file that reports no size (Linux's /proc and /sys) has content only when read: read
-                    // it now, once, so that the length sent and the bytes sent agree.
-                    pending += try Self.contents(ofUnsized: path)
-                    continue
-                }
-                if !pending.isEmpty { segments.append(.bytes(pending)) }
-                pending = []
-                segments.append(.file(path: path, size: size))
+                try Self.add(file: path, to: &segments, pending: &pending)
             }
         }
         pending += Array(((parts.isEmpty ? "" : "\r\n") + "--\(boundary)--\r\n").utf8)
         segments.append(.bytes(pending))
         return segments
+    }
+
+    /// Appends the file at `path` to `segments` after the bytes in `pending`, measuring it now.
+    private static func add(
+        file path: String, to segments: inout [Segment], pending: inout [UInt8]
+    ) throws(TransferError) {
+        let size = try fileSize(path)
+        if size == 0 {
+            // A file that reports no size (Linux's /proc and /sys) has content only when read: read it now,
+            // once, so that the length sent and the bytes sent agree.
+            pending += try contents(ofUnsized: path)
+            return
+        }
+        if !pending.isEmpty { segments.append(.bytes(pending)) }
+        pending = []
+        segments.append(.file(path: path, size: size))
     }
 
     /// The body's length in bytes (files are measured now).
