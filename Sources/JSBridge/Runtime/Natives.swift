@@ -29,6 +29,11 @@ extension JSRuntime {
         installBridgeNatives()
         installModuleNatives()
         installNodeNatives()
+        // The encoding natives are defined when js/encoding.js or js/url.js first needs them.
+        defineNative("loadEncodingNatives") { [unowned(unsafe) self] _ throws(NativeError) in
+            installEncodingNatives()
+            return nil
+        }
     }
 
     private func installConsoleAndProcessNatives() {
