@@ -214,10 +214,15 @@ class UserDefinedDecoder {
   }
 }
 
+// Where the standard's decoders differ from ICU's converters (flags of jsb_icu_decoder_open in shim.h):
+// 1 = an invalid pair with an ASCII second byte gives U+FFFD and that character; 2 = gb18030's 0x80 is U+20AC.
+const ICU_FLAGS = { big5: 1, 'euc-kr': 1, 'euc-jp': 1, shift_jis: 1, gbk: 3, gb18030: 3 };
+
 // The legacy encodings, through an ICU converter that keeps its own state between streamed chunks.
 class ICUDecoder {
-  constructor(icu, fatal) {
-    this.converter = textDecoderOpen(icu, fatal);
+  constructor(encoding, fatal) {
+    const icu = encoding.icu;
+    this.converter = textDecoderOpen(icu, fatal, ICU_FLAGS[encoding.name] ?? 0);
     if (this.converter === null) throw new RangeError(`The "${icu}" encoding is not available.`);
   }
 
@@ -240,7 +245,7 @@ function makeDecoder(encoding, fatal) {
     case 'x-user-defined':
       return new UserDefinedDecoder();
     default:
-      return new ICUDecoder(encoding.icu, fatal);
+      return new ICUDecoder(encoding, fatal);
   }
 }
 

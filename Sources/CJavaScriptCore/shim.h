@@ -252,32 +252,63 @@ enum {
 /// false), LEADING_HYPHEN, TRAILING_HYPHEN, HYPHEN_3_4 (CheckHyphens is false).
 static inline uint32_t jsb_idna_ignored_errors(void) { return 0x1 | 0x2 | 0x4 | 0x8 | 0x10 | 0x20; }
 
+/// Flags for the callbacks below (their `context`): how the Encoding Standard's decoder differs from ICU's.
+enum {
+    /// A double-byte decoder (Big5, EUC-KR, gb18030, Shift_JIS, EUC-JP): an invalid pair whose second byte is
+    /// ASCII gives U+FFFD and then that byte's character (ICU drops the byte).
+    JSB_ICU_ASCII_TRAIL = 1,
+    /// gb18030: the single byte 0x80 is U+20AC (ICU calls it invalid).
+    JSB_ICU_EURO_80 = 2,
+};
+
+/// What the Encoding Standard decodes where ICU reports an invalid sequence: writes it and answers true, or
+/// answers false when it is an error there too.
+static bool jsb_icu_fix(uintptr_t flags, void *args, const char *units, int32_t length, int *error) {
+    static const uint16_t euro = 0x20AC;
+    if ((flags & JSB_ICU_EURO_80) && length == 1 && (uint8_t)units[0] == 0x80) {
+        *error = JSB_U_ZERO_ERROR;
+        JSB_ICU(ucnv_cbToUWriteUChars)(args, &euro, 1, 0, error);
+        return true;
+    }
+    return false;
+}
+
 /// Writes one U+FFFD per invalid or unmapped sequence (ICU's own substitute callback writes U+001A for
-/// single bytes of some converters).
+/// single bytes of some converters), and the Encoding Standard's exceptions (`jsb_icu_fix`, JSB_ICU_ASCII_TRAIL).
 static void jsb_icu_replace(const void *context, void *args, const char *units, int32_t length, int reason,
                             int *error) {
-    (void)context, (void)units, (void)length;
     if (reason > JSB_UCNV_IRREGULAR) return;
-    static const uint16_t replacement = 0xFFFD;
+    uintptr_t flags = (uintptr_t)context;
+    if (jsb_icu_fix(flags, args, units, length, error)) return;
+    uint16_t replacement[2] = {0xFFFD, 0};
+    int32_t count = 1;
+    uint8_t trail = length == 2 ? (uint8_t)units[1] : 0xFF;
+    // In gb18030 a lead and a digit start a four-byte sequence: cut short, it is one error.
+    bool digitOfFourBytes = (flags & JSB_ICU_EURO_80) && trail >= 0x30 && trail <= 0x39;
+    if ((flags & JSB_ICU_ASCII_TRAIL) && trail < 0x80 && !digitOfFourBytes) {
+        replacement[1] = trail;
+        count = 2;
+    }
     *error = JSB_U_ZERO_ERROR;
-    JSB_ICU(ucnv_cbToUWriteUChars)(args, &replacement, 1, 0, error);
+    JSB_ICU(ucnv_cbToUWriteUChars)(args, replacement, count, 0, error);
 }
 
 /// Stops at the first invalid or unmapped sequence (for `fatal` decoders).
 static void jsb_icu_stop(const void *context, void *args, const char *units, int32_t length, int reason,
                          int *error) {
-    (void)context, (void)args, (void)units, (void)length;
     if (reason > JSB_UCNV_IRREGULAR) return;
+    if (jsb_icu_fix((uintptr_t)context, args, units, length, error)) return;
     *error = JSB_U_ILLEGAL_CHAR_FOUND;
 }
 
-/// Opens ICU converter `name`; with `fatal`, invalid input stops the conversion instead of giving U+FFFD.
-/// NULL when ICU has no such converter.
-static inline void *jsb_icu_decoder_open(const char *name, bool fatal) {
+/// Opens ICU converter `name` with `flags` (JSB_ICU_*); with `fatal`, invalid input stops the conversion
+/// instead of giving U+FFFD. NULL when ICU has no such converter.
+static inline void *jsb_icu_decoder_open(const char *name, bool fatal, uintptr_t flags) {
     int status = JSB_U_ZERO_ERROR;
     void *converter = JSB_ICU(ucnv_open)(name, &status);
     if (status > JSB_U_ZERO_ERROR || converter == NULL) return NULL;
-    JSB_ICU(ucnv_setToUCallBack)(converter, fatal ? jsb_icu_stop : jsb_icu_replace, NULL, NULL, NULL, &status);
+    JSB_ICU(ucnv_setToUCallBack)(converter, fatal ? jsb_icu_stop : jsb_icu_replace, (const void *)flags, NULL, NULL,
+                                 &status);
     if (status > JSB_U_ZERO_ERROR) {
         JSB_ICU(ucnv_close)(converter);
         return NULL;

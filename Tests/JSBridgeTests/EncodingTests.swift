@@ -75,10 +75,14 @@ import Testing
             out(hex(new TextDecoder("gb18030").decode(bytes(0x90, 0x30, 0x81, 0x30))));           // U+10000
             out(hex(new TextDecoder("shift_jis").decode(bytes(0x82))));                           // unfinished: U+FFFD
             out(error(() => new TextDecoder("euc-kr", { fatal: true }).decode(bytes(0xb0))));
+            out(hex(new TextDecoder("gb18030").decode(bytes(0x80))), hex(new TextDecoder("gbk", { fatal: true }).decode(bytes(0x80)))); // €
+            out(hex(new TextDecoder("euc-kr").decode(bytes(0x8e, 0x40))));    // invalid pair: the ASCII byte is kept
+            out(hex(new TextDecoder("gb18030").decode(bytes(0x81, 0x30))));   // a four-byte sequence cut short: one error
             """#)
         #expect(
             lines == [
                 "3042 0041", "3042", "3042 0041", "ac00", "4e00", "4e00", "0080", "d800 dc00", "fffd", "TypeError",
+                "20ac 20ac", "fffd 0040", "fffd",
             ])
     }
 

@@ -22,9 +22,11 @@ extension JSRuntime {
                     UnsafeBufferPointer(range), into: output, bigEndian: call.bool(3), fatal: call.bool(4))
             }
         }
-        // textDecoderOpen(icuName, fatal) → a converter handle (closed when collected), or null when ICU has none.
+        // textDecoderOpen(icuName, fatal, flags) → a converter handle (closed when collected), or null when ICU
+        // has none. flags: JSB_ICU_* (shim.h), where the Encoding Standard's decoder differs from ICU's.
         defineNative("textDecoderOpen") { [unowned(unsafe) self] call throws(NativeError) in
-            guard let converter = jsb_icu_decoder_open(call.string(0), call.bool(1)) else {
+            let flags = UInt(max(0, min(3, call.number(2))))
+            guard let converter = jsb_icu_decoder_open(call.string(0), call.bool(1), flags) else {
                 return JSValueMakeNull(context)
             }
             return JSObjectMake(context, ConverterClass.shared, converter)
