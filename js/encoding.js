@@ -1,236 +1,391 @@
-// encoding.js - TextEncoder / TextDecoder (UTF-8 only, per the WHATWG Encoding Standard), btoa / atob.
+// encoding.js - TextEncoder / TextDecoder (every encoding of the WHATWG Encoding Standard), btoa / atob.
 // Sets internal.utf8Encode(string) -> Uint8Array and internal.utf8Decode(bytes) -> string for later files.
+// UTF-8 and UTF-16 are decoded natively (Sources/JSBridge/Runtime/EncodingNatives.swift), x-user-defined
+// here, and the legacy encodings by ICU's converters (docs/encodings.md says which and why).
 
-const utf8Labels = new Set(['unicode-1-1-utf-8', 'unicode11utf8', 'unicode20utf8', 'utf-8', 'utf8', 'x-unicode20utf8']);
-const CHUNK = 0x2000; // code units per String.fromCharCode call
+const {
+  ArrayBufferIsView, ArrayBufferPrototypeGetByteLength, DataViewPrototypeGetBuffer, DataViewPrototypeGetByteLength,
+  DataViewPrototypeGetByteOffset, ObjectDefineProperty, ObjectGetOwnPropertyNames, RangeError, ReflectGetOwnPropertyDescriptor,
+  SafeMap, SharedArrayBufferPrototypeGetByteLength, StringPrototypeCharCodeAt, StringPrototypeReplace,
+  StringPrototypeToLowerCase, TypeError, TypedArrayPrototypeGetBuffer, TypedArrayPrototypeGetByteLength,
+  TypedArrayPrototypeGetByteOffset, TypedArrayPrototypeGetSymbolToStringTag, Uint8Array,
+} = internal.primordials;
 
-/// UTF-8 bytes of a string; lone surrogates become U+FFFD.
-function utf8Encode(str) {
-  let length = 0;
-  let ascii = true;
-  for (let i = 0; i < str.length; i++) {
-    const c = str.charCodeAt(i);
-    if (c < 0x80) length += 1;
-    else {
-      ascii = false;
-      length += c < 0x800 ? 2 : 3;
-      if (c >= 0xd800 && c <= 0xdbff && isTrail(str.charCodeAt(i + 1))) i++, length++;
-    }
-  }
-  const bytes = new Uint8Array(length);
-  if (ascii) {
-    for (let i = 0; i < length; i++) bytes[i] = str.charCodeAt(i);
-  } else {
-    encodeInto(str, bytes);
-  }
-  return bytes;
-}
+if (internal.textDecodeUTF8 === undefined) internal.loadEncodingNatives();
+const { textDecodeUTF8, textDecodeUTF16, textDecoderOpen, textDecode, textEncodeInto, bufferUTF8Encode } = internal;
+const StringFromCharCode = String.fromCharCode;
+const FunctionPrototypeApply = internal.primordials.FunctionPrototypeApply;
 
-const isTrail = (c) => c >= 0xdc00 && c <= 0xdfff;
+// The Encoding Standard's encodings: name, the ICU converter that decodes it (null: decoded here), labels.
+// GBK decodes as gb18030 (the standard's GBK decoder is the gb18030 decoder); ISO-8859-8-I maps like ISO-8859-8.
+const ENCODINGS = [
+  ['UTF-8', null, 'unicode-1-1-utf-8 unicode11utf8 unicode20utf8 utf-8 utf8 x-unicode20utf8'],
+  ['IBM866', 'ibm-866_P100-1995', '866 cp866 csibm866 ibm866'],
+  ['ISO-8859-2', 'ISO-8859-2', 'csisolatin2 iso-8859-2 iso-ir-101 iso8859-2 iso88592 iso_8859-2 iso_8859-2:1987 l2 latin2'],
+  ['ISO-8859-3', 'ISO-8859-3', 'csisolatin3 iso-8859-3 iso-ir-109 iso8859-3 iso88593 iso_8859-3 iso_8859-3:1988 l3 latin3'],
+  ['ISO-8859-4', 'ISO-8859-4', 'csisolatin4 iso-8859-4 iso-ir-110 iso8859-4 iso88594 iso_8859-4 iso_8859-4:1988 l4 latin4'],
+  ['ISO-8859-5', 'ISO-8859-5', 'csisolatincyrillic cyrillic iso-8859-5 iso-ir-144 iso8859-5 iso88595 iso_8859-5 iso_8859-5:1988'],
+  [
+    'ISO-8859-6', 'ISO-8859-6',
+    'arabic asmo-708 csiso88596e csiso88596i csisolatinarabic ecma-114 iso-8859-6 iso-8859-6-e iso-8859-6-i iso-ir-127 iso8859-6 iso88596 iso_8859-6 iso_8859-6:1987',
+  ],
+  [
+    'ISO-8859-7', 'ISO-8859-7',
+    'csisolatingreek ecma-118 elot_928 greek greek8 iso-8859-7 iso-ir-126 iso8859-7 iso88597 iso_8859-7 iso_8859-7:1987 sun_eu_greek',
+  ],
+  [
+    'ISO-8859-8', 'ISO-8859-8',
+    'csiso88598e csisolatinhebrew hebrew iso-8859-8 iso-8859-8-e iso-ir-138 iso8859-8 iso88598 iso_8859-8 iso_8859-8:1988 visual',
+  ],
+  ['ISO-8859-8-I', 'ISO-8859-8', 'csiso88598i iso-8859-8-i logical'],
+  ['ISO-8859-10', 'ISO-8859-10', 'csisolatin6 iso-8859-10 iso-ir-157 iso8859-10 iso885910 l6 latin6'],
+  ['ISO-8859-13', 'ISO-8859-13', 'iso-8859-13 iso8859-13 iso885913'],
+  ['ISO-8859-14', 'ISO-8859-14', 'iso-8859-14 iso8859-14 iso885914'],
+  ['ISO-8859-15', 'ISO-8859-15', 'csisolatin9 iso-8859-15 iso8859-15 iso885915 iso_8859-15 l9'],
+  ['ISO-8859-16', 'ISO-8859-16', 'iso-8859-16'],
+  ['KOI8-R', 'KOI8-R', 'cskoi8r koi koi8 koi8-r koi8_r'],
+  ['KOI8-U', 'KOI8-U', 'koi8-ru koi8-u'],
+  ['macintosh', 'macintosh', 'csmacintosh mac macintosh x-mac-roman'],
+  ['windows-874', 'windows-874', 'dos-874 iso-8859-11 iso8859-11 iso885911 tis-620 windows-874'],
+  ['windows-1250', 'windows-1250', 'cp1250 windows-1250 x-cp1250'],
+  ['windows-1251', 'windows-1251', 'cp1251 windows-1251 x-cp1251'],
+  [
+    'windows-1252', 'windows-1252',
+    'ansi_x3.4-1968 ascii cp1252 cp819 csisolatin1 ibm819 iso-8859-1 iso-ir-100 iso8859-1 iso88591 iso_8859-1 iso_8859-1:1987 l1 latin1 us-ascii windows-1252 x-cp1252',
+  ],
+  ['windows-1253', 'windows-1253', 'cp1253 windows-1253 x-cp1253'],
+  [
+    'windows-1254', 'windows-1254',
+    'cp1254 csisolatin5 iso-8859-9 iso-ir-148 iso8859-9 iso88599 iso_8859-9 iso_8859-9:1989 l5 latin5 windows-1254 x-cp1254',
+  ],
+  ['windows-1255', 'windows-1255', 'cp1255 windows-1255 x-cp1255'],
+  ['windows-1256', 'windows-1256', 'cp1256 windows-1256 x-cp1256'],
+  ['windows-1257', 'windows-1257', 'cp1257 windows-1257 x-cp1257'],
+  ['windows-1258', 'windows-1258', 'cp1258 windows-1258 x-cp1258'],
+  ['x-mac-cyrillic', 'x-mac-cyrillic', 'x-mac-cyrillic x-mac-ukrainian'],
+  ['GBK', 'gb18030', 'chinese csgb2312 csiso58gb231280 gb2312 gb_2312 gb_2312-80 gbk iso-ir-58 x-gbk'],
+  ['gb18030', 'gb18030', 'gb18030'],
+  ['Big5', 'Big5-HKSCS', 'big5 big5-hkscs cn-big5 csbig5 x-x-big5'],
+  ['EUC-JP', 'EUC-JP', 'cseucpkdfmtjapanese euc-jp x-euc-jp'],
+  ['ISO-2022-JP', 'ISO-2022-JP', 'csiso2022jp iso-2022-jp'],
+  ['Shift_JIS', 'Shift_JIS', 'csshiftjis ms932 ms_kanji shift-jis shift_jis sjis windows-31j x-sjis'],
+  [
+    'EUC-KR', 'windows-949',
+    'cseuckr csksc56011987 euc-kr iso-ir-149 korean ks_c_5601-1987 ks_c_5601-1989 ksc5601 ksc_5601 windows-949',
+  ],
+  ['replacement', null, 'csiso2022kr hz-gb-2312 iso-2022-cn iso-2022-cn-ext iso-2022-kr replacement'],
+  ['UTF-16BE', null, 'unicodefffe utf-16be'],
+  ['UTF-16LE', null, 'csunicode iso-10646-ucs-2 ucs-2 unicode unicodefeff utf-16 utf-16le'],
+  ['x-user-defined', null, 'x-user-defined'],
+];
 
-// Encodes as much of `str` as fits into `dest` without splitting a character; returns { read, written }.
-function encodeInto(str, dest) {
-  let read = 0;
-  let written = 0;
-  const capacity = dest.length;
-  while (read < str.length) {
-    let cp = str.charCodeAt(read);
-    let units = 1;
-    if (cp >= 0xd800 && cp <= 0xdfff) {
-      const next = str.charCodeAt(read + 1);
-      if (cp <= 0xdbff && isTrail(next)) {
-        cp = 0x10000 + ((cp - 0xd800) << 10) + (next - 0xdc00);
-        units = 2;
-      } else {
-        cp = 0xfffd;
+let labels = null; // label -> { name, icu }, built on the first lookup
+
+/// The encoding `label` names (ASCII whitespace trimmed, ASCII case-insensitive), or undefined.
+function getEncoding(label) {
+  if (labels === null) {
+    labels = new SafeMap();
+    for (let i = 0; i < ENCODINGS.length; i++) {
+      const [name, icu, list] = ENCODINGS[i];
+      const encoding = { name: StringPrototypeToLowerCase(name), icu };
+      let start = 0;
+      for (let k = 0; k <= list.length; k++) {
+        if (k === list.length || StringPrototypeCharCodeAt(list, k) === 0x20) {
+          labels.set(list.slice(start, k), encoding);
+          start = k + 1;
+        }
       }
     }
-    const size = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-    if (written + size > capacity) break;
-    if (size === 1) dest[written] = cp;
-    else {
-      const lead = [0, 0, 0xc0, 0xe0, 0xf0][size];
-      dest[written] = lead | (cp >> (6 * (size - 1)));
-      for (let k = 1; k < size; k++) dest[written + k] = 0x80 | ((cp >> (6 * (size - 1 - k))) & 0x3f);
+  }
+  const trimmed = StringPrototypeReplace(label, /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
+  return labels.get(StringPrototypeReplace(trimmed, /[A-Z]+/g, (upper) => StringPrototypeToLowerCase(upper)));
+}
+
+// ---- Byte sources ----
+
+/// `[arrayBuffer, byteOffset, byteLength]` of an AllowSharedBufferSource; throws TypeError otherwise.
+function bufferSource(input, what) {
+  if (ArrayBufferIsView(input)) {
+    if (TypedArrayPrototypeGetSymbolToStringTag(input) !== undefined) {
+      return [TypedArrayPrototypeGetBuffer(input), TypedArrayPrototypeGetByteOffset(input), TypedArrayPrototypeGetByteLength(input)];
     }
-    written += size;
-    read += units;
+    return [DataViewPrototypeGetBuffer(input), DataViewPrototypeGetByteOffset(input), DataViewPrototypeGetByteLength(input)];
   }
-  return { read, written };
-}
-
-class TextEncoder {
-  get encoding() {
-    return 'utf-8';
-  }
-
-  /// UTF-8 bytes of `input` (default '').
-  encode(input = '') {
-    return utf8Encode(`${input}`);
-  }
-
-  /// Writes UTF-8 of `source` into the Uint8Array `destination`.
-  encodeInto(source, destination) {
-    if (!(destination instanceof Uint8Array)) throw new TypeError('The "dest" argument must be an instance of Uint8Array.');
-    return encodeInto(`${source}`, destination);
-  }
-
-  get [Symbol.toStringTag]() {
-    return 'TextEncoder';
-  }
-}
-
-function toBytes(input) {
-  if (input === undefined) return new Uint8Array(0);
-  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  if (isArrayBuffer(input)) return new Uint8Array(input);
-  throw new TypeError('The "input" argument must be an instance of ArrayBuffer or ArrayBufferView.');
-}
-
-const bufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
-const sharedByteLength = typeof SharedArrayBuffer === 'function' ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength').get : undefined;
-
-function isArrayBuffer(value) {
-  for (const getter of [bufferByteLength, sharedByteLength]) {
+  try {
+    return [input, 0, ArrayBufferPrototypeGetByteLength(input)];
+  } catch {}
+  if (SharedArrayBufferPrototypeGetByteLength !== undefined) {
     try {
-      if (getter !== undefined) return getter.call(value), true;
+      return [input, 0, SharedArrayBufferPrototypeGetByteLength(input)];
     } catch {}
   }
-  return false;
+  throw new TypeError(`The "${what}" argument must be an instance of ArrayBuffer, SharedArrayBuffer or ArrayBufferView.`);
 }
 
-// A streaming UTF-8 decoder following the WHATWG algorithm (maximal subparts become U+FFFD).
-class Utf8Decoder {
-  constructor(fatal) {
-    this.fatal = fatal;
-    this.reset();
+/// A copy of `source`'s bytes `start..<end` followed by `more` (for bytes held back between stream chunks).
+function joinBytes(pending, buffer, offset, length) {
+  const joined = new Uint8Array(pending.length + length);
+  joined.set(pending);
+  joined.set(new Uint8Array(buffer, offset, length), pending.length);
+  return joined;
+}
+
+// ---- Decoders: decode(buffer, offset, length, stream, fatal) -> string, or null on a fatal error ----
+
+const EMPTY = new Uint8Array(0);
+
+/// How many bytes at the end of `bytes` start a UTF-8 sequence that more bytes could still complete.
+function utf8IncompleteTail(bytes) {
+  const n = bytes.length;
+  for (let i = n - 1; i >= 0 && i >= n - 3; i--) {
+    const byte = bytes[i];
+    if (byte < 0x80) return 0;
+    if (byte < 0xc0) continue;
+    const needed = byte >= 0xc2 && byte <= 0xdf ? 1 : byte >= 0xe0 && byte <= 0xef ? 2 : byte >= 0xf0 && byte <= 0xf4 ? 3 : 0;
+    const have = n - i - 1;
+    if (needed <= have) return 0;
+    if (have >= 1) {
+      const second = bytes[i + 1];
+      const lower = byte === 0xe0 ? 0xa0 : byte === 0xf0 ? 0x90 : 0x80;
+      const upper = byte === 0xed ? 0x9f : byte === 0xf4 ? 0x8f : 0xbf;
+      if (second < lower || second > upper) return 0;
+    }
+    return n - i;
+  }
+  return 0;
+}
+
+/// How many bytes at the end of UTF-16 `bytes` to hold back: an odd byte and a final lead surrogate.
+function utf16IncompleteTail(bytes, bigEndian) {
+  let tail = bytes.length % 2;
+  const last = bytes.length - tail - 2;
+  if (last >= 0) {
+    const unit = bigEndian ? (bytes[last] << 8) | bytes[last + 1] : bytes[last] | (bytes[last + 1] << 8);
+    if (unit >= 0xd800 && unit <= 0xdbff) tail += 2;
+  }
+  return tail;
+}
+
+// A decoder for UTF-8 or UTF-16 that holds back an unfinished sequence between streamed chunks.
+class UnicodeDecoder {
+  constructor(kind) {
+    this.kind = kind; // 8, 16 (little-endian) or -16 (big-endian)
+    this.pending = EMPTY;
   }
 
   reset() {
-    this.codePoint = 0;
-    this.needed = 0;
-    this.seen = 0;
-    this.lower = 0x80;
-    this.upper = 0xbf;
+    this.pending = EMPTY;
   }
 
-  // Returns the decoded text of `bytes`; with `flush`, an unfinished sequence at the end is an error.
-  decode(bytes, flush) {
-    const units = [];
-    let text = '';
-    const emit = (cp) => {
-      if (cp > 0xffff) {
-        cp -= 0x10000;
-        units.push(0xd800 + (cp >> 10), 0xdc00 + (cp & 0x3ff));
-      } else units.push(cp);
-      if (units.length >= CHUNK) text += String.fromCharCode.apply(null, units.splice(0));
-    };
-    const error = () => {
-      if (this.fatal) {
-        this.reset();
-        throw new TypeError('The encoded data was not valid for encoding utf-8');
-      }
-      emit(0xfffd);
-    };
-    for (let i = 0; i < bytes.length; i++) {
-      const byte = bytes[i];
-      if (this.needed === 0) {
-        if (byte < 0x80) {
-          let end = i + 1;
-          while (end < bytes.length && bytes[end] < 0x80 && end - i < CHUNK) end++;
-          if (units.length > 0) text += String.fromCharCode.apply(null, units.splice(0));
-          text += String.fromCharCode.apply(null, bytes.subarray(i, end));
-          i = end - 1;
-        } else if (byte >= 0xc2 && byte <= 0xdf) {
-          this.needed = 1;
-          this.codePoint = byte & 0x1f;
-        } else if (byte >= 0xe0 && byte <= 0xef) {
-          if (byte === 0xe0) this.lower = 0xa0;
-          if (byte === 0xed) this.upper = 0x9f;
-          this.needed = 2;
-          this.codePoint = byte & 0xf;
-        } else if (byte >= 0xf0 && byte <= 0xf4) {
-          if (byte === 0xf0) this.lower = 0x90;
-          if (byte === 0xf4) this.upper = 0x8f;
-          this.needed = 3;
-          this.codePoint = byte & 0x7;
-        } else error();
-        continue;
-      }
-      if (byte < this.lower || byte > this.upper) {
-        this.reset();
-        error();
-        i--; // reprocess this byte as the start of a new sequence
-        continue;
-      }
-      this.lower = 0x80;
-      this.upper = 0xbf;
-      this.codePoint = (this.codePoint << 6) | (byte & 0x3f);
-      if (++this.seen === this.needed) {
-        const cp = this.codePoint;
-        this.reset();
-        emit(cp);
-      }
+  decode(buffer, offset, length, stream, fatal) {
+    let bytes = null;
+    if (this.pending.length > 0 || stream) {
+      bytes = this.pending.length > 0 ? joinBytes(this.pending, buffer, offset, length) : new Uint8Array(buffer, offset, length);
+      let tail = 0;
+      if (stream) tail = this.kind === 8 ? utf8IncompleteTail(bytes) : utf16IncompleteTail(bytes, this.kind < 0);
+      this.pending = tail > 0 ? bytes.slice(bytes.length - tail) : EMPTY;
+      buffer = TypedArrayPrototypeGetBuffer(bytes);
+      offset = TypedArrayPrototypeGetByteOffset(bytes);
+      length = bytes.length - tail;
     }
-    if (flush && this.needed !== 0) {
-      this.reset();
-      error();
-    }
-    return text + String.fromCharCode.apply(null, units);
+    const text = this.kind === 8 ? textDecodeUTF8(buffer, offset, length, fatal) : textDecodeUTF16(buffer, offset, length, this.kind < 0, fatal);
+    if (text === null) this.pending = EMPTY;
+    return text;
   }
 }
 
-class TextDecoder {
-  #decoder;
-  #ignoreBOM;
-  #bomChecked = false;
-  #streaming = false;
+// x-user-defined: ASCII as is, bytes 0x80-0xFF to U+F780-U+F7FF.
+class UserDefinedDecoder {
+  reset() {}
 
-  constructor(label = 'utf-8', options = {}) {
-    if (!utf8Labels.has(`${label}`.trim().toLowerCase())) {
-      throw new RangeError(`The "${label}" encoding is not supported`);
+  decode(buffer, offset, length) {
+    const bytes = new Uint8Array(buffer, offset, length);
+    let text = '';
+    const units = [];
+    for (let i = 0; i < bytes.length; i++) {
+      const byte = bytes[i];
+      units[units.length] = byte < 0x80 ? byte : 0xf780 + byte - 0x80;
+      if (units.length === 0x2000) {
+        text += FunctionPrototypeApply(StringFromCharCode, null, units);
+        units.length = 0;
+      }
     }
-    this.#decoder = new Utf8Decoder(Boolean(options?.fatal));
-    this.#ignoreBOM = Boolean(options?.ignoreBOM);
+    return text + FunctionPrototypeApply(StringFromCharCode, null, units);
+  }
+}
+
+// Where the standard's decoders differ from ICU's converters (flags of jsb_icu_decoder_open in shim.h):
+// 1 = an invalid pair with an ASCII second byte gives U+FFFD and that character; 2 = gb18030's 0x80 is U+20AC.
+const ICU_FLAGS = { big5: 1, 'euc-kr': 1, 'euc-jp': 1, shift_jis: 1, gbk: 3, gb18030: 3 };
+
+// The legacy encodings, through an ICU converter that keeps its own state between streamed chunks.
+class ICUDecoder {
+  constructor(encoding, fatal) {
+    const icu = encoding.icu;
+    this.converter = textDecoderOpen(icu, fatal, ICU_FLAGS[encoding.name] ?? 0);
+    if (this.converter === null) throw new RangeError(`The "${icu}" encoding is not available.`);
+  }
+
+  // A converter is reset by every flush and every fatal error, so a new decode starts clean.
+  reset() {}
+
+  decode(buffer, offset, length, stream) {
+    return textDecode(this.converter, buffer, offset, length, !stream);
+  }
+}
+
+function makeDecoder(encoding, fatal) {
+  switch (encoding.name) {
+    case 'utf-8':
+      return new UnicodeDecoder(8);
+    case 'utf-16le':
+      return new UnicodeDecoder(16);
+    case 'utf-16be':
+      return new UnicodeDecoder(-16);
+    case 'x-user-defined':
+      return new UserDefinedDecoder();
+    default:
+      return new ICUDecoder(encoding, fatal);
+  }
+}
+
+function notSupported(label) {
+  const error = new RangeError(`The "${label}" encoding is not supported`);
+  error.code = 'ERR_ENCODING_NOT_SUPPORTED';
+  return error;
+}
+
+function invalidData(name) {
+  const error = new TypeError(`The encoded data was not valid for encoding ${name}`);
+  error.code = 'ERR_ENCODING_INVALID_ENCODED_DATA';
+  return error;
+}
+
+/// Reads dictionary member `key` of `options` (undefined, null or an object, else TypeError) as a boolean.
+function dictionary(options, keys) {
+  if (options === undefined || options === null) return [];
+  if (typeof options !== 'object' && typeof options !== 'function') {
+    throw new TypeError('The "options" argument must be of type object.');
+  }
+  const values = [];
+  for (let i = 0; i < keys.length; i++) values[i] = Boolean(options[keys[i]]);
+  return values;
+}
+
+const toDOMString = (value) => `${value}`;
+
+class TextDecoder {
+  #encoding;
+  #fatal;
+  #ignoreBOM;
+  #decoder = null;
+  #doNotFlush = false;
+  #bomSeen = false;
+
+  /// A decoder for encoding `label` (default "utf-8"); options: `fatal` (throw on invalid input), `ignoreBOM`.
+  constructor(label = undefined, options = undefined) {
+    label = label === undefined ? 'utf-8' : toDOMString(label);
+    const [fatal = false, ignoreBOM = false] = dictionary(options, ['fatal', 'ignoreBOM']);
+    const encoding = getEncoding(label);
+    if (encoding === undefined || encoding.name === 'replacement') throw notSupported(label);
+    this.#encoding = encoding;
+    this.#fatal = fatal;
+    this.#ignoreBOM = ignoreBOM;
   }
 
   get encoding() {
-    return 'utf-8';
+    return this.#encoding.name;
   }
 
   get fatal() {
-    return this.#decoder.fatal;
+    return this.#fatal;
   }
 
   get ignoreBOM() {
     return this.#ignoreBOM;
   }
 
-  /// Decodes `input` (ArrayBuffer or view); with `{ stream: true }` an incomplete sequence is kept for the next call.
-  decode(input, options = {}) {
-    const bytes = toBytes(input);
-    if (!this.#streaming) {
+  /// Decodes `input` (ArrayBuffer, SharedArrayBuffer or a view); with `{ stream: true }` an unfinished
+  /// sequence at the end is kept for the next call.
+  decode(input = undefined, options = undefined) {
+    const [buffer, offset, length] = input === undefined ? [new ArrayBuffer(0), 0, 0] : bufferSource(input, 'input');
+    const [stream = false] = dictionary(options, ['stream']);
+    if (this.#decoder === null) this.#decoder = makeDecoder(this.#encoding, this.#fatal);
+    if (!this.#doNotFlush) {
       this.#decoder.reset();
-      this.#bomChecked = false;
+      this.#bomSeen = false;
     }
-    this.#streaming = Boolean(options?.stream);
-    let text;
-    try {
-      text = this.#decoder.decode(bytes, !this.#streaming);
-    } catch (e) {
-      this.#streaming = false;
-      throw e;
+    this.#doNotFlush = stream;
+    let text = this.#decoder.decode(buffer, offset, length, stream, this.#fatal);
+    if (text === null) {
+      this.#doNotFlush = false;
+      throw invalidData(this.#encoding.name);
     }
-    if (!this.#bomChecked && text.length > 0) {
-      this.#bomChecked = true;
-      if (!this.#ignoreBOM && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (!this.#bomSeen && text.length > 0) {
+      const name = this.#encoding.name;
+      if (name === 'utf-8' || name === 'utf-16le' || name === 'utf-16be') {
+        this.#bomSeen = true;
+        if (!this.#ignoreBOM && StringPrototypeCharCodeAt(text, 0) === 0xfeff) text = text.slice(1);
+      }
     }
     return text;
   }
+}
 
-  get [Symbol.toStringTag]() {
-    return 'TextDecoder';
+class TextEncoder {
+  #brand = true;
+
+  get encoding() {
+    this.#brand;
+    return 'utf-8';
   }
+
+  /// UTF-8 bytes of `input` (default ''); lone surrogates become U+FFFD.
+  encode(input = undefined) {
+    this.#brand;
+    return utf8Encode(input === undefined ? '' : `${input}`);
+  }
+
+  /// Writes as much UTF-8 of `source` as fits into the Uint8Array `destination` without splitting a
+  /// character; answers `{ read, written }` (UTF-16 units read, bytes written).
+  encodeInto(source, destination) {
+    this.#brand;
+    if (arguments.length < 2) throw new TypeError('TextEncoder.encodeInto needs 2 arguments.');
+    source = `${source}`;
+    if (!ArrayBufferIsView(destination) || TypedArrayPrototypeGetSymbolToStringTag(destination) !== 'Uint8Array') {
+      throw new TypeError('The "destination" argument must be an instance of Uint8Array.');
+    }
+    const [read, written] = textEncodeInto(
+      source,
+      TypedArrayPrototypeGetBuffer(destination),
+      TypedArrayPrototypeGetByteOffset(destination),
+      TypedArrayPrototypeGetByteLength(destination),
+    );
+    return { read, written };
+  }
+}
+
+// WebIDL shape: attributes and operations are enumerable; the class string is a data property.
+for (const Class of [TextDecoder, TextEncoder]) {
+  const proto = Class.prototype;
+  const names = ObjectGetOwnPropertyNames(proto);
+  for (let i = 0; i < names.length; i++) {
+    if (names[i] === 'constructor') continue;
+    const descriptor = ReflectGetOwnPropertyDescriptor(proto, names[i]);
+    descriptor.enumerable = true;
+    ObjectDefineProperty(proto, names[i], descriptor);
+  }
+  ObjectDefineProperty(proto, Symbol.toStringTag, { value: Class.name, configurable: true });
+}
+
+/// UTF-8 bytes of a string; lone surrogates become U+FFFD.
+function utf8Encode(str) {
+  return new Uint8Array(bufferUTF8Encode(str));
+}
+
+/// Text of UTF-8 `bytes` (a Uint8Array), U+FFFD for invalid sequences, a BOM kept.
+function utf8Decode(bytes) {
+  return textDecodeUTF8(TypedArrayPrototypeGetBuffer(bytes), TypedArrayPrototypeGetByteOffset(bytes), bytes.length, false);
 }
 
 function invalidCharacter(message) {
@@ -278,7 +433,7 @@ function atob(data) {
 }
 
 internal.utf8Encode = utf8Encode;
-internal.utf8Decode = (bytes) => new Utf8Decoder(false).decode(bytes, true);
+internal.utf8Decode = utf8Decode;
 internal.defineGlobal('TextEncoder', TextEncoder);
 internal.defineGlobal('TextDecoder', TextDecoder);
 internal.defineGlobal('btoa', btoa);

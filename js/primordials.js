@@ -54,6 +54,15 @@ copyGetter("SetPrototypeGetSize", Set.prototype, "size");
 copyGetter("RegExpPrototypeGetSource", RegExp.prototype, "source");
 copyGetter("ArrayBufferPrototypeGetByteLength", ArrayBuffer.prototype, "byteLength");
 copyGetter("DataViewPrototypeGetByteLength", DataView.prototype, "byteLength");
+copyGetter("DataViewPrototypeGetBuffer", DataView.prototype, "buffer");
+copyGetter("DataViewPrototypeGetByteOffset", DataView.prototype, "byteOffset");
+const TypedArrayPrototype = Reflect.getPrototypeOf(Uint8Array.prototype);
+copyGetter("TypedArrayPrototypeGetBuffer", TypedArrayPrototype, "buffer");
+copyGetter("TypedArrayPrototypeGetByteOffset", TypedArrayPrototype, "byteOffset");
+copyGetter("TypedArrayPrototypeGetByteLength", TypedArrayPrototype, "byteLength");
+if (typeof SharedArrayBuffer === "function") {
+  copyGetter("SharedArrayBufferPrototypeGetByteLength", SharedArrayBuffer.prototype, "byteLength");
+}
 copyGetter("TypedArrayPrototypeGetSymbolToStringTag", Reflect.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag);
 copyStatics("Reflect", Reflect, [
   "apply", "construct", "defineProperty", "deleteProperty", "get", "getOwnPropertyDescriptor", "getPrototypeOf", "has",

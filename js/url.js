@@ -1,7 +1,6 @@
 // url.js - WHATWG URL and URLSearchParams.
 // The parser follows the URL Standard's state machine (as implemented by Node 20: `^` and `|` are not
-// percent-encoded in paths). Non-ASCII domains are converted with NFKC + lowercase + Punycode; the full
-// UTS #46 mapping table and its validity checks (bidi, joiners, label lengths) are not implemented.
+// percent-encoded in paths). Host names go through UTS #46 (ICU's IDNA) as the standard's "domain to ASCII" says.
 
 const FAILURE = null;
 const specialSchemes = { ftp: 21, file: null, http: 80, https: 443, ws: 80, wss: 443 };
@@ -186,54 +185,13 @@ function serializeIPv6(address) {
   return out;
 }
 
-// RFC 3492 Punycode encoding of one label.
-function punycode(label) {
-  const codePoints = Array.from(label, (ch) => ch.codePointAt(0));
-  const digit = (d) => String.fromCharCode(d < 26 ? 97 + d : 22 + d);
-  const adapt = (delta, points, first) => {
-    delta = first ? Math.floor(delta / 700) : delta >> 1;
-    delta += Math.floor(delta / points);
-    let k = 0;
-    for (; delta > 455; k += 36) delta = Math.floor(delta / 35);
-    return k + Math.floor((36 * delta) / (delta + 38));
-  };
-  let out = codePoints.filter((c) => c < 0x80).map((c) => String.fromCharCode(c)).join('');
-  const basic = out.length;
-  if (basic > 0) out += '-';
-  let n = 128;
-  let delta = 0;
-  let bias = 72;
-  for (let handled = basic; handled < codePoints.length; delta++, n++) {
-    const m = Math.min(...codePoints.filter((c) => c >= n));
-    delta += (m - n) * (handled + 1);
-    n = m;
-    for (const c of codePoints) {
-      if (c < n) delta++;
-      if (c !== n) continue;
-      let q = delta;
-      for (let k = 36; ; k += 36) {
-        const t = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias;
-        if (q < t) break;
-        out += digit(t + ((q - t) % (36 - t)));
-        q = Math.floor((q - t) / (36 - t));
-      }
-      out += digit(q);
-      bias = adapt(delta, handled + 1, handled === basic);
-      delta = 0;
-      handled++;
-    }
-  }
-  return out;
-}
-
-// The code points UTS #46 maps to nothing: soft hyphen, combining grapheme joiner, Mongolian free variation
-// selectors, zero width space, word joiner, invisible plus, variation selectors, BOM, shorthand format controls.
-const IDNA_IGNORED = /[\u00ad\u034f\u180b-\u180d\u180f\u200b\u2060\u2064\ufe00-\ufe0f\ufeff]|\ud82f[\udca0-\udca3]|\udb40[\udd00-\uddef]/g;
-
+// The URL Standard's "domain to ASCII" (beStrict false): UTS #46 ToASCII through ICU, with the URL
+// Standard's flags (js natives: Sources/JSBridge/Runtime/EncodingNatives.swift); null on failure.
 function domainToASCII(domain) {
-  if (!/[^\x00-\x7f]/.test(domain)) return domain.toLowerCase();
-  const mapped = domain.replace(IDNA_IGNORED, '').normalize('NFKC').toLowerCase().replace(/[\u3002\uff0e\uff61]/g, '.');
-  return mapped.split('.').map((label) => (/[^\x00-\x7f]/.test(label) ? `xn--${punycode(label)}` : label)).join('.');
+  if (!/[^\x00-\x7f]/.test(domain) && !/(?:^|\.)xn--/i.test(domain)) return domain.toLowerCase();
+  if (internal.domainToASCII === undefined) internal.loadEncodingNatives();
+  const ascii = internal.domainToASCII(domain);
+  return ascii === null || ascii === '' ? FAILURE : ascii;
 }
 
 function parseHost(input, isOpaque) {
@@ -244,7 +202,7 @@ function parseHost(input, isOpaque) {
   }
   if (isOpaque) return /[\0\t\n\r #/:<>?@[\\\]^|]/.test(input) ? FAILURE : percentEncode(input, C0_SET);
   const ascii = domainToASCII(percentDecodeText(input));
-  if (ascii === '' || /[\0-\x20#%/:<>?@[\\\]^|\x7f]/.test(ascii)) return FAILURE;
+  if (ascii === FAILURE || /[\0-\x20#%/:<>?@[\\\]^|\x7f]/.test(ascii)) return FAILURE;
   return endsInNumber(ascii) ? parseIPv4(ascii) : ascii;
 }
 
@@ -649,9 +607,21 @@ class URLSearchParams {
     if ((typeof init === 'object' && init !== null) || typeof init === 'function') {
       const iterator = init[Symbol.iterator];
       if (iterator === undefined || iterator === null) {
-        list = Reflect.ownKeys(init)
-          .filter((key) => typeof key === 'string' && Object.prototype.propertyIsEnumerable.call(init, key))
-          .map((key) => [toUSV(key), toUSV(init[key])]);
+        // record<USVString, USVString>: keys that become equal as USVStrings keep one entry, at the first
+        // one's place, with the last one's value.
+        list = [];
+        const positions = new Map();
+        for (const key of Reflect.ownKeys(init)) {
+          const descriptor = Reflect.getOwnPropertyDescriptor(init, key);
+          if (descriptor === undefined || !descriptor.enumerable) continue;
+          const name = toUSV(key);
+          const value = toUSV(init[key]);
+          const at = positions.get(name);
+          if (at === undefined) {
+            positions.set(name, list.length);
+            list.push([name, value]);
+          } else list[at][1] = value;
+        }
       } else {
         if (typeof iterator !== 'function') throw new TypeError('Query pairs must be iterable');
         list = Array.from(init, (pair) => {

@@ -309,6 +309,182 @@ static inline int jsb_zstream_run(jsb_zstream *s, const uint8_t *input, size_t l
     return JSB_Z_OK;
 }
 
+// MARK: - ICU (libicuuc, loaded with JavaScriptCore): legacy text decoders and UTS #46 host names.
+// ICU's own headers cannot be included here: their types (UErrorCode…) clash with the copy of ICU inside
+// Foundation (_FoundationICU) in every Swift module that imports both. So this block declares the few
+// functions it calls, under the versioned names ICU exports (uvernum.h has only macros), with ICU's stable
+// constants, and Swift calls the jsb_* wrappers below.
+
+#include <unicode/uvernum.h>
+
+#define JSB_ICU(name) U_ICU_ENTRY_POINT_RENAME(name)
+
+typedef void (*jsb_icu_to_u_callback)(const void *context, void *args, const char *units, int32_t length, int reason,
+                                      int *error);
+/// ICU's UIDNAInfo.
+typedef struct {
+    int16_t size;
+    int8_t isTransitionalDifferent;
+    int8_t reservedB3;
+    uint32_t errors;
+    int32_t reservedI2;
+    int32_t reservedI3;
+} jsb_idna_info;
+
+void *JSB_ICU(ucnv_open)(const char *name, int *status);
+void JSB_ICU(ucnv_close)(void *converter);
+void JSB_ICU(ucnv_resetToUnicode)(void *converter);
+void JSB_ICU(ucnv_setToUCallBack)(void *converter, jsb_icu_to_u_callback action, const void *context,
+                                  jsb_icu_to_u_callback *oldAction, const void **oldContext, int *status);
+void JSB_ICU(ucnv_toUnicode)(void *converter, uint16_t **target, const uint16_t *targetLimit, const char **source,
+                             const char *sourceLimit, int32_t *offsets, int8_t flush, int *status);
+void JSB_ICU(ucnv_cbToUWriteUChars)(void *args, const uint16_t *source, int32_t length, int32_t offsetIndex,
+                                    int *status);
+void *JSB_ICU(uidna_openUTS46)(uint32_t options, int *status);
+int32_t JSB_ICU(uidna_nameToASCII)(const void *idna, const uint16_t *name, int32_t length, uint16_t *dest,
+                                   int32_t capacity, jsb_idna_info *info, int *status);
+
+enum {
+    JSB_U_ZERO_ERROR = 0,
+    JSB_U_BUFFER_OVERFLOW_ERROR = 15,
+    JSB_U_ILLEGAL_CHAR_FOUND = 12,
+    JSB_UCNV_IRREGULAR = 2,
+    JSB_UIDNA_CHECK_BIDI = 4,
+    JSB_UIDNA_CHECK_CONTEXTJ = 8,
+    JSB_UIDNA_NONTRANSITIONAL_TO_ASCII = 0x10,
+    JSB_UIDNA_NONTRANSITIONAL_TO_UNICODE = 0x20,
+};
+
+/// Errors the URL Standard ignores: EMPTY_LABEL, LABEL_TOO_LONG, DOMAIN_NAME_TOO_LONG (VerifyDnsLength is
+/// false), LEADING_HYPHEN, TRAILING_HYPHEN, HYPHEN_3_4 (CheckHyphens is false).
+static inline uint32_t jsb_idna_ignored_errors(void) { return 0x1 | 0x2 | 0x4 | 0x8 | 0x10 | 0x20; }
+
+/// Flags for the callbacks below (their `context`): how the Encoding Standard's decoder differs from ICU's.
+enum {
+    /// A double-byte decoder (Big5, EUC-KR, gb18030, Shift_JIS, EUC-JP): an invalid pair whose second byte is
+    /// ASCII gives U+FFFD and then that byte's character (ICU drops the byte).
+    JSB_ICU_ASCII_TRAIL = 1,
+    /// gb18030: the single byte 0x80 is U+20AC (ICU calls it invalid).
+    JSB_ICU_EURO_80 = 2,
+};
+
+/// What the Encoding Standard decodes where ICU reports an invalid sequence: writes it and answers true, or
+/// answers false when it is an error there too.
+static bool jsb_icu_fix(uintptr_t flags, void *args, const char *units, int32_t length, int *error) {
+    static const uint16_t euro = 0x20AC;
+    if ((flags & JSB_ICU_EURO_80) && length == 1 && (uint8_t)units[0] == 0x80) {
+        *error = JSB_U_ZERO_ERROR;
+        JSB_ICU(ucnv_cbToUWriteUChars)(args, &euro, 1, 0, error);
+        return true;
+    }
+    return false;
+}
+
+/// Writes one U+FFFD per invalid or unmapped sequence (ICU's own substitute callback writes U+001A for
+/// single bytes of some converters), and the Encoding Standard's exceptions (`jsb_icu_fix`, JSB_ICU_ASCII_TRAIL).
+static void jsb_icu_replace(const void *context, void *args, const char *units, int32_t length, int reason,
+                            int *error) {
+    if (reason > JSB_UCNV_IRREGULAR) return;
+    uintptr_t flags = (uintptr_t)context;
+    if (jsb_icu_fix(flags, args, units, length, error)) return;
+    uint16_t replacement[2] = {0xFFFD, 0};
+    int32_t count = 1;
+    uint8_t trail = length == 2 ? (uint8_t)units[1] : 0xFF;
+    // In gb18030 a lead and a digit start a four-byte sequence: cut short, it is one error.
+    bool digitOfFourBytes = (flags & JSB_ICU_EURO_80) && trail >= 0x30 && trail <= 0x39;
+    if ((flags & JSB_ICU_ASCII_TRAIL) && trail < 0x80 && !digitOfFourBytes) {
+        replacement[1] = trail;
+        count = 2;
+    }
+    *error = JSB_U_ZERO_ERROR;
+    JSB_ICU(ucnv_cbToUWriteUChars)(args, replacement, count, 0, error);
+}
+
+/// Stops at the first invalid or unmapped sequence (for `fatal` decoders).
+static void jsb_icu_stop(const void *context, void *args, const char *units, int32_t length, int reason,
+                         int *error) {
+    if (reason > JSB_UCNV_IRREGULAR) return;
+    if (jsb_icu_fix((uintptr_t)context, args, units, length, error)) return;
+    *error = JSB_U_ILLEGAL_CHAR_FOUND;
+}
+
+/// Opens ICU converter `name` with `flags` (JSB_ICU_*); with `fatal`, invalid input stops the conversion
+/// instead of giving U+FFFD. NULL when ICU has no such converter.
+static inline void *jsb_icu_decoder_open(const char *name, bool fatal, uintptr_t flags) {
+    int status = JSB_U_ZERO_ERROR;
+    void *converter = JSB_ICU(ucnv_open)(name, &status);
+    if (status > JSB_U_ZERO_ERROR || converter == NULL) return NULL;
+    JSB_ICU(ucnv_setToUCallBack)(converter, fatal ? jsb_icu_stop : jsb_icu_replace, (const void *)flags, NULL, NULL,
+                                 &status);
+    if (status > JSB_U_ZERO_ERROR) {
+        JSB_ICU(ucnv_close)(converter);
+        return NULL;
+    }
+    return converter;
+}
+
+static inline void jsb_icu_decoder_close(void *converter) { JSB_ICU(ucnv_close)(converter); }
+
+/// Decodes `length` bytes into a malloc'ed buffer of UTF-16 units (`*units`, `*count`; the caller frees it).
+/// With `flush`, an unfinished sequence at the end is an error and the converter is reset afterwards.
+/// Returns 0, or 1 when the input is invalid and the converter was opened fatal (the converter is then reset).
+static inline int jsb_icu_decode(void *converter, const uint8_t *bytes, size_t length, bool flush, uint16_t **units,
+                                 size_t *count) {
+    size_t capacity = length * 2 + 16;
+    uint16_t *out = (uint16_t *)malloc(capacity * sizeof(uint16_t));
+    const char *source = (const char *)bytes;
+    const char *sourceEnd = source + length;
+    uint16_t *target = out;
+    for (;;) {
+        int status = JSB_U_ZERO_ERROR;
+        JSB_ICU(ucnv_toUnicode)(converter, &target, out + capacity, &source, sourceEnd, NULL, flush, &status);
+        if (status == JSB_U_BUFFER_OVERFLOW_ERROR) {
+            size_t used = (size_t)(target - out);
+            capacity *= 2;
+            out = (uint16_t *)realloc(out, capacity * sizeof(uint16_t));
+            target = out + used;
+            continue;
+        }
+        if (status > JSB_U_ZERO_ERROR) {
+            JSB_ICU(ucnv_resetToUnicode)(converter);
+            free(out);
+            *units = NULL;
+            *count = 0;
+            return 1;
+        }
+        break;
+    }
+    if (flush) JSB_ICU(ucnv_resetToUnicode)(converter);
+    *units = out;
+    *count = (size_t)(target - out);
+    return 0;
+}
+
+/// UTS #46 ToASCII of a domain as the URL Standard asks (nontransitional, CheckBidi, CheckJoiners, no STD3
+/// rules). Writes at most `capacity` units to `dest` and answers the result's length; -1 when ICU fails,
+/// -2 - length when `capacity` is too small. `*errors` receives ICU's UIDNA_ERROR_* bits.
+static inline int32_t jsb_idna_to_ascii(const uint16_t *name, int32_t length, uint16_t *dest, int32_t capacity,
+                                        uint32_t *errors) {
+    static void *idna = NULL;
+    int status = JSB_U_ZERO_ERROR;
+    if (idna == NULL) {
+        idna = JSB_ICU(uidna_openUTS46)(JSB_UIDNA_CHECK_BIDI | JSB_UIDNA_CHECK_CONTEXTJ |
+                                            JSB_UIDNA_NONTRANSITIONAL_TO_ASCII | JSB_UIDNA_NONTRANSITIONAL_TO_UNICODE,
+                                        &status);
+        if (status > JSB_U_ZERO_ERROR) {
+            idna = NULL;
+            return -1;
+        }
+    }
+    jsb_idna_info info = {sizeof(jsb_idna_info), 0, 0, 0, 0, 0};
+    int32_t written = JSB_ICU(uidna_nameToASCII)(idna, name, length, dest, capacity, &info, &status);
+    if (status == JSB_U_BUFFER_OVERFLOW_ERROR) return -2 - written;
+    if (status > JSB_U_ZERO_ERROR) return -1;
+    *errors = info.errors;
+    return written;
+}
+
+
 extern char **environ;
 static inline char **jsb_environ(void) { return environ; }
 

@@ -30,6 +30,11 @@ extension JSRuntime {
         installModuleNatives()
         installNodeNatives()
         installCompressionNatives()
+        // The encoding natives are defined when js/encoding.js or js/url.js first needs them.
+        defineNative("loadEncodingNatives") { [unowned(unsafe) self] _ throws(NativeError) in
+            installEncodingNatives()
+            return nil
+        }
     }
 
     private func installConsoleAndProcessNatives() {

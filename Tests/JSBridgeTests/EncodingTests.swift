@@ -1,0 +1,197 @@
+import Foundation
+import JSBridge
+import JSBridgeTesting
+import Testing
+
+/// TextDecoder and TextEncoder against the WHATWG Encoding Standard: the expected values come from the
+/// standard's label table and index tables (code points named in the comments).
+@Suite struct EncodingTests {
+    /// Runs `script` (which prints with `out(...)`) and answers its output lines.
+    private func run(_ script: String) async -> [String] {
+        let result = await ScriptRunner.run(
+            """
+            const out = (...values) => console.log(values.join(" "));
+            const hex = (s) => Array.from({ length: s.length }, (_, i) => s.charCodeAt(i).toString(16).padStart(4, "0")).join(" ");
+            const bytes = (...list) => Uint8Array.from(list);
+            const error = (f) => { try { return "no error: " + f(); } catch (e) { return e.name; } };
+            \(script)
+            """)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        return result.lines
+    }
+
+    @Test func labelsAreTrimmedOfASCIIWhitespaceOnlyAndMatchedASCIICaseInsensitively() async {
+        let lines = await run(
+            #"""
+            for (const label of [" \t\n\f\rUTF-8 \t", "Latin1", "ascii", "UTF-16", "x-sjis", "gb2312", "csiso88598i",
+              "x-mac-ukrainian", "dos-874", "ks_c_5601-1987", "cn-big5", "koi", "unicodefffe", "x-user-defined"]) {
+              out(JSON.stringify(label), new TextDecoder(label).encoding);
+            }
+            for (const label of ["\vutf-8", "utf-8\u00a0", "\u212Aoi8-r", "iso-2022-kr", "replacement", "utf-7", ""]) {
+              out(JSON.stringify(label), error(() => new TextDecoder(label)));
+            }
+            out(new TextDecoder().encoding, new TextDecoder(undefined).encoding, error(() => new TextDecoder(null)));
+            """#)
+        #expect(
+            lines == [
+                #"" \t\n\f\rUTF-8 \t" utf-8"#, #""Latin1" windows-1252"#, #""ascii" windows-1252"#,
+                #""UTF-16" utf-16le"#, #""x-sjis" shift_jis"#, #""gb2312" gbk"#, #""csiso88598i" iso-8859-8-i"#,
+                #""x-mac-ukrainian" x-mac-cyrillic"#, #""dos-874" windows-874"#, #""ks_c_5601-1987" euc-kr"#,
+                #""cn-big5" big5"#, #""koi" koi8-r"#, #""unicodefffe" utf-16be"#, #""x-user-defined" x-user-defined"#,
+                #""\u000butf-8" RangeError"#, "\"utf-8\u{a0}\" RangeError", #""Koi8-r" RangeError"#,
+                #""iso-2022-kr" RangeError"#, #""replacement" RangeError"#, #""utf-7" RangeError"#, #""" RangeError"#,
+                "utf-8 utf-8 RangeError",
+            ])
+    }
+
+    @Test func singleByteEncodingsFollowTheirIndexes() async {
+        let lines = await run(
+            #"""
+            out(hex(new TextDecoder("windows-1252").decode(bytes(0x41, 0x80, 0x9f, 0xe9))));   // A € Ÿ é
+            out(hex(new TextDecoder("ibm866").decode(bytes(0x80, 0xf0))));                      // А Ё
+            out(hex(new TextDecoder("iso-8859-2").decode(bytes(0xa1, 0xff))));                  // Ą ˙
+            out(hex(new TextDecoder("koi8-r").decode(bytes(0xc1, 0xe1))));                      // а А
+            out(hex(new TextDecoder("windows-1251").decode(bytes(0xc0))));                      // А
+            out(hex(new TextDecoder("iso-8859-7").decode(bytes(0xe1))));                        // α
+            out(hex(new TextDecoder("macintosh").decode(bytes(0x80))));                         // Ä
+            out(hex(new TextDecoder("x-user-defined").decode(bytes(0x41, 0x80, 0xff))));       // A U+F780 U+F7FF
+            """#)
+        #expect(
+            lines == [
+                "0041 20ac 0178 00e9", "0410 0401", "0104 02d9", "0430 0410", "0410", "03b1", "00c4", "0041 f780 f7ff",
+            ])
+    }
+
+    @Test func multiByteEncodingsDecodeAndReplaceInvalidSequences() async {
+        let lines = await run(
+            #"""
+            out(hex(new TextDecoder("shift_jis").decode(bytes(0x82, 0xa0, 0x41))));               // あ A
+            out(hex(new TextDecoder("euc-jp").decode(bytes(0xa4, 0xa2))));                        // あ
+            out(hex(new TextDecoder("iso-2022-jp").decode(bytes(0x1b, 0x24, 0x42, 0x24, 0x22, 0x1b, 0x28, 0x42, 0x41)))); // あ A
+            out(hex(new TextDecoder("euc-kr").decode(bytes(0xb0, 0xa1))));                        // 가
+            out(hex(new TextDecoder("big5").decode(bytes(0xa4, 0x40))));                          // 一
+            out(hex(new TextDecoder("gbk").decode(bytes(0xd2, 0xbb))));                           // 一
+            out(hex(new TextDecoder("gb18030").decode(bytes(0x81, 0x30, 0x81, 0x30))));           // U+0080
+            out(hex(new TextDecoder("gb18030").decode(bytes(0x90, 0x30, 0x81, 0x30))));           // U+10000
+            out(hex(new TextDecoder("shift_jis").decode(bytes(0x82))));                           // unfinished: U+FFFD
+            out(error(() => new TextDecoder("euc-kr", { fatal: true }).decode(bytes(0xb0))));
+            out(hex(new TextDecoder("gb18030").decode(bytes(0x80))), hex(new TextDecoder("gbk", { fatal: true }).decode(bytes(0x80)))); // €
+            out(hex(new TextDecoder("euc-kr").decode(bytes(0x8e, 0x40))));    // invalid pair: the ASCII byte is kept
+            out(hex(new TextDecoder("gb18030").decode(bytes(0x81, 0x30))));   // a four-byte sequence cut short: one error
+            """#)
+        #expect(
+            lines == [
+                "3042 0041", "3042", "3042 0041", "ac00", "4e00", "4e00", "0080", "d800 dc00", "fffd", "TypeError",
+                "20ac 20ac", "fffd 0040", "fffd",
+            ])
+    }
+
+    @Test func utf8ReplacesEachMaximalSubpartAndFatalThrows() async {
+        let lines = await run(
+            #"""
+            const d = new TextDecoder();
+            out(hex(d.decode(bytes(0xf0, 0x80, 0x80))));        // F0 needs 90..BF next: three errors
+            out(hex(d.decode(bytes(0xf0, 0x90, 0x80))));        // a valid prefix cut short: one error
+            out(hex(d.decode(bytes(0xed, 0xa0, 0x80))));        // a surrogate: three errors
+            out(hex(d.decode(bytes(0x61, 0xc0, 0x62))));
+            out(hex(d.decode(bytes(0xf0, 0x9f, 0x98, 0x80))));  // U+1F600
+            out(error(() => new TextDecoder("utf-8", { fatal: true }).decode(bytes(0xff))));
+            const f = new TextDecoder("utf-8", { fatal: true });
+            try { f.decode(bytes(0xe2, 0x82), { stream: true }); f.decode(); } catch (e) { out(e.name, e.code); }
+            out(hex(f.decode(bytes(0x41))));                    // the decoder is usable after the error
+            """#)
+        #expect(
+            lines == [
+                "fffd fffd fffd", "fffd", "fffd fffd fffd", "0061 fffd 0062", "d83d de00", "TypeError",
+                "TypeError ERR_ENCODING_INVALID_ENCODED_DATA", "0041",
+            ])
+    }
+
+    @Test func streamingCarriesUnfinishedSequencesAcrossChunks() async {
+        let lines = await run(
+            #"""
+            // Every split of each input into two chunks decodes like the whole input.
+            const cases = [["utf-8", [0x41, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80]], ["utf-16le", [0x3d, 0xd8, 0x00, 0xde, 0x41, 0x00]],
+              ["utf-16be", [0xd8, 0x3d, 0xde, 0x00, 0x00, 0x41]], ["shift_jis", [0x82, 0xa0, 0x82, 0xa2]],
+              ["iso-2022-jp", [0x1b, 0x24, 0x42, 0x24, 0x22, 0x1b, 0x28, 0x42, 0x41]], ["gb18030", [0x90, 0x30, 0x81, 0x30, 0xd2, 0xbb]],
+              ["big5", [0xa4, 0x40, 0xa4, 0x40]], ["euc-kr", [0xb0, 0xa1]], ["euc-jp", [0x8f, 0xb0, 0xa1]]];
+            for (const [name, list] of cases) {
+              const whole = new TextDecoder(name).decode(Uint8Array.from(list));
+              let same = 0;
+              for (let cut = 0; cut <= list.length; cut++) {
+                const d = new TextDecoder(name);
+                const text = d.decode(Uint8Array.from(list.slice(0, cut)), { stream: true }) + d.decode(Uint8Array.from(list.slice(cut)));
+                if (text === whole) same++;
+              }
+              out(name, hex(whole), same === list.length + 1);
+            }
+            // Byte by byte, then an unfinished sequence at the end is one error.
+            const d = new TextDecoder("utf-16le");
+            let text = "";
+            for (const b of [0x41, 0x00, 0x3d, 0xd8, 0x00]) text += d.decode(bytes(b), { stream: true });
+            out(hex(text + d.decode()));
+            """#)
+        #expect(
+            lines == [
+                "utf-8 0041 20ac d83d de00 true", "utf-16le d83d de00 0041 true", "utf-16be d83d de00 0041 true",
+                "shift_jis 3042 3044 true", "iso-2022-jp 3042 0041 true", "gb18030 d800 dc00 4e00 true",
+                "big5 4e00 4e00 true", "euc-kr ac00 true", "euc-jp 4e02 true", "0041 fffd",
+            ])
+    }
+
+    @Test func byteOrderMarksAreDroppedOnceUnlessIgnoreBOM() async {
+        let lines = await run(
+            #"""
+            out(hex(new TextDecoder().decode(bytes(0xef, 0xbb, 0xbf, 0x41))));
+            out(hex(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes(0xef, 0xbb, 0xbf, 0x41))));
+            out(hex(new TextDecoder("utf-16be").decode(bytes(0xfe, 0xff, 0x00, 0x41))));
+            out(hex(new TextDecoder("utf-16le").decode(bytes(0xfe, 0xff))));   // U+FFFE is no BOM
+            const d = new TextDecoder();
+            out(hex(d.decode(bytes(0xef, 0xbb), { stream: true }) + d.decode(bytes(0xbf, 0xef, 0xbb, 0xbf))));
+            """#)
+        #expect(lines == ["0041", "feff 0041", "0041", "fffe", "feff"])
+    }
+
+    @Test func decodeAcceptsEveryBufferSourceAndRejectsOthers() async {
+        let lines = await run(
+            #"""
+            const buffer = new TextEncoder().encode("héllo").buffer;
+            const d = new TextDecoder();
+            out(d.decode(buffer), d.decode(new DataView(buffer, 1, 2)), d.decode(new Uint8Array(buffer, 3)), d.decode(new Uint16Array(buffer, 0, 2)));
+            if (typeof SharedArrayBuffer === "function") {
+              const shared = new SharedArrayBuffer(2);
+              new Uint8Array(shared).set([0x68, 0x69]);
+              out(d.decode(shared), d.decode(new Uint8Array(shared, 1)));
+            } else out("hi i");
+            out(JSON.stringify(d.decode()), error(() => d.decode(null)), error(() => d.decode("text")), error(() => d.decode([65])));
+            out(error(() => new TextDecoder("utf-8", 5)), new TextDecoder("utf-8", null).fatal, new TextDecoder("utf-8", { fatal: 1 }).fatal);
+            const getter = Object.getOwnPropertyDescriptor(TextDecoder.prototype, "encoding").get;
+            out(error(() => getter.call({})), error(() => TextDecoder.prototype.decode.call({}, bytes())), error(() => TextDecoder("utf-8")));
+            out(Object.prototype.toString.call(new TextDecoder()), Object.prototype.toString.call(new TextEncoder()), TextDecoder.length);
+            """#)
+        #expect(
+            lines == [
+                "héllo é llo hél", "hi i", #""" TypeError TypeError TypeError"#, "TypeError false true",
+                "TypeError TypeError TypeError", "[object TextDecoder] [object TextEncoder] 0",
+            ])
+    }
+
+    @Test func encodeIntoReportsUnitsReadAndBytesWrittenWithoutSplittingCharacters() async {
+        let lines = await run(
+            #"""
+            const e = new TextEncoder();
+            const show = (r) => `${r.read}/${r.written}`;
+            out(show(e.encodeInto("a\u00e9\ud83d\ude00", new Uint8Array(4))), show(e.encodeInto("a\u00e9\ud83d\ude00", new Uint8Array(7))));
+            const target = new Uint8Array(6);
+            out(show(e.encodeInto("\ud800x", target.subarray(2))), Array.from(target).join(","));
+            out(error(() => e.encodeInto("a", new Uint16Array(2))), error(() => e.encodeInto("a")), show(e.encodeInto("", new Uint8Array(0))));
+            out(Array.from(e.encode("\udc00\ud800")).join(","), e.encode().length, e.encode(undefined).length, Array.from(e.encode(null)).join(","));
+            out(e.encoding, error(() => Object.getOwnPropertyDescriptor(TextEncoder.prototype, "encoding").get.call({})));
+            """#)
+        #expect(
+            lines == [
+                "2/3 4/7", "2/4 0,0,239,191,189,120", "TypeError TypeError 0/0",
+                "239,191,189,239,191,189 0 0 110,117,108,108", "utf-8 TypeError",
+            ])
+    }
+}
