@@ -24,38 +24,18 @@ final class ReplTerminal: Sendable {
             throw HarnessError(description: "could not open a pseudo-terminal: errno \(errno)")
         }
         self.controller = controller
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // No other descriptor of the test process leaks into the child (a file another test is writing would
-        // stay open in it, and running that file would fail with ETXTBSY).
-        jsb_spawn_close_from(&actions, 3)
-        posix_spawn_file_actions_addopen(&actions, 0, name, O_RDWR, 0)
-        posix_spawn_file_actions_adddup2(&actions, 0, 1)
-        posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(
-            &attributes, Int16(Int32(jsb_spawn_setsid_flag()) | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv + envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, binary, &actions, &attributes, argv, envp)
-        guard result == 0 else {
+        do {
+            pid = try SpawnedProcess.spawn(
+                binary: binary, arguments: arguments, environment: environment, flags: Int32(jsb_spawn_setsid_flag())
+            ) { actions in
+                posix_spawn_file_actions_addopen(&actions, 0, name, O_RDWR, 0)
+                posix_spawn_file_actions_adddup2(&actions, 0, 1)
+                posix_spawn_file_actions_adddup2(&actions, 0, 2)
+            }
+        } catch {
             close(controller)
-            throw HarnessError(description: "posix_spawn failed: \(result)")
+            throw error
         }
-        self.pid = pid
         let buffer = output
         let fd = controller
         Thread.detachNewThread {

@@ -38,20 +38,38 @@ final class SpawnedProcess: Sendable {
         var outPipe: [Int32] = [0, 0]
         var errPipe: [Int32] = [0, 0]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw HarnessError(description: "pipe failed") }
+        defer {
+            close(outPipe[1])
+            close(errPipe[1])
+        }
+        pid = try Self.spawn(
+            binary: binary, arguments: arguments, environment: environment, flags: POSIX_SPAWN_SETPGROUP
+        ) { actions in
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        }
+        Self.drain(outPipe[0], into: out)
+        Self.drain(errPipe[0], into: err)
+    }
+
+    /// Starts `binary arguments…` with signals at their defaults and unblocked, standard descriptors set up by
+    /// `redirect`, and no other descriptor of the test process: a concurrent test's Foundation `Process`
+    /// learns of its child's exit when the child's end of a socket pair closes, and a file another test is
+    /// writing would stay open (running it would fail with ETXTBSY). `flags` adds e.g. a new process group.
+    static func spawn(
+        binary: String, arguments: [String], environment: [String: String], flags: Int32,
+        redirect: (inout posix_spawn_file_actions_t) -> Void
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        // Nothing else is inherited: a concurrent test's Foundation Process learns of its child's exit when
-        // the child's end of a socket pair closes, which must not stay open in this process.
-        jsb_spawn_close_from(&actions, 3)
+        redirect(&actions)
+        jsb_spawn_close_from(&actions, 3)  // after the redirections, which may read descriptors above 2
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(&attributes, Int16(flags | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         posix_spawnattr_setpgroup(&attributes, 0)
         var empty = sigset_t()
         sigemptyset(&empty)
@@ -66,12 +84,8 @@ final class SpawnedProcess: Sendable {
         }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, binary, &actions, &attributes, argv, envp)
-        close(outPipe[1])
-        close(errPipe[1])
         guard result == 0 else { throw HarnessError(description: "posix_spawn failed: \(result)") }
-        self.pid = pid
-        Self.drain(outPipe[0], into: out)
-        Self.drain(errPipe[0], into: err)
+        return pid
     }
 
     private static func drain(_ fd: Int32, into buffer: Buffer) {

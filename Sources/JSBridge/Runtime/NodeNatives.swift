@@ -115,7 +115,7 @@ extension JSRuntime {
         defineNative("bufferUTF8Decode") { [unowned(unsafe) self] call throws(NativeError) in
             guard let range = byteRange(call, 0) else { throw .type("bufferUTF8Decode needs an ArrayBuffer.") }
             return makeUTF16String(capacity: range.count) {
-                NodeCodecs.utf8Decode(UnsafeBufferPointer(range), into: $0)
+                TextCodecs.utf8Decode(UnsafeBufferPointer(range), into: $0, fatal: false) ?? 0
             }
         }
         // bufferBase64Encode(arrayBuffer, offset, length, url) → string (url: base64url without padding).
@@ -284,71 +284,6 @@ enum NodeCodecs {
             read += consumed
         }
         return (read, written)
-    }
-
-    /// Decodes UTF-8 into UTF-16 (at most one unit per byte), replacing each maximal ill-formed subpart with
-    /// U+FFFD (the WHATWG decoder's rule); answers the units written.
-    static func utf8Decode(_ bytes: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt16>) -> Int {
-        var index = 0, written = 0
-        let count = bytes.count
-        while index < count {
-            let lead = bytes[index]
-            if lead < 0x80 {
-                output[written] = UInt16(lead)
-                written += 1
-                index += 1
-                continue
-            }
-            var needed = 0, code: UInt32 = 0, lower: UInt8 = 0x80, upper: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: (needed, code) = (1, UInt32(lead & 0x1F))
-            case 0xE0...0xEF:
-                (needed, code) = (2, UInt32(lead & 0x0F))
-                if lead == 0xE0 { lower = 0xA0 }
-                if lead == 0xED { upper = 0x9F }
-            case 0xF0...0xF4:
-                (needed, code) = (3, UInt32(lead & 0x07))
-                if lead == 0xF0 { lower = 0x90 }
-                if lead == 0xF4 { upper = 0x8F }
-            default:
-                output[written] = 0xFFFD
-                written += 1
-                index += 1
-                continue
-            }
-            var next = index + 1
-            var valid = true
-            for step in 0..<needed {
-                guard next < count else {
-                    valid = false
-                    break
-                }
-                let byte = bytes[next]
-                let (low, high) = step == 0 ? (lower, upper) : (UInt8(0x80), UInt8(0xBF))
-                guard byte >= low && byte <= high else {
-                    valid = false
-                    break
-                }
-                code = (code << 6) | UInt32(byte & 0x3F)
-                next += 1
-            }
-            index = next
-            guard valid else {
-                output[written] = 0xFFFD
-                written += 1
-                continue
-            }
-            if code >= 0x10000 {
-                let value = code - 0x10000
-                output[written] = UInt16(0xD800 + (value >> 10))
-                output[written + 1] = UInt16(0xDC00 + (value & 0x3FF))
-                written += 2
-            } else {
-                output[written] = UInt16(code)
-                written += 1
-            }
-        }
-        return written
     }
 
     private static let standard = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf16)
