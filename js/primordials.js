@@ -54,12 +54,6 @@ copyGetter("SetPrototypeGetSize", Set.prototype, "size");
 copyGetter("RegExpPrototypeGetSource", RegExp.prototype, "source");
 copyGetter("ArrayBufferPrototypeGetByteLength", ArrayBuffer.prototype, "byteLength");
 copyGetter("DataViewPrototypeGetByteLength", DataView.prototype, "byteLength");
-copyGetter("DataViewPrototypeGetBuffer", DataView.prototype, "buffer");
-copyGetter("DataViewPrototypeGetByteOffset", DataView.prototype, "byteOffset");
-const TypedArrayPrototype = Reflect.getPrototypeOf(Uint8Array.prototype);
-copyGetter("TypedArrayPrototypeGetBuffer", TypedArrayPrototype, "buffer");
-copyGetter("TypedArrayPrototypeGetByteOffset", TypedArrayPrototype, "byteOffset");
-copyGetter("TypedArrayPrototypeGetByteLength", TypedArrayPrototype, "byteLength");
 if (typeof SharedArrayBuffer === "function") {
   copyGetter("SharedArrayBufferPrototypeGetByteLength", SharedArrayBuffer.prototype, "byteLength");
 }
