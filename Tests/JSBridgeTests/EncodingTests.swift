@@ -20,6 +20,30 @@ import Testing
         return result.lines
     }
 
+    /// UTF-16LE has a four-units-at-a-time path; UTF-16BE always takes the unit-by-unit one. The same units
+    /// in either byte order must decode alike, surrogates (paired, lone, at every lane) and odd ends included.
+    @Test func utf16LittleEndianFastPathEqualsTheBigEndianPlainPath() async {
+        let lines = await run(
+            #"""
+            let seed = 7;
+            const random = (n) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+            const special = [0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xD7FF, 0xE000, 0xFFFD, 0x0041, 0xF800];
+            let same = 0;
+            for (let round = 0; round < 400; round++) {
+              const units = Array.from({ length: random(40) }, () => random(3) === 0 ? special[random(special.length)] : random(65536));
+              const le = new Uint8Array(units.length * 2 + random(2)), be = new Uint8Array(le.length);
+              units.forEach((u, i) => { le[2 * i] = u & 255; le[2 * i + 1] = u >> 8; be[2 * i] = u >> 8; be[2 * i + 1] = u & 255; });
+              if (le.length % 2) le[le.length - 1] = be[be.length - 1] = 0x41;
+              const a = new TextDecoder("utf-16le").decode(le), b = new TextDecoder("utf-16be").decode(be);
+              const fa = error(() => new TextDecoder("utf-16le", { fatal: true }).decode(le));
+              const fb = error(() => new TextDecoder("utf-16be", { fatal: true }).decode(be));
+              if (a === b && fa === fb) same++; else out("differs", hex(a), "/", hex(b));
+            }
+            out(same);
+            """#)
+        #expect(lines == ["400"])
+    }
+
     @Test func labelsAreTrimmedOfASCIIWhitespaceOnlyAndMatchedASCIICaseInsensitively() async {
         let lines = await run(
             #"""

@@ -80,11 +80,11 @@ extension JSRuntime {
         return body(UnsafeBufferPointer(start: JSStringGetCharactersPtr(ref), count: length))
     }
 
-    /// A JS string of `count` UTF-16 units written by `fill` (which answers how many it wrote).
-    private func makeUTF16String(capacity: Int, _ fill: (UnsafeMutablePointer<UInt16>) -> Int) -> JSValueRef {
+    /// A JS string of the UTF-16 units `fill` writes (it answers how many, or nil for `null`).
+    func makeUTF16String(capacity: Int, _ fill: (UnsafeMutablePointer<UInt16>) -> Int?) -> JSValueRef {
         let units = UnsafeMutablePointer<UInt16>.allocate(capacity: max(1, capacity))
         defer { units.deallocate() }
-        let count = fill(units)
+        guard let count = fill(units) else { return JSValueMakeNull(context) }
         let ref = JSStringCreateWithCharacters(units, count)!
         defer { JSStringRelease(ref) }
         return JSValueMakeString(context, ref)
@@ -115,7 +115,7 @@ extension JSRuntime {
         defineNative("bufferUTF8Decode") { [unowned(unsafe) self] call throws(NativeError) in
             guard let range = byteRange(call, 0) else { throw .type("bufferUTF8Decode needs an ArrayBuffer.") }
             return makeUTF16String(capacity: range.count) {
-                TextCodecs.utf8Decode(UnsafeBufferPointer(range), into: $0, fatal: false) ?? 0
+                TextCodecs.utf8Decode(UnsafeBufferPointer(range), into: $0, fatal: false)
             }
         }
         // bufferBase64Encode(arrayBuffer, offset, length, url) → string (url: base64url without padding).
