@@ -34,19 +34,17 @@ typedef struct {
     void (*freemem)(void *);
 } jsb_libpq_api;
 
-/// The resolved functions (a function's static: Swift imports functions from a header, not variables).
-static inline jsb_libpq_api *jsb_libpq(void) {
-    static jsb_libpq_api table;
-    return &table;
-}
+// The table is the Swift side's (PGConnection.swift): one for the program. Defined in this header, it would be
+// copied into every object file that calls a wrapper, and a copy nothing in its own file fills is, to the
+// optimizer, forever null (a release build turned the calls through it into traps).
 
-/// Opens libpq.so.5 and resolves every function the store uses; 0 on success, -1 when the library or a
-/// function is missing. Not thread-safe: run it once, before any `jsb_PQ…` call.
-static inline int jsb_libpq_load(void) {
+/// Opens libpq.so.5 and fills `api` with every function the store uses; 0 on success, -1 when the library or
+/// a function is missing. Not thread-safe: run it once, before any `jsb_PQ…` call.
+static inline int jsb_libpq_load(jsb_libpq_api *api) {
     void *library = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) return -1;
 #define JSB_PQ_RESOLVE(field, symbol) \
-    if ((*(void **)&jsb_libpq()->field = dlsym(library, symbol)) == NULL) return -1;
+    if ((api->field = (__typeof__(api->field))dlsym(library, symbol)) == NULL) return -1;
     JSB_PQ_RESOLVE(connectdbParams, "PQconnectdbParams")
     JSB_PQ_RESOLVE(status, "PQstatus")
     JSB_PQ_RESOLVE(errorMessage, "PQerrorMessage")
@@ -71,35 +69,35 @@ static inline int jsb_libpq_load(void) {
     return 0;
 }
 
-static inline PGconn *jsb_PQconnectdbParams(const char *const *k, const char *const *v, int expand) {
-    return jsb_libpq()->connectdbParams(k, v, expand);
+static inline PGconn *jsb_PQconnectdbParams(const jsb_libpq_api *api, const char *const *k, const char *const *v, int expand) {
+    return api->connectdbParams(k, v, expand);
 }
-static inline ConnStatusType jsb_PQstatus(const PGconn *c) { return jsb_libpq()->status(c); }
-static inline char *jsb_PQerrorMessage(const PGconn *c) { return jsb_libpq()->errorMessage(c); }
-static inline void jsb_PQfinish(PGconn *c) { jsb_libpq()->finish(c); }
-static inline int jsb_PQsocket(const PGconn *c) { return jsb_libpq()->socket(c); }
-static inline PGresult *jsb_PQexec(PGconn *c, const char *q) { return jsb_libpq()->exec(c, q); }
-static inline PGresult *jsb_PQprepare(PGconn *c, const char *n, const char *q, int count, const Oid *types) {
-    return jsb_libpq()->prepare(c, n, q, count, types);
+static inline ConnStatusType jsb_PQstatus(const jsb_libpq_api *api, const PGconn *c) { return api->status(c); }
+static inline char *jsb_PQerrorMessage(const jsb_libpq_api *api, const PGconn *c) { return api->errorMessage(c); }
+static inline void jsb_PQfinish(const jsb_libpq_api *api, PGconn *c) { api->finish(c); }
+static inline int jsb_PQsocket(const jsb_libpq_api *api, const PGconn *c) { return api->socket(c); }
+static inline PGresult *jsb_PQexec(const jsb_libpq_api *api, PGconn *c, const char *q) { return api->exec(c, q); }
+static inline PGresult *jsb_PQprepare(const jsb_libpq_api *api, PGconn *c, const char *n, const char *q, int count, const Oid *types) {
+    return api->prepare(c, n, q, count, types);
 }
-static inline PGresult *jsb_PQexecPrepared(PGconn *c, const char *n, int count, const char *const *values,
+static inline PGresult *jsb_PQexecPrepared(const jsb_libpq_api *api, PGconn *c, const char *n, int count, const char *const *values,
                                            const int *lengths, const int *formats, int resultFormat) {
-    return jsb_libpq()->execPrepared(c, n, count, values, lengths, formats, resultFormat);
+    return api->execPrepared(c, n, count, values, lengths, formats, resultFormat);
 }
-static inline PGresult *jsb_PQexecParams(PGconn *c, const char *q, int count, const Oid *types,
+static inline PGresult *jsb_PQexecParams(const jsb_libpq_api *api, PGconn *c, const char *q, int count, const Oid *types,
                                          const char *const *values, const int *lengths, const int *formats,
                                          int resultFormat) {
-    return jsb_libpq()->execParams(c, q, count, types, values, lengths, formats, resultFormat);
+    return api->execParams(c, q, count, types, values, lengths, formats, resultFormat);
 }
-static inline void jsb_PQclear(PGresult *r) { jsb_libpq()->clear(r); }
-static inline ExecStatusType jsb_PQresultStatus(const PGresult *r) { return jsb_libpq()->resultStatus(r); }
-static inline int jsb_PQntuples(const PGresult *r) { return jsb_libpq()->ntuples(r); }
-static inline int jsb_PQnfields(const PGresult *r) { return jsb_libpq()->nfields(r); }
-static inline int jsb_PQgetisnull(const PGresult *r, int row, int column) { return jsb_libpq()->getisnull(r, row, column); }
-static inline int jsb_PQgetlength(const PGresult *r, int row, int column) { return jsb_libpq()->getlength(r, row, column); }
-static inline char *jsb_PQgetvalue(const PGresult *r, int row, int column) { return jsb_libpq()->getvalue(r, row, column); }
-static inline char *jsb_PQresultErrorField(const PGresult *r, int code) { return jsb_libpq()->resultErrorField(r, code); }
-static inline int jsb_PQconsumeInput(PGconn *c) { return jsb_libpq()->consumeInput(c); }
-static inline PGnotify *jsb_PQnotifies(PGconn *c) { return jsb_libpq()->notifies(c); }
-static inline void jsb_PQfreemem(void *p) { jsb_libpq()->freemem(p); }
+static inline void jsb_PQclear(const jsb_libpq_api *api, PGresult *r) { api->clear(r); }
+static inline ExecStatusType jsb_PQresultStatus(const jsb_libpq_api *api, const PGresult *r) { return api->resultStatus(r); }
+static inline int jsb_PQntuples(const jsb_libpq_api *api, const PGresult *r) { return api->ntuples(r); }
+static inline int jsb_PQnfields(const jsb_libpq_api *api, const PGresult *r) { return api->nfields(r); }
+static inline int jsb_PQgetisnull(const jsb_libpq_api *api, const PGresult *r, int row, int column) { return api->getisnull(r, row, column); }
+static inline int jsb_PQgetlength(const jsb_libpq_api *api, const PGresult *r, int row, int column) { return api->getlength(r, row, column); }
+static inline char *jsb_PQgetvalue(const jsb_libpq_api *api, const PGresult *r, int row, int column) { return api->getvalue(r, row, column); }
+static inline char *jsb_PQresultErrorField(const jsb_libpq_api *api, const PGresult *r, int code) { return api->resultErrorField(r, code); }
+static inline int jsb_PQconsumeInput(const jsb_libpq_api *api, PGconn *c) { return api->consumeInput(c); }
+static inline PGnotify *jsb_PQnotifies(const jsb_libpq_api *api, PGconn *c) { return api->notifies(c); }
+static inline void jsb_PQfreemem(const jsb_libpq_api *api, void *p) { api->freemem(p); }
 #endif

@@ -77,9 +77,17 @@ struct PGRows {
     }
 }
 
-/// Whether libpq could be opened (it is not linked: Plugins/Storage/CLibPQ/shim.h); tried once, by the first
-/// connection, before any other libpq call.
-private let libpqLoaded = jsb_libpq_load() == 0
+/// libpq's functions (it is opened, not linked: Plugins/Storage/CLibPQ/shim.h), in one table for the program.
+/// A table in the C header would be copied into each object file that calls a wrapper, and the copies the
+/// loader does not fill are, to the optimizer, forever null.
+private nonisolated(unsafe) let libpq: UnsafeMutablePointer<jsb_libpq_api> = {
+    let table = UnsafeMutablePointer<jsb_libpq_api>.allocate(capacity: 1)
+    table.initialize(to: jsb_libpq_api())
+    return table
+}()
+
+/// Whether libpq could be opened; tried once, by the first connection, before any other libpq call.
+private let libpqLoaded = jsb_libpq_load(libpq) == 0
 
 /// One libpq connection, used by one thread at a time (its owner holds a lock).
 final class PGConnection {
@@ -101,26 +109,26 @@ final class PGConnection {
         }
         let connection = keywords.map { UnsafePointer($0) }.withUnsafeBufferPointer { keywordPointers in
             values.map { UnsafePointer($0) }.withUnsafeBufferPointer { valuePointers in
-                jsb_PQconnectdbParams(keywordPointers.baseAddress, valuePointers.baseAddress, 1)
+                jsb_PQconnectdbParams(libpq, keywordPointers.baseAddress, valuePointers.baseAddress, 1)
             }
         }
         guard let connection else {
             throw PGFailure(sqlState: nil, message: "out of memory", detail: nil, connectionLost: true)
         }
-        guard jsb_PQstatus(connection) == CONNECTION_OK else {
-            let message = Self.trimmed(String(cString: jsb_PQerrorMessage(connection)))
-            jsb_PQfinish(connection)
+        guard jsb_PQstatus(libpq, connection) == CONNECTION_OK else {
+            let message = Self.trimmed(String(cString: jsb_PQerrorMessage(libpq, connection)))
+            jsb_PQfinish(libpq, connection)
             throw PGFailure(sqlState: nil, message: message, detail: nil, connectionLost: true)
         }
         handle = connection
     }
 
-    deinit { jsb_PQfinish(handle) }
+    deinit { jsb_PQfinish(libpq, handle) }
 
-    var isBroken: Bool { jsb_PQstatus(handle) != CONNECTION_OK }
+    var isBroken: Bool { jsb_PQstatus(libpq, handle) != CONNECTION_OK }
 
     /// The socket, for waiting on notifications.
-    var socket: Int32 { jsb_PQsocket(handle) }
+    var socket: Int32 { jsb_PQsocket(libpq, handle) }
 
     static func trimmed(_ message: String) -> String {
         message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: " ")
@@ -128,7 +136,7 @@ final class PGConnection {
 
     /// Runs `sql` without parameters (several statements allowed).
     func execute(_ sql: String) throws(PGFailure) {
-        let result = jsb_PQexec(handle, sql)
+        let result = jsb_PQexec(libpq, handle, sql)
         _ = try consume(result)
     }
 
@@ -137,7 +145,7 @@ final class PGConnection {
     func query(_ sql: String, name: String? = nil, _ parameters: [PGParameter] = []) throws(PGFailure) -> PGRows {
         let types = parameters.map(\.oid)
         if let name, !preparedNames.contains(name) {
-            let result = jsb_PQprepare(handle, name, sql, Int32(parameters.count), types)
+            let result = jsb_PQprepare(libpq, handle, name, sql, Int32(parameters.count), types)
             _ = try consume(result)
             preparedNames.insert(name)
         }
@@ -158,9 +166,9 @@ final class PGConnection {
         let values = buffers.map { UnsafePointer($0) }
         let result: OpaquePointer? =
             if let name {
-                jsb_PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1)
+                jsb_PQexecPrepared(libpq, handle, name, Int32(parameters.count), values, lengths, formats, 1)
             } else {
-                jsb_PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+                jsb_PQexecParams(libpq, handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
             }
         return try consume(result)
     }
@@ -168,24 +176,24 @@ final class PGConnection {
     /// Reads a result: its rows, or the failure it reports.
     private func consume(_ result: OpaquePointer?) throws(PGFailure) -> PGRows {
         guard let result else { throw failure(nil) }
-        defer { jsb_PQclear(result) }
-        switch jsb_PQresultStatus(result) {
+        defer { jsb_PQclear(libpq, result) }
+        switch jsb_PQresultStatus(libpq, result) {
         case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
             return PGRows(rows: [])
         case PGRES_TUPLES_OK:
-            let rowCount = jsb_PQntuples(result)
-            let columnCount = jsb_PQnfields(result)
+            let rowCount = jsb_PQntuples(libpq, result)
+            let columnCount = jsb_PQnfields(libpq, result)
             var rows: [[[UInt8]?]] = []
             rows.reserveCapacity(Int(rowCount))
             for row in 0..<rowCount {
                 var values: [[UInt8]?] = []
                 values.reserveCapacity(Int(columnCount))
                 for column in 0..<columnCount {
-                    if jsb_PQgetisnull(result, row, column) != 0 {
+                    if jsb_PQgetisnull(libpq, result, row, column) != 0 {
                         values.append(nil)
                     } else {
-                        let length = Int(jsb_PQgetlength(result, row, column))
-                        let pointer = UnsafeRawPointer(jsb_PQgetvalue(result, row, column)!)
+                        let length = Int(jsb_PQgetlength(libpq, result, row, column))
+                        let pointer = UnsafeRawPointer(jsb_PQgetvalue(libpq, result, row, column)!)
                         values.append(Array(UnsafeRawBufferPointer(start: pointer, count: length)))
                     }
                 }
@@ -199,11 +207,11 @@ final class PGConnection {
 
     private func failure(_ result: OpaquePointer?) -> PGFailure {
         func field(_ code: Character) -> String? {
-            guard let result, let pointer = jsb_PQresultErrorField(result, Int32(code.asciiValue!)) else { return nil }
+            guard let result, let pointer = jsb_PQresultErrorField(libpq, result, Int32(code.asciiValue!)) else { return nil }
             return String(cString: pointer)
         }
         let sqlState = field("C")
-        let message = field("M") ?? Self.trimmed(String(cString: jsb_PQerrorMessage(handle)))
+        let message = field("M") ?? Self.trimmed(String(cString: jsb_PQerrorMessage(libpq, handle)))
         // Class 08 (connection exception) and 57P (operator intervention: shutdown, crash) mean the server
         // went away; a broken connection says the same without an SQLSTATE.
         let lost =
@@ -213,11 +221,11 @@ final class PGConnection {
 
     /// Reads what the server sent and returns the pending notifications' payloads.
     func notifications() throws(PGFailure) -> [String] {
-        guard jsb_PQconsumeInput(handle) == 1 else { throw failure(nil) }
+        guard jsb_PQconsumeInput(libpq, handle) == 1 else { throw failure(nil) }
         var payloads: [String] = []
-        while let notification = jsb_PQnotifies(handle) {
+        while let notification = jsb_PQnotifies(libpq, handle) {
             payloads.append(String(cString: notification.pointee.extra))
-            jsb_PQfreemem(notification)
+            jsb_PQfreemem(libpq, notification)
         }
         return payloads
     }
