@@ -207,7 +207,9 @@ final class PGConnection {
 
     private func failure(_ result: OpaquePointer?) -> PGFailure {
         func field(_ code: Character) -> String? {
-            guard let result, let pointer = jsb_PQresultErrorField(libpq, result, Int32(code.asciiValue!)) else { return nil }
+            guard let result, let pointer = jsb_PQresultErrorField(libpq, result, Int32(code.asciiValue!)) else {
+                return nil
+            }
             return String(cString: pointer)
         }
         let sqlState = field("C")
