@@ -26,7 +26,7 @@ import Testing
         let lines = await run(
             #"""
             let seed = 7;
-            const random = (n) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+            const random = (n) => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) % n; };
             const special = [0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xD7FF, 0xE000, 0xFFFD, 0x0041, 0xF800];
             let same = 0;
             for (let round = 0; round < 400; round++) {
@@ -42,6 +42,46 @@ import Testing
             out(same);
             """#)
         #expect(lines == ["400"])
+    }
+
+    /// UTF-8 has fast paths (eight ASCII bytes at a time, well-formed two- and three-byte sequences): random
+    /// bytes, biased towards lead and continuation bytes, decode as the standard's decoder written out in JS.
+    @Test func utf8FastPathsEqualTheStandardsDecoder() async {
+        let lines = await run(
+            #"""
+            function reference(bytes) {
+              let out = "", needed = 0, seen = 0, code = 0, lower = 0x80, upper = 0xBF;
+              for (let i = 0; i <= bytes.length; i++) {
+                const byte = bytes[i];
+                if (i === bytes.length) { if (needed) out += "�"; break; }
+                if (needed === 0) {
+                  if (byte < 0x80) out += String.fromCharCode(byte);
+                  else if (byte >= 0xC2 && byte <= 0xDF) { needed = 1; code = byte & 0x1F; }
+                  else if (byte >= 0xE0 && byte <= 0xEF) { if (byte === 0xE0) lower = 0xA0; if (byte === 0xED) upper = 0x9F; needed = 2; code = byte & 0xF; }
+                  else if (byte >= 0xF0 && byte <= 0xF4) { if (byte === 0xF0) lower = 0x90; if (byte === 0xF4) upper = 0x8F; needed = 3; code = byte & 7; }
+                  else out += "�";
+                  continue;
+                }
+                if (byte < lower || byte > upper) {
+                  code = needed = seen = 0; lower = 0x80; upper = 0xBF; out += "�"; i--; continue;
+                }
+                lower = 0x80; upper = 0xBF; code = (code << 6) | (byte & 0x3F);
+                if (++seen === needed) { out += String.fromCodePoint(code); code = needed = seen = 0; }
+              }
+              return out;
+            }
+            let seed = 11;
+            const random = (n) => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) % n; };
+            const pick = [() => random(0x80), () => 0x80 + random(0x40), () => 0xC0 + random(0x40), () => random(256)];
+            let same = 0;
+            for (let round = 0; round < 3000; round++) {
+              const bytes = Uint8Array.from({ length: random(48) }, () => pick[random(4)]());
+              const got = new TextDecoder().decode(bytes), want = reference(bytes);
+              if (got === want) same++; else out("differs", Array.from(bytes, (b) => b.toString(16)).join(" "), hex(got), "/", hex(want));
+            }
+            out(same);
+            """#)
+        #expect(lines == ["3000"])
     }
 
     @Test func labelsAreTrimmedOfASCIIWhitespaceOnlyAndMatchedASCIICaseInsensitively() async {

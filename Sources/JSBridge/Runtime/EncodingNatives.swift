@@ -130,7 +130,13 @@ enum TextCodecs {
             while index + 8 <= count {
                 let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
                 if word & 0x8080_8080_8080_8080 != 0 { break }
-                for k in 0..<8 { output[written + k] = UInt16(base[index + k]) }
+                // Each byte widened to a 16-bit lane, four lanes per store.
+                for half in 0..<2 {
+                    var lanes = (word >> (32 * UInt64(half))) & 0xFFFF_FFFF
+                    lanes = (lanes | (lanes << 16)) & 0x0000_FFFF_0000_FFFF
+                    lanes = (lanes | (lanes << 8)) & 0x00FF_00FF_00FF_00FF
+                    UnsafeMutableRawPointer(output + written + 4 * half).storeBytes(of: lanes, as: UInt64.self)
+                }
                 index += 8
                 written += 8
             }
@@ -140,6 +146,23 @@ enum TextCodecs {
                 output[written] = UInt16(lead)
                 written += 1
                 index += 1
+                continue
+            }
+            // Well-formed two- and three-byte sequences (Latin, Greek, CJK…) without the general loop below;
+            // anything else, including E0/ED's narrower second-byte ranges, takes that loop.
+            if lead >= 0xC2, lead <= 0xDF, index + 1 < count, base[index + 1] & 0xC0 == 0x80 {
+                output[written] = UInt16(lead & 0x1F) << 6 | UInt16(base[index + 1] & 0x3F)
+                written += 1
+                index += 2
+                continue
+            }
+            if lead >= 0xE1, lead <= 0xEF, lead != 0xED, index + 2 < count, base[index + 1] & 0xC0 == 0x80,
+                base[index + 2] & 0xC0 == 0x80
+            {
+                output[written] =
+                    UInt16(lead & 0x0F) << 12 | UInt16(base[index + 1] & 0x3F) << 6 | UInt16(base[index + 2] & 0x3F)
+                written += 1
+                index += 3
                 continue
             }
             var needed = 0, code: UInt32 = 0, lower: UInt8 = 0x80, upper: UInt8 = 0xBF
