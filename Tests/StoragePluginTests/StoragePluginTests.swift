@@ -6,10 +6,10 @@ import Testing
 @testable import StorageCore
 @testable import StoragePlugin
 
-/// Each action through PluginTester (no JavaScript).
+/// Each action through PluginTester (no JavaScript), on each backend.
 @Suite struct StorageActionTests {
-    @Test func localStorageActions() async throws {
-        let tester = try await PluginTester(StoragePlugin())
+    @Test(arguments: Backend.allCases) func localStorageActions(_ backend: Backend) async throws {
+        let tester = try await PluginTester(StoragePlugin(), options: backend.options(.testing()))
         #expect(try tester.callSync("getItem", ["a"]) == nil)
         #expect(try tester.callSync("setItem", ["b", "2"]) == nil)
         #expect(try tester.callSync("setItem", ["a", "1"]) == nil)
@@ -24,13 +24,15 @@ import Testing
         #expect(try tester.callSync("length") == 0)
         let info = try tester.callSync("info")
         #expect(info["quotaBytes"] == 10_485_760)
-        #expect(info["path"]?.stringValue == tester.options.storage.directory + "/test.sqlite")
+        if backend == .sqlite {
+            #expect(info["path"]?.stringValue == tester.options.storage.directory + "/test.sqlite")
+        }
         let error = #expect(throws: BridgeError.self) { try tester.callSync("setItem", ["only key"]) }
         #expect(error?.code == "INVALID_ARGUMENT")
     }
 
-    @Test func promiseActionsAndErrors() async throws {
-        let tester = try await PluginTester(StoragePlugin(store: InMemoryKeyValueStore()))
+    @Test(arguments: Backend.allCases) func promiseActionsAndErrors(_ backend: Backend) async throws {
+        let tester = try await PluginTester(StoragePlugin(), options: backend.options(.testing()))
         #expect(try await tester.call("set", ["key": "a", "json": "{\"x\":[1,true,null]}"]) == nil)
         #expect(try await tester.call("set", ["group": "g", "key": "a", "value": ["y": 2]]) == nil)
         #expect(try await tester.call("get", ["key": "a"]) == "{\"x\":[1,true,null]}")
@@ -60,9 +62,10 @@ import Testing
         #expect(try await tester.call("get", ["key": "k"]) == nil)  // nothing of a refused transaction was applied
     }
 
-    @Test func quotaErrorAndConfiguration() async throws {
+    @Test(arguments: Backend.allCases) func quotaErrorAndConfiguration(_ backend: Backend) async throws {
         let tester = try await PluginTester(
-            StoragePlugin(), options: .testing(configuration: ["Storage": ["quotaBytes": 10, "durability": "full"]]))
+            StoragePlugin(),
+            options: backend.options(.testing(configuration: ["Storage": ["quotaBytes": 10, "durability": "full"]])))
         _ = try tester.callSync("setItem", ["k", "12345678"])
         let error = #expect(throws: BridgeError.self) { try tester.callSync("setItem", ["k2", "1"]) }
         #expect(error?.code == "QUOTA_EXCEEDED")
@@ -94,9 +97,8 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: movedTo))
     }
 
-    @Test func changeEvents() async throws {
-        let store = InMemoryKeyValueStore()
-        let tester = try await PluginTester(StoragePlugin(store: store))
+    @Test(arguments: Backend.allCases) func changeEvents(_ backend: Backend) async throws {
+        let tester = try await PluginTester(StoragePlugin(), options: backend.options(.testing()))
         var events = tester.events.makeAsyncIterator()
         let id = try await tester.call("watch", ["group": "g", "key": "a"])
         _ = try await tester.call("set", ["group": "g", "key": "b", "json": "1"])  // not watched
