@@ -757,8 +757,11 @@ class URL {
     const record = parseWithBase(input, base);
     if (record === FAILURE) throw invalidURL(input);
     this.#state = { record, params: null };
-    const params = new URLSearchParams(record.query ?? '');
-    paramsInternals.get(params).url = this.#state;
+    // The query is parsed as it is: URLSearchParams' string constructor would drop a second leading '?'.
+    const params = new URLSearchParams();
+    const internals = paramsInternals.get(params);
+    internals.list = parseForm(record.query ?? '');
+    internals.url = this.#state;
     this.#state.params = params;
   }
 

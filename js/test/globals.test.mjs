@@ -522,6 +522,15 @@ describe('URL', () => {
     assert.deepEqual(run(MyURL), run(URL));
   });
 
+  test('searchParams keeps a query that starts with another ?', () => {
+    const read = (Ctor) => {
+      const u = new Ctor('??a=b&c=d', 'http://example.org/foo/bar');
+      return [u.search, [...u.searchParams], u.searchParams.toString()];
+    };
+    assert.deepEqual(read(MyURL), read(URL));
+    assert.deepEqual(read(MyURL), ['??a=b&c=d', [['?a', 'b'], ['c', 'd']], '%3Fa=b&c=d']);
+  });
+
   test('inspect output', () => {
     assert.equal(internal.inspect(new MyURL('http://u:p@h:81/p?q=1#f')), util.inspect(new URL('http://u:p@h:81/p?q=1#f')));
     for (const query of ['a=1&b=2', '', 'a='.repeat(30)]) {
