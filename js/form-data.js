@@ -267,13 +267,21 @@ function parseMultipart(bytes, boundary) {
   const utf8Encode = internal.utf8Encode;
   const delimiter = utf8Encode(`--${boundary}`);
   const crlfDelimiter = utf8Encode(`\r\n--${boundary}`);
-  let position = indexOfBytes(bytes, delimiter, 0);
-  if (position !== 0 && (position === -1 || bytes[position - 1] !== 0x0a)) throw parseFailure("no opening boundary");
-  position += delimiter.length;
+  // The body starts with the first delimiter: no preamble.
+  if (indexOfBytes(bytes, delimiter, 0) !== 0) throw parseFailure("the body does not start with the boundary");
+  let position = delimiter.length;
   const formData = new FormData();
   const entries = entriesOf(formData);
   for (;;) {
-    if (bytes[position] === 0x2d && bytes[position + 1] === 0x2d) return formData;
+    if (bytes[position] === 0x2d && bytes[position + 1] === 0x2d) {
+      // The close delimiter: transport padding, then the end or CRLF and an epilogue, which is ignored.
+      position += 2;
+      while (bytes[position] === 0x20 || bytes[position] === 0x09) position++;
+      if (position < bytes.length && (bytes[position] !== 0x0d || bytes[position + 1] !== 0x0a)) {
+        throw parseFailure("data after the close delimiter");
+      }
+      return formData;
+    }
     // Transport padding, then CRLF.
     while (bytes[position] === 0x20 || bytes[position] === 0x09) position++;
     if (bytes[position] !== 0x0d || bytes[position + 1] !== 0x0a) throw parseFailure("boundary not followed by CRLF");
@@ -291,12 +299,15 @@ function parseMultipart(bytes, boundary) {
     }
     let name;
     let filename;
-    let contentType = "";
+    let contentType; // undefined: no Content-Type header
     for (const line of headersText.split("\r\n")) {
       if (line === "") continue;
+      // Header lines end with CRLF: a bare CR or LF, or a NUL, makes the part malformed.
+      if (/[\r\n\0]/.test(line)) throw parseFailure(`bad part header ${JSON.stringify(line)}`);
       const colon = StringPrototypeIndexOf(line, ":");
       if (colon <= 0) throw parseFailure(`bad part header ${JSON.stringify(line)}`);
       const field = StringPrototypeToLowerCase(StringPrototypeSlice(line, 0, colon).trim());
+      if (!TOKEN_CODE.test(field)) throw parseFailure(`bad part header name ${JSON.stringify(field)}`);
       const value = StringPrototypeSlice(line, colon + 1).trim();
       if (field === "content-disposition") {
         if (!/^form-data\s*(;|$)/i.test(value)) throw parseFailure("part is not form-data");
@@ -312,7 +323,7 @@ function parseMultipart(bytes, boundary) {
     if (bodyEnd === -1 || bodyEnd < bodyStart - 2) throw parseFailure("part does not end with the boundary");
     const body = bodyEnd < bodyStart ? new Uint8Array(0) : bytes.slice(bodyStart, bodyEnd);
     if (filename !== undefined) {
-      ArrayPrototypePush(entries, [name, makeFile(body, filename, normalizeBlobType(contentType || "text/plain"))]);
+      ArrayPrototypePush(entries, [name, makeFile(body, filename, normalizeBlobType(contentType ?? "text/plain"))]);
     } else {
       ArrayPrototypePush(entries, [name, decodeUTF8(body)]);
     }
@@ -339,7 +350,7 @@ function parseFormDataBody(bytes, contentTypeValue) {
   const mime = contentTypeValue === null ? null : parseMimeType(contentTypeValue);
   if (mime !== null && mime.essence === "multipart/form-data") {
     const boundary = mime.parameters.get("boundary");
-    if (boundary === undefined) throw parseFailure("multipart/form-data without a boundary");
+    if (boundary === undefined || boundary === "") throw parseFailure("multipart/form-data without a boundary");
     return parseMultipart(bytes, boundary);
   }
   if (mime !== null && mime.essence === "application/x-www-form-urlencoded") return parseURLEncoded(bytes);

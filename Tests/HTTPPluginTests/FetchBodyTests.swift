@@ -88,6 +88,42 @@ import Testing
         #expect(result.exitCode == 0)
     }
 
+    /// `formData()` of multipart bodies: what the parser accepts (transport padding, an epilogue, a missing or
+    /// empty Content-Type) and what it rejects as malformed (a preamble, data after the close delimiter, a
+    /// header name that is not a token, a bare CR or LF in a header line, an empty boundary).
+    @Test func multipartParsingAcceptsAndRejects() async throws {
+        let (result, _) = try await run(
+            #"""
+            const part = 'Content-Disposition: form-data; name="a"';
+            const body = (...lines) => lines.join("\r\n");
+            const parse = (text, type = "multipart/form-data; boundary=b") =>
+              new Response(text, { headers: { "Content-Type": type } }).formData()
+                .then((fd) => [...fd].map(([k, v]) => typeof v === "string" ? `${k}=${v}` : `${k}:${v.name}:${JSON.stringify(v.type)}`).join(","))
+                .catch((e) => e.constructor.name);
+            const cases = [
+              body("--b \t", part, "", "v", "--b-- \t", "epilogue", "more"),
+              body("--b", 'Content-Disposition: form-data; name="f"; filename="x"', "", "v", "--b--  "),
+              body("--b", 'Content-Disposition: form-data; name="f"; filename="x"', "Content-Type:", "", "v", "--b--", ""),
+              body("preamble", "--b", part, "", "v", "--b--", ""),
+              body("--b", part, "", "v", "--b--junk", ""),
+              body("--b", part, "Cont ent-Type: text/plain", "", "v", "--b--", ""),
+              body("--b", 'Content-Disposition: form-data; name="a\nb"', "", "v", "--b--", ""),
+              body("--b", 'Content-Disposition: form-data; name="a\rb"', "", "v", "--b--", ""),
+            ];
+            (async () => {
+              for (const text of cases) console.log(await parse(text));
+              console.log(await parse(body("--", part, "", "v", "----", ""), "multipart/form-data; boundary="));
+            })();
+            """#)
+        #expect(
+            result.lines == [
+                "a=v", #"f:x:"text/plain""#, #"f:x:"""#, "TypeError", "TypeError", "TypeError", "TypeError",
+                "TypeError",
+                "TypeError",
+            ])
+        #expect(result.exitCode == 0)
+    }
+
     /// A FormData body goes out as multipart/form-data (names escaped, newlines normalised) and comes back
     /// through `formData()` unchanged.
     @Test func formDataRoundTripOverHTTP() async throws {
@@ -194,12 +230,16 @@ import Testing
             console.log(JSON.stringify([...cookies]), cookies.getSetCookie().join("|"), cookies.get("set-cookie"));
             console.log(Object.prototype.toString.call(cookies.keys()), typeof cookies.keys().next);
             show(() => Response.error().headers.set("a", "b"));
+            const custom = new Headers([["a", "1"]]);
+            custom[Symbol.iterator] = function* () { yield ["test", "test"]; };
+            console.log(JSON.stringify([...new Headers(custom)]), JSON.stringify([...new Headers(h)]));
             """)
         #expect(
             result.lines == [
                 "TypeError", "0", "TypeError", "TypeError", "TypeError", "TypeError", "v", "TypeError", "abd",
                 "[[\"set-cookie\",\"a=1\"],[\"set-cookie\",\"b=2\"],[\"x\",\"1, 2\"]] a=1|b=2 a=1, b=2",
                 "[object Headers Iterator] function", "TypeError",
+                #"[["test","test"]] [["b","2"],["c","3"],["d","4"]]"#,
             ])
         #expect(result.exitCode == 0)
     }
@@ -233,6 +273,16 @@ import Testing
             const next = new Request(used);
             console.log(used.bodyUsed, next.bodyUsed);
             show(() => new Request(used));
+            (async () => {
+              // A body read from and released is disturbed: unusable as another Request's body, for clone() and reads.
+              const read = new Request("https://e.com", { method: "POST", body: "b" });
+              const reader = read.body.getReader();
+              await reader.read();
+              reader.releaseLock();
+              show(() => new Request(read));
+              show(() => read.clone());
+              await read.text().catch((e) => console.log("text", e.constructor.name));
+            })();
             """)
         #expect(
             result.lines == [
@@ -240,6 +290,7 @@ import Testing
                 "cors same-origin default about:client true true half", "patch DELETE", "TypeError", "TypeError",
                 "only-if-cached", "TypeError", "TypeError", "TypeError", "TypeError", "TypeError", "TypeError",
                 "TypeError", "https://other.example/p", "true true why true", "true false", "TypeError",
+                "TypeError", "TypeError", "text TypeError",
             ])
         #expect(result.exitCode == 0)
     }

@@ -162,12 +162,13 @@ function fillHeaders(headers, init) {
   if (typeof init !== "object" && typeof init !== "function") {
     throw new TypeError("Failed to construct 'Headers': The provided value is not of type 'HeadersInit'.");
   }
+  const iteratorMethod = init[Symbol.iterator];
+  // Another Headers copies its list directly, unless its iteration was replaced (WebIDL then uses that).
   const state = stateOf(init);
-  if (state !== undefined) {
+  if (state !== undefined && iteratorMethod === headersEntries) {
     for (const [name, value] of state.list) headers.append(name, value);
     return;
   }
-  const iteratorMethod = init[Symbol.iterator];
   if (iteratorMethod !== undefined && iteratorMethod !== null) {
     if (typeof iteratorMethod !== "function") throw new TypeError("Failed to construct 'Headers': @@iterator is not callable.");
     const pairs = [];
@@ -269,8 +270,9 @@ class Headers {
   values() { headersState(this); return new HeadersIterator(this, "value"); }
   get [Symbol.toStringTag]() { return "Headers"; }
 }
+const headersEntries = Headers.prototype.entries;
 Object.defineProperty(Headers.prototype, Symbol.iterator, {
-  value: Headers.prototype.entries, writable: true, enumerable: false, configurable: true,
+  value: headersEntries, writable: true, enumerable: false, configurable: true,
 });
 
 function headersFrom(list, guard) {
@@ -403,7 +405,7 @@ function bodyStream(state) {
 function consume(owner) {
   const state = bodies.get(owner);
   if (state === undefined) return Promise.reject(new TypeError("Illegal invocation"));
-  if (state.used || (state.stream !== null && state.stream.locked)) return Promise.reject(bodyUsedError());
+  if (isUnusable(state)) return Promise.reject(bodyUsedError());
   if (state.content === null) return Promise.resolve(null);
   state.used = true;
   // Fast path: a body never touched as a stream is read directly; otherwise through the stream.
@@ -457,6 +459,12 @@ const bodyMethods = {
 /// Whether a body stream was read from (a read through `body.getReader()` counts).
 function isDisturbedStream(stream) {
   return disturbedStreams.has(stream) || runtime.streams.isDisturbed(stream);
+}
+
+/// Fetch's "unusable": the body was read, or its stream is locked or was read from (a reader's read
+/// followed by releaseLock() counts).
+function isUnusable(state) {
+  return state.used || (state.stream !== null && (state.stream.locked || isDisturbedStream(state.stream)));
 }
 
 function mixBody(cls) {
@@ -681,7 +689,7 @@ class Request {
       }
     }
     if (inputBody !== null && initBody === null && inputBody.content !== null) {
-      if (inputBody.used || (inputBody.stream !== null && inputBody.stream.locked)) {
+      if (isUnusable(inputBody)) {
         throw new TypeError("Cannot construct a Request with a Request object that has already been used.");
       }
       inputBody.used = true;
@@ -715,7 +723,7 @@ class Request {
   clone() {
     const state = bodies.get(this);
     if (state === undefined) throw new TypeError("Illegal invocation");
-    if (state.used || (state.stream !== null && state.stream.locked)) {
+    if (isUnusable(state)) {
       throw new TypeError("Failed to execute 'clone' on 'Request': Request body is already used");
     }
     const content = cloneContent(state);
@@ -850,7 +858,7 @@ class Response {
   clone() {
     const state = bodies.get(this);
     if (state === undefined) throw new TypeError("Illegal invocation");
-    if (state.used || (state.stream !== null && state.stream.locked)) {
+    if (isUnusable(state)) {
       throw new TypeError("Failed to execute 'clone' on 'Response': Response body is already used");
     }
     const copy = new Response(null, { status: 200 });
