@@ -8,9 +8,9 @@ import Synchronization
 /// the runtime.
 ///
 /// ```swift
-/// let echo = try await PluginTester(EchoPlugin())
-/// #expect(try await echo.call("echo", ["a": 1]) == ["a": 1])
-/// #expect(try await echo.stream("ticks", ["count": 3]).collect() == [0, 1, 2])
+/// let tester = try await PluginTester(MyPlugin())   // any BridgePlugin
+/// #expect(try await tester.call("echo", ["a": 1]) == ["a": 1])
+/// #expect(try await tester.stream("ticks", ["count": 3]).collect() == [0, 1, 2])
 /// ```
 public final class PluginTester: Sendable {
     /// What the plugin's host was made with (permissions, configuration, clock, storage location).

@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// ```swift
 /// let host = BridgeHost()
-/// try host.register(EchoPlugin())
+/// try host.register(MyPlugin())   // any BridgePlugin
 /// let code = JSRuntime(host: host, options: RuntimeOptions()).run(.file("tour.js"))
 /// ```
 public final class JSRuntime {
