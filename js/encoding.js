@@ -5,7 +5,8 @@
 
 const {
   ArrayBufferIsView, ArrayBufferPrototypeGetByteLength, DataViewPrototypeGetBuffer, DataViewPrototypeGetByteLength,
-  DataViewPrototypeGetByteOffset, ObjectDefineProperty, ObjectGetOwnPropertyNames, RangeError, ReflectGetOwnPropertyDescriptor,
+  DataViewPrototypeGetByteOffset, ObjectDefineProperty, ObjectGetOwnPropertyNames, ObjectGetPrototypeOf, RangeError,
+  ReflectGetOwnPropertyDescriptor,
   SafeMap, SharedArrayBufferPrototypeGetByteLength, StringPrototypeCharCodeAt, StringPrototypeReplace,
   StringPrototypeToLowerCase, TypeError, TypedArrayPrototypeGetBuffer, TypedArrayPrototypeGetByteLength,
   TypedArrayPrototypeGetByteOffset, TypedArrayPrototypeGetSymbolToStringTag, Uint8Array,
@@ -14,7 +15,7 @@ const {
 if (internal.textDecodeUTF8 === undefined) internal.loadEncodingNatives();
 const { textDecodeUTF8, textDecodeUTF16, textDecoderOpen, textDecode, textEncodeInto, bufferUTF8Encode } = internal;
 const StringFromCharCode = String.fromCharCode;
-const FunctionPrototypeApply = internal.primordials.FunctionPrototypeApply;
+const { FunctionPrototypeApply, FunctionPrototypeCall } = internal.primordials;
 
 // The Encoding Standard's encodings: name, the ICU converter that decodes it (null: decoded here), labels.
 // GBK decodes as gb18030 (the standard's GBK decoder is the gb18030 decoder); ISO-8859-8-I maps like ISO-8859-8.
@@ -103,6 +104,21 @@ function getEncoding(label) {
 
 // ---- Byte sources ----
 
+/// SharedArrayBuffer's `byteLength` getter (uncurried), or null. JavaScriptCore may leave the
+/// `SharedArrayBuffer` global out while a shared `WebAssembly.Memory`'s buffer still is one: its prototype is
+/// then found the first time a buffer is neither an ArrayBuffer nor a view.
+let sharedByteLengthGetter = SharedArrayBufferPrototypeGetByteLength;
+function sharedArrayBufferByteLength() {
+  if (sharedByteLengthGetter !== undefined) return sharedByteLengthGetter;
+  sharedByteLengthGetter = null;
+  try {
+    const buffer = new WebAssembly.Memory({ shared: true, initial: 0, maximum: 0 }).buffer;
+    const getter = ReflectGetOwnPropertyDescriptor(ObjectGetPrototypeOf(buffer), "byteLength").get;
+    sharedByteLengthGetter = (value) => FunctionPrototypeCall(getter, value);
+  } catch {}
+  return sharedByteLengthGetter;
+}
+
 /// `[arrayBuffer, byteOffset, byteLength]` of an AllowSharedBufferSource; throws TypeError otherwise.
 function bufferSource(input, what) {
   if (ArrayBufferIsView(input)) {
@@ -114,9 +130,10 @@ function bufferSource(input, what) {
   try {
     return [input, 0, ArrayBufferPrototypeGetByteLength(input)];
   } catch {}
-  if (SharedArrayBufferPrototypeGetByteLength !== undefined) {
+  const sharedByteLength = sharedArrayBufferByteLength();
+  if (sharedByteLength !== null) {
     try {
-      return [input, 0, SharedArrayBufferPrototypeGetByteLength(input)];
+      return [input, 0, sharedByteLength(input)];
     } catch {}
   }
   throw new TypeError(`The "${what}" argument must be an instance of ArrayBuffer, SharedArrayBuffer or ArrayBufferView.`);
