@@ -248,15 +248,16 @@ function indexOfBytes(bytes, pattern, from) {
 
 const parseFailure = (why) => new TypeError(`Failed to parse body as FormData: ${why}`);
 
-/// A `Content-Disposition` header's parameters (`name`, `filename`), quoted or not.
+/// A `Content-Disposition` header's parameters (`name`, `filename`), quoted or not. A quoted value ends at the
+/// next `"`: HTML's encoding escapes `"` as `%22` and leaves `\` as it is, so a backslash is not an escape.
 function dispositionParameters(value) {
   const out = Object.create(null);
-  const pattern = /;\s*([^=;\s]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/g;
+  const pattern = /;\s*([^=;\s]+)\s*=\s*(?:"([^"]*)"|([^;]*))/g;
   let match;
   while ((match = pattern.exec(value)) !== null) {
     const key = StringPrototypeToLowerCase(match[1]);
     if (key in out) continue;
-    out[key] = match[2] !== undefined ? StringPrototypeReplace(match[2], /\\(.)/g, "$1") : match[3].trim();
+    out[key] = match[2] !== undefined ? match[2] : match[3].trim();
   }
   return out;
 }
@@ -323,7 +324,9 @@ function parseMultipart(bytes, boundary) {
     if (bodyEnd === -1 || bodyEnd < bodyStart - 2) throw parseFailure("part does not end with the boundary");
     const body = bodyEnd < bodyStart ? new Uint8Array(0) : bytes.slice(bodyStart, bodyEnd);
     if (filename !== undefined) {
-      ArrayPrototypePush(entries, [name, makeFile(body, filename, normalizeBlobType(contentType ?? "text/plain"))]);
+      // A parsed file has no modification time: lastModified 0, as the multipart parsing tests require.
+      const type = contentType === undefined ? "text/plain" : extractMimeType(contentType);
+      ArrayPrototypePush(entries, [name, makeFile(body, filename, normalizeBlobType(type), 0)]);
     } else {
       ArrayPrototypePush(entries, [name, decodeUTF8(body)]);
     }
@@ -424,6 +427,17 @@ function parseMimeType(input) {
     }
   }
   return result;
+}
+
+/// Fetch's "extract a MIME type" from a header value: of its comma-separated values (commas in quoted
+/// strings do not separate), the last that parses as a MIME type other than `*/*`, serialised; "" when none does.
+function extractMimeType(value) {
+  let found = "";
+  for (const part of value.match(/(?:[^,"]|"(?:[^"\\]|\\.)*"?)+/g) ?? []) {
+    const mime = parseMimeType(part);
+    if (mime !== null && mime.essence !== "*/*") found = serializeMimeType(mime);
+  }
+  return found;
 }
 
 /// A parsed MIME type as text (parameters quoted when they need it).
