@@ -68,7 +68,7 @@ let package = Package(
             resources: [
                 "loader.js", "inspect.js", "console.js", "errors.js", "encoding.js", "events.js", "url.js",
                 "structured-clone.js", "timers.js", "process.js", "module.js", "bridge.js", "primordials.js",
-                "resolve.js", "esm.js", "blob.js", "form-data.js", "streams.js", "compression.js",
+                "resolve.js", "esm.js", "blob.js", "form-data.js", "streams.js", "compression.js", "message-channel.js",
                 "node/node-builtins.js", "node/node-path.js", "node/node-events.js", "node/node-util.js",
                 "node/node-os.js", "node/node-buffer.js", "node/node-timers.js", "node/node-assert.js",
                 "node/node-url.js", "node/node-string-decoder.js", "node/node-crypto.js", "node/node-process.js",

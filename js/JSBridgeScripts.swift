@@ -89,6 +89,9 @@ public enum JSBridgeScripts {
         File(
             name: "compression.js", source: PackageResources.compression_js,
             globals: ["CompressionStream", "DecompressionStream"], internals: []),
+        File(
+            name: "message-channel.js", source: PackageResources.message_channel_js,
+            globals: ["MessageChannel", "MessagePort", "MessageEvent"], internals: []),
         // Node's built-in modules (js/node): the registry, then one file per module, loaded by name.
         File(
             name: "node-builtins.js", source: PackageResources.node_builtins_js, globals: [],

@@ -3,7 +3,8 @@
 // Use with the standard ES and Web Worker libraries, which already describe what jsbridge implements as the
 // web does (console, URL, URLSearchParams, TextEncoder/TextDecoder, AbortController/AbortSignal, EventTarget,
 // structuredClone, queueMicrotask, performance, atob/btoa, the WHATWG streams with their queuing strategies,
-// TextEncoderStream/TextDecoderStream, CompressionStream/DecompressionStream). This file declares only what
+// TextEncoderStream/TextDecoderStream, CompressionStream/DecompressionStream, MessageChannel/MessagePort/
+// MessageEvent). This file declares only what
 // differs or is new:
 // `bridge`, `cordova`, `BridgeError`, the `process` subset, Node-style timers that return a `Timeout`, and
 // CommonJS `require`/`module`.

@@ -103,6 +103,8 @@ function kindOf(value) {
   if (ErrorIsError !== undefined ? ErrorIsError(value) : builtinTag === "Error") return "Error";
   if (builtinTag === "Promise" || builtinTag === "WeakMap" || builtinTag === "WeakSet") return "Uncloneable";
   if (builtinTag === "Blob" || builtinTag === "File") return blobKind(value, builtinTag);
+  // A MessagePort is transferable only: outside the transfer list it cannot be cloned.
+  if (internal.messagePorts?.isPort(value)) return "Uncloneable";
   return "Object";
 }
 
@@ -334,7 +336,7 @@ function deserialize(record, memory) {
         TypedArrayPrototypeSet(new Uint8Array(value), new Uint8Array(record.bytes));
       }
       break;
-    case "Transfer": value = record.buffer; break;
+    case "Transfer": value = record.value; break;
     case "View": {
       const buffer = deserialize(record.buffer, memory);
       const Constructor = record.constructor === "DataView" ? DataView : typedArrays[record.constructor];
@@ -444,22 +446,28 @@ function structuredClone(value, options = undefined) {
   }
   const transfer = transferList(options);
   const memory = new SafeMap();
+  const ports = internal.messagePorts; // set once js/message-channel.js has loaded (no port exists before)
+  const isPort = (item) => ports !== undefined && ports.isPort(item);
   for (let i = 0; i < transfer.length; i++) {
     const item = transfer[i];
-    if (!is(ArrayBufferPrototypeGetByteLength, item)) {
+    if (!isPort(item) && !is(ArrayBufferPrototypeGetByteLength, item)) {
       throw dataCloneError(`Value at index ${i} of the transfer list is not transferable.`);
     }
-    if (memory.has(item)) throw dataCloneError(`ArrayBuffer at index ${i} is a duplicate of an earlier ArrayBuffer.`);
-    memory.set(item, { type: "Transfer", buffer: undefined });
+    if (memory.has(item)) throw dataCloneError(`Value at index ${i} is a duplicate of an earlier one in the transfer list.`);
+    memory.set(item, { type: "Transfer", value: undefined });
   }
   const record = serialize(value, memory);
   for (let i = 0; i < transfer.length; i++) {
-    if (ArrayBufferPrototypeGetDetached(transfer[i])) {
-      throw dataCloneError(`ArrayBuffer at index ${i} is already detached.`);
+    const item = transfer[i];
+    if (isPort(item) ? ports.isDetached(item) : ArrayBufferPrototypeGetDetached(item)) {
+      throw dataCloneError(`${isPort(item) ? "MessagePort" : "ArrayBuffer"} at index ${i} is already detached.`);
     }
   }
-  // Only now, with everything serialized, are the buffers moved (transfer() keeps resizability).
-  for (let i = 0; i < transfer.length; i++) memory.get(transfer[i]).buffer = ArrayBufferPrototypeTransfer(transfer[i]);
+  // Only now, with everything serialized, are buffers and ports moved (transfer() keeps resizability).
+  for (let i = 0; i < transfer.length; i++) {
+    const item = transfer[i];
+    memory.get(item).value = isPort(item) ? ports.transfer(item) : ArrayBufferPrototypeTransfer(item);
+  }
   return deserialize(record, new SafeMap());
 }
 

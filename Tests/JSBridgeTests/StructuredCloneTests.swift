@@ -150,6 +150,46 @@ import Testing
         #expect(failures == [])
     }
 
+    /// MessageChannel (HTML's channel messaging) in one runtime: messages are cloned when posted (transfers
+    /// detach then) and delivered in order as tasks once the receiving port is started; a port transferred by
+    /// structuredClone or postMessage takes its entanglement along; a port outside a transfer list, or
+    /// transferring itself, is a DataCloneError; close() drops what was not yet delivered.
+    @Test func messageChannelsDeliverClonedMessagesAndTransferPorts() async {
+        let result = await ScriptRunner.run(
+            #"""
+            const isDataCloneError = (fn) => {
+              try { fn(); return false; } catch (e) { return e instanceof DOMException && e.name === "DataCloneError"; }
+            };
+            const { port1, port2 } = new MessageChannel();
+            const buffer = new Uint8Array([1, 2, 3]).buffer;
+            const sent = { n: 1, b: buffer };
+            port2.onmessage = (e) => {
+              console.log("message", e instanceof MessageEvent, e.data.n, e.data === sent, new Uint8Array(e.data.b ?? new ArrayBuffer(0)).join(","));
+              if (e.data.n === 2) port2.close();
+            };
+            port1.postMessage(sent, [buffer]);
+            console.log("detached at post", buffer.byteLength);
+            port1.postMessage({ n: 2 });
+            port1.postMessage({ n: 3 });
+            const other = new MessageChannel();
+            const moved = structuredClone(other.port2, { transfer: [other.port2] });
+            other.port1.onmessage = (e) => { console.log("from the moved port", e.data); other.port1.close(); };
+            moved.postMessage("ohai");
+            other.port2.postMessage("from the old port: dropped");
+            console.log(isDataCloneError(() => structuredClone(other.port1)), isDataCloneError(() => other.port1.postMessage(1, [other.port1])));
+            const unstarted = new MessageChannel();
+            unstarted.port1.postMessage("waits for start()");
+            setTimeout(() => { unstarted.port2.addEventListener("message", (e) => console.log(e.data)); unstarted.port2.start(); }, 20);
+            console.log(Object.prototype.toString.call(port1), new MessageEvent("x", { data: 5 }).data);
+            """#)
+        #expect(
+            result.lines == [
+                "detached at post 0", "true true", "[object MessagePort] 5", "message true 1 false 1,2,3",
+                "message true 2 false ", "from the moved port ohai", "waits for start()",
+            ])
+        #expect(result.exitCode == 0)
+    }
+
     @Test func transferDetachesAndErrorsAreDataCloneErrors() async {
         let failures = await Self.failures(
             #"""
