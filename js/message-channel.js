@@ -41,7 +41,8 @@ class MessageEvent extends Event {
 // MARK: - MessagePort
 
 const constructing = Symbol("MessagePort");
-/// Each port's state: { port, other (the entangled state, or null), queue, started, closed, scheduled, handlers }.
+/// Each port's state: { port, other (the entangled port's state, or null), queue, started, closed, detached
+/// (transferred away), scheduled, onmessage }.
 const states = new SafeWeakMap();
 
 function stateOf(port) {
@@ -52,7 +53,9 @@ function stateOf(port) {
 
 function makePort() {
   const port = new MessagePort(constructing);
-  const state = { port, other: null, queue: [], started: false, closed: false, scheduled: false, onmessage: null };
+  const state = {
+    port, other: null, queue: [], started: false, closed: false, detached: false, scheduled: false, onmessage: null,
+  };
   states.set(port, state);
   return state;
 }
@@ -156,9 +159,10 @@ ObjectDefineProperty(MessageChannel.prototype, SymbolToStringTag, { value: "Mess
 // cannot be cloned).
 internal.messagePorts = {
   isPort: (value) => states.has(value),
-  /// Whether `port` was already transferred or closed (it cannot be transferred again).
-  isDetached: (port) => states.get(port).closed,
-  /// A new port that takes over `port`'s entanglement, queue and started state; `port` is left closed.
+  /// Whether `port` was already transferred (it cannot be transferred again; a closed port can).
+  isDetached: (port) => states.get(port).detached,
+  /// A new port that takes over `port`'s entanglement and queue (not started, as HTML's transfer-receiving
+  /// steps say); `port` is left detached and closed.
   transfer(port) {
     const old = states.get(port);
     const moved = makePort();
@@ -168,6 +172,7 @@ internal.messagePorts = {
     old.other = null;
     old.queue = [];
     old.closed = true;
+    old.detached = true;
     return moved.port;
   },
 };

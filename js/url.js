@@ -757,12 +757,12 @@ class URL {
     const record = parseWithBase(input, base);
     if (record === FAILURE) throw invalidURL(input);
     this.#state = { record, params: null };
-    // The query is parsed as it is: URLSearchParams' string constructor would drop a second leading '?'.
+    // The list is the query parsed as it is (#resetParams): URLSearchParams' string constructor would drop a
+    // second leading '?'.
     const params = new URLSearchParams();
-    const internals = paramsInternals.get(params);
-    internals.list = parseForm(record.query ?? '');
-    internals.url = this.#state;
+    paramsInternals.get(params).url = this.#state;
     this.#state.params = params;
+    this.#resetParams();
   }
 
   /// True when `new URL(input, base)` would succeed.

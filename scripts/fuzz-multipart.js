@@ -47,7 +47,7 @@ function bytes(max) {
 }
 
 const crlf = (s) => s.replace(/\r\n|\r|\n/g, "\r\n");
-const escape = (s) => s.replace(/\r/g, "%0D").replace(/\n/g, "%0A").replace(/"/g, "%22");
+const escaped = (s) => s.replace(/\r/g, "%0D").replace(/\n/g, "%0A").replace(/"/g, "%22");
 const types = ["", "text/plain", "image/png", "application/octet-stream", "text/html;charset=utf-8"];
 
 /// The entries of `formData` in a comparable form.
@@ -81,13 +81,13 @@ async function roundTrip() {
     if (random(2) === 0) {
       const value = text(8);
       formData.append(name, value);
-      expected.push(["s", escape(crlf(name)), crlf(value)]);
+      expected.push(["s", escaped(crlf(name)), crlf(value)]);
     } else {
       const content = bytes(64);
       const filename = text(5, true);
       const type = pick(types);
       formData.append(name, new File([content], filename, { type }));
-      expected.push(["f", escape(crlf(name)), escape(filename), type || "application/octet-stream",
+      expected.push(["f", escaped(crlf(name)), escaped(filename), type || "application/octet-stream",
         Array.from(content).join(",")]);
     }
   }

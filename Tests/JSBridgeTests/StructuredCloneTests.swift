@@ -177,6 +177,13 @@ import Testing
             moved.postMessage("ohai");
             other.port2.postMessage("from the old port: dropped");
             console.log(isDataCloneError(() => structuredClone(other.port1)), isDataCloneError(() => other.port1.postMessage(1, [other.port1])));
+            // A transferred port cannot be transferred again; a closed one can.
+            const gone = new MessageChannel();
+            structuredClone(gone.port1, { transfer: [gone.port1] });
+            const shut = new MessageChannel();
+            shut.port1.close();
+            console.log(isDataCloneError(() => structuredClone(gone.port1, { transfer: [gone.port1] })),
+              structuredClone(shut.port1, { transfer: [shut.port1] }) instanceof MessagePort);
             const unstarted = new MessageChannel();
             unstarted.port1.postMessage("waits for start()");
             setTimeout(() => { unstarted.port2.addEventListener("message", (e) => console.log(e.data)); unstarted.port2.start(); }, 20);
@@ -184,7 +191,7 @@ import Testing
             """#)
         #expect(
             result.lines == [
-                "detached at post 0", "true true", "[object MessagePort] 5", "message true 1 false 1,2,3",
+                "detached at post 0", "true true", "true true", "[object MessagePort] 5", "message true 1 false 1,2,3",
                 "message true 2 false ", "from the moved port ohai", "waits for start()",
             ])
         #expect(result.exitCode == 0)
