@@ -1,5 +1,5 @@
 // ES modules (loaded on first use). JavaScriptCore's C API has no module loader, so this file is one: a
-// token-level scanner finds each module's import/export declarations, `import.meta` and `import(`, and
+// token-level scanner (ModuleScanner, in Swift) finds each module's import/export declarations, `import.meta` and `import(`, and
 // rewrites the module, keeping every line and column, into a generator function whose first step registers
 // getters for its exports (so cycles see hoisted functions, and let/const/class exports are in their TDZ)
 // and whose second step runs the body (an async generator for top-level await). Imported names are getters
@@ -8,12 +8,10 @@
 // docs/architecture.md ("ES modules") explains the design and its costs.
 
 const {
-  ArrayIsArray, ArrayPrototypeJoin, ArrayPrototypePush, ArrayPrototypeSort, JSONParse, JSONStringify, ObjectCreate,
-  ObjectDefineProperty, ObjectHasOwn, ObjectKeys, Promise, PromisePrototypeThen, PromiseReject, PromiseResolve,
-  SafeMap, SafeSet, StringPrototypeCharCodeAt, StringPrototypeEndsWith, StringPrototypeIncludes,
-  StringPrototypeIndexOf, StringPrototypeReplace, StringPrototypeSlice, StringPrototypeSplit, StringPrototypeStartsWith,
-  SymbolToStringTag,
-  SyntaxError, TypeError,
+  ArrayPrototypeJoin, ArrayPrototypePush, ArrayPrototypeSort, JSONParse, JSONStringify, ObjectCreate,
+  ObjectDefineProperty, ObjectKeys, Promise, PromisePrototypeThen, SafeMap, SafeSet, StringPrototypeCharCodeAt,
+  StringPrototypeIncludes, StringPrototypeIndexOf, StringPrototypeReplace, StringPrototypeSlice, StringPrototypeSplit,
+  StringPrototypeStartsWith, SymbolToStringTag, SyntaxError, TypeError,
 } = { ...internal.primordials, SyntaxError: globalThis.SyntaxError };
 const PromiseAll = Promise.all.bind(Promise);
 const ObjectPreventExtensions = Object.preventExtensions;
@@ -22,192 +20,17 @@ const decodeURIComponentPrimordial = decodeURIComponent;
 
 // MARK: - Scanner
 
-const NAME = 1, PUNCT = 2, STRING = 3, TEMPLATE = 4, REGEX = 5, NUMBER = 6;
-
-/// Names after which a `/` starts a regular expression (after any other name it divides).
-const regexAfterName = new SafeSet([
-  "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield",
-  "await", "extends",
-]);
-
-function isNameChar(c) {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 ||
-    c === 92 || c >= 128;
-}
-
-function isNewline(c) {
-  return c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
-}
-
-/// Splits `src` into tokens: parallel arrays of type, start, end, value (names and punctuators) and whether a
-/// line break came before. Comments and whitespace are skipped; template literals are TEMPLATE pieces around
-/// the tokens of their `${...}` substitutions (each opened by a "${" and closed by a "}" punctuator).
+/// Splits `src` into tokens (Sources/JSBridge/Modules/ModuleScanner.swift): parallel arrays of type (1 name,
+/// 2 punctuator, 3 string, 4 template, 5 regular expression, 6 number), start, end, value (the text of names
+/// and punctuators) and whether a line break came before; a SyntaxError with `offset` when `src` is malformed.
 function tokenize(src) {
-  const types = [], starts = [], ends = [], values = [], newlines = [];
-  const n = src.length;
-  const templateDepths = []; // brace depth at which each open `${` closes
-  let depth = 0, i = 0, newline = false, regexAllowed = true, count = 0;
-  const original = internal.originalStringMethods;
-  const intact = String.prototype.charCodeAt === original.charCodeAt && String.prototype.slice === original.slice;
-  const charAt = intact ? (index) => src.charCodeAt(index) : (index) => StringPrototypeCharCodeAt(src, index);
-  const sliceOf = intact ? (start, end) => src.slice(start, end) : (start, end) => StringPrototypeSlice(src, start, end);
-  // Indexed stores, not push: no method call per token.
-  const push = (type, start, end, value) => {
-    types[count] = type;
-    starts[count] = start;
-    ends[count] = end;
-    values[count] = value;
-    newlines[count] = newline;
-    count++;
-    newline = false;
-  };
-  // Scans template characters from `from` (after "`" or a substitution's "}"); pushes the piece.
-  const template = (start, from) => {
-    let j = from;
-    while (j < n) {
-      const c = charAt(j);
-      if (c === 92) { j += 2; continue; }
-      if (c === 96) {
-        push(TEMPLATE, start, j + 1, undefined);
-        return j + 1;
-      }
-      if (c === 36 && charAt(j + 1) === 123) {
-        push(TEMPLATE, start, j, undefined);
-        push(PUNCT, j, j + 2, "${");
-        depth++;
-        ArrayPrototypePush(templateDepths, depth);
-        return j + 2;
-      }
-      j++;
-    }
-    throw scanError("Unterminated template literal", start);
-  };
-  const scanError = (message, at) => {
-    const error = new SyntaxError(message);
-    error.offset = at;
-    return error;
-  };
-  if (charAt(0) === 35 && charAt(1) === 33) { // #!
-    while (i < n && !isNewline(charAt(i))) i++;
+  const tokens = internal.tokenize(src);
+  if (tokens.error !== undefined) {
+    const error = new SyntaxError(tokens.error);
+    error.offset = tokens.offset;
+    throw error;
   }
-  while (i < n) {
-    const c = charAt(i);
-    if (isNewline(c)) { newline = true; i++; continue; }
-    if (c === 32 || c === 9 || c === 11 || c === 12 || c === 0xa0 || c === 0xfeff) { i++; continue; }
-    if (c === 47) { // /
-      const d = charAt(i + 1);
-      if (d === 47) {
-        while (i < n && !isNewline(charAt(i))) i++;
-        continue;
-      }
-      if (d === 42) {
-        const close = StringPrototypeIndexOf(src, "*/", i + 2);
-        if (close === -1) throw scanError("Unterminated comment", i);
-        for (let j = i + 2; j < close; j++) if (isNewline(charAt(j))) { newline = true; break; }
-        i = close + 2;
-        continue;
-      }
-      if (regexAllowed) {
-        let j = i + 1, inClass = false;
-        for (; j < n; j++) {
-          const r = charAt(j);
-          if (r === 92) { j++; continue; }
-          if (isNewline(r)) throw scanError("Invalid regular expression: missing /", i);
-          if (r === 91) inClass = true;
-          else if (r === 93) inClass = false;
-          else if (r === 47 && !inClass) break;
-        }
-        j++;
-        while (j < n && isNameChar(charAt(j))) j++;
-        push(REGEX, i, j, undefined);
-        i = j;
-        regexAllowed = false;
-        continue;
-      }
-      const end = d === 61 ? i + 2 : i + 1;
-      push(PUNCT, i, end, sliceOf(i, end));
-      i = end;
-      regexAllowed = true;
-      continue;
-    }
-    if (c === 39 || c === 34) { // ' "
-      let j = i + 1;
-      for (; j < n; j++) {
-        const s = charAt(j);
-        if (s === 92) { j++; continue; }
-        if (s === c) break;
-        if (s === 10 || s === 13) throw scanError("Unterminated string literal", i);
-      }
-      if (j >= n) throw scanError("Unterminated string literal", i);
-      push(STRING, i, j + 1, undefined);
-      i = j + 1;
-      regexAllowed = false;
-      continue;
-    }
-    if (c === 96) { // `
-      i = template(i, i + 1);
-      regexAllowed = false;
-      continue;
-    }
-    if (c === 125 && templateDepths.length > 0 && templateDepths[templateDepths.length - 1] === depth) {
-      templateDepths.length--;
-      depth--;
-      push(PUNCT, i, i + 1, "}");
-      i = template(i + 1, i + 1);
-      regexAllowed = false;
-      continue;
-    }
-    if (isNameChar(c) && !(c >= 48 && c <= 57) || c === 35) { // names, keywords, #private
-      let j = i + 1;
-      while (j < n && isNameChar(charAt(j))) j++;
-      const value = sliceOf(i, j);
-      push(NAME, i, j, value);
-      i = j;
-      regexAllowed = regexAfterName.has(value);
-      continue;
-    }
-    if ((c >= 48 && c <= 57) || (c === 46 && charAt(i + 1) >= 48 && charAt(i + 1) <= 57)) {
-      let j = i + 1;
-      while (j < n) {
-        const d = charAt(j);
-        if (isNameChar(d) || d === 46) j++;
-        else if ((d === 43 || d === 45) && (charAt(j - 1) === 101 || charAt(j - 1) === 69)) j++;
-        else break;
-      }
-      push(NUMBER, i, j, undefined);
-      i = j;
-      regexAllowed = false;
-      continue;
-    }
-    // Punctuators: the few multi-character ones that matter here, else one character.
-    let end = i + 1;
-    const d = charAt(i + 1);
-    if (c === 46 && d === 46 && charAt(i + 2) === 46) end = i + 3; // ...
-    else if (c === 61 && d === 62) end = i + 2; // =>
-    else if (c === 63 && d === 46 && !(charAt(i + 2) >= 48 && charAt(i + 2) <= 57)) end = i + 2; // ?.
-    else if ((c === 43 || c === 45) && d === c) end = i + 2; // ++ --
-    const value = sliceOf(i, end);
-    push(PUNCT, i, end, value);
-    if (c === 123) depth++;
-    else if (c === 125) depth--;
-    i = end;
-    // After `)` `]` `++` `--` a `/` divides; after `}` (a block's end, usually) a regular expression may start.
-    regexAllowed = !(c === 41 || c === 93 || value === "++" || value === "--");
-  }
-  if (templateDepths.length > 0) throw scanError("Unterminated template literal", n);
-  return { types, starts, ends, values, newlines, count };
-}
-
-/// The value of a string literal token.
-function stringValue(raw) {
-  const inner = StringPrototypeSlice(raw, 1, raw.length - 1);
-  if (!StringPrototypeIncludes(inner, "\\")) return inner;
-  return StringPrototypeReplace(inner, /\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|[\s\S])/g, (_, e) => {
-    if (e[0] === "u") return String.fromCodePoint(parseInt(e[1] === "{" ? StringPrototypeSlice(e, 2, -1) : StringPrototypeSlice(e, 1), 16));
-    if (e[0] === "x") return String.fromCharCode(parseInt(StringPrototypeSlice(e, 1), 16));
-    const simple = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", v: "\v", 0: "\0", "\n": "", "\r\n": "" };
-    return ObjectHasOwn(simple, e) ? simple[e] : e;
-  });
+  return tokens;
 }
 
 /// `line:column` (1-based) of `offset` in `src`.
@@ -232,303 +55,19 @@ function syntaxErrorAt(message, filename, src, offset) {
   return error;
 }
 
-/// What a module's source declares, and the edits that turn it into a function body:
+/// What a module's source declares (ModuleScanner+Analyze.swift), and `body`, the source rewritten into a
+/// function body with every line and column kept:
 /// - `requests`: `{specifier, offset, type}` in source order (import and export-from declarations);
 /// - `bindings`: `[importName | "*", localName, request]`;
 /// - `locals`: `[exportName, localName]`; `indirect`: `[exportName, importName | "*", request]`;
 ///   `stars`: request indices of `export * from`;
 /// - `moduleSyntax`: whether any import/export declaration or `import.meta` appears; `hasAwait`.
-/// With `dynamicOnly` (CommonJS), only `import(` is rewritten and declarations are ignored.
+/// With `dynamicOnly` (CommonJS), only `import(` is rewritten and declarations are ignored. A malformed
+/// module is a SyntaxError at its position in `filename`.
 function analyze(src, filename, dynamicOnly = false) {
-  const tokens = tokenize(src);
-  const { types, starts, ends, values, newlines, count } = tokens;
-  const result = {
-    requests: [], bindings: [], locals: [], indirect: [], stars: [], edits: [], moduleSyntax: false,
-    hasAwait: false,
-  };
-  const fail = (message, k) => {
-    throw syntaxErrorAt(message, filename, src, k < count ? starts[k] : src.length);
-  };
-  const expect = (k, value) => {
-    if (values[k] !== value) fail(values[k] === undefined ? `Unexpected token; expected '${value}'`
-      : `Unexpected token '${values[k]}'; expected '${value}'`, k);
-    return k + 1;
-  };
-  const edit = (start, end, replacement) => ArrayPrototypePush(result.edits, [start, end, replacement]);
-  // Reads `from "x" [with {...}] [;]` style specifier + attributes at k; returns the next index.
-  const request = (k) => {
-    if (types[k] !== STRING) fail("Unexpected token; expected a module specifier string", k);
-    const entry = { specifier: stringValue(StringPrototypeSlice(src, starts[k], ends[k])), offset: starts[k],
-      type: undefined };
-    k++;
-    if ((values[k] === "with" || (values[k] === "assert" && !newlines[k])) && values[k + 1] === "{") {
-      k += 2;
-      while (k < count && values[k] !== "}") {
-        const key = types[k] === STRING ? stringValue(StringPrototypeSlice(src, starts[k], ends[k])) : values[k];
-        k = expect(k + 1, ":");
-        if (types[k] !== STRING) fail("Import attribute values must be strings", k);
-        const value = stringValue(StringPrototypeSlice(src, starts[k], ends[k]));
-        if (key === "type") entry.type = value;
-        else fail(`Unsupported import attribute '${key}'`, k - 2);
-        k++;
-        if (values[k] === ",") k++;
-      }
-      k = expect(k, "}");
-    }
-    if (values[k] === ";") k++;
-    ArrayPrototypePush(result.requests, entry);
-    return k;
-  };
-  const nameAt = (k) => types[k] === STRING ? stringValue(StringPrototypeSlice(src, starts[k], ends[k])) :
-    types[k] === NAME ? values[k] : fail(`Unexpected token '${values[k]}'`, k);
-
-  // An initializer's end: `,` or `;` or a closing bracket at its own depth, or a line break between two
-  // tokens that cannot continue one expression.
-  const skipInitializer = (k) => {
-    let level = 0;
-    const first = k;
-    for (; k < count; k++) {
-      const type = types[k], value = values[k];
-      if (type === PUNCT) {
-        if (value === "{" || value === "(" || value === "[" || value === "${") level++;
-        else if (value === "}" || value === ")" || value === "]") {
-          if (level === 0) return k;
-          level--;
-        } else if (level === 0 && (value === "," || value === ";")) return k;
-      } else if (level === 0 && k > first && newlines[k]) {
-        const previous = types[k - 1], before = values[k - 1];
-        if (previous !== PUNCT || before === ")" || before === "]" || before === "}") return k;
-      }
-    }
-    return k;
-  };
-  const pattern = (k, names) => {
-    if (types[k] === NAME) {
-      ArrayPrototypePush(names, values[k]);
-      return k + 1;
-    }
-    const open = values[k];
-    if (open !== "[" && open !== "{") fail(`Unexpected token '${values[k]}' in a declaration`, k);
-    const close = open === "[" ? "]" : "}";
-    k++;
-    while (k < count && values[k] !== close) {
-      const start = k;
-      if (values[k] === ",") { k++; continue; }
-      if (values[k] === "...") {
-        k = pattern(k + 1, names);
-      } else if (open === "[") {
-        k = pattern(k, names);
-      } else {
-        let key = k;
-        if (values[k] === "[") {
-          k = skipInitializer(k + 1) + 1;
-          key = -1;
-        } else k++;
-        if (values[k] === ":") k = pattern(k + 1, names);
-        else if (key >= 0 && types[key] === NAME) ArrayPrototypePush(names, values[key]);
-      }
-      if (values[k] === "=") k = skipInitializer(k + 1);
-      if (k === start) fail(`Unexpected token '${values[k]}' in a declaration`, k);
-    }
-    return expect(k, close);
-  };
-  const declarators = (k, names) => {
-    for (;;) {
-      k = pattern(k, names);
-      if (values[k] === "=") k = skipInitializer(k + 1);
-      if (values[k] !== ",") return k;
-      k++;
-    }
-  };
-
-  const importDeclaration = (k) => {
-    let j = k + 1;
-    const bindings = [];
-    if (types[j] !== STRING) {
-      if (types[j] === NAME && values[j] !== "from" || (values[j] === "from" && values[j + 1] === "from")) {
-        ArrayPrototypePush(bindings, ["default", values[j]]);
-        j++;
-        if (values[j] === ",") j++;
-      }
-      if (values[j] === "*") {
-        j = expect(j + 1, "as");
-        ArrayPrototypePush(bindings, ["*", nameAt(j)]);
-        j++;
-      } else if (values[j] === "{") {
-        j++;
-        while (j < count && values[j] !== "}") {
-          const imported = nameAt(j);
-          let local = imported;
-          j++;
-          if (values[j] === "as") {
-            local = nameAt(j + 1);
-            j += 2;
-          } else if (types[j - 1] === STRING) fail("A string import name needs 'as' and a local name", j - 1);
-          ArrayPrototypePush(bindings, [imported, local]);
-          if (values[j] === ",") j++;
-          else if (values[j] !== "}") fail(`Unexpected token '${values[j]}' in an import list`, j);
-        }
-        j++;
-      }
-      j = expect(j, "from");
-    }
-    const index = result.requests.length;
-    j = request(j);
-    for (const [imported, local] of bindings) ArrayPrototypePush(result.bindings, [imported, local, index]);
-    edit(starts[k], ends[j - 1], null);
-    return j;
-  };
-
-  const exportDeclaration = (k) => {
-    let j = k + 1;
-    const value = values[j];
-    if (value === "*") {
-      j++;
-      let as;
-      if (values[j] === "as") {
-        as = nameAt(j + 1);
-        j += 2;
-      }
-      j = expect(j, "from");
-      const index = result.requests.length;
-      j = request(j);
-      if (as === undefined) ArrayPrototypePush(result.stars, index);
-      else ArrayPrototypePush(result.indirect, [as, "*", index]);
-      edit(starts[k], ends[j - 1], null);
-      return j;
-    }
-    if (value === "{") {
-      j++;
-      const list = [];
-      while (j < count && values[j] !== "}") {
-        const local = nameAt(j);
-        let exported = local;
-        j++;
-        if (values[j] === "as") {
-          exported = nameAt(j + 1);
-          j += 2;
-        }
-        ArrayPrototypePush(list, [exported, local, types[j - 1] === STRING || types[j - 3] === STRING]);
-        if (values[j] === ",") j++;
-        else if (values[j] !== "}") fail(`Unexpected token '${values[j]}' in an export list`, j);
-      }
-      j++;
-      if (values[j] === "from" && types[j] === NAME) {
-        const index = result.requests.length;
-        j = request(j + 1);
-        for (const [exported, imported] of list) ArrayPrototypePush(result.indirect, [exported, imported, index]);
-      } else {
-        if (values[j] === ";") j++;
-        for (const [exported, local] of list) ArrayPrototypePush(result.locals, [exported, local]);
-      }
-      edit(starts[k], ends[j - 1], null);
-      return j;
-    }
-    if (value === "default") {
-      let m = j + 1;
-      const isAsyncFunction = values[m] === "async" && values[m + 1] === "function" && !newlines[m + 1];
-      if (values[m] === "function" || values[m] === "class" || isAsyncFunction) {
-        if (isAsyncFunction) m++;
-        m++;
-        if (values[m] === "*") m++;
-        if (types[m] === NAME && values[m] !== "extends") {
-          ArrayPrototypePush(result.locals, ["default", values[m]]);
-          edit(starts[k], starts[j + 1], null);
-          return j + 1;
-        }
-      }
-      // `export default <expression>` (and anonymous functions and classes): a const of the same length.
-      ArrayPrototypePush(result.locals, ["default", "__jsbD"]);
-      edit(starts[k], ends[j], "const __jsbD =");
-      return j + 1;
-    }
-    if (value === "var" || value === "let" || value === "const") {
-      const names = [];
-      declarators(j + 1, names);
-      for (const name of names) ArrayPrototypePush(result.locals, [name, name]);
-      edit(starts[k], ends[k], null);
-      return j;
-    }
-    let m = j;
-    if (value === "async" && values[j + 1] === "function") m++;
-    if (values[m] === "function" || values[m] === "class") {
-      m++;
-      if (values[m] === "*") m++;
-      if (types[m] !== NAME) fail("An exported declaration needs a name", m);
-      ArrayPrototypePush(result.locals, [values[m], values[m]]);
-      edit(starts[k], ends[k], null);
-      return j;
-    }
-    fail(`Unexpected token '${value ?? "end of input"}' after 'export'`, j);
-  };
-
-  let depth = 0;
-  for (let k = 0; k < count; k++) {
-    const type = types[k];
-    if (type === PUNCT) {
-      const value = values[k];
-      if (value === "{" || value === "(" || value === "[" || value === "${") depth++;
-      else if (value === "}" || value === ")" || value === "]") depth--;
-      continue;
-    }
-    if (type !== NAME) continue;
-    const value = values[k];
-    if (value === "await") {
-      result.hasAwait = true;
-      continue;
-    }
-    if (value !== "import" && value !== "export") continue;
-    if (k > 0 && types[k - 1] === PUNCT && (values[k - 1] === "." || values[k - 1] === "?.")) continue;
-    const next = values[k + 1];
-    if (value === "import") {
-      if (next === "(") {
-        // `import(...) {` is a method named import (in a class or object literal), not a dynamic import.
-        let level = 0, m = k + 1;
-        for (; m < count; m++) {
-          const v = values[m];
-          if (v === "(" || v === "[" || v === "{" || v === "${") level++;
-          else if ((v === ")" || v === "]" || v === "}") && --level === 0) break;
-        }
-        if (values[m + 1] !== "{") edit(starts[k], ends[k], "__jsbI");
-        continue;
-      }
-      if (next === "." && values[k + 2] === "meta") {
-        if (dynamicOnly) continue;
-        edit(starts[k], ends[k + 2], "__jsbMeta__");
-        result.moduleSyntax = true;
-        k += 2;
-        continue;
-      }
-      if (depth !== 0 || dynamicOnly || next === ":" || next === "=") continue;
-      result.moduleSyntax = true;
-      k = importDeclaration(k) - 1;
-    } else {
-      if (depth !== 0 || dynamicOnly || next === ":" || next === "=" || next === "(") continue;
-      result.moduleSyntax = true;
-      k = exportDeclaration(k) - 1;
-    }
-  }
-  return result;
-}
-
-/// Spaces for `text`, keeping its line breaks (so positions after it stay).
-function blank(text) {
-  return StringPrototypeReplace(text, /[^\n\r\u2028\u2029]/g, " ");
-}
-
-function applyEdits(src, edits) {
-  if (edits.length === 0) return src;
-  const pieces = [];
-  let at = 0;
-  for (const [start, end, replacement] of edits) {
-    ArrayPrototypePush(pieces, StringPrototypeSlice(src, at, start));
-    const original = StringPrototypeSlice(src, start, end);
-    ArrayPrototypePush(pieces, replacement === null ? blank(original)
-      : replacement + blank(StringPrototypeSlice(original, replacement.length)));
-    at = end;
-  }
-  ArrayPrototypePush(pieces, StringPrototypeSlice(src, at));
-  return ArrayPrototypeJoin(pieces, "");
+  const analysis = internal.scanModule(src, dynamicOnly);
+  if (analysis.error !== undefined) throw syntaxErrorAt(analysis.error, filename, src, analysis.offset);
+  return analysis;
 }
 
 // MARK: - Module records
@@ -657,15 +196,7 @@ function recordFor(resolved, type, where) {
 /// Reads and compiles an ES module record (`source` given for `-e` code).
 function parse(record, source) {
   record.source = source ?? internal.readFile(record.filename);
-  let analysis;
-  try {
-    analysis = analyze(record.source, record.filename);
-  } catch (error) {
-    if (error instanceof SyntaxError && error.offset !== undefined) {
-      throw syntaxErrorAt(error.message, record.filename, record.source, error.offset);
-    }
-    throw error;
-  }
+  const analysis = analyze(record.source, record.filename);
   if (record.kind === "detect") {
     if (!analysis.moduleSyntax) {
       record.kind = "cjs";
@@ -680,7 +211,7 @@ function parse(record, source) {
   const scope = analysis.bindings.length > 0 ? "with (__jsbImports) " : "";
   const header = (isAsync) => `${scope}{ return (${isAsync ? "async " : ""}function* () { "use strict"; ` +
     `__jsbExport({${ArrayPrototypeJoin(getters, ", ")}}); yield; `;
-  const body = applyEdits(record.source, analysis.edits);
+  const body = analysis.body;
   const source0 = StringPrototypeStartsWith(body, "#!") ? "//" + StringPrototypeSlice(body, 2) : body;
   let text = header(false);
   try {
@@ -1076,13 +607,11 @@ internal.esm = {
     }
   },
   rewriteDynamicImports(source) {
-    let analysis;
     try {
-      analysis = analyze(source, "", true);
+      return analyze(source, "", true).body;
     } catch {
       return source; // the engine reports the syntax error itself
     }
-    return applyEdits(source, analysis.edits);
   },
   analyze,
   /// The scanner, for js/repl.js (its top-level await rewrite).

@@ -8,11 +8,6 @@ const {
   StringPrototypeSlice, StringPrototypeStartsWith,
 } = internal.primordials;
 
-// The string methods the module scanner (esm.js) calls per character, as they were before any script ran:
-// it calls them directly while they are unchanged (several times faster than through primordials in
-// JavaScriptCore) and through primordials once a script has replaced them.
-internal.originalStringMethods = { charCodeAt: String.prototype.charCodeAt, slice: String.prototype.slice };
-
 const cache = Object.create(null);
 const wrapperParams = ["exports", "require", "module", "__filename", "__dirname", "__jsbI"];
 // Modules compile as `(function (<params>) {<source>`: columns on line 1 include the header.

@@ -30,6 +30,7 @@ extension JSRuntime {
         installModuleNatives()
         installNodeNatives()
         installCompressionNatives()
+        installModuleScannerNatives()
         // The encoding natives are defined when js/encoding.js or js/url.js first needs them.
         defineNative("loadEncodingNatives") { [unowned(unsafe) self] _ throws(NativeError) in
             installEncodingNatives()
