@@ -8,7 +8,7 @@
 // docs/architecture.md ("ES modules") explains the design and its costs.
 
 const {
-  ArrayPrototypeJoin, ArrayPrototypePush, ArrayPrototypeSort, JSONParse, JSONStringify, ObjectCreate,
+  ArrayPrototypePush, ArrayPrototypeSort, JSONParse, ObjectCreate,
   ObjectDefineProperty, ObjectKeys, Promise, PromisePrototypeThen, SafeMap, SafeSet, StringPrototypeCharCodeAt,
   StringPrototypeIncludes, StringPrototypeIndexOf, StringPrototypeReplace, StringPrototypeSlice, StringPrototypeSplit,
   StringPrototypeStartsWith, SymbolToStringTag, SyntaxError, TypeError,
@@ -71,9 +71,6 @@ function analyze(src, filename, dynamicOnly = false) {
 }
 
 // MARK: - Module records
-
-const moduleParams = ["__jsbImports", "__jsbMeta__", "__jsbI", "__jsbExport"];
-const outerHeaderLength = `(function (${ArrayPrototypeJoin(moduleParams, ", ")}) {`.length;
 
 /// Records by key: the real path of a file module, `node:<name>` / `jsbridge:<name>` for built-ins.
 const registry = new SafeMap();
@@ -193,36 +190,23 @@ function recordFor(resolved, type, where) {
   return record;
 }
 
-/// Reads and compiles an ES module record (`source` given for `-e` code).
+/// Reads and compiles an ES module record (`source` given for `-e` code): one native call reads, scans and
+/// compiles it (ModuleLoaderNatives.swift), returning its analysis (see `analyze`) and module function.
 function parse(record, source) {
-  record.source = source ?? internal.readFile(record.filename);
-  const analysis = analyze(record.source, record.filename);
-  if (record.kind === "detect") {
-    if (!analysis.moduleSyntax) {
-      record.kind = "cjs";
-      record.source = undefined;
-      return;
-    }
-    record.kind = "esm";
+  const result = internal.compileModule(record.filename, source, record.kind === "detect");
+  record.source = result.source;
+  if (result.error !== undefined) throw syntaxErrorAt(result.error, record.filename, result.source, result.offset);
+  if (result.compiled === undefined) {
+    record.kind = "cjs";
+    record.source = undefined;
+    return;
   }
-  record.analysis = analysis;
-  const getters = [];
-  for (const [exported, local] of analysis.locals) ArrayPrototypePush(getters, `${JSONStringify(exported)}: () => ${local}`);
-  const scope = analysis.bindings.length > 0 ? "with (__jsbImports) " : "";
-  const header = (isAsync) => `${scope}{ return (${isAsync ? "async " : ""}function* () { "use strict"; ` +
-    `__jsbExport({${ArrayPrototypeJoin(getters, ", ")}}); yield; `;
-  const body = analysis.body;
-  const source0 = StringPrototypeStartsWith(body, "#!") ? "//" + StringPrototypeSlice(body, 2) : body;
-  let text = header(false);
-  try {
-    record.compiled = internal.compile(text + source0 + "\n})(); }", record.filename, ...moduleParams);
-  } catch (error) {
-    if (!(error instanceof SyntaxError) || !analysis.hasAwait) throw error;
-    text = header(true);
-    record.compiled = internal.compile(text + source0 + "\n})(); }", record.filename, ...moduleParams);
-    record.isAsync = true;
-  }
-  internal.setHeaderLength(record.filename, outerHeaderLength + text.length);
+  record.kind = "esm";
+  record.analysis = result;
+  record.compiled = result.compiled;
+  record.isAsync = result.isAsync;
+  result.compiled = undefined;
+  internal.setHeaderLength(record.filename, result.headerLength);
 }
 
 /// Loads every module `root` depends on (reading, resolving, compiling), then instantiates and links the new

@@ -30,7 +30,7 @@ extension JSRuntime {
         installModuleNatives()
         installNodeNatives()
         installCompressionNatives()
-        installModuleScannerNatives()
+        installModuleLoaderNatives()
         // The encoding natives are defined when js/encoding.js or js/url.js first needs them.
         defineNative("loadEncodingNatives") { [unowned(unsafe) self] _ throws(NativeError) in
             installEncodingNatives()
@@ -129,24 +129,28 @@ extension JSRuntime {
         }
     }
 
+    /// The bytes of a module or package file; Node's error codes when it cannot be read.
+    static func readSourceFile(_ path: String) throws(NativeError) -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .plain("ENOENT: no such file or directory, open '\(path)'", code: "ENOENT")
+        }
+        if isDirectory.boolValue {
+            throw .plain("EISDIR: illegal operation on a directory, read '\(path)'", code: "EISDIR")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .plain("EACCES: permission denied, open '\(path)'", code: "EACCES")
+        }
+        return data
+    }
+
     private func installModuleNatives() {
         defineNative("cwd") { [unowned(unsafe) self] _ throws(NativeError) in
             makeString(FileManager.default.currentDirectoryPath)
         }
         // readFile(path) → string; throws an Error with code ENOENT / EISDIR / EACCES / EILSEQ.
         defineNative("readFile") { [unowned(unsafe) self] call throws(NativeError) in
-            let path = call.string(0)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw .plain("ENOENT: no such file or directory, open '\(path)'", code: "ENOENT")
-            }
-            if isDirectory.boolValue {
-                throw .plain("EISDIR: illegal operation on a directory, read '\(path)'", code: "EISDIR")
-            }
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw .plain("EACCES: permission denied, open '\(path)'", code: "EACCES")
-            }
-            return makeString(String(decoding: data, as: UTF8.self))
+            makeString(String(decoding: try Self.readSourceFile(call.string(0)), as: UTF8.self))
         }
         // stat(path) → 0 missing, 1 file, 2 directory.
         defineNative("stat") { [unowned(unsafe) self] call throws(NativeError) in
