@@ -140,14 +140,14 @@ public enum Coerce {
         switch value {
         case .string(let s):
             if let d = DateFormats.parse(s, lenient: !ctx.strict) { return d }
-            if !ctx.strict, let n = parseNumber(s) { return unixDate(n) }
+            if !ctx.strict, let n = parseNumber(s) { return unixDate(n, value, &ctx, key: key) }
             ctx.fail(
                 ModelIssue.Code.date,
                 ctx.strict ? "expected an ISO 8601 date" : "expected a date (ISO 8601, YYModel formats or Unix time)",
                 input: value, key: key)
             return nil
         case .number(let n) where !ctx.strict:
-            if n.isFinite { return unixDate(n) }
+            if n.isFinite { return unixDate(n, value, &ctx, key: key) }
             ctx.fail(ModelIssue.Code.notFinite, "expected a finite number", input: value, key: key)
             return nil
         default:
@@ -156,31 +156,55 @@ public enum Coerce {
         }
     }
 
-    static func unixDate(_ n: Double) -> Date {
-        Date(timeIntervalSince1970: n.magnitude > 2e10 ? n / 1000 : n)
-    }
+    /// The most seconds from 1970 a date may be, either way: JavaScript's `Date` range (±100,000,000 days).
+    static let maxUnixSeconds = 8.64e12
 
-    public static func url(_ value: JSONValue, _ ctx: inout ConversionContext, key: String? = nil) -> URL? {
-        guard case .string(let s) = value else {
-            ctx.fail(
-                ModelIssue.Code.type, "expected a URL string, got \(value.typeDescription)", input: value, key: key)
-            return nil
-        }
-        if let url = URL(string: s), !s.isEmpty { return url }
-        ctx.fail(ModelIssue.Code.url, "expected a URL", input: value, key: key)
+    /// Unix time in seconds, or milliseconds past 2·10^10; nil (a `DATE_FORMAT` issue) outside JavaScript's
+    /// date range.
+    static func unixDate(_ n: Double, _ value: JSONValue, _ ctx: inout ConversionContext, key: String?) -> Date? {
+        let seconds = n.magnitude > 2e10 ? n / 1000 : n
+        if seconds.magnitude <= maxUnixSeconds { return Date(timeIntervalSince1970: seconds) }
+        ctx.fail(
+            ModelIssue.Code.date, "is outside the range of dates (±100,000,000 days from 1970)", input: value, key: key)
         return nil
     }
 
-    /// Checks a URL string without building a `URL` (the schema engine keeps URLs as strings).
+    /// A URL string (the schema engine keeps URLs as strings; typed models build a `URL` from the same check,
+    /// see ``url(_:_:key:)``): not empty; no space, control character, `"`, `<` or `>`; and a colon before the
+    /// first `/`, `?` or `#` ends a valid scheme (RFC 3986: a relative reference's first segment has no colon,
+    /// so `2024-01-01T10:00` is no URL). The Model plugin's JS fast path (model.js) gives up on any string this
+    /// could reject and leaves it to this check.
     static func urlString(_ value: JSONValue, _ ctx: inout ConversionContext, key: String? = nil) -> String? {
         guard case .string(let s) = value else {
             ctx.fail(
                 ModelIssue.Code.type, "expected a URL string, got \(value.typeDescription)", input: value, key: key)
             return nil
         }
-        if !s.isEmpty && !s.utf8.contains(where: { $0 <= 0x20 || $0 == 0x22 || $0 == 0x3C || $0 == 0x3E }) {
-            return s
+        if isURLText(s) { return s }
+        ctx.fail(ModelIssue.Code.url, "expected a URL", input: value, key: key)
+        return nil
+    }
+
+    private static func isURLText(_ s: String) -> Bool {
+        let bytes = s.utf8
+        guard !bytes.isEmpty, !bytes.contains(where: { $0 <= 0x20 || $0 == 0x22 || $0 == 0x3C || $0 == 0x3E }) else {
+            return false
         }
+        let firstSegment = bytes.prefix { $0 != 0x2F && $0 != 0x3F && $0 != 0x23 }
+        guard let colon = firstSegment.firstIndex(of: 0x3A) else { return true }
+        let scheme = bytes[..<colon]
+        func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+        guard let head = scheme.first, isLetter(head) else { return false }
+        return scheme.allSatisfy {
+            isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E
+        }
+    }
+
+    /// A `URL` from a string that passes ``urlString(_:_:key:)`` (a string Foundation's `URL` still cannot hold,
+    /// such as an unclosed IPv6 host, is a `URL_FORMAT` issue too).
+    public static func url(_ value: JSONValue, _ ctx: inout ConversionContext, key: String? = nil) -> URL? {
+        guard let s = urlString(value, &ctx, key: key) else { return nil }
+        if let url = URL(string: s) { return url }
         ctx.fail(ModelIssue.Code.url, "expected a URL", input: value, key: key)
         return nil
     }
@@ -204,7 +228,9 @@ public enum DateFormats {
     public static func iso8601(_ date: Date) -> String {
         let t = date.timeIntervalSince1970
         var ms = (t * 1000).rounded()
+        // Conversion keeps dates within JavaScript's range; a Date made elsewhere is clamped to it.
         if !ms.isFinite { ms = 0 }
+        ms = min(max(ms, -Coerce.maxUnixSeconds * 1000), Coerce.maxUnixSeconds * 1000)
         let totalMs = Int64(ms)
         var days = totalMs >= 0 ? totalMs / 86_400_000 : (totalMs - 86_399_999) / 86_400_000
         let msOfDay = totalMs - days * 86_400_000

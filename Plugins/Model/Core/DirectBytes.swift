@@ -326,10 +326,7 @@ extension ModelMapping {
                     let state = states[index]
                     if state.stored { continue }
                     guard let raw = state.raw else {
-                        if field.required {
-                            let key = field.firstKey
-                            ctx.fail(ModelIssue.Code.required, "missing required key '\(key)'", input: nil, key: key)
-                        }
+                        if field.rule.required { field.rule.failMissing(&ctx) }
                         continue
                     }
                     convertFound(field, raw, state.candidate, &model, &ctx)

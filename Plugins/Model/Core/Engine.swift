@@ -2,6 +2,7 @@ import Foundation
 import JSBridgeBase
 
 /// A field type with model names resolved to indices in the program.
+@usableFromInline
 indirect enum CompiledType {
     case string, int, double, bool, date, url, any
     case model(Int)
@@ -17,28 +18,38 @@ indirect enum CompiledType {
     }
 }
 
+/// One field's plan: where its input is read and the rules every conversion path applies to it (the schema
+/// engine here, typed Swift mappings in Typed.swift): candidate keys, absence and null, the lenient empty URL,
+/// enumeration and range checks, the invalid-value policy. Only the value conversion differs per path (to JSON
+/// here, to a Swift value there), and both convert through ``Coerce``.
+@usableFromInline
 final class CompiledField {
     let name: String
-    let keys: [String]
+    @usableFromInline let keys: [String]
     /// Each key split on dots (a key without dots is one component).
-    let paths: [[String]]
+    @usableFromInline let paths: [[String]]
     let type: CompiledType
-    let required: Bool
+    @usableFromInline let required: Bool
     let defaultValue: JSONValue?
     let oneOf: [JSONValue]?
     let minimum: Double?
     let maximum: Double?
-    let policy: InvalidPolicy
+    @usableFromInline let policy: InvalidPolicy
     let strict: Bool?
-    let hasChecks: Bool
+    @usableFromInline let hasChecks: Bool
+    /// Whether null converts (the type is optional or any).
+    let acceptsNull: Bool
+    /// Whether the lenient empty-URL rule applies: a URL field that may be absent (see ``isAbsent(_:_:)``).
+    let emptyURLIsAbsent: Bool
 
+    @usableFromInline
     init(
-        name: String, keys: [String], paths: [[String]], type: CompiledType, required: Bool, defaultValue: JSONValue?,
-        oneOf: [JSONValue]?, minimum: Double?, maximum: Double?, policy: InvalidPolicy, strict: Bool?, hasChecks: Bool
+        name: String, keys: [String], type: CompiledType, required: Bool, defaultValue: JSONValue? = nil,
+        oneOf: [JSONValue]?, minimum: Double?, maximum: Double?, policy: InvalidPolicy, strict: Bool? = nil
     ) {
         self.name = name
         self.keys = keys
-        self.paths = paths
+        self.paths = keys.map(ModelKey.path)
         self.type = type
         self.required = required
         self.defaultValue = defaultValue
@@ -47,7 +58,89 @@ final class CompiledField {
         self.maximum = maximum
         self.policy = policy
         self.strict = strict
-        self.hasChecks = hasChecks
+        self.hasChecks = oneOf != nil || minimum != nil || maximum != nil
+        self.acceptsNull = type.isOptional || type.isAny
+        self.emptyURLIsAbsent = type.isURL && (defaultValue != nil || type.isOptional || !required)
+    }
+
+    /// The input of this field in `object`: the value of the first candidate key present with a value that is
+    /// not null-like, else of the first one present, and that key's index; nil when no candidate key is present.
+    /// A dotted key is read literally first, then as a path.
+    @usableFromInline
+    func find(in object: JSONObject, _ ctx: ConversionContext) -> (value: JSONValue, keyIndex: Int)? {
+        var found: (value: JSONValue, keyIndex: Int)?
+        for i in paths.indices {
+            let value: JSONValue?
+            if paths[i].count == 1 {
+                value = object[keys[i]]
+            } else {
+                value = object[keys[i]] ?? object.value(atPath: paths[i])
+            }
+            guard let value else { continue }
+            if !ctx.isNullish(value) { return (value, i) }
+            if found == nil { found = (value, i) }
+        }
+        return found
+    }
+
+    /// Whether a found `raw` value counts as no value: null-like, or (lenient) `""` in a URL field that may be
+    /// absent.
+    @usableFromInline
+    func isAbsent(_ raw: JSONValue, _ ctx: ConversionContext) -> Bool {
+        ctx.isNullish(raw) || (emptyURLIsAbsent && !ctx.strict && raw == .string(""))
+    }
+
+    /// Records that a required field is missing (no candidate key present).
+    @usableFromInline
+    func failMissing(_ ctx: inout ConversionContext) {
+        ctx.fail(ModelIssue.Code.required, "missing required key '\(keys[0])'", input: nil, key: keys[0])
+    }
+
+    /// Records that a field that does not accept null got null; false when the invalid-value policy drops the
+    /// issue (the field then takes its default).
+    @usableFromInline
+    func failNull(_ raw: JSONValue, key: String, _ ctx: inout ConversionContext) -> Bool {
+        let mark = ctx.issues.count
+        ctx.fail(ModelIssue.Code.null, "null is not allowed for required field '\(name)'", input: raw, key: key)
+        guard policy == .useDefault else { return true }
+        ctx.demote(from: mark)
+        return false
+    }
+
+    /// Enum and range checks on a converted value (in its JSON form); records an issue and returns false when
+    /// the value fails them.
+    @usableFromInline
+    func check(_ value: JSONValue, _ ctx: inout ConversionContext) -> Bool {
+        if let oneOf, !oneOf.contains(value) {
+            let list = oneOf.map { $0.serialized() }.joined(separator: ", ")
+            ctx.fail(ModelIssue.Code.notInEnum, "must be one of \(list)", input: value)
+            return false
+        }
+        guard minimum != nil || maximum != nil else { return true }
+        let measure: Double
+        let what: String
+        switch value {
+        case .number(let n): measure = n; what = "value"
+        case .string(let s): measure = Double(s.count); what = "length"
+        case .array(let a): measure = Double(a.count); what = "count"
+        case .object(let o): measure = Double(o.count); what = "count"
+        default: return true
+        }
+        if let minimum, measure < minimum {
+            ctx.fail(
+                ModelIssue.Code.range,
+                "\(what) \(JSONValue.javaScriptString(for: measure)) is below the minimum \(JSONValue.javaScriptString(for: minimum))",
+                input: value)
+            return false
+        }
+        if let maximum, measure > maximum {
+            ctx.fail(
+                ModelIssue.Code.range,
+                "\(what) \(JSONValue.javaScriptString(for: measure)) is above the maximum \(JSONValue.javaScriptString(for: maximum))",
+                input: value)
+            return false
+        }
+        return true
     }
 }
 
@@ -113,23 +206,14 @@ final class CompiledProgram: @unchecked Sendable {
             model.fields = s.activeFields.map { f in
                 let keys = s.keys(of: f)
                 return CompiledField(
-                    name: f.name, keys: keys,
-                    paths: keys.map(ModelKey.path),
-                    type: compile(f.type), required: f.isRequired, defaultValue: f.defaultValue, oneOf: f.oneOf,
-                    minimum: f.minimum, maximum: f.maximum, policy: f.onInvalid ?? s.onInvalid, strict: f.strict,
-                    hasChecks: f.oneOf != nil || f.minimum != nil || f.maximum != nil)
+                    name: f.name, keys: keys, type: compile(f.type), required: f.isRequired,
+                    defaultValue: f.defaultValue, oneOf: f.oneOf, minimum: f.minimum, maximum: f.maximum,
+                    policy: f.onInvalid ?? s.onInvalid, strict: f.strict)
             }
         }
     }
 
     // MARK: JSON → model
-
-    @inline(__always)
-    private func lookup(_ object: JSONObject, _ path: [String], _ key: String) -> JSONValue? {
-        if path.count == 1 { return object[key] }
-        if let literal = object[key] { return literal }
-        return object.value(atPath: path)
-    }
 
     func convertModel(_ value: JSONValue, _ modelIndex: Int, _ ctx: inout ConversionContext) -> JSONValue? {
         var model = models[modelIndex]
@@ -197,60 +281,32 @@ final class CompiledProgram: @unchecked Sendable {
         }
         var out = JSONObject()
         for field in model.fields {
-            var found: JSONValue?
-            var foundKey = field.keys[0]
-            for i in field.paths.indices {
-                if let v = lookup(object, field.paths[i], field.keys[i]) {
-                    if !ctx.isNullish(v) {
-                        found = v
-                        foundKey = field.keys[i]
-                        break
-                    }
-                    if found == nil {
-                        found = v
-                        foundKey = field.keys[i]
-                    }
-                }
-            }
-            guard let raw = found else {
+            guard let (raw, keyIndex) = field.find(in: object, ctx) else {
                 if let d = field.defaultValue {
                     out[field.name] = d
                 } else if field.required {
-                    ctx.fail(ModelIssue.Code.required, "missing required key '\(foundKey)'", input: nil, key: foundKey)
+                    field.failMissing(&ctx)
                 } else {
                     out[field.name] = .null
                 }
                 continue
             }
+            let key = field.keys[keyIndex]
             let fieldStrict = ctx.strict
             if let s = field.strict { ctx.strict = s }
             defer { ctx.strict = fieldStrict }
-            // "" in a URL field is no URL: lenient conversion reads it as absent wherever the field may be (an
-            // optional type, a field that is not required, a default).
-            let emptyURL =
-                !ctx.strict && field.type.isURL && raw == .string("")
-                && (field.defaultValue != nil || field.type.isOptional || !field.required)
-            if ctx.isNullish(raw) || emptyURL {
+            if field.isAbsent(raw, ctx) {
                 if let d = field.defaultValue {
                     out[field.name] = d
-                } else if field.type.isOptional || !field.required {
+                } else if field.type.isOptional || !field.required || !field.failNull(raw, key: key, &ctx) {
                     out[field.name] = .null
-                } else {
-                    let mark = ctx.issues.count
-                    ctx.fail(
-                        ModelIssue.Code.null, "null is not allowed for required field '\(field.name)'", input: raw,
-                        key: foundKey)
-                    if field.policy == .useDefault {
-                        ctx.demote(from: mark)
-                        out[field.name] = .null
-                    }
                 }
                 continue
             }
-            ctx.path.append(.key(foundKey))
+            ctx.path.append(.key(key))
             let mark = ctx.issues.count
             var converted = convertValue(raw, field.type, &ctx)
-            if let v = converted, field.hasChecks, !check(v, field, &ctx) { converted = nil }
+            if let v = converted, field.hasChecks, !field.check(v, &ctx) { converted = nil }
             ctx.path.removeLast()
             if let v = converted {
                 out[field.name] = v
@@ -261,40 +317,6 @@ final class CompiledProgram: @unchecked Sendable {
         }
         if let after = model.after, ctx.issues.isEmpty { after(&out, &ctx) }
         return .object(out)
-    }
-
-    /// Enum and range checks; records an issue and returns false when the value fails them.
-    private func check(_ value: JSONValue, _ field: CompiledField, _ ctx: inout ConversionContext) -> Bool {
-        if let oneOf = field.oneOf, !oneOf.contains(value) {
-            let list = oneOf.map { $0.serialized() }.joined(separator: ", ")
-            ctx.fail(ModelIssue.Code.notInEnum, "must be one of \(list)", input: value)
-            return false
-        }
-        guard field.minimum != nil || field.maximum != nil else { return true }
-        let measure: Double
-        let what: String
-        switch value {
-        case .number(let n): measure = n; what = "value"
-        case .string(let s): measure = Double(s.count); what = "length"
-        case .array(let a): measure = Double(a.count); what = "count"
-        case .object(let o): measure = Double(o.count); what = "count"
-        default: return true
-        }
-        if let min = field.minimum, measure < min {
-            ctx.fail(
-                ModelIssue.Code.range,
-                "\(what) \(JSONValue.javaScriptString(for: measure)) is below the minimum \(JSONValue.javaScriptString(for: min))",
-                input: value)
-            return false
-        }
-        if let max = field.maximum, measure > max {
-            ctx.fail(
-                ModelIssue.Code.range,
-                "\(what) \(JSONValue.javaScriptString(for: measure)) is above the maximum \(JSONValue.javaScriptString(for: max))",
-                input: value)
-            return false
-        }
-        return true
     }
 
     func convertValue(_ value: JSONValue, _ type: CompiledType, _ ctx: inout ConversionContext) -> JSONValue? {
@@ -452,6 +474,11 @@ final class CompiledProgram: @unchecked Sendable {
 }
 
 extension CompiledType {
+    var isAny: Bool {
+        if case .any = self { return true }
+        return false
+    }
+
     /// Whether the type is `url` or `url?`.
     var isURL: Bool {
         switch self {

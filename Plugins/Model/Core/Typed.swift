@@ -130,15 +130,18 @@ extension ModelConvertible {
     }
 }
 
-/// One field of a typed mapping: where to read it and a specialized setter.
+/// One field of a typed mapping: its plan (the rules the schema engine applies too) and specialized accessors.
 public final class TypedField<M> {
-    let name: String
+    /// Where the input is read and the rules applied to it, shared with the schema engine.
+    @usableFromInline let rule: CompiledField
     @usableFromInline let keys: [String]
-    @usableFromInline let firstKey: String
     @usableFromInline let paths: [[String]]
+    /// One literal key: read from the object's shape alone.
     @usableFromInline let simple: Bool
-    @usableFromInline let required: Bool
-    @usableFromInline let policy: InvalidPolicy?
+    /// Stores null-like input: the optional's nil; nil when the type does not accept null.
+    @usableFromInline let storeNull: ((inout M) -> Void)?
+    /// Converts a present, non-null value through ``ModelValue/modelDecode(_:_:)`` and the rule's checks, and
+    /// stores it.
     @usableFromInline let decode: (inout M, JSONValue, inout ConversionContext) -> Void
     /// A scalar field (String, Int, Double, Bool or their optionals; no range or enumeration) stored at
     /// `fastOffset`: the decode loop converts the exact-type input inline and calls `decode` only otherwise.
@@ -150,19 +153,16 @@ public final class TypedField<M> {
 
     @usableFromInline
     init(
-        name: String, keys: [String], paths: [[String]], required: Bool, policy: InvalidPolicy?,
-        decode: @escaping (inout M, JSONValue, inout ConversionContext) -> Void,
-        fastKind: FastKind = .none, fastOffset: Int = 0,
-        isNil: @escaping (UnsafePointer<M>) -> Bool,
+        rule: CompiledField, storeNull: ((inout M) -> Void)?,
+        decode: @escaping (inout M, JSONValue, inout ConversionContext) -> Void, fastKind: FastKind,
+        fastOffset: Int, isNil: @escaping (UnsafePointer<M>) -> Bool,
         write: @escaping (UnsafePointer<M>, inout JSONWriter) -> Void, encode: @escaping (M) -> JSONValue
     ) {
-        self.name = name
-        self.keys = keys
-        self.firstKey = keys[0]
-        self.paths = paths
-        self.simple = paths.count == 1 && paths[0].count == 1
-        self.required = required
-        self.policy = policy
+        self.rule = rule
+        self.keys = rule.keys
+        self.paths = rule.paths
+        self.simple = rule.paths.count == 1 && rule.paths[0].count == 1
+        self.storeNull = storeNull
         self.decode = decode
         self.fastKind = fastKind
         self.fastOffset = fastOffset
@@ -174,7 +174,8 @@ public final class TypedField<M> {
 
 /// Collects the fields of a typed mapping.
 public struct ModelMappingBuilder<M: ModelConvertible> {
-    @usableFromInline var fields: [TypedField<M>] = []
+    /// Each field, made once the mapping's default invalid-value policy is known.
+    @usableFromInline var fields: [(_ defaultPolicy: InvalidPolicy) -> TypedField<M>] = []
     @usableFromInline let keyStrategy: KeyStrategy
 
     init(keyStrategy: KeyStrategy) { self.keyStrategy = keyStrategy }
@@ -199,49 +200,26 @@ public struct ModelMappingBuilder<M: ModelConvertible> {
         // Stored properties of structs are read and written at their offset (no key path projection).
         let offset = MemoryLayout<M>.offset(of: keyPath)
         let fastKind: FastKind = offset == nil || range != nil || oneOf != nil ? .none : FastKind.of(V.self)
-        fields.append(
-            TypedField(
-                name: name, keys: keys,
-                paths: keys.map(ModelKey.path),
-                required: required, policy: onInvalid,
+        let store: (inout M, V) -> Void = { model, value in
+            if let offset {
+                withUnsafeMutablePointer(to: &model) { p in
+                    (UnsafeMutableRawPointer(p) + offset).assumingMemoryBound(to: V.self).pointee = value
+                }
+            } else {
+                model[keyPath: keyPath] = value
+            }
+        }
+        fields.append { defaultPolicy in
+            let rule = CompiledField(
+                name: name, keys: keys, type: compiledType(of: V.self), required: required, oneOf: oneOf,
+                minimum: range?.lowerBound, maximum: range?.upperBound, policy: onInvalid ?? defaultPolicy)
+            return TypedField(
+                rule: rule,
+                storeNull: V.modelIsOptional ? { model in store(&model, V.modelNull!) } : nil,
                 decode: { model, raw, ctx in
-                    if ctx.isNullish(raw) {
-                        if V.modelIsOptional {
-                            if let offset {
-                                withUnsafeMutablePointer(to: &model) { p in
-                                    (UnsafeMutableRawPointer(p) + offset).assumingMemoryBound(to: V.self).pointee =
-                                        V.modelNull!
-                                }
-                            } else {
-                                model[keyPath: keyPath] = V.modelNull!
-                            }
-                        } else if required {
-                            ctx.fail(
-                                ModelIssue.Code.null, "null is not allowed for required field '\(name)'", input: raw)
-                        }
-                        return
-                    }
                     guard let v = V.modelDecode(raw, &ctx) else { return }
-                    if let range, let x = v.modelMeasure, !range.contains(x) {
-                        ctx.fail(
-                            ModelIssue.Code.range,
-                            "\(JSONValue.javaScriptString(for: x)) is outside \(JSONValue.javaScriptString(for: range.lowerBound))...\(JSONValue.javaScriptString(for: range.upperBound))",
-                            input: raw)
-                        return
-                    }
-                    if let oneOf, !oneOf.contains(v.modelEncode()) {
-                        ctx.fail(
-                            ModelIssue.Code.notInEnum,
-                            "must be one of \(oneOf.map { $0.serialized() }.joined(separator: ", "))", input: raw)
-                        return
-                    }
-                    if let offset {
-                        withUnsafeMutablePointer(to: &model) { p in
-                            (UnsafeMutableRawPointer(p) + offset).assumingMemoryBound(to: V.self).pointee = v
-                        }
-                    } else {
-                        model[keyPath: keyPath] = v
-                    }
+                    if rule.hasChecks && !rule.check(v.modelEncode(), &ctx) { return }
+                    store(&model, v)
                 },
                 fastKind: fastKind, fastOffset: offset ?? 0,
                 isNil: { p in
@@ -257,8 +235,19 @@ public struct ModelMappingBuilder<M: ModelConvertible> {
                         p.pointee[keyPath: keyPath].modelWrite(&w)
                     }
                 },
-                encode: { $0[keyPath: keyPath].modelEncode() }))
+                encode: { $0[keyPath: keyPath].modelEncode() })
+        }
     }
+}
+
+/// The engine's type for a typed field's value type, as far as the shared field rules read it: whether it is
+/// optional, a URL, or any JSON.
+@usableFromInline
+func compiledType<V: ModelValue>(of type: V.Type) -> CompiledType {
+    if type == URL.self { return .url }
+    if type == URL?.self { return .optional(.url) }
+    if type == JSONValue.self { return .any }
+    return V.modelIsOptional ? .optional(.any) : .any
 }
 
 /// The mapping of a typed model: compiled once (a flat list of fields with specialized setters and a
@@ -267,7 +256,6 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
     public let name: String
     @usableFromInline let fields: [TypedField<M>]
     @usableFromInline let strict: Bool?
-    @usableFromInline let policy: InvalidPolicy
     @usableFromInline let before: ((JSONValue) -> JSONValue)?
     @usableFromInline let after: ((inout M, inout ConversionContext) -> Void)?
     private let layout: [WriteNode]
@@ -290,13 +278,12 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
         var builder = ModelMappingBuilder<M>(keyStrategy: keyStrategy)
         build(&builder)
         self.name = name
-        self.fields = builder.fields
+        self.fields = builder.fields.map { $0(onInvalid) }
         self.strict = strict
-        self.policy = onInvalid
         self.before = builder.before
         self.after = builder.after
-        self.keyCount = builder.fields.reduce(0) { $0 + $1.keys.count }
-        self.direct = DirectKeys(builder.fields.map(\.keys))
+        self.keyCount = fields.reduce(0) { $0 + $1.keys.count }
+        self.direct = DirectKeys(fields.map(\.keys))
         // Output layout: fields grouped by the components of their first key.
         func keyBytes(_ k: String) -> [UInt8] {
             var w = JSONWriter(capacity: k.utf8.count + 8)
@@ -412,11 +399,7 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
             }
             slot &+= n
             guard let raw = found else {
-                if field.required {
-                    let key = field.firstKey
-                    ctx.fail(
-                        ModelIssue.Code.required, "missing required key '\(key)'", input: nil, key: key)
-                }
+                if field.rule.required { field.rule.failMissing(&ctx) }
                 continue
             }
             convertFound(field, raw, foundIndex, &model, &ctx)
@@ -428,9 +411,9 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
         return ctx.issues.count > start ? nil : model
     }
 
-    /// Converts the value `raw` found under candidate key `foundIndex` of `field` into `model`: exact-type
-    /// scalars inline, everything else through the field's decoder (with the key on the path and the
-    /// invalid-value policy applied).
+    /// Converts the value `raw` found under candidate key `foundIndex` of `field` into `model` by the field's
+    /// rules: exact-type scalars inline, null-like input (and the lenient empty URL) as the rules say, everything
+    /// else through the field's decoder (with the key on the path and the invalid-value policy applied).
     @inlinable
     func convertFound(
         _ field: TypedField<M>, _ raw: JSONValue, _ foundIndex: Int, _ model: inout M, _ ctx: inout ConversionContext
@@ -445,10 +428,21 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
                 if done { return }
             }
         }
-        ctx.pushKey(foundIndex == 0 ? field.firstKey : field.keys[foundIndex])
+        let rule = field.rule
+        let key = field.keys[foundIndex]
+        if rule.isAbsent(raw, ctx) {
+            // A field that is not required keeps the value `init()` gave it: its default.
+            if let storeNull = field.storeNull {
+                storeNull(&model)
+            } else if rule.required {
+                _ = rule.failNull(raw, key: key, &ctx)
+            }
+            return
+        }
+        ctx.pushKey(key)
         let mark = ctx.issues.count
         field.decode(&model, raw, &ctx)
-        if ctx.issues.count > mark, (field.policy ?? policy) == .useDefault { ctx.demote(from: mark) }
+        if ctx.issues.count > mark, rule.policy == .useDefault { ctx.demote(from: mark) }
         ctx.popKey()
     }
 
@@ -463,7 +457,7 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
     /// By field name (for descriptions).
     func encodeByName(_ model: M) -> JSONValue {
         var out = JSONObject()
-        for field in fields { out[field.name] = field.encode(model) }
+        for field in fields { out[field.rule.name] = field.encode(model) }
         return .object(out)
     }
 

@@ -396,11 +396,12 @@ let fastFns = new Map();     // name -> compiled function, or null when the mode
 let nullLikes = null;        // Set of the native default null-like strings
 const fastStats = { fast: 0, native: 0 };
 
-/// A character that fails the native URL check (<= U+0020, '"', '<' or '>'), or a surrogate (so a URL needs no
-/// separate well-formedness check; a URL with a valid pair only takes the native path). A URL passes when it is
+/// What fails the native URL check (Coerce.urlString): a character <= U+0020, '"', '<' or '>', or a colon
+/// before the first '/', '?' or '#' that does not end a valid scheme; or a surrogate (so a URL needs no separate
+/// well-formedness check; a URL with a valid pair only takes the native path). A URL passes when it is
 /// non-empty and this finds nothing. JSC scans either this search or an anchored `^[^...]+$` match at ~1 ns per
 /// character (as a charCodeAt loop does); that scan is most of a URL field's cost (docs/model-conversion.md).
-const URL_BAD = /[\x00-\x20"<>\ud800-\udfff]/;
+const URL_BAD = /[\x00-\x20"<>\ud800-\udfff]|^(?![A-Za-z][A-Za-z0-9+.\-]*:)[^\/?#]*:/;
 
 function compileModel(name, plans, fns) {
   let counter = 0;
