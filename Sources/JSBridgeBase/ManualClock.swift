@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A clock that moves only when the test says so: `sleep` suspends until ``advance(by:)`` passes its deadline.
 public final class ManualClock: BridgeClock {
@@ -15,7 +14,7 @@ public final class ManualClock: BridgeClock {
     }
 
     private let start: Date
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a clock whose `now()` starts at `start`.
     public init(start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {

@@ -68,14 +68,14 @@ public struct TerminalPlugin: BridgePlugin {
 
 /// The editor, the terminal's mode and the history file of one REPL session.
 public final class TerminalSession: Sendable {
-    private let editor: Mutex<LineEditor>
+    private let editor: Locked<LineEditor>
     private let historyPath: String?
     private let raw = Atomic<Bool>(false)
 
     init(historyPath: String?, historySize: Int) {
         self.historyPath = historyPath
         let saved = historyPath.map { TerminalHistory.load(from: $0, limit: historySize) } ?? []
-        editor = Mutex(LineEditor(history: saved, historyLimit: historySize))
+        editor = Locked(LineEditor(history: saved, historyLimit: historySize))
     }
 
     func prompt(_ prompt: String) -> JSONValue {

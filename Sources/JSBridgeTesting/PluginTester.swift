@@ -234,16 +234,16 @@ extension BridgeHost.Options {
 }
 
 private final class MisuseLog: Sendable {
-    let entries = Mutex<[String]>([])
+    let entries = Locked<[String]>([])
     func append(_ message: String) { entries.withLock { $0.append(message) } }
 }
 
 private final class SingleOutcomeSink: CallOutcomeSink {
-    private let continuation: Mutex<CheckedContinuation<CallOutcome, Never>?>
+    private let continuation: Locked<CheckedContinuation<CallOutcome, Never>?>
     private let misuse: @Sendable (String) -> Void
 
     init(_ continuation: CheckedContinuation<CallOutcome, Never>, misuse: @escaping @Sendable (String) -> Void) {
-        self.continuation = Mutex(continuation)
+        self.continuation = Locked(continuation)
         self.misuse = misuse
     }
 

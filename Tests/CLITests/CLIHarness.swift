@@ -1,4 +1,5 @@
 import Foundation
+import JSBridgeBase
 import Synchronization
 import Testing
 
@@ -112,8 +113,8 @@ actor RunSlots {
 private final class RunState: Sendable {
     let finished = Atomic<Bool>(false)
     let timedOut = Atomic<Bool>(false)
-    let watchdog = Mutex<Task<Void, Never>?>(nil)
-    private let continuation = Mutex<CheckedContinuation<(Int32, Process.TerminationReason), any Error>?>(nil)
+    let watchdog = Locked<Task<Void, Never>?>(nil)
+    private let continuation = Locked<CheckedContinuation<(Int32, Process.TerminationReason), any Error>?>(nil)
 
     func await(_ start: (RunState) -> Void) async throws -> (Int32, Process.TerminationReason) {
         try await withCheckedThrowingContinuation { continuation in

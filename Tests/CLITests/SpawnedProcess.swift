@@ -1,6 +1,6 @@
 import CJavaScriptCore
 import Foundation
-import Synchronization
+import JSBridgeBase
 
 #if canImport(Glibc)
     import Glibc
@@ -26,7 +26,7 @@ final class SpawnedProcess: Sendable {
 
     /// Bytes read from one of the process's outputs.
     final class Buffer: Sendable {
-        let data = Mutex(Data())
+        let data = Locked(Data())
     }
 
     let pid: pid_t

@@ -21,8 +21,8 @@ import Testing
     }
 
     final class Collector: CallOutcomeSink {
-        let outcomes = Mutex<[CallOutcome]>([])
-        let misuse = Mutex<[String]>([])
+        let outcomes = Locked<[CallOutcome]>([])
+        let misuse = Locked<[String]>([])
         func deliver(_ outcome: CallOutcome, callID: UInt64) { outcomes.withLock { $0.append(outcome) } }
         func reportMisuse(_ message: String) { misuse.withLock { $0.append(message) } }
     }
@@ -32,7 +32,7 @@ import Testing
         static let name = "Starter"
 
         final class Calls: Sendable {
-            let pending = Mutex<[(reply: CallReply, value: Int)]>([])
+            let pending = Locked<[(reply: CallReply, value: Int)]>([])
             let cancelled = Atomic<Int>(0)
         }
         let calls = Calls()

@@ -2,7 +2,6 @@ import Foundation
 import JSBridgeCore
 import NIOCore
 import NIOPosix
-import Synchronization
 
 /// A plugin that misbehaves on purpose, to test how the bridge copes.
 struct ProbePlugin: BridgePlugin {
@@ -11,7 +10,7 @@ struct ProbePlugin: BridgePlugin {
 
     /// What the plugin observed, for assertions.
     final class Log: Sendable {
-        let entries = Mutex<[String]>([])
+        let entries = Locked<[String]>([])
         func add(_ entry: String) { entries.withLock { $0.append(entry) } }
         var all: [String] { entries.withLock { $0 } }
     }

@@ -1,7 +1,6 @@
 import Foundation
 import JSBridgeCore
 import LocationPlugin
-import Synchronization
 import Testing
 
 /// The GeoNames index: the one scripts/setup.sh builds (default path), else built here into a temporary
@@ -197,7 +196,7 @@ enum GeonamesFixture {
 
 /// A clock whose sleeps return at once and are recorded (the replay's pacing without wall-clock waits).
 final class PauseRecordingClock: BridgeClock {
-    private let recorded = Mutex<[Duration]>([])
+    private let recorded = Locked<[Duration]>([])
     var pauses: [Duration] { recorded.withLock { $0 } }
     func now() -> Date { Date() }
     func sleep(for duration: Duration) async throws { recorded.withLock { $0.append(duration) } }

@@ -193,15 +193,3 @@ import Testing
         #expect(throws: StorageError.self) { try store.get("k", in: "g") }
     }
 }
-
-/// A tiny mutex box for test observers.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}

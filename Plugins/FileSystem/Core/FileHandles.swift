@@ -1,5 +1,4 @@
 import JSBridgeBase
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -18,7 +17,7 @@ public final class FileHandles: Sendable {
         var append: Bool
     }
 
-    private let entries = Mutex<(next: Int, open: [Int: Entry])>((1, [:]))
+    private let entries = Locked<(next: Int, open: [Int: Entry])>((1, [:]))
     /// How many files may be open at once.
     public let limit: Int
 

@@ -1,6 +1,5 @@
 import FileSystemCore
 import JSBridgeCore
-import Synchronization
 
 /// `FileSystem`: files and directories for scripts granted `--allow-read` / `--allow-write` (scoped by path),
 /// with the `node:fs` and `node:fs/promises` modules as layers over the same actions (docs/running-scripts.md,
@@ -115,7 +114,7 @@ public struct FileSystemPlugin: BridgePlugin {
 
 /// Strings waiting to cross the bridge, by token (see ``FileSystemPlugin``).
 final class StagedStrings: Sendable {
-    private let entries = Mutex<(next: Int, strings: [Int: String])>((1, [:]))
+    private let entries = Locked<(next: Int, strings: [Int: String])>((1, [:]))
 
     func put(_ text: String) -> Int {
         entries.withLock {

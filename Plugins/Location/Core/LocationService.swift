@@ -1,6 +1,5 @@
 import Foundation
 import JSBridgeBase
-import Synchronization
 
 /// What a watch delivers: a position, or a timeout notice (the watch goes on, as in W3C).
 public enum WatchEvent: Sendable, Hashable {
@@ -17,7 +16,7 @@ public enum WatchEvent: Sendable, Hashable {
 public final class LocationService: Sendable {
     public let source: any LocationSource
     public let clock: any BridgeClock
-    private let cache = Mutex<Fix?>(nil)
+    private let cache = Locked<Fix?>(nil)
 
     public init(source: any LocationSource, clock: any BridgeClock = SystemClock()) {
         self.source = source
@@ -111,11 +110,4 @@ public final class LocationService: Sendable {
 extension Duration {
     /// The duration in seconds.
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
-
-/// A value behind a lock, shareable between tasks.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
-    func withLock<R>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
 }

@@ -1,5 +1,4 @@
 import JSBridgeBase
-import Synchronization
 
 /// A location source the test drives: every ``send(_:)`` reaches each open stream, as a receiver would.
 ///
@@ -11,7 +10,7 @@ import Synchronization
 public final class ManualLocationSource: LocationSource {
     private typealias Continuation = AsyncThrowingStream<Fix, any Error>.Continuation
 
-    private let streams = Mutex<(next: Int, open: [Int: Continuation])>((0, [:]))
+    private let streams = Locked<(next: Int, open: [Int: Continuation])>((0, [:]))
 
     public init() {}
 

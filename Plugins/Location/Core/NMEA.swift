@@ -1,6 +1,5 @@
 import Foundation
 import JSBridgeBase
-import Synchronization
 
 /// One parsed NMEA 0183 sentence the replay understands (GGA, RMC).
 public enum NMEASentence: Sendable, Hashable {
@@ -195,7 +194,7 @@ public struct NMEAFixAssembler: Sendable {
 
 /// Counters of an NMEA replay, shared by every stream of the source.
 public final class NMEAStatistics: Sendable {
-    private let state = Mutex((sentences: 0, skipped: 0, fixes: 0, lastProblem: String?.none))
+    private let state = Locked((sentences: 0, skipped: 0, fixes: 0, lastProblem: String?.none))
     public init() {}
     public var sentences: Int { state.withLock { $0.sentences } }
     /// Lines skipped: bad checksum, missing checksum, malformed fields, not a sentence.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JSBridgeBase
 
 /// A city found for a coordinate.
 public struct Place: Sendable, Hashable, Encodable {
@@ -75,9 +75,9 @@ public final class ReverseGeocoder: Sendable {
     }
 
     public let indexPath: String
-    private let loaded = Mutex<GeonamesIndex?>(nil)
+    private let loaded = Locked<GeonamesIndex?>(nil)
     /// Serialises loading (loading takes a while; concurrent first queries wait for one load).
-    private let loading = Mutex<Void>(())
+    private let loading = Locked<Void>(())
 
     public init(indexPath: String? = nil) {
         self.indexPath = indexPath ?? Self.defaultIndexPath()
@@ -155,7 +155,7 @@ public final class ReverseGeocoder: Sendable {
 
 /// The last place and address found for the device's position (IPH's cached results), shared across threads.
 public final class LastKnownPlace: Sendable {
-    private let state = Mutex<(place: Place?, address: String?)>((nil, nil))
+    private let state = Locked<(place: Place?, address: String?)>((nil, nil))
 
     public init() {}
 

@@ -1,5 +1,4 @@
 import JSBridgeCore
-import Synchronization
 
 /// The actions of Cordova's `Geolocation` exec service (cordova-plugin-geolocation's `www/` files), answered
 /// by the Location plugin over the same service: the plugin declares the constant `cordovaService:
@@ -84,7 +83,7 @@ final class CordovaWatches: Sendable {
         var watches: [String: (token: Int, stop: AsyncStream<Void>.Continuation)] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Registers watch `id`; returns the token that ``remove(_:token:)`` takes.
     func add(_ id: String, _ stop: AsyncStream<Void>.Continuation) -> Int {

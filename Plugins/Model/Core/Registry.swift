@@ -1,6 +1,5 @@
 import Foundation
 import JSBridgeBase
-import Synchronization
 
 /// A custom step before (on the raw input object) or after (on the converted model object) a model's conversion.
 /// Return `nil` from `before` to keep the input; throw a ``ModelIssue`` message via `ConversionContext.fail`.
@@ -23,7 +22,7 @@ public final class ModelRegistry: Sendable {
         var program: CompiledProgram?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

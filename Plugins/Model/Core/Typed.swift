@@ -1,6 +1,5 @@
 import Foundation
 import JSBridgeBase
-import Synchronization
 
 /// A value a typed model field can hold: converts from JSON with the conversion table and back.
 public protocol ModelValue {
@@ -260,7 +259,7 @@ public final class ModelMapping<M: ModelConvertible>: @unchecked Sendable {
     @usableFromInline let after: ((inout M, inout ConversionContext) -> Void)?
     private let layout: [WriteNode]
     /// The last object shape seen.
-    private let shapeCache = Mutex<ShapeEntry?>(nil)
+    private let shapeCache = Locked<ShapeEntry?>(nil)
     /// The number of candidate keys over all fields.
     private let keyCount: Int
     /// Key matching for the direct bytes path (nil: that path is not used; see DirectBytes.swift).

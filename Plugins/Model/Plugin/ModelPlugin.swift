@@ -1,6 +1,5 @@
 import JSBridgeCore
 @_exported import ModelConversion
-import Synchronization
 
 /// The `Model` bridge plugin: a thin adapter over ``ModelRegistry`` (see docs/model-conversion.md).
 ///
@@ -171,7 +170,7 @@ struct ArchiveArguments: ArgumentsReadable {
 
 /// The names of the models whose resolver the plugin installed for a JS `resolve` hook.
 final class JSResolvedModels: Sendable {
-    let names = Mutex<Set<String>>([])
+    let names = Locked<Set<String>>([])
 }
 
 private func convert(_ state: ModelPlugin.State, _ args: ModelArguments) throws -> JSONValue {

@@ -1,6 +1,5 @@
 import Foundation
 import JSBridgeBase
-import Synchronization
 
 /// Tracks watched keys and groups of a store and reports their changes: local ones as the store announces
 /// them, external ones (other processes on the same database) by ``poll()``, which compares the watched
@@ -170,7 +169,7 @@ public final class PollingChangeWatcher: Sendable {
     private let clock: any BridgeClock
     private let interval: Duration
     private let report: @Sendable ([StorageChange]) -> Void
-    private let poller = Mutex<Task<Void, Never>?>(nil)
+    private let poller = Locked<Task<Void, Never>?>(nil)
 
     public init(
         store: any KeyValueStore, clock: any BridgeClock, interval: Duration,

@@ -40,7 +40,7 @@ final class Inbox: @unchecked Sendable {
         var postedElsewhere = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Mirrors `messages.count > 0` for lock-free polling while spinning.
     private let hasMessages = Atomic<Bool>(false)
 

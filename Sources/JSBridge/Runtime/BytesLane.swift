@@ -139,7 +139,7 @@ final class LentBuffers: Sendable {
     static let threshold = 1 << 20
 
     /// Released values (their bit patterns: JS values are not `Sendable`), waiting for the JS thread.
-    private let released = Mutex<[UInt]>([])
+    private let released = Locked<[UInt]>([])
     private let pending = Atomic<Bool>(false)
     /// How many lent buffers some `Bytes` still holds.
     let outstanding = Atomic<Int>(0)

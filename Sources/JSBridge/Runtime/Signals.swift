@@ -1,5 +1,6 @@
 import CJavaScriptCore
 import Foundation
+import JSBridgeBase
 import Synchronization
 
 /// Process signals, delivered on the JS thread's event loop (when ``RuntimeOptions/handlesSignals`` is set).
@@ -98,7 +99,7 @@ extension JSRuntime {
 /// The thread that waits for the signal pipe and posts each signal to the running runtime's inbox.
 final class SignalWaker: Sendable {
     static let shared = SignalWaker()
-    private let inbox = Mutex<Inbox?>(nil)
+    private let inbox = Locked<Inbox?>(nil)
     private let started = Atomic<Bool>(false)
 
     /// Posts signals to `inbox` from now on; starts the thread on first use.

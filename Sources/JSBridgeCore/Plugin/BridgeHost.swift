@@ -1,4 +1,4 @@
-import Synchronization
+import JSBridgeBase
 
 /// The plugins of one runtime and the environment they share (configuration, permissions, clock, storage).
 ///
@@ -31,7 +31,7 @@ public final class BridgeHost: Sendable {
 
     /// The shared environment.
     public let options: Options
-    private let registrations = Mutex<[any PluginRegistration]>([])
+    private let registrations = Locked<[any PluginRegistration]>([])
 
     /// Creates a host with no plugins.
     public init(options: Options = Options()) {

@@ -1,3 +1,4 @@
+import JSBridgeBase
 import Synchronization
 
 /// What a native call produced: delivered to the runtime (or a test harness) exactly once per final outcome.
@@ -137,7 +138,7 @@ public final class CallState: Sendable {
     public static let window = 1024
 
     private let cancelled = Atomic<Bool>(false)
-    private let cancelHandler = Mutex<(@Sendable () -> Void)?>(nil)
+    private let cancelHandler = Locked<(@Sendable () -> Void)?>(nil)
     let unacknowledged = Atomic<Int>(0)
 
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }

@@ -1,4 +1,5 @@
 import Dispatch
+import JSBridgeBase
 import Synchronization
 
 /// Set-up and shutdown of one plugin instance, seen without its type.
@@ -84,7 +85,7 @@ final class PluginInstance<Plugin: BridgePlugin>: PluginLifecycle, @unchecked Se
     let plugin: Plugin
     /// Decodes the configuration and makes the set-up context (once, when set-up starts).
     private let makeSetUpContext: @Sendable () -> Result<SetUpContext<Plugin>, BridgeError>
-    private let phase = Mutex<Phase>(.idle)
+    private let phase = Locked<Phase>(.idle)
     let cell = ContextCell<Plugin>()
 
     static var gone: BridgeError {
@@ -225,5 +226,5 @@ public func waitBlocking<T: Sendable>(_ operation: @escaping @Sendable () async 
 }
 
 private final class BlockingSlot<T: Sendable>: Sendable {
-    let value = Mutex<T?>(nil)
+    let value = Locked<T?>(nil)
 }

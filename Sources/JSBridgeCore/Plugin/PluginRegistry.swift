@@ -1,4 +1,4 @@
-import Synchronization
+import JSBridgeBase
 
 /// One action of a registered plugin, bound to the plugin's instance (its state and configuration).
 public struct Action: Sendable {
@@ -188,7 +188,7 @@ private func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
 /// Cancels a call in flight; the call then ends with `CANCELLED` unless it already answered.
 public final class CallHandle: Sendable {
     private let state: CallState
-    private let task = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+    private let task = Locked<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
 
     init(reply: CallReply) { self.state = reply.state }
 
@@ -320,7 +320,7 @@ extension Action.Kind {
 
 /// Runs jobs one at a time in FIFO order (a plugin's serial executor).
 final class SerialQueue: Sendable {
-    private let state = Mutex<(jobs: [@Sendable () async -> Void], head: Int, running: Bool)>(([], 0, false))
+    private let state = Locked<(jobs: [@Sendable () async -> Void], head: Int, running: Bool)>(([], 0, false))
 
     func enqueue(_ job: @escaping @Sendable () async -> Void) {
         let start = state.withLock { s -> Bool in

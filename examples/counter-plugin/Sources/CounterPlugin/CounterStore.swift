@@ -1,4 +1,4 @@
-import Synchronization
+import JSBridgeBase
 
 /// The domain core of the Counter example: named integer counters, safe to use from any thread.
 ///
@@ -16,7 +16,7 @@ public final class CounterStore: Sendable {
         var waiters: [Waiter] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a store in which every counter is 0.
     public init() {}

@@ -1,7 +1,6 @@
 import CounterPlugin
 import JSBridgeCore
 import JSBridgeTesting
-import Synchronization
 import Testing
 
 // MARK: - The domain core, without the bridge
@@ -316,8 +315,8 @@ struct CounterScriptTests {
 
 /// A tiny thread-safe box for values captured by `@Sendable` callbacks.
 final class Box<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
-    init(_ value: Value) { storage = Mutex(value) }
+    private let storage: Locked<Value>
+    init(_ value: Value) { storage = Locked(value) }
     var value: Value { storage.withLock { $0 } }
     func append<E>(_ element: E) where Value == [E] { storage.withLock { $0.append(element) } }
 }
