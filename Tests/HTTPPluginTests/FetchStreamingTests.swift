@@ -14,7 +14,9 @@ import Testing
 
     /// Runs `script` (with `base` and `pattern(offset)`, the generated bodies' byte, defined) against a server
     /// with `routes`; returns the result and the stopped server.
-    func run(_ script: String, routes: (TestHTTPServer) -> Void) async throws -> (ScriptResult, TestHTTPServer) {
+    func run(
+        _ script: String, options: BridgeHost.Options = allowAll, routes: (TestHTTPServer) -> Void
+    ) async throws -> (ScriptResult, TestHTTPServer) {
         let server = try await TestHTTPServer.start()
         // How many connections are open: 1 (this request's own) once every earlier one was closed; a request
         // that ended normally would have left its connection open for reuse.
@@ -22,7 +24,6 @@ import Testing
             .text("\(server.connectionsAccepted - server.connectionsClosed)")
         }
         routes(server)
-        let options = Self.allowAll
         let result = await ScriptRunner.run(
             "const base = \"\(server.baseURL)\";\nconst pattern = (offset) => offset % 251;\n" + script,
             plugins: [HTTPPlugin()],
@@ -147,6 +148,29 @@ import Testing
         #expect(result.exitCode == 0)
     }
 
+    /// `maxBodyBytes` bounds a body read whole (`text()` rejects with BODY_TOO_LARGE), not one read through
+    /// its stream.
+    @Test func theBodyLimitAppliesToBodiesReadWhole() async throws {
+        let (result, _) = try await run(
+            """
+            (async () => {
+              const whole = await fetch(base + "/big");
+              await whole.text().catch((e) => console.log(e.constructor.name, e.cause.code, e.cause.data.url === base + "/big"));
+              let total = 0;
+              for await (const chunk of (await fetch(base + "/big")).body) total += chunk.length;
+              console.log(total);
+            })();
+            """,
+            options: .testing(
+                configuration: ["HTTP": ["maxBodyBytes": 100_000]], permissions: Permissions(allowing: .net)),
+            routes: { server in
+                server.route("/big") { _ in .chunked(Array(repeating: String(repeating: "x", count: 50_000), count: 4))
+                }
+            })
+        #expect(result.lines == ["TypeError BODY_TOO_LARGE true", "200000"], "\(result.stderr)")
+        #expect(result.exitCode == 0)
+    }
+
     /// A ReadableStream body goes out chunked (no Content-Length) with every byte; a Request made with one can
     /// be fetched; without `duplex: "half"` it is a TypeError, and so is a chunk that is not a Uint8Array.
     @Test func aStreamBodyIsSentChunked() async throws {
@@ -175,9 +199,16 @@ import Testing
               await fetch(base + "/upload", { method: "POST", body: source([]) }).catch((e) => console.log(e.constructor.name));
               await fetch(base + "/upload", { method: "POST", body: source(["text"]), duplex: "half" })
                 .catch((e) => console.log(e.constructor.name, bridge.pendingCalls));
+              const init = () => ({ method: "POST", body: source([block]), duplex: "half" });
+              await fetch(base + "/again?code=307", init()).catch((e) => console.log(e.constructor.name, e.cause.data.kind));
+              const seeOther = await fetch(base + "/again?code=303", init());
+              console.log(seeOther.status, seeOther.redirected, (await seeOther.json()).length);
             })();
             """,
             routes: { server in
+                server.route("/again") { request in
+                    .redirect(to: "/upload", status: Int(request.query?.dropFirst("code=".count) ?? "") ?? 307)
+                }
                 server.route("/upload") { request in
                     .json(
                         "{\"te\":\"\(request.header("transfer-encoding") ?? "")\","
@@ -192,7 +223,7 @@ import Testing
         let expected = [
             "200 {\"te\":\"chunked\",\"cl\":null,\"length\":\(blockLength * count),\"hash\":\"\(String(hash, radix: 16))\"}",
             "{\"te\":\"chunked\",\"cl\":null,\"length\":2,\"hash\":\"\(String(TestHTTPServer.fnv1a(block), radix: 16))\"}",
-            "TypeError", "TypeError", "TypeError 0",
+            "TypeError", "TypeError", "TypeError 0", "TypeError redirect", "200 true 0",
         ]
         #expect(result.lines == expected, "\(result.stderr)")
         #expect(result.exitCode == 0)

@@ -61,7 +61,7 @@ extension HTTPPlugin {
         if let body = opened.head.body.buffered {
             addBody(body, to: &object)
         } else {
-            object["bodyId"] = .number(Double(bodies.add(opened.head.body)))
+            object["bodyId"] = .number(Double(bodies.add(opened.head.body, url: opened.url)))
         }
         return EncodedJSON(.object(object))
     }
@@ -98,7 +98,11 @@ final class OpenBodies: Sendable {
     /// its last pull has answered).
     private final class ResponseBody: @unchecked Sendable {
         private var iterator: HTTPResponseBody.AsyncIterator
-        init(_ body: HTTPResponseBody) { iterator = body.makeAsyncIterator() }
+        let url: String
+        init(_ body: HTTPResponseBody, url: String) {
+            iterator = body.makeAsyncIterator()
+            self.url = url
+        }
         func next() async throws -> [UInt8]? { try await iterator.next() }
     }
 
@@ -112,9 +116,9 @@ final class OpenBodies: Sendable {
 
     private let state = Mutex(State())
 
-    /// Keeps `body` to be read; returns its id.
-    func add(_ body: HTTPResponseBody) -> Int {
-        let entry = ResponseBody(body)
+    /// Keeps `body` (of the response from `url`) to be read; returns its id.
+    func add(_ body: HTTPResponseBody, url: String) -> Int {
+        let entry = ResponseBody(body, url: url)
         return state.withLock { state in
             defer { state.next += 1 }
             state.responses[state.next] = entry
@@ -139,7 +143,7 @@ final class OpenBodies: Sendable {
             if all {
                 var bytes: [UInt8] = []
                 while let chunk = try await body.next() {
-                    if bytes.count + chunk.count > limit { throw HTTPError.bodyTooLarge(limit: limit, url: "") }
+                    if bytes.count + chunk.count > limit { throw HTTPError.bodyTooLarge(limit: limit, url: body.url) }
                     if bytes.isEmpty { bytes = chunk } else { bytes += chunk }
                 }
                 forget(id)

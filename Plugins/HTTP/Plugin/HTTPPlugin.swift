@@ -135,6 +135,7 @@ public struct HTTPPlugin: BridgePlugin {
                 if let id = args.bodyStream { built.bodyStream = try context.state.bodies.requestBody(id).stream }
                 request = built
             } catch {
+                if let id = args.bodyStream { context.state.bodies.closeRequestBody(id) }
                 return reply.reject(error)
             }
             let policy = PolicyFetcher(
