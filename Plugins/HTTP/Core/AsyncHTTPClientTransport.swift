@@ -462,9 +462,9 @@ private final class ExchangeDelegate: HTTPClientResponseDelegate, @unchecked Sen
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
-    /// Answers with the head and a streamed body, unless the exchange has already ended.
+    /// Answers with the head and a streamed body, unless the exchange does not stream or has already answered.
     private func answerWithHead(_ task: HTTPClient.Task<Response>) {
-        guard let answer, !answered, let head else { return }
+        guard let answer, answer.streams, !answered, let head else { return }
         answered = true
         let stream = StreamedBody(loop: task.eventLoop, cancel: { task.cancel() })
         if let body { _ = stream.append(body) }
@@ -476,7 +476,12 @@ private final class ExchangeDelegate: HTTPClientResponseDelegate, @unchecked Sen
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
         if let stream { return stream.append(part) }
         let total = (body?.readableBytes ?? 0) + part.readableBytes
-        if total > limit { return task.eventLoop.makeFailedFuture(HTTPError.bodyTooLarge(limit: limit, url: url)) }
+        if total > limit {
+            // The limit is for bodies read whole: a body that may stream does, however fast it came.
+            answerWithHead(task)
+            if let stream { return stream.append(part) }
+            return task.eventLoop.makeFailedFuture(HTTPError.bodyTooLarge(limit: limit, url: url))
+        }
         if body == nil {
             body = part
         } else {
