@@ -200,7 +200,8 @@ let package = Package(
             dependencies: ["FileSystemPlugin", "FileSystemCore", "HTTPPlugin", "HTTPPluginTesting", "JSBridgeTesting"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"]),
         .testTarget(
-            name: "CLITests", dependencies: ["jsbridge", "JSBridgeCLI", "DeviceCore", "CJavaScriptCore"],
+            name: "CLITests",
+            dependencies: ["jsbridge", "JSBridgeCLI", "DeviceCore", "CJavaScriptCore", "HTTPPluginTesting"],
             exclude: ["Specs"]),
         .testTarget(
             name: "CounterPluginTests", dependencies: ["CounterPlugin", "JSBridgeTesting"],

@@ -53,7 +53,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     private let jsLoops = JSThreadEventLoops()
     /// The `request` calls under way (chosen an executor, not ended yet).
     private let callsUnderWay = Atomic<Int>(0)
-    /// Requests without headers or body, by method and URL (see ``executeBuffered(_:timeout:maxBodyBytes:on:)``).
+    /// Requests without headers or body, by method and URL (see ``execute(_:timeout:maxBodyBytes:on:answer:)``).
     private let requests = BoundedMemo<HTTPClient.Request>()
 
     /// Calls made on a JS thread that need a task (retries, a total timeout, the cache) run on that thread's
@@ -207,7 +207,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         else {
             return try await sendCollecting(request, timeout: timeout, maxBodyBytes: maxBodyBytes)
         }
-        let (task, delegate) = try executeBuffered(request, timeout: timeout, maxBodyBytes: maxBodyBytes, on: loop)
+        let (task, delegate) = try execute(
+            request, timeout: timeout, maxBodyBytes: maxBodyBytes, on: loop, answer: nil)
         do {
             return try await withTaskCancellationHandler {
                 try await task.futureResult.get()
@@ -230,31 +231,57 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         _ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int,
         completion: @escaping @Sendable (Result<HTTPTransportResponse, any Error>) -> Void
     ) -> (@Sendable () -> Void)? {
+        start(request, timeout: timeout, maxBodyBytes: maxBodyBytes, streams: false, completion: completion)
+    }
+
+    /// As ``startBuffered(_:timeout:maxBodyBytes:completion:)``, but a body not complete by the end of the
+    /// event-loop turn that read the head is handed on as it arrives (``StreamedBody``: bounded, read from the
+    /// connection as it is consumed).
+    public func startStreaming(
+        _ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int,
+        completion: @escaping @Sendable (Result<HTTPTransportResponse, any Error>) -> Void
+    ) -> (@Sendable () -> Void)? {
+        start(request, timeout: timeout, maxBodyBytes: maxBodyBytes, streams: true, completion: completion)
+    }
+
+    private func start(
+        _ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int, streams: Bool,
+        completion: @escaping @Sendable (Result<HTTPTransportResponse, any Error>) -> Void
+    ) -> (@Sendable () -> Void)? {
         guard request.bodyStream == nil else { return nil }
         let loop = MultiThreadedEventLoopGroup.currentEventLoop.flatMap { jsLoops.contains($0) ? $0 : nil }
-        let task: HTTPClient.Task<HTTPTransportResponse>
-        let delegate: BufferingDelegate
-        do {
-            (task, delegate) = try executeBuffered(request, timeout: timeout, maxBodyBytes: maxBodyBytes, on: loop)
-        } catch {
-            completion(.failure(error))
-            return {}
-        }
         let url = request.url
         // Back on the JS thread's loop, as a task's answer would be. With the completions (and the answers'
         // encoding) on AsyncHTTPClient's loops, 13 of 25 runs at 64 in flight fell into a slow regime of ~4
         // context switches per request, against 4 of 15 this way (Benchmarks/README.md, "HTTP").
-        (loop.map { task.futureResult.hop(to: $0) } ?? task.futureResult).whenComplete { result in
-            completion(result.mapError { Self.failure($0, delegate: delegate, url: url, timeout: timeout) })
+        let answer = ExchangeDelegate.Answer(
+            streams: streams,
+            deliver: { result, delegate in
+                let result = result.mapError { Self.failure($0, delegate: delegate, url: url, timeout: timeout) }
+                if let loop, !loop.inEventLoop {
+                    loop.execute { completion(result) }
+                } else {
+                    completion(result)
+                }
+            },
+            failure: { Self.failure($0, delegate: $1, url: url, timeout: timeout) })
+        let task: HTTPClient.Task<HTTPTransportResponse>
+        do {
+            (task, _) = try execute(request, timeout: timeout, maxBodyBytes: maxBodyBytes, on: loop, answer: answer)
+        } catch {
+            completion(.failure(error))
+            return {}
         }
         return { task.cancel() }
     }
 
     /// Starts an exchange with the delegate API: on `loop` (a JS thread's) through the lone calls' client when
-    /// no other call is under way, else on the least busy of AsyncHTTPClient's loops.
-    private func executeBuffered(
-        _ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int, on loop: (any EventLoop)?
-    ) throws -> (HTTPClient.Task<HTTPTransportResponse>, BufferingDelegate) {
+    /// no other call is under way, else on the least busy of AsyncHTTPClient's loops. With `answer`, the
+    /// delegate answers through it; without, the task's future is the answer.
+    private func execute(
+        _ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int, on loop: (any EventLoop)?,
+        answer: ExchangeDelegate.Answer?
+    ) throws -> (HTTPClient.Task<HTTPTransportResponse>, ExchangeDelegate) {
         var outgoing: HTTPClient.Request
         do {
             // AsyncHTTPClient parses the URL (twice, with Foundation) when a request is made; its method is fixed
@@ -268,7 +295,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         outgoing.headers.reserveCapacity(request.headers.count)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
         outgoing.body = request.body.map { .bytes($0) }
-        let delegate = BufferingDelegate(limit: maxBodyBytes, url: request.url)
+        let delegate = ExchangeDelegate(limit: maxBodyBytes, url: request.url, answer: answer)
         let headTimeout = TimeAmount.nanoseconds(Self.nanoseconds(timeout))
         if let lone = callsUnderWay.load(ordering: .relaxed) <= 1 ? loop : nil {
             let client = try client(connectTimeout: request.connectTimeout, placement: .jsLoops)
@@ -283,7 +310,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// An exchange's error as ``HTTPError`` (the head timeout's cancellation as a timeout).
-    private static func failure(_ error: any Error, delegate: BufferingDelegate, url: String, timeout: Duration)
+    private static func failure(_ error: any Error, delegate: ExchangeDelegate, url: String, timeout: Duration)
         -> any Error
     {
         map(delegate.timedOut ? HTTPClientError.deadlineExceeded : error, url: url, timeout: timeout)
@@ -355,30 +382,45 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 }
 
-/// Collects a response on its event loop for ``AsyncHTTPClientTransport/sendBuffered(_:timeout:maxBodyBytes:)``,
-/// and cancels the request when no head arrives in time. `head`, `body` and the timer are touched only on the
-/// task's event loop (AsyncHTTPClient calls the delegate there; `watch` hops there).
-private final class BufferingDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
+/// Reads a response on its event loop for the delegate-API exchanges, and cancels the request when no head
+/// arrives in time. Its state (`head`, `body`, `stream`, `answered`, the timer) is touched only on the task's
+/// event loop: AsyncHTTPClient calls the delegate there, and `watch` and the end-of-turn check hop there.
+private final class ExchangeDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
     typealias Response = HTTPTransportResponse
+
+    /// How an exchange started with a completion answers (without one, the task's future is the answer).
+    struct Answer: Sendable {
+        /// Whether a body not complete by the end of the event-loop turn that read the head is streamed.
+        let streams: Bool
+        /// Gets the answer, once, its error still AsyncHTTPClient's (see `failure`).
+        let deliver: @Sendable (Result<HTTPTransportResponse, any Error>, ExchangeDelegate) -> Void
+        /// The transport's form of an error that ends a streamed body.
+        let failure: @Sendable (any Error, ExchangeDelegate) -> any Error
+    }
 
     private let limit: Int
     private let url: String
+    private let answer: Answer?
+    private var answered = false
     private var head: HTTPResponseHead?
     private var body: ByteBuffer?
+    /// Where the body goes once the exchange has answered before the body's end.
+    private var stream: StreamedBody?
     private var headTimer: Scheduled<Void>?
     private let fired = Atomic<Bool>(false)
 
-    init(limit: Int, url: String) {
+    init(limit: Int, url: String, answer: Answer?) {
         self.limit = limit
         self.url = url
+        self.answer = answer
     }
 
     /// Whether the head timeout cancelled the request.
     var timedOut: Bool { fired.load(ordering: .acquiring) }
 
-    /// Cancels `task` when no head arrived `headTimeout` from now, and calls `ended` when the task ends. The
-    /// timer goes when the task ends, however it ends (so a failed or cancelled request holds nothing until the
-    /// timeout).
+    /// Cancels `task` when no head arrived `headTimeout` from now, calls `ended` when the task ends, and then
+    /// answers (or ends the streamed body). The timer goes when the task ends, however it ends (so a failed or
+    /// cancelled request holds nothing until the timeout).
     func watch(
         _ task: HTTPClient.Task<Response>, headTimeout: TimeAmount, ended: (@Sendable () -> Void)? = nil
     ) {
@@ -391,11 +433,22 @@ private final class BufferingDelegate: HTTPClientResponseDelegate, @unchecked Se
                 }
             }
             // Registered after the timer, on the same loop: a task already ended runs this at once.
-            task.futureResult.whenComplete { _ in
+            task.futureResult.whenComplete { result in
                 self.headTimer?.cancel()
                 self.headTimer = nil
                 ended?()
+                self.finish(result)
             }
+        }
+    }
+
+    private func finish(_ result: Result<Response, any Error>) {
+        guard let answer else { return }
+        if let stream {
+            stream.end(result.map { _ in () }.mapError { answer.failure($0, self) })
+        } else if !answered {
+            answered = true
+            answer.deliver(result, self)
         }
     }
 
@@ -403,12 +456,32 @@ private final class BufferingDelegate: HTTPClientResponseDelegate, @unchecked Se
         self.head = head
         headTimer?.cancel()
         headTimer = nil
+        // Parts read in the same turn as the head arrive before this runs: a body that came with its head is
+        // answered whole, in one piece, as a buffered exchange answers it.
+        if answer?.streams == true { task.eventLoop.execute { self.answerWithHead(task) } }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
+    /// Answers with the head and a streamed body, unless the exchange does not stream or has already answered.
+    private func answerWithHead(_ task: HTTPClient.Task<Response>) {
+        guard let answer, answer.streams, !answered, let head else { return }
+        answered = true
+        let stream = StreamedBody(loop: task.eventLoop, cancel: { task.cancel() })
+        if let body { _ = stream.append(body) }
+        body = nil
+        self.stream = stream
+        answer.deliver(.success(response(head, body: stream.body)), self)
+    }
+
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
+        if let stream { return stream.append(part) }
         let total = (body?.readableBytes ?? 0) + part.readableBytes
-        if total > limit { return task.eventLoop.makeFailedFuture(HTTPError.bodyTooLarge(limit: limit, url: url)) }
+        if total > limit {
+            // The limit is for bodies read whole: a body that may stream does, however fast it came.
+            answerWithHead(task)
+            if let stream { return stream.append(part) }
+            return task.eventLoop.makeFailedFuture(HTTPError.bodyTooLarge(limit: limit, url: url))
+        }
         if body == nil {
             body = part
         } else {
@@ -420,10 +493,132 @@ private final class BufferingDelegate: HTTPClientResponseDelegate, @unchecked Se
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> HTTPTransportResponse {
         guard let head else { throw HTTPClientError.remoteConnectionClosed }
-        return HTTPTransportResponse(
+        // A streamed body ends through `finish`; the task's value is then not used.
+        guard stream == nil else { return response(head, body: .empty) }
+        return response(head, body: .bytes(body.map { Array(buffer: $0) } ?? []))
+    }
+
+    private func response(_ head: HTTPResponseHead, body: HTTPResponseBody) -> HTTPTransportResponse {
+        HTTPTransportResponse(
             status: Int(head.status.code), reason: head.status.reasonPhrase,
-            headers: head.headers.map { HTTPField($0.name, $0.value) },
-            body: .bytes(body.map { Array(buffer: $0) } ?? []))
+            headers: head.headers.map { HTTPField($0.name, $0.value) }, body: body)
+    }
+}
+
+/// A response body handed on as it arrives: the exchange's delegate appends parts on its event loop, a reader
+/// takes them from any thread, a few parts at a time. Once ``highWater`` bytes wait unread, the future of the
+/// part just appended stays pending, so AsyncHTTPClient reads no more from the connection until the reader
+/// takes some: memory stays bounded however large the body and however slow its reader.
+final class StreamedBody: Sendable {
+    /// Unread bytes past which the connection is not read.
+    static let highWater = 1 << 20
+    /// The most bytes one read joins from several parts (a single larger part is given whole).
+    static let maxChunk = 256 << 10
+
+    private struct State {
+        var parts = CircularBuffer<ByteBuffer>()
+        var unread = 0
+        var end: Result<Void, any Error>?
+        var reader: CheckedContinuation<[UInt8]?, any Error>?
+        /// Completed when the reader has taken enough: AsyncHTTPClient then reads on.
+        var demand: EventLoopPromise<Void>?
+        /// Cancels the exchange; dropped at the end, so nothing holds the finished task.
+        var cancel: (@Sendable () -> Void)?
+    }
+
+    private let state: Mutex<State>
+    private let loop: any EventLoop
+
+    init(loop: any EventLoop, cancel: @escaping @Sendable () -> Void) {
+        self.loop = loop
+        self.state = Mutex(State(cancel: cancel))
+    }
+
+    /// The body as its reader sees it. Dropping it (every copy, and its iterator) before its end cancels the
+    /// exchange, as stopping the iteration of AsyncHTTPClient's own body does.
+    var body: HTTPResponseBody {
+        let reader = Reader(self)
+        return HTTPResponseBody { { try await reader.source.next() } }
+    }
+
+    /// Ends the exchange when its reader goes away first.
+    private final class Reader: Sendable {
+        let source: StreamedBody
+        init(_ source: StreamedBody) { self.source = source }
+        deinit { source.cancel() }
+    }
+
+    /// Cancels the exchange unless it has ended.
+    func cancel() {
+        state.withLock { $0.cancel }?()
+    }
+
+    /// Adds a part (on the exchange's loop); the future completes when AsyncHTTPClient may read on.
+    func append(_ part: ByteBuffer) -> EventLoopFuture<Void> {
+        let (reader, demand) = state.withLock {
+            state -> (CheckedContinuation<[UInt8]?, any Error>?, EventLoopPromise<Void>?) in
+            if let reader = state.reader {
+                state.reader = nil
+                return (reader, nil)
+            }
+            state.parts.append(part)
+            state.unread += part.readableBytes
+            guard state.unread >= Self.highWater else { return (nil, nil) }
+            let demand = loop.makePromise(of: Void.self)
+            state.demand = demand
+            return (nil, demand)
+        }
+        reader?.resume(returning: Array(buffer: part))
+        return demand?.futureResult ?? loop.makeSucceededVoidFuture()
+    }
+
+    /// Ends the body (on the exchange's loop): the reader gets what is left, then nil or the error.
+    func end(_ result: Result<Void, any Error>) {
+        let (reader, demand) = state.withLock {
+            state -> (CheckedContinuation<[UInt8]?, any Error>?, EventLoopPromise<Void>?) in
+            guard state.end == nil else { return (nil, nil) }
+            state.end = result
+            state.cancel = nil
+            defer {
+                state.reader = nil
+                state.demand = nil
+            }
+            return (state.reader, state.demand)
+        }
+        demand?.succeed(())
+        reader?.resume(with: result.map { nil })
+    }
+
+    /// The next bytes, nil at the end; cancelling the calling task cancels the exchange.
+    func next() async throws -> [UInt8]? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8]?, any Error>) in
+                let (outcome, demand) = state.withLock {
+                    state -> (Result<[UInt8]?, any Error>?, EventLoopPromise<Void>?) in
+                    if !state.parts.isEmpty {
+                        var chunk: [UInt8] = []
+                        chunk.reserveCapacity(min(state.unread, Self.maxChunk))
+                        while let part = state.parts.first,
+                            chunk.isEmpty || chunk.count + part.readableBytes <= Self.maxChunk
+                        {
+                            state.parts.removeFirst()
+                            state.unread -= part.readableBytes
+                            part.withUnsafeReadableBytes { chunk.append(contentsOf: $0) }
+                        }
+                        var demand: EventLoopPromise<Void>?
+                        if state.unread < Self.highWater { swap(&demand, &state.demand) }
+                        return (.success(chunk), demand)
+                    }
+                    if let end = state.end { return (end.map { nil }, nil) }
+                    state.reader = continuation
+                    return (nil, nil)
+                }
+                demand?.succeed(())
+                if let outcome { continuation.resume(with: outcome) }
+            }
+        } onCancel: {
+            cancel()
+        }
     }
 }
 

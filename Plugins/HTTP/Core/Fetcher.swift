@@ -15,10 +15,13 @@ public struct FetchRequest: Sendable, Hashable {
     public var redirect: RedirectMode
     /// How long to wait for each connection (nil: the transport's default).
     public var connectTimeout: Duration?
+    /// A body produced while it is sent (sent chunked when its length is unknown), instead of ``body``. It can
+    /// be sent once only: a redirect that would send it again is a network error (Fetch §4.4).
+    public var bodyStream: HTTPRequestBodyStream?
 
     public init(
         method: String = "GET", url: String, headers: [HTTPField] = [], body: [UInt8]? = nil,
-        redirect: RedirectMode = .follow, connectTimeout: Duration? = nil
+        redirect: RedirectMode = .follow, connectTimeout: Duration? = nil, bodyStream: HTTPRequestBodyStream? = nil
     ) {
         self.method = method
         self.url = url
@@ -26,6 +29,7 @@ public struct FetchRequest: Sendable, Hashable {
         self.body = body
         self.redirect = redirect
         self.connectTimeout = connectTimeout
+        self.bodyStream = bodyStream
     }
 }
 
@@ -36,6 +40,19 @@ public struct OpenedResponse: Sendable {
     /// The URL after redirects.
     public var url: String
     public var redirected: Bool
+}
+
+extension FetchResponse {
+    /// The response of `opened`, whose body must be in memory (``HTTPResponseBody/buffered``).
+    init(buffered opened: OpenedResponse) throws(HTTPError) {
+        guard let body = opened.head.body.buffered else {
+            throw HTTPError.network(
+                kind: "other", message: "the transport answered with a streamed body", url: opened.url)
+        }
+        self.init(
+            status: opened.head.status, statusText: opened.head.reason, headers: opened.head.headers, url: opened.url,
+            redirected: opened.redirected, body: body)
+    }
 }
 
 /// A complete response: head, final URL, whether a redirect was followed, and the whole body.
@@ -176,6 +193,25 @@ public struct Fetcher: Sendable {
     public func start(
         _ request: FetchRequest, completion: @escaping @Sendable (Result<FetchResponse, any Error>) -> Void
     ) -> (@Sendable () -> Void)? {
+        start(request, streaming: false) { result in
+            completion(
+                result.flatMap { opened in Result { () throws(HTTPError) in try FetchResponse(buffered: opened) } })
+        }
+    }
+
+    /// Sends `request` like ``start(_:completion:)``, but answers once the final response's head is in: its body
+    /// is streamed unless it came whole with the head (``HTTPTransport/startStreaming(_:timeout:maxBodyBytes:completion:)``).
+    /// Returns nil (having done nothing) when the transport cannot send this way.
+    public func startStreaming(
+        _ request: FetchRequest, completion: @escaping @Sendable (Result<OpenedResponse, any Error>) -> Void
+    ) -> (@Sendable () -> Void)? {
+        start(request, streaming: true, completion: completion)
+    }
+
+    private func start(
+        _ request: FetchRequest, streaming: Bool,
+        completion: @escaping @Sendable (Result<OpenedResponse, any Error>) -> Void
+    ) -> (@Sendable () -> Void)? {
         let hop: FetchHop
         do {
             hop = try FetchHop(request)
@@ -184,7 +220,8 @@ public struct Fetcher: Sendable {
             completion(.failure(error))
             return {}
         }
-        let fetch = CallbackFetch(fetcher: self, mode: request.redirect, hop: hop, completion: completion)
+        let fetch = CallbackFetch(
+            fetcher: self, mode: request.redirect, streaming: streaming, hop: hop, completion: completion)
         guard fetch.sendFirst() else { return nil }
         return { fetch.cancel() }
     }
@@ -256,6 +293,7 @@ struct FetchHop: Sendable {
         request = HTTPTransportRequest(
             method: fetch.method, url: target.text, headers: fetch.headers, body: fetch.body,
             connectTimeout: fetch.connectTimeout)
+        request.bodyStream = fetch.bodyStream
     }
 
     /// The targets of the URLs fetched lately (parsing one with Foundation's `URL` took ~2% of the JS thread's
@@ -297,7 +335,13 @@ struct FetchHop: Sendable {
         {
             request.method = "GET"
             request.body = nil
+            request.bodyStream = nil
             request.headers.removeAll { Fetcher.bodyHeaders.contains($0.name.lowercased()) }
+        }
+        if request.bodyStream != nil {
+            throw HTTPError.network(
+                kind: "redirect", message: "cannot follow a redirect (status \(response.status)) with a stream body",
+                url: request.url)
         }
         if nextTarget.origin != target.origin {
             request.headers.removeAll {
@@ -324,15 +368,18 @@ private final class CallbackFetch: Sendable {
 
     private let fetcher: Fetcher
     private let mode: RedirectMode
-    private let completion: @Sendable (Result<FetchResponse, any Error>) -> Void
+    /// Whether the final response answers with its head (``HTTPTransport/startStreaming(_:timeout:maxBodyBytes:completion:)``).
+    private let streaming: Bool
+    private let completion: @Sendable (Result<OpenedResponse, any Error>) -> Void
     private let state: Mutex<State>
 
     init(
-        fetcher: Fetcher, mode: RedirectMode, hop: FetchHop,
-        completion: @escaping @Sendable (Result<FetchResponse, any Error>) -> Void
+        fetcher: Fetcher, mode: RedirectMode, streaming: Bool, hop: FetchHop,
+        completion: @escaping @Sendable (Result<OpenedResponse, any Error>) -> Void
     ) {
         self.fetcher = fetcher
         self.mode = mode
+        self.streaming = streaming
         self.completion = completion
         self.state = Mutex(State(hop: hop))
     }
@@ -363,16 +410,21 @@ private final class CallbackFetch: Sendable {
     }
 
     private func start(_ request: HTTPTransportRequest) -> (@Sendable () -> Void)? {
-        fetcher.transport.startBuffered(
-            request, timeout: fetcher.timeout, maxBodyBytes: fetcher.maxBodyBytes,
-            completion: { self.received($0) })
+        let transport = fetcher.transport
+        return streaming
+            ? transport.startStreaming(
+                request, timeout: fetcher.timeout, maxBodyBytes: fetcher.maxBodyBytes,
+                completion: { self.received($0) })
+            : transport.startBuffered(
+                request, timeout: fetcher.timeout, maxBodyBytes: fetcher.maxBodyBytes,
+                completion: { self.received($0) })
     }
 
     /// A hop's outcome: the fetch's end, or the next hop of a redirect.
     private func received(_ result: Result<HTTPTransportResponse, any Error>) {
         enum Step {
             case send(HTTPTransportRequest)
-            case end(Result<FetchResponse, any Error>)
+            case end(Result<OpenedResponse, any Error>)
             case none
         }
         let step = state.withLock { state -> Step in
@@ -385,16 +437,10 @@ private final class CallbackFetch: Sendable {
                     return .send(state.hop.request)
                 }
                 state.ended = true
-                let url = state.hop.request.url
-                guard let body = response.body.buffered else {
-                    throw HTTPError.network(
-                        kind: "other", message: "the transport answered with a streamed body", url: url)
-                }
                 return .end(
                     .success(
-                        FetchResponse(
-                            status: response.status, statusText: response.reason, headers: response.headers, url: url,
-                            redirected: state.hop.redirects > 0, body: body)))
+                        OpenedResponse(
+                            head: response, url: state.hop.request.url, redirected: state.hop.redirects > 0)))
             } catch {
                 state.ended = true
                 return .end(.failure(error))

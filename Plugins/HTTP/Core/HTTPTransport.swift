@@ -77,8 +77,8 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
     public typealias Element = [UInt8]
 
     private let make: @Sendable () -> AsyncIterator
-    /// The whole body, when it was given in memory (``bytes(_:)``).
-    private(set) var buffered: [UInt8]?
+    /// The whole body, when it was given in memory (``bytes(_:)``); nil for a body still arriving.
+    public private(set) var buffered: [UInt8]?
 
     /// A body whose iterator is made by `makeNext`: each call of the returned closure gives the next
     /// chunk, or nil at the end.
@@ -176,6 +176,15 @@ public protocol HTTPTransport: Sendable {
         _ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int,
         completion: @escaping @Sendable (Result<HTTPTransportResponse, any Error>) -> Void
     ) -> (@Sendable () -> Void)?
+    /// Starts sending `request` as ``startBuffered(_:timeout:maxBodyBytes:completion:)`` does, but answers once
+    /// the head is in, without waiting for a body that is not complete by then: that body is streamed (it has no
+    /// ``HTTPResponseBody/buffered`` bytes), read from the network only as fast as it is consumed, and dropping
+    /// it (or cancelling the task reading it) cancels the request. A body that arrives with its head comes whole,
+    /// as from `startBuffered`. Returns nil when the transport cannot send this way (the default).
+    func startStreaming(
+        _ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int,
+        completion: @escaping @Sendable (Result<HTTPTransportResponse, any Error>) -> Void
+    ) -> (@Sendable () -> Void)?
     /// Releases connections and threads; awaited in the plugin's `shutdown`.
     func shutdown() async
     /// Where the plugin's `request` calls that need a Swift task run, when the transport has executors of its
@@ -214,6 +223,11 @@ extension HTTPTransport {
     }
 
     public func startBuffered(
+        _ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int,
+        completion: @escaping @Sendable (Result<HTTPTransportResponse, any Error>) -> Void
+    ) -> (@Sendable () -> Void)? { nil }
+
+    public func startStreaming(
         _ request: HTTPTransportRequest, timeout: Duration, maxBodyBytes: Int,
         completion: @escaping @Sendable (Result<HTTPTransportResponse, any Error>) -> Void
     ) -> (@Sendable () -> Void)? { nil }

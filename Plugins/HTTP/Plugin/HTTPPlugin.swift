@@ -86,6 +86,8 @@ public struct HTTPPlugin: BridgePlugin {
         let cache: CacheState
         let transfers: TransferSettings
         let daoDefinitions = DAODefinitions()
+        /// Bodies crossing the bridge in pieces (HTTPPlugin+Bodies.swift).
+        let bodies = OpenBodies()
     }
 
     public func setUp(_ context: SetUpContext<Self>) async throws -> State {
@@ -104,6 +106,7 @@ public struct HTTPPlugin: BridgePlugin {
     }
 
     public func shutdown(_ state: State) async {
+        state.bodies.cancelAll()
         await state.fetcher.transport.shutdown()
     }
 
@@ -128,13 +131,19 @@ public struct HTTPPlugin: BridgePlugin {
         plugin.start("request", args: RequestArguments.self) { context, args, reply in
             let request: FetchRequest
             do {
-                request = try args.request()
+                var built = try args.request()
+                if let id = args.bodyStream { built.bodyStream = try context.state.bodies.requestBody(id).stream }
+                request = built
             } catch {
+                if let id = args.bodyStream { context.state.bodies.closeRequestBody(id) }
                 return reply.reject(error)
             }
             let policy = PolicyFetcher(
                 fetcher: context.state.fetcher, retry: args.retry, totalTimeoutMs: args.totalTimeoutMs,
                 clock: context.clock)
+            if args.stream == true, policy == nil {
+                return open(context, reply, request, bodyStream: args.bodyStream)
+            }
             exchange(context, reply, plain: policy == nil ? request : nil) {
                 EncodedJSON(encode($0))
             } work: {
@@ -143,6 +152,7 @@ public struct HTTPPlugin: BridgePlugin {
                 return EncodedJSON(encode(response, attempts: attempts))
             }
         }
+        bodyActions(&plugin)
         cacheActions(&plugin)
         daoActions(&plugin)
         plugin.sync("settings") { context -> JSONValue in
@@ -157,13 +167,56 @@ public struct HTTPPlugin: BridgePlugin {
         transferActions(&plugin)
     }
 
-    /// Answers a call that makes an HTTP exchange: without a Swift task when the call is `plain` (one request,
-    /// no retry, timeout, cache or mock) and the transport can — its completion answers through `read` —
-    /// else from a task on the executor the transport prefers, through `work`. Errors go through `failure`.
+    /// Answers a call that makes an HTTP exchange with the whole body read: without a Swift task when the call is
+    /// `plain` (one request, no retry, timeout, cache or mock) and the transport can — its completion answers
+    /// through `read` — else through `work` (see ``exchange(_:_:failure:start:work:)``).
     static func exchange(
         _ context: PluginContext<Self>, _ reply: CallReply, plain: FetchRequest?,
         failure: @escaping @Sendable (any Error) -> any Error = { $0 },
         read: @escaping @Sendable (FetchResponse) throws -> EncodedJSON,
+        work: @escaping @Sendable () async throws -> EncodedJSON
+    ) {
+        var start: ExchangeStart?
+        if let plain {
+            start = { fetcher, end in
+                fetcher.start(plain) { result in end(result.flatMap { response in Result { try read(response) } }) }
+            }
+        }
+        exchange(context, reply, failure: failure, start: start, work: work)
+    }
+
+    /// `request` with `stream: true`: answers with the head, the body left here unless it came whole with the
+    /// head (``encode(opened:bodies:)``). Without a Swift task when the transport can; a stream request body
+    /// (pipe `bodyStream`) needs one, and its pipe is closed when the request has its answer.
+    static func open(_ context: PluginContext<Self>, _ reply: CallReply, _ request: FetchRequest, bodyStream: Int?) {
+        let state = context.state
+        // A call cancelled meanwhile drops the response (and so cancels a streamed body) instead of keeping it.
+        let answer: @Sendable (OpenedResponse) -> EncodedJSON = { opened in
+            reply.isCancelled ? EncodedJSON(.null) : encode(opened: opened, bodies: state.bodies)
+        }
+        var start: ExchangeStart?
+        if bodyStream == nil {
+            start = { fetcher, end in fetcher.startStreaming(request) { result in end(result.map(answer)) } }
+        }
+        exchange(context, reply, start: start) {
+            defer { if let bodyStream { state.bodies.closeRequestBody(bodyStream) } }
+            return answer(try await state.fetcher.open(request))
+        }
+    }
+
+    /// Starts an exchange on the fetcher, answering through the completion it is given; returns how to cancel it,
+    /// or nil having done nothing when the transport cannot start it without a task.
+    typealias ExchangeStart = (Fetcher, @escaping @Sendable (Result<EncodedJSON, any Error>) -> Void) -> (
+        @Sendable () -> Void
+    )?
+
+    /// Answers a call that makes an HTTP exchange: without a Swift task when `start` can (it starts the exchange
+    /// on the fetcher and answers through its completion, or returns nil having done nothing), else from a task
+    /// on the executor the transport prefers, through `work`. Errors go through `failure`.
+    static func exchange(
+        _ context: PluginContext<Self>, _ reply: CallReply,
+        failure: @escaping @Sendable (any Error) -> any Error = { $0 },
+        start: ExchangeStart?,
         work: @escaping @Sendable () async throws -> EncodedJSON
     ) {
         let state = context.state
@@ -176,10 +229,7 @@ public struct HTTPPlugin: BridgePlugin {
             case .failure(let error): reply.reject(failure(error))
             }
         }
-        if let plain,
-            let cancel = state.fetcher.start(
-                plain, completion: { result in end(result.flatMap { response in Result { try read(response) } }) })
-        {
+        if let start, let cancel = start(state.fetcher, end) {
             return reply.onCancel(cancel)
         }
         let task = Task(executorPreference: executor) {
@@ -194,12 +244,21 @@ public struct HTTPPlugin: BridgePlugin {
 
     /// The members of an answer other than its body.
     static func head(_ response: FetchResponse, attempts: Int?, source: String? = nil) -> JSONObject {
+        head(
+            status: response.status, statusText: response.statusText, headers: response.headers, url: response.url,
+            redirected: response.redirected, attempts: attempts, source: source)
+    }
+
+    static func head(
+        status: Int, statusText: String, headers: [HTTPField], url: String, redirected: Bool, attempts: Int?,
+        source: String? = nil
+    ) -> JSONObject {
         var object: JSONObject = [
-            "status": .number(Double(response.status)),
-            "statusText": .string(response.statusText),
-            "headers": .array(response.headers.map { .array([.string($0.name.lowercased()), .string($0.value)]) }),
-            "url": .string(response.url),
-            "redirected": .bool(response.redirected),
+            "status": .number(Double(status)),
+            "statusText": .string(statusText),
+            "headers": .array(headers.map { .array([.string($0.name.lowercased()), .string($0.value)]) }),
+            "url": .string(url),
+            "redirected": .bool(redirected),
         ]
         if let attempts { object["attempts"] = .number(Double(attempts)) }
         if let source { object["source"] = .string(source) }
@@ -263,11 +322,15 @@ struct RequestArguments: ArgumentsReadable {
     /// The deadline of each attempt, body included, in milliseconds.
     var totalTimeoutMs: Int?
     var retry: RetryPolicy?
+    /// Answer once the head is in, leaving a body still arriving to `bodyRead` (HTTPPlugin+Bodies.swift).
+    var stream: Bool?
+    /// The id of a request body pipe (`bodyOpen`) to send, chunked, instead of `body`.
+    var bodyStream: Int?
 
     static let typeScript = TypeScriptType.raw(
         "{ url: string; method?: string; headers?: Array<[string, string]>; body?: string; bodyBase64?: string; "
             + "redirect?: \"follow\" | \"manual\" | \"error\"; connectTimeoutMs?: number; totalTimeoutMs?: number; "
-            + "retry?: object }")
+            + "retry?: object; stream?: boolean; bodyStream?: number }")
 
     /// The characters of an HTTP token (a method name).
     static let tokenBytes = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
@@ -332,6 +395,6 @@ extension RequestArguments {
             body: try reader.string("body"), bodyBase64: try reader.string("bodyBase64"),
             redirect: try reader.string("redirect"), connectTimeoutMs: try reader.int("connectTimeoutMs"),
             totalTimeoutMs: try reader.int("totalTimeoutMs"), retry: try reader.decode(RetryPolicy.self, "retry"),
-        )
+            stream: try reader.bool("stream"), bodyStream: try reader.int("bodyStream"))
     }
 }

@@ -291,9 +291,12 @@ function copyHeaders(headers, guard) {
 // MARK: - Bodies
 
 /// A body's content: text (a JS string) and/or bytes (a Uint8Array); converted lazily. A body from a
-/// ReadableStream has `stream` set instead until it is read whole.
+/// ReadableStream has `stream` set instead until it is read whole, and a fetched body still arriving has
+/// `native` (a NativeBody).
 class BodyContent {
-  constructor(text, bytes, stream = null) { this.text = text; this.bytes = bytes; this.stream = stream; }
+  constructor(text, bytes, stream = null, native = null) {
+    this.text = text; this.bytes = bytes; this.stream = stream; this.native = native;
+  }
   asText() {
     if (this.text === undefined) this.text = utf8Decode(this.bytes);
     return this.text.charCodeAt(0) === 0xfeff ? this.text.slice(1) : this.text;
@@ -374,6 +377,8 @@ function bodyStream(state) {
     const content = state.content;
     if (content.stream !== null) {
       state.stream = content.stream;
+    } else if (content.native !== null) {
+      state.stream = content.native.stream();
     } else {
       const ReadableStream = runtime.ReadableStream;
       if (typeof ReadableStream !== "function") throw new TypeError("Response.body: ReadableStream is not implemented");
@@ -408,9 +413,14 @@ function consume(owner) {
   if (isUnusable(state)) return Promise.reject(bodyUsedError());
   if (state.content === null) return Promise.resolve(null);
   state.used = true;
-  // Fast path: a body never touched as a stream is read directly; otherwise through the stream.
+  // Fast path: a body never touched as a stream is read directly (one native call for a fetched body still
+  // arriving); otherwise through the stream.
   const stream = state.stream ?? state.content.stream;
-  if (stream === null) return Promise.resolve(state.content);
+  if (stream === null) {
+    const native = state.content.native;
+    if (native === null) return Promise.resolve(state.content);
+    return native.readAll().then((bytes) => new BodyContent(undefined, bytes));
+  }
   if (stream.locked) return Promise.reject(bodyUsedError());
   return readAll(stream).then((bytes) => new BodyContent(undefined, bytes));
 }
@@ -476,7 +486,7 @@ function mixBody(cls) {
 /// The content of a clone: the same bytes, or for a stream body one branch of a tee (the other stays).
 function cloneContent(state) {
   if (state.content === null) return null;
-  const stream = state.stream ?? state.content.stream;
+  const stream = state.content.native !== null ? bodyStream(state) : state.stream ?? state.content.stream;
   if (stream === null) return state.content;
   const [mine, theirs] = stream.tee();
   state.stream = mine;
@@ -827,8 +837,8 @@ class Response {
     return response;
   }
 
-  /// A response from the plugin's answer (internal).
-  static _fromWire(answer) {
+  /// A response from the plugin's answer (internal); `signal` aborts a body still arriving.
+  static _fromWire(answer, signal) {
     const response = new Response(null, { status: 200 });
     response.#status = answer.status;
     response.#statusText = answer.statusText;
@@ -840,6 +850,8 @@ class Response {
     state.headers = response.#headers;
     if (answer.content !== undefined) {
       state.content = answer.content;
+    } else if (answer.bodyId !== undefined) {
+      state.content = new BodyContent(undefined, undefined, null, new NativeBody(answer.bodyId, signal));
     } else {
       state.content = answer.body !== undefined ? new BodyContent(answer.body, undefined)
         : new BodyContent(undefined, base64Decode(answer.bodyBase64));
@@ -966,11 +978,136 @@ function networkError(error) {
 
 function send(args, signal) {
   return plugin.call("request", args, signal === undefined ? undefined : { signal }).then(
-    (answer) => responseFromWire(answer),
+    (answer) => responseFromWire(answer, signal),
     (error) => {
       if (signal !== undefined && signal.aborted) throw abortReason(signal);
       throw networkError(error);
     });
+}
+
+let bodyCancel;
+
+/// A fetched response body still on the native side (the `request` answer's `bodyId`): read whole with one
+/// call (`text()` and the other readers, when `body` was never touched), or pulled through `body`, one
+/// `bodyRead` per pull, so the network is read only as fast as the script reads. Aborting the fetch's signal
+/// cancels it, and so does cancelling its stream.
+class NativeBody {
+  constructor(id, signal) {
+    this.id = id;
+    this.signal = signal;
+    this.ended = false;
+    this.error = undefined;
+    this.controller = null;
+    this.onAbort = undefined;
+    if (signal !== undefined) {
+      this.onAbort = () => this.fail(abortReason(signal));
+      signal.addEventListener("abort", this.onAbort, { once: true });
+    }
+  }
+
+  /// Stops listening to the signal; with `cancel`, the native side drops the body and cancels its request.
+  end(cancel) {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.onAbort !== undefined) this.signal.removeEventListener("abort", this.onAbort);
+    if (cancel) {
+      bodyCancel ??= plugin.syncAction("bodyCancel");
+      bodyCancel({ id: this.id });
+    }
+  }
+
+  /// Ends the body with `reason` (an abort): its stream errors, and reads reject with it.
+  fail(reason) {
+    if (this.ended) return;
+    this.error = reason;
+    this.end(true);
+    if (this.controller !== null) this.controller.error(reason);
+  }
+
+  /// A failed read's error as fetch reports it.
+  failure(error) {
+    if (this.error !== undefined) return this.error;
+    this.end(false);
+    return networkError(error);
+  }
+
+  /// The whole (rest of the) body as a Uint8Array.
+  readAll() {
+    if (this.error !== undefined) return Promise.reject(this.error);
+    return plugin.call("bodyRead", { id: this.id, all: true }).then(
+      (answer) => { this.end(false); return answer.bytes; },
+      (error) => { throw this.failure(error); });
+  }
+
+  /// The body as a byte ReadableStream that pulls each chunk from the native side when it is read.
+  stream() {
+    const body = this;
+    const ReadableStream = runtime.ReadableStream;
+    if (typeof ReadableStream !== "function") throw new TypeError("Response.body: ReadableStream is not implemented");
+    const stream = new ReadableStream({
+      type: "bytes",
+      start(controller) { body.controller = controller; },
+      pull(controller) {
+        disturbedStreams.add(stream);
+        if (body.error !== undefined) return Promise.reject(body.error);
+        return plugin.call("bodyRead", { id: body.id }).then((answer) => {
+          if (!answer.done) {
+            controller.enqueue(answer.bytes);
+            return;
+          }
+          body.end(false);
+          controller.close();
+          // A BYOB read waiting at the end ends with a zero-length answer.
+          controller.byobRequest?.respond(0);
+        }, (error) => {
+          // An abort has already errored the stream.
+          if (body.error === undefined) controller.error(body.failure(error));
+        });
+      },
+      cancel() {
+        disturbedStreams.add(stream);
+        body.end(true);
+      },
+    });
+    return stream;
+  }
+}
+
+/// Sends a request whose body is `stream`: its chunks (each a Uint8Array, else a TypeError) are written to a
+/// native pipe as the request sends them, each write answering once the pipe has room, so the stream is read
+/// only as fast as the network takes it. A failing stream fails the request with a TypeError.
+function sendStream(args, signal, stream) {
+  const id = plugin.execSync("bodyOpen", {});
+  args.bodyStream = id;
+  const reader = stream.getReader();
+  let settled = false;
+  let failure;
+  (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (settled) return;
+      if (done) {
+        await plugin.call("bodyWrite", { id, end: true });
+        return;
+      }
+      if (!(value instanceof Uint8Array)) throw new TypeError("fetch failed: a request body stream chunk is not a Uint8Array.");
+      await plugin.call("bodyWrite", { id, chunk: value });
+    }
+  })().catch((error) => {
+    reader.cancel(error).catch(() => {});
+    // Once the request has its answer, its pipe is closed and later writes fail: nothing to report.
+    if (settled) return;
+    failure = error instanceof TypeError ? error : new TypeError("fetch failed: the request body stream errored.", { cause: error });
+    plugin.call("bodyWrite", { id, error: failure.message }).catch(() => {});
+  });
+  return send(args, signal).then((response) => {
+    settled = true;
+    return response;
+  }, (error) => {
+    settled = true;
+    reader.cancel(error).catch(() => {});
+    throw failure ?? error;
+  });
 }
 
 function fetch(input, init = undefined) {
@@ -985,17 +1122,15 @@ function fetch(input, init = undefined) {
   }
   if (signal !== undefined && signal.aborted) return Promise.reject(abortReason(signal));
   if (args.url.startsWith("data:")) return fetchDataURL(args.url, signal);
+  // The response resolves with its head; a body not complete by then is read on demand (NativeBody).
+  args.stream = true;
   if (content === null) return send(args, signal);
   const stream = state.stream ?? content.stream;
   if (stream === null) {
     Object.assign(args, content.wire());
     return send(args, signal);
   }
-  // A stream body: read whole, then sent (the transport sends it with a length).
-  return readAll(stream).then((bytes) => {
-    Object.assign(args, new BodyContent(undefined, bytes).wire());
-    return send(args, signal);
-  });
+  return sendStream(args, signal, stream);
 }
 
 // MARK: - Queues

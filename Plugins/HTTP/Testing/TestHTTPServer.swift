@@ -23,7 +23,12 @@ public final class TestHTTPServer: Sendable {
         /// The request target: path and query.
         public var uri: String
         public var headers: [HTTPFieldPair]
+        /// The body, or its first ``TestHTTPServer/keptBodyBytes`` bytes when it is longer.
         public var body: [UInt8]
+        /// The whole body's length (``body`` may hold only its start).
+        public var bodyLength: Int
+        /// The whole body's ``TestHTTPServer/fnv1a(_:continuing:)`` hash.
+        public var bodyHash: UInt64
 
         public var path: String { String(uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]) }
         public var query: String? {
@@ -144,6 +149,7 @@ public final class TestHTTPServer: Sendable {
     private let recorded = Mutex<[Request]>([])
     private let streamed = Atomic<Int64>(0)
     private let accepted = Atomic<Int>(0)
+    private let closed = Atomic<Int>(0)
     /// The port the server listens on.
     public let port: Int
 
@@ -198,6 +204,21 @@ public final class TestHTTPServer: Sendable {
     /// How many connections the server has accepted so far.
     public var connectionsAccepted: Int { accepted.load(ordering: .relaxed) }
 
+    /// How many connections have closed so far (either side closing them).
+    public var connectionsClosed: Int { closed.load(ordering: .relaxed) }
+
+    fileprivate func countClosed() { closed.add(1, ordering: .relaxed) }
+
+    /// How much of a request body ``Request/body`` keeps (its length and hash cover all of it).
+    public static let keptBodyBytes = 16 << 20
+
+    /// The 64-bit FNV-1a hash of `bytes`, continuing from `hash` (start with the default).
+    public static func fnv1a(_ bytes: some Sequence<UInt8>, continuing hash: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
+        var hash = hash
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+
     /// How many bytes of generated bodies the server has written so far (all connections).
     public var generatedBytesSent: Int64 { streamed.load(ordering: .relaxed) }
 
@@ -225,21 +246,34 @@ private final class ConnectionHandler: ChannelInboundHandler {
     private let server: () -> TestHTTPServer?
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
+    private var bodyLength = 0
+    private var bodyHash = TestHTTPServer.fnv1a([])
 
     init(server: @escaping () -> TestHTTPServer?) { self.server = server }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        server()?.countClosed()
+        context.fireChannelInactive()
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
             body = []
-        case .body(var buffer):
-            body += buffer.readBytes(length: buffer.readableBytes) ?? []
+            bodyLength = 0
+            bodyHash = TestHTTPServer.fnv1a([])
+        case .body(let buffer):
+            bodyLength += buffer.readableBytes
+            bodyHash = buffer.withUnsafeReadableBytes { TestHTTPServer.fnv1a($0, continuing: bodyHash) }
+            let kept = min(buffer.readableBytes, max(0, TestHTTPServer.keptBodyBytes - body.count))
+            body += buffer.getBytes(at: buffer.readerIndex, length: kept) ?? []
         case .end:
             guard let head, let server = server() else { return }
             let request = TestHTTPServer.Request(
                 method: head.method.rawValue, uri: head.uri,
-                headers: head.headers.map { TestHTTPServer.HTTPFieldPair($0.name, $0.value) }, body: body)
+                headers: head.headers.map { TestHTTPServer.HTTPFieldPair($0.name, $0.value) }, body: body,
+                bodyLength: bodyLength, bodyHash: bodyHash)
             let response = server.handle(request)
             let isHead = head.method == .HEAD
             let version = head.version
