@@ -1,5 +1,5 @@
 import HTTPPlugin
-import Synchronization
+import JSBridgeBase
 import Testing
 
 @testable import HTTPCore
@@ -9,7 +9,7 @@ import Testing
 
     @Test func remembersUpToItsCapacityThenStartsOver() {
         let memo = BoundedMemo<Int>(capacity: 2)
-        let made = Mutex(0)
+        let made = Locked(0)
         func value(_ key: String) -> Int {
             memo.value(for: key) {
                 made.withLock { $0 += 1 }

@@ -2,7 +2,6 @@ import Foundation
 import HTTPPlugin
 import JSBridgeCore
 import JSBridgeTesting
-import Synchronization
 import Testing
 
 @testable import HTTPCore
@@ -397,7 +396,7 @@ import Testing
 
 /// A thread-safe counter for handlers: `next()` returns 1, 2, 3, …
 final class CacheTestCounter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
 
     func next() -> Int {
         value.withLock {

@@ -249,7 +249,7 @@ import Testing
     }
 
     @Test func retriesStatusesWithBackoffAndHookOutcomes() async throws {
-        let hits = Mutex(0)
+        let hits = Locked(0)
         let (result, server) = try await run(
             """
             const Flaky = HTTP.dao({ name: "Flaky", baseURL: base, path: "/flaky", retry: { count: 3, delayMs: 20 } });
@@ -542,7 +542,7 @@ import Testing
     }
 
     @Test func cachesStoreOnlyValidatedResponsesAndServeThemPerMode() async throws {
-        let version = Mutex(0)
+        let version = Locked(0)
         let (result, server) = try await run(
             """
             Model.define("Doc", { v: "int" });

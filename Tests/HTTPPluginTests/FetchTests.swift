@@ -3,7 +3,6 @@ import HTTPPlugin
 import HTTPPluginTesting
 import JSBridgeCore
 import JSBridgeTesting
-import Synchronization
 import Testing
 
 /// `fetch()` and friends from JavaScript, against a real server on loopback.
@@ -324,7 +323,7 @@ import Testing
     }
 
     @Test func abortCancelsTheNativeRequest() async throws {
-        let cancelled = Mutex(false)
+        let cancelled = Locked(false)
         let transport = RecordingHTTPTransport { _ in
             do {
                 try await Task.sleep(for: .seconds(20))

@@ -5,7 +5,6 @@ import HTTPPluginTesting
 import JSBridgeCore
 import JSBridgeTesting
 import NIOPosix
-import Synchronization
 import Testing
 
 /// The `request` action through PluginTester, with the recording transport and the live one.
@@ -210,7 +209,7 @@ import Testing
     }
 
     @Test func cancellationReachesTheTransport() async throws {
-        let cancelled = Mutex(false)
+        let cancelled = Locked(false)
         let transport = RecordingHTTPTransport { _ in
             do {
                 try await Task.sleep(for: .seconds(30))

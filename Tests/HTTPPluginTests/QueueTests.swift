@@ -3,7 +3,6 @@ import HTTPPlugin
 import HTTPPluginTesting
 import JSBridgeCore
 import JSBridgeTesting
-import Synchronization
 import Testing
 
 /// `HTTP.queue(name)` — named request queues, against a real server on loopback.
@@ -254,7 +253,7 @@ import Testing
 
 /// When requests reached the server.
 final class Arrivals: Sendable {
-    private let storage = Mutex<[ContinuousClock.Instant]>([])
+    private let storage = Locked<[ContinuousClock.Instant]>([])
     func record() { storage.withLock { $0.append(ContinuousClock.now) } }
     var times: [ContinuousClock.Instant] { storage.withLock { $0 } }
 }

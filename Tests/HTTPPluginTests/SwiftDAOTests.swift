@@ -4,7 +4,6 @@ import HTTPPluginTesting
 import JSBridgeCore
 import JSBridgeTesting
 import ModelConversion
-import Synchronization
 import Testing
 
 struct User: ModelConvertible, Hashable, Sendable {
@@ -17,7 +16,7 @@ struct User: ModelConvertible, Hashable, Sendable {
 }
 
 final class Recorder: Sendable {
-    let steps = Mutex<[String]>([])
+    let steps = Locked<[String]>([])
 }
 
 /// Shared settings: every DAO of this API builds on `base`.
@@ -180,7 +179,7 @@ struct CreateUser: HTTPDAO {
 
     @Test func statusesAreRetriedAndCancellationIsReported() async throws {
         try await withServer { server, client in
-            let hits = Mutex(0)
+            let hits = Locked(0)
             server.route("/users") { _ in
                 let n = hits.withLock { value in
                     value += 1
@@ -219,7 +218,7 @@ struct CachedUsers: HTTPDAO {
 extension SwiftDAOTests {
     @Test func cachedEndpointsStoreConvertedResponsesOnly() async throws {
         let server = try await TestHTTPServer.start()
-        let valid = Mutex(false)
+        let valid = Locked(false)
         server.route("/users") { _ in
             valid.withLock { $0 }
                 ? .json(#"{"data":[{"id":1,"name":"A"}]}"#) : .json(#"{"data":[{"id":"x","name":"A"}]}"#)
@@ -243,7 +242,7 @@ extension SwiftDAOTests {
     /// `both` as in JavaScript: the stored answer goes to `onCache`, the call returns the network's and stores it.
     @Test func bothModeHandsTheStoredAnswerToOnCacheThenReturnsTheNetworks() async throws {
         let server = try await TestHTTPServer.start()
-        let version = Mutex(0)
+        let version = Locked(0)
         server.route("/users") { _ in
             let id = version.withLock {
                 $0 += 1; return $0
@@ -253,7 +252,7 @@ extension SwiftDAOTests {
         let transport = AsyncHTTPClientTransport()
         let client = DAOClient(transport: transport, cache: HTTPCache(store: InMemoryHTTPCacheStore()))
         let dao = CachedUsers(baseURL: server.baseURL, mode: .both)
-        let cached = Mutex<[[User]]>([])
+        let cached = Locked<[[User]]>([])
         let record: @Sendable ([User]) async throws -> Void = { users in cached.withLock { $0.append(users) } }
 
         #expect(try await client.send(dao, onCache: record) == [User(id: 1, name: "A")])

@@ -3,7 +3,6 @@ import HTTPPlugin
 import HTTPPluginTesting
 import JSBridgeCore
 import JSBridgeTesting
-import Synchronization
 import Testing
 
 /// The downloader core against a real server on loopback.
@@ -41,7 +40,7 @@ import Testing
             server.route("/files/data.bin") { _ in
                 .bytes(body, contentType: "application/x-thing; charset=binary")
             }
-            let events = Mutex<[TransferProgress]>([])
+            let events = Locked<[TransferProgress]>([])
             let result = try await downloader.download(DownloadRequest(url: server.url("/files/data.bin"))) {
                 progress in
                 events.withLock { $0.append(progress) }
@@ -63,7 +62,7 @@ import Testing
     @Test func progressWithoutLengthAndThrottling() async throws {
         try await Self.withDownloader(progressInterval: .seconds(60)) { server, downloader in
             server.route("/chunked") { _ in .chunked(["a", "bb", "ccc"], interval: .milliseconds(5)) }
-            let events = Mutex<[TransferProgress]>([])
+            let events = Locked<[TransferProgress]>([])
             let result = try await downloader.download(DownloadRequest(url: server.url("/chunked"))) { progress in
                 events.withLock { $0.append(progress) }
             }
@@ -169,7 +168,7 @@ import Testing
 
     @Test func collisionsAreNumberedUnlessOverwriting() async throws {
         try await Self.withDownloader { server, downloader in
-            let count = Mutex(0)
+            let count = Locked(0)
             server.route("/report.pdf") { _ in
                 let n = count.withLock {
                     $0 += 1; return $0

@@ -2,7 +2,6 @@ import Foundation
 import HTTPPlugin
 import HTTPPluginTesting
 import JSBridgeTesting
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -60,8 +59,8 @@ import Testing
             fetcher: Fetcher(transport: transport, authorize: { _, _ in }), directory: directory,
             progressInterval: .milliseconds(50))
         let baseline = Self.residentBytes()
-        let peak = Mutex(baseline)
-        let events = Mutex<[Int64]>([])
+        let peak = Locked(baseline)
+        let events = Locked<[Int64]>([])
         let clock = ContinuousClock()
         let start = clock.now
         let result = try await downloader.download(DownloadRequest(url: server.url("/big.bin"))) { progress in

@@ -3,7 +3,6 @@ import HTTPPlugin
 import HTTPPluginTesting
 import JSBridgeCore
 import JSBridgeTesting
-import Synchronization
 import Testing
 
 /// A small multipart/form-data parser for checking what the server received.
@@ -138,7 +137,7 @@ func parseMultipart(_ body: [UInt8], contentType: String) -> [ParsedPart]? {
         let uploader = Uploader(
             fetcher: Fetcher(transport: transport, authorize: { _, _ in }), progressInterval: .zero, chunkSize: 64 << 10
         )
-        let events = Mutex<[TransferProgress]>([])
+        let events = Locked<[TransferProgress]>([])
         let response = try await uploader.upload(
             UploadRequest(
                 url: server.url("/upload"), headers: [HTTPField("X-Token", "t"), HTTPField("Content-Type", "x/y")],

@@ -47,7 +47,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         case sharedLoop(Int)
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let defaultConnectTimeout: Duration
     /// The JS threads' event loops that run requests.
     private let jsLoops = JSThreadEventLoops()
@@ -526,12 +526,12 @@ final class StreamedBody: Sendable {
         var cancel: (@Sendable () -> Void)?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let loop: any EventLoop
 
     init(loop: any EventLoop, cancel: @escaping @Sendable () -> Void) {
         self.loop = loop
-        self.state = Mutex(State(cancel: cancel))
+        self.state = Locked(State(cancel: cancel))
     }
 
     /// The body as its reader sees it. Dropping it (every copy, and its iterator) before its end cancels the
@@ -653,7 +653,7 @@ private struct ByteBufferChunks: AsyncSequence, Sendable {
 /// group has it). Shutting this group down leaves every loop running (none is its own).
 final class JSThreadEventLoops: EventLoopGroup {
     /// One executor per loop seen so far (usually one: the runtime's JS thread).
-    private let executors = Mutex<[EventLoopTaskExecutor]>([])
+    private let executors = Locked<[EventLoopTaskExecutor]>([])
 
     /// The loop seen last (connections are made on the loop of the request that needs one).
     func next() -> any EventLoop {

@@ -1,9 +1,9 @@
-import Synchronization
+import JSBridgeBase
 
 /// Remembers the values made from a few strings (parsed URLs): a script usually requests the same few URLs
 /// again and again. Holds at most `capacity` values, and forgets them all when full.
 package final class BoundedMemo<Value: Sendable>: Sendable {
-    private let values = Mutex<[String: Value]>([:])
+    private let values = Locked<[String: Value]>([:])
     private let capacity: Int
 
     package init(capacity: Int = 64) { self.capacity = capacity }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JSBridgeBase
 
 /// What `fetch()` does with a redirect response (WHATWG `RequestRedirect`).
 public enum RedirectMode: String, Sendable, Hashable, CaseIterable {
@@ -371,7 +371,7 @@ private final class CallbackFetch: Sendable {
     /// Whether the final response answers with its head (``HTTPTransport/startStreaming(_:timeout:maxBodyBytes:completion:)``).
     private let streaming: Bool
     private let completion: @Sendable (Result<OpenedResponse, any Error>) -> Void
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(
         fetcher: Fetcher, mode: RedirectMode, streaming: Bool, hop: FetchHop,
@@ -381,7 +381,7 @@ private final class CallbackFetch: Sendable {
         self.mode = mode
         self.streaming = streaming
         self.completion = completion
-        self.state = Mutex(State(hop: hop))
+        self.state = Locked(State(hop: hop))
     }
 
     /// Sends the first hop; false when the transport cannot start it.

@@ -1,4 +1,4 @@
-import Synchronization
+import JSBridgeBase
 
 /// A fake ``HTTPTransport`` for tests: records every request and answers with `respond`.
 ///
@@ -10,8 +10,8 @@ import Synchronization
 /// ```
 public final class RecordingHTTPTransport: HTTPTransport {
     private let respond: @Sendable (HTTPTransportRequest) async throws -> HTTPTransportResponse
-    private let recorded = Mutex<[HTTPTransportRequest]>([])
-    private let shutDown = Mutex(false)
+    private let recorded = Locked<[HTTPTransportRequest]>([])
+    private let shutDown = Locked(false)
 
     /// A transport answering every request with `respond` (default: 200 with an empty body).
     public init(

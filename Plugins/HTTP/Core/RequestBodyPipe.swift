@@ -1,4 +1,4 @@
-import Synchronization
+import JSBridgeBase
 
 /// A request body written in chunks while the request sends it (a script's `ReadableStream` body): the
 /// writer's ``write(_:)`` waits while more than ``limit`` bytes wait to be sent, so a writer faster than the
@@ -19,7 +19,7 @@ public final class RequestBodyPipe: Sendable {
         var writer: CheckedContinuation<Void, any Error>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(limit: Int = 1 << 20) { self.limit = limit }
 

@@ -1,6 +1,5 @@
 import Foundation
 import JSBridgeCore
-import Synchronization
 
 /// The HTTP plugin's body actions, for bodies that cross the bridge in pieces (http.js; docs/http.md,
 /// "Streaming bodies"):
@@ -114,7 +113,7 @@ final class OpenBodies: Sendable {
         var requests: [Int: RequestBodyPipe] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Keeps `body` (of the response from `url`) to be read; returns its id.
     func add(_ body: HTTPResponseBody, url: String) -> Int {

@@ -1,6 +1,5 @@
 import Foundation
 import JSBridgeCore
-import Synchronization
 
 /// `--config` `"HTTP": {"cache": {...}}`: where the on-disk cache lives and how big it may get.
 public struct CacheConfiguration: Codable, Sendable {
@@ -24,7 +23,7 @@ final class CacheState: Sendable {
 
     /// Pending entries kept at most (a DAO commits or discards each; older ones are dropped past this).
     static let pendingLimit = 256
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let configuration: CacheConfiguration?
     private let storage: StorageLocation
     private let clock: any BridgeClock

@@ -1,6 +1,5 @@
 import Foundation
 import JSBridgeCore
-import Synchronization
 
 /// A JavaScript DAO as http-dao.js describes it, once, to `daoDefine`: its name and the parts of its
 /// definition that are data (hooks, function defaults and cache key functions stay in JavaScript). The engine
@@ -108,7 +107,7 @@ final class DAODefinitions: Sendable {
         var keys: [String: Int] = [:]
         var daos: [JavaScriptDAO] = []
     }
-    private let table = Mutex(Table())
+    private let table = Locked(Table())
 
     /// The number of the definition `text` (the same for the same text), or nil when the table is full.
     func define(_ text: String) throws(BridgeError) -> Int? {

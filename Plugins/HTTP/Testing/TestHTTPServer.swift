@@ -1,4 +1,5 @@
 import Foundation
+import JSBridgeBase
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -145,8 +146,8 @@ public final class TestHTTPServer: Sendable {
 
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
-    private let routes = Mutex<[String: Handler]>([:])
-    private let recorded = Mutex<[Request]>([])
+    private let routes = Locked<[String: Handler]>([:])
+    private let recorded = Locked<[Request]>([])
     private let streamed = Atomic<Int64>(0)
     private let accepted = Atomic<Int>(0)
     private let closed = Atomic<Int>(0)
@@ -162,7 +163,7 @@ public final class TestHTTPServer: Sendable {
     /// Starts a server on 127.0.0.1 with an ephemeral port.
     public static func start() async throws -> TestHTTPServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let box = Mutex<TestHTTPServer?>(nil)
+        let box = Locked<TestHTTPServer?>(nil)
         do {
             let channel = try await ServerBootstrap(group: group)
                 .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)

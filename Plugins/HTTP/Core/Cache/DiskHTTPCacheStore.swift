@@ -43,7 +43,7 @@ public final class DiskHTTPCacheStore: HTTPCacheStore {
         var lastSweep = Date.distantPast
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Opens (creating it if needed) the store in `directory`, then removes expired entries, stale temporary
     /// files and markers, and evicts down to the size limit.

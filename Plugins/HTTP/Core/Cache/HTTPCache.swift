@@ -1,6 +1,5 @@
 import Foundation
 import JSBridgeBase
-import Synchronization
 
 /// How a request uses the cache.
 public enum HTTPCacheMode: String, Sendable, Hashable, CaseIterable {
@@ -112,7 +111,7 @@ public final class HTTPCache: Sendable {
     public let store: any HTTPCacheStore
     /// The wall clock for ages and `Date`/`Expires` arithmetic.
     public let clock: any BridgeClock
-    private let counters = Mutex(HTTPCacheStatistics())
+    private let counters = Locked(HTTPCacheStatistics())
 
     /// A cache over `store` using `clock`.
     public init(store: any HTTPCacheStore, clock: any BridgeClock = SystemClock()) {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JSBridgeBase
 
 /// Where ``HTTPCache`` keeps its entries: one entry per key.
 ///
@@ -20,7 +20,7 @@ public protocol HTTPCacheStore: Sendable {
 
 /// An ``HTTPCacheStore`` in memory (for tests, or a cache that lives as long as the process).
 public final class InMemoryHTTPCacheStore: HTTPCacheStore {
-    private let state = Mutex<[String: HTTPCacheEntry]>([:])
+    private let state = Locked<[String: HTTPCacheEntry]>([:])
 
     /// An empty store.
     public init() {}

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JSBridgeBase
 
 /// What to upload: a multipart form sent with `method` to `url`.
 public struct UploadRequest: Sendable, Hashable {
@@ -111,9 +111,9 @@ private final class UploadState: Sendable {
         var failure: (any Error)?
     }
 
-    private let values: Mutex<Values>
+    private let values: Locked<Values>
 
-    init(throttle: ProgressThrottle) { values = Mutex(Values(throttle: throttle)) }
+    init(throttle: ProgressThrottle) { values = Locked(Values(throttle: throttle)) }
 
     func withLock<R: Sendable>(_ body: (inout Values) -> R) -> R { values.withLock { body(&$0) } }
 }
