@@ -11,8 +11,8 @@
 /// two-thread program that only appends and drains under one `Mutex` is reported; the same program on this
 /// type is not). pthread mutexes are intercepted by the sanitizers, and an uncontended lock costs about the same.
 public final class Locked<Value>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var value: Value
 
     /// A lock around `value`.
     public init(_ value: Value) {
@@ -27,7 +27,7 @@ public final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with the value while holding the lock.
-    @inline(__always)
+    @inlinable
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
         -> Result
     {
