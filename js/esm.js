@@ -121,6 +121,10 @@ function requestPosition(record, request) {
   return `${record.filename}:${positionOf(record.source, request.offset)}`;
 }
 
+/// The real path of each module file resolved so far, by the path it was imported as (a graph imports a shared
+/// helper from every module; as in Node, a file found once is not looked up again in the same run).
+const realPaths = new SafeMap();
+
 /// Resolves `specifier` imported by `importer` (a file path; `where` names the import's position):
 /// `{path}` or `{exports, builtin}`.
 function resolve(specifier, importer, where) {
@@ -129,8 +133,14 @@ function resolve(specifier, importer, where) {
     StringPrototypeStartsWith(specifier, "/") || specifier === "." || specifier === "..") {
     const path = internal.normalizePath(StringPrototypeStartsWith(specifier, "/") ? specifier
       : internal.dirname(importer) + "/" + specifier);
+    const known = realPaths.get(path);
+    if (known !== undefined) return { path: known };
     const kind = internal.stat(path);
-    if (kind === 1) return { path: internal.realpath(path) };
+    if (kind === 1) {
+      const real = internal.realpath(path);
+      realPaths.set(path, real);
+      return { path: real };
+    }
     if (kind === 2) {
       throw codedError(Error, `Directory import '${path}' is not supported resolving ES modules imported from ` +
         where, "ERR_UNSUPPORTED_DIR_IMPORT");

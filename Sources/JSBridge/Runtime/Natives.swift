@@ -154,9 +154,9 @@ extension JSRuntime {
         }
         // stat(path) → 0 missing, 1 file, 2 directory.
         defineNative("stat") { [unowned(unsafe) self] call throws(NativeError) in
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: call.string(0), isDirectory: &isDirectory)
-            return JSValueMakeNumber(context, exists ? (isDirectory.boolValue ? 2 : 1) : 0)
+            var info = stat()
+            guard stat(call.string(0), &info) == 0 else { return JSValueMakeNumber(context, 0) }
+            return JSValueMakeNumber(context, info.st_mode & S_IFMT == S_IFDIR ? 2 : 1)
         }
         defineNative("realpath") { [unowned(unsafe) self] call throws(NativeError) in
             let path = call.string(0)
