@@ -37,21 +37,19 @@ extension JSRuntime {
                 var body = analysis.rewrite(buffer)
                 if body.starts(with: [35, 33]) { body.replaceSubrange(0..<2, with: [47, 47]) }  // #! → //
                 var isAsync = false
-                var compiled: JSObjectRef
-                var header: [UInt16]
-                repeat {
-                    header = Self.moduleHeader(analysis, isAsync: isAsync)
-                    do throws(NativeError) {
-                        compiled = try compileModuleFunction(header: header, body: body, sourceURL: filename)
-                        break
-                    } catch {
-                        // A body with top-level await compiles only as an async generator.
-                        guard !isAsync, analysis.hasAwait, case .exception(let thrown) = error,
-                            isSyntaxError(thrown.value)
-                        else { throw error }
-                        isAsync = true
+                var header = Self.moduleHeader(analysis, isAsync: false)
+                let compiled: JSObjectRef
+                do throws(NativeError) {
+                    compiled = try compileModuleFunction(header: header, body: body, sourceURL: filename)
+                } catch {
+                    // A body with top-level await compiles only as an async generator.
+                    guard analysis.hasAwait, case .exception(let thrown) = error, isSyntaxError(thrown.value) else {
+                        throw error
                     }
-                } while true
+                    isAsync = true
+                    header = Self.moduleHeader(analysis, isAsync: true)
+                    compiled = try compileModuleFunction(header: header, body: body, sourceURL: filename)
+                }
                 setProperty(object, "compiled", compiled)
                 setProperty(object, "isAsync", JSValueMakeBoolean(context, isAsync))
                 let headerLength = "(function (\(Self.moduleParameters)) {".utf16.count + header.count
