@@ -607,7 +607,6 @@ internal.esm = {
       return source; // the engine reports the syntax error itself
     }
   },
-  analyze,
   /// The scanner, for js/repl.js (its top-level await rewrite).
   tokenize,
 };
