@@ -437,13 +437,16 @@ private final class ExchangeDelegate: HTTPClientResponseDelegate, @unchecked Sen
                 self.headTimer?.cancel()
                 self.headTimer = nil
                 ended?()
-                self.finish(result)
+                self.finish(result, task)
             }
         }
     }
 
-    private func finish(_ result: Result<Response, any Error>) {
+    private func finish(_ result: Result<Response, any Error>, _ task: HTTPClient.Task<Response>) {
         guard let answer else { return }
+        // A failure read in the head's own turn (a reset right after the head) still answers with the head: the
+        // body fails, not the exchange, as when the failure comes later.
+        if case .failure = result, head != nil { answerWithHead(task) }
         if let stream {
             stream.end(result.map { _ in () }.mapError { answer.failure($0, self) })
         } else if !answered {
