@@ -4,20 +4,28 @@ import JSBridgeTesting
 import Testing
 
 @Suite struct TimerAndLoopTests {
+    /// Microtasks, then ticks, run before any timer; timers fire in deadline order with Node's arguments. Whether
+    /// the immediate runs before the 1 ms timers depends on how long the first turn took (as in Node), so only
+    /// their set is checked.
     @Test func timersFireInDeadlineOrderWithNodeArguments() async {
         let result = await ScriptRunner.run(
             #"""
             const order = [];
-            setTimeout((a, b) => order.push(`t20:${a}${b}`), 20, "x", "y");
+            setTimeout((a, b) => order.push(`t200:${a}${b}`), 200, "x", "y");
             setTimeout(() => order.push("t0"), 0);
             setTimeout(() => order.push("tNaN"), NaN);
             setImmediate(() => order.push("immediate"));
             queueMicrotask(() => order.push("micro"));
             Promise.resolve().then(() => order.push("promise"));
             process.nextTick(() => order.push("tick"));
-            setTimeout(() => console.log(order.join(" ")), 40);
+            setTimeout(() => console.log(order.join(" ")), 400);
             """#)
-        #expect(result.lines == ["micro promise tick immediate t0 tNaN t20:xy"])
+        let order = result.lines.first?.split(separator: " ").map(String.init) ?? []
+        #expect(order.count == 7, "\(result.lines) \(result.stderr)")
+        #expect(Array(order.prefix(3)) == ["micro", "promise", "tick"])
+        #expect(Set(order.dropFirst(3).prefix(3)) == ["immediate", "t0", "tNaN"])
+        #expect((order.firstIndex(of: "t0") ?? 9) < (order.firstIndex(of: "tNaN") ?? 0))
+        #expect(order.last == "t200:xy")
     }
 
     @Test func intervalsRepeatUntilCleared() async {
