@@ -37,8 +37,6 @@ final class CompiledField {
     @usableFromInline let policy: InvalidPolicy
     let strict: Bool?
     @usableFromInline let hasChecks: Bool
-    /// Whether null converts (the type is optional or any).
-    let acceptsNull: Bool
     /// Whether the lenient empty-URL rule applies: a URL field that may be absent (see ``isAbsent(_:_:)``).
     let emptyURLIsAbsent: Bool
 
@@ -59,7 +57,6 @@ final class CompiledField {
         self.policy = policy
         self.strict = strict
         self.hasChecks = oneOf != nil || minimum != nil || maximum != nil
-        self.acceptsNull = type.isOptional || type.isAny
         self.emptyURLIsAbsent = type.isURL && (defaultValue != nil || type.isOptional || !required)
     }
 
@@ -474,11 +471,6 @@ final class CompiledProgram: @unchecked Sendable {
 }
 
 extension CompiledType {
-    var isAny: Bool {
-        if case .any = self { return true }
-        return false
-    }
-
     /// Whether the type is `url` or `url?`.
     var isURL: Bool {
         switch self {

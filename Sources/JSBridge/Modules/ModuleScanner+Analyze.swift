@@ -151,6 +151,33 @@ private struct Analyzer {
         }
     }
 
+    /// Reads `{ name [as alias], … }` at `j` (an import or export list): the names with their aliases (the name
+    /// itself when there is none), and the index after the `}`. An imported string name needs an alias.
+    func namedList(_ j: Int, of kind: String) throws(ModuleScanner.ScanError) -> (
+        [(name: String, alias: String)], Int
+    ) {
+        var j = j + 1
+        var list: [(name: String, alias: String)] = []
+        while j < count && !token(j, is: "}") {
+            let name = try self.name(j)
+            var alias = name
+            j += 1
+            if token(j, is: "as") {
+                alias = try self.name(j + 1)
+                j += 2
+            } else if kind == "import" && token(j - 1, isA: .string) {
+                throw fail("A string import name needs 'as' and a local name", j - 1)
+            }
+            list.append((name, alias))
+            if token(j, is: ",") {
+                j += 1
+            } else if !token(j, is: "}") {
+                throw fail("Unexpected token '\(shown(j))' in an \(kind) list", j)
+            }
+        }
+        return (list, j + 1)
+    }
+
     mutating func importDeclaration(_ k: Int) throws(ModuleScanner.ScanError) -> Int {
         var j = k + 1
         var bindings: [(imported: String, local: String)] = []
@@ -165,25 +192,9 @@ private struct Analyzer {
                 bindings.append(("*", try name(j)))
                 j += 1
             } else if token(j, is: "{") {
-                j += 1
-                while j < count && !token(j, is: "}") {
-                    let imported = try name(j)
-                    var local = imported
-                    j += 1
-                    if token(j, is: "as") {
-                        local = try name(j + 1)
-                        j += 2
-                    } else if token(j - 1, isA: .string) {
-                        throw fail("A string import name needs 'as' and a local name", j - 1)
-                    }
-                    bindings.append((imported, local))
-                    if token(j, is: ",") {
-                        j += 1
-                    } else if !token(j, is: "}") {
-                        throw fail("Unexpected token '\(shown(j))' in an import list", j)
-                    }
-                }
-                j += 1
+                let (list, next) = try namedList(j, of: "import")
+                bindings += list.map { ($0.name, $0.alias) }
+                j = next
             }
             j = try expect(j, "from")
         }
@@ -217,33 +228,17 @@ private struct Analyzer {
             return j
         }
         if token(j, is: "{") {
-            j += 1
-            var list: [(exported: String, local: String)] = []
-            while j < count && !token(j, is: "}") {
-                let local = try name(j)
-                var exported = local
-                j += 1
-                if token(j, is: "as") {
-                    exported = try name(j + 1)
-                    j += 2
-                }
-                list.append((exported, local))
-                if token(j, is: ",") {
-                    j += 1
-                } else if !token(j, is: "}") {
-                    throw fail("Unexpected token '\(shown(j))' in an export list", j)
-                }
-            }
-            j += 1
+            let (list, next) = try namedList(j, of: "export")
+            j = next
             if token(j, is: "from") && token(j, isA: .name) {
                 let index = result.requests.count
                 j = try request(j + 1)
                 for item in list {
-                    result.indirect.append(.init(exported: item.exported, imported: item.local, request: index))
+                    result.indirect.append(.init(exported: item.alias, imported: item.name, request: index))
                 }
             } else {
                 if token(j, is: ";") { j += 1 }
-                for item in list { result.locals.append(.init(exported: item.exported, local: item.local)) }
+                for item in list { result.locals.append(.init(exported: item.alias, local: item.name)) }
             }
             edit(start(k), end(j - 1), nil)
             return j

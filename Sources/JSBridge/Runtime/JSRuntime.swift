@@ -473,11 +473,15 @@ public final class JSRuntime {
     /// Compiles `body` as a function of `parameters`; line numbers in errors and stacks match the body's
     /// own (the wrapper shares its first line, so only columns on line 1 are shifted).
     func compileFunction(body: String, parameters: [String], sourceURL: String) throws(NativeError) -> JSObjectRef {
-        let source = "(function (\(parameters.joined(separator: ", "))) {" + body + "\n})"
+        let source = makeJSString("(function (\(parameters.joined(separator: ", "))) {" + body + "\n})")
+        defer { JSStringRelease(source) }
+        return try evaluateFunction(source, sourceURL: sourceURL)
+    }
+
+    /// The function that `source`, a parenthesised function expression, evaluates to.
+    func evaluateFunction(_ source: JSStringRef, sourceURL: String) throws(NativeError) -> JSObjectRef {
         var exception: JSValueRef?
-        let value = withJSString(source) { sourceRef in
-            withJSString(sourceURL) { url in JSEvaluateScript(context, sourceRef, nil, url, 1, &exception) }
-        }
+        let value = withJSString(sourceURL) { url in JSEvaluateScript(context, source, nil, url, 1, &exception) }
         if let exception { throw .exception(ThrownValue(value: exception)) }
         guard let value, let function = JSValueToObject(context, value, nil) else {
             throw .type("Could not compile \(sourceURL).")

@@ -4,8 +4,8 @@ import JSBridgeCore
 
 /// The ES module loader's natives (``ModuleScanner``), used by js/esm.js and js/repl.js.
 extension JSRuntime {
-    /// The parameters of a compiled module's function (js/esm.js calls it with these).
-    private static let moduleParameters = "__jsbImports, __jsbMeta__, __jsbI, __jsbExport"
+    /// The start of a compiled module's function, up to its body: js/esm.js calls it with these parameters.
+    private static let modulePrefix = Array("(function (__jsbImports, __jsbMeta__, __jsbI, __jsbExport) {".utf16)
 
     func installModuleLoaderNatives() {
         // compileModule(filename, source, detect) → the module's analysis (as scanModule's, without `body`) with
@@ -52,7 +52,7 @@ extension JSRuntime {
                 }
                 setProperty(object, "compiled", compiled)
                 setProperty(object, "isAsync", JSValueMakeBoolean(context, isAsync))
-                let headerLength = "(function (\(Self.moduleParameters)) {".utf16.count + header.count
+                let headerLength = Self.modulePrefix.count + header.count
                 setProperty(object, "headerLength", JSValueMakeNumber(context, Double(headerLength)))
                 return object
             }
@@ -124,22 +124,14 @@ extension JSRuntime {
     private func compileModuleFunction(header: [UInt16], body: [UInt16], sourceURL: String) throws(NativeError)
         -> JSObjectRef
     {
-        var text = Array("(function (\(Self.moduleParameters)) {".utf16)
+        var text = Self.modulePrefix
         text.reserveCapacity(text.count + header.count + body.count + 16)
         text += header
         text += body
         text += "\n})(); }\n})".utf16
-        var exception: JSValueRef?
-        let value = text.withUnsafeBufferPointer { buffer in
-            let source = JSStringCreateWithCharacters(buffer.baseAddress, buffer.count)!
-            defer { JSStringRelease(source) }
-            return withJSString(sourceURL) { url in JSEvaluateScript(context, source, nil, url, 1, &exception) }
-        }
-        if let exception { throw .exception(ThrownValue(value: exception)) }
-        guard let value, let function = JSValueToObject(context, value, nil) else {
-            throw .type("Could not compile \(sourceURL).")
-        }
-        return function
+        let source = text.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count)! }
+        defer { JSStringRelease(source) }
+        return try evaluateFunction(source, sourceURL: sourceURL)
     }
 
     private func isSyntaxError(_ value: JSValueRef) -> Bool {
