@@ -111,7 +111,8 @@ let package = Package(
             embedding: ["storage.js", "storage.d.ts"]),
         // A throwaway PostgreSQL cluster for tests (initdb in a temporary directory, a free port).
         .target(
-            name: "StoragePluginTesting", dependencies: ["CJavaScriptCore", "JSBridgeBase"], path: "Plugins/Storage/Testing"),
+            name: "StoragePluginTesting", dependencies: ["CJavaScriptCore", "JSBridgeBase"],
+            path: "Plugins/Storage/Testing"),
         // Location: gpsd / fixed / NMEA sources, offline reverse geocoding, and the plugin.
         .target(name: "LocationCore", dependencies: ["JSBridgeBase"], path: "Plugins/Location/Core"),
         pluginTarget(
@@ -151,7 +152,10 @@ let package = Package(
             dependencies: [
                 "JSBridge", "JSBridgeCLI", "DevicePlugin", "EchoPlugin", "FileSystemPlugin", "HTTPPlugin",
                 "LocationPlugin", "ModelPlugin", "StoragePlugin",
-            ]),
+            ],
+            // mimalloc in place of glibc's malloc: the bridge allocates on one thread and frees on another,
+            // which glibc serialises on its arena locks (docs/architecture.md, "Memory allocator").
+            linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]),
 
         // MARK: Fuzzing
 

@@ -28,34 +28,41 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
     // Invariant: `db` and the statements are only used with `lock` held.
     private let lock = NSLock()
     private var db: OpaquePointer?
-    private var statements: [Query: OpaquePointer] = [:]
+    private var statements = [OpaquePointer?](repeating: nil, count: Query.allCases.count)
     private var closed = false
     /// The bytes stored, as of `data_version` `version`: valid while no other connection has committed, so
     /// writes check the quota without a usage row to update (a second page per commit) or a scan.
     private var usedCache: (bytes: Int, version: Int64)?
     private let observers = ObserverList()
 
-    /// The SQL the store runs, each prepared once and cached.
-    private enum Query: String {
-        case begin = "BEGIN IMMEDIATE"
-        case commit = "COMMIT"
-        case rollback = "ROLLBACK"
-        case get = "SELECT value FROM items WHERE grp = ?1 AND key = ?2"
-        case size =
-            "SELECT length(CAST(key AS BLOB)) + length(CAST(value AS BLOB)) FROM items WHERE grp = ?1 AND key = ?2"
-        case upsert =
-            "INSERT INTO items(grp, key, value) VALUES (?1, ?2, ?3) ON CONFLICT(grp, key) DO UPDATE SET value = excluded.value"
-        case delete = "DELETE FROM items WHERE grp = ?1 AND key = ?2"
-        case groupSize =
-            "SELECT total(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))) FROM items WHERE grp = ?1"
-        case clear = "DELETE FROM items WHERE grp = ?1"
-        case used = "SELECT total(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))) FROM items"
-        case keys = "SELECT key FROM items WHERE grp = ?1 ORDER BY key"
-        case entries = "SELECT key, value FROM items WHERE grp = ?1 ORDER BY key"
-        case count = "SELECT count(*) FROM items WHERE grp = ?1"
-        case keyAt = "SELECT key FROM items WHERE grp = ?1 ORDER BY key LIMIT 1 OFFSET ?2"
-        case groups = "SELECT DISTINCT grp FROM items ORDER BY grp"
-        case dataVersion = "PRAGMA data_version"
+    /// The SQL the store runs, each prepared once and cached (in `statements`, at the case's raw value).
+    private enum Query: Int, CaseIterable {
+        case begin, commit, rollback, get, size, upsert, delete, groupSize, clear, used, keys, entries, count, keyAt,
+            groups, dataVersion
+
+        var sql: String {
+            switch self {
+            case .begin: "BEGIN IMMEDIATE"
+            case .commit: "COMMIT"
+            case .rollback: "ROLLBACK"
+            case .get: "SELECT value FROM items WHERE grp = ?1 AND key = ?2"
+            case .size:
+                "SELECT length(CAST(key AS BLOB)) + length(CAST(value AS BLOB)) FROM items WHERE grp = ?1 AND key = ?2"
+            case .upsert:
+                "INSERT INTO items(grp, key, value) VALUES (?1, ?2, ?3) ON CONFLICT(grp, key) DO UPDATE SET value = excluded.value"
+            case .delete: "DELETE FROM items WHERE grp = ?1 AND key = ?2"
+            case .groupSize:
+                "SELECT total(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))) FROM items WHERE grp = ?1"
+            case .clear: "DELETE FROM items WHERE grp = ?1"
+            case .used: "SELECT total(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))) FROM items"
+            case .keys: "SELECT key FROM items WHERE grp = ?1 ORDER BY key"
+            case .entries: "SELECT key, value FROM items WHERE grp = ?1 ORDER BY key"
+            case .count: "SELECT count(*) FROM items WHERE grp = ?1"
+            case .keyAt: "SELECT key FROM items WHERE grp = ?1 ORDER BY key LIMIT 1 OFFSET ?2"
+            case .groups: "SELECT DISTINCT grp FROM items ORDER BY grp"
+            case .dataVersion: "PRAGMA data_version"
+            }
+        }
     }
 
     /// The database file of `appID` under `directory`: `<directory>/<safe app id>.sqlite`.
@@ -155,8 +162,8 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
     }
 
     private func closeDatabase() {
-        for statement in statements.values { sqlite3_finalize(statement) }
-        statements.removeAll()
+        for case let statement? in statements { sqlite3_finalize(statement) }
+        statements = [OpaquePointer?](repeating: nil, count: Query.allCases.count)
         if let db { sqlite3_close_v2(db) }
         db = nil
     }
@@ -366,11 +373,11 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
     }
 
     private func prepared(_ query: Query) throws(SQLiteFailure) -> OpaquePointer {
-        if let statement = statements[query] { return statement }
+        if let statement = statements[query.rawValue] { return statement }
         var statement: OpaquePointer?
-        let rc = sqlite3_prepare_v3(db, query.rawValue, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        let rc = sqlite3_prepare_v3(db, query.sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard rc == SQLITE_OK, let statement else { throw failure(rc) }
-        statements[query] = statement
+        statements[query.rawValue] = statement
         return statement
     }
 

@@ -31,12 +31,39 @@ extension String {
     /// Copies a JavaScript string (UTF-16; lone surrogates become U+FFFD).
     init(jsString ref: JSStringRef) {
         let length = JSStringGetLength(ref)
-        guard length > 0, let chars = JSStringGetCharactersPtr(ref) else {
+        guard length > 0 else {
             self = ""
             return
         }
-        self = String(decoding: UnsafeBufferPointer(start: chars, count: length), as: UTF16.self)
+        // JavaScriptCore writes UTF-8 straight from its 8-bit or 16-bit storage (no UTF-16 copy of an 8-bit
+        // string), but stops at a lone surrogate: a short result goes the repairing UTF-16 way instead.
+        let capacity = JSStringGetMaximumUTF8CStringSize(ref)
+        let converted = withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer -> String? in
+            let written = JSStringGetUTF8CString(ref, buffer.baseAddress, capacity) - 1
+            guard written >= 0 else { return nil }
+            return UnsafeRawBufferPointer(start: buffer.baseAddress, count: written).withMemoryRebound(
+                to: UInt8.self
+            ) { bytes in
+                utf16Length(ofUTF8: bytes) == length ? String(decoding: bytes, as: UTF8.self) : nil
+            }
+        }
+        if let converted {
+            self = converted
+        } else {
+            self = String(
+                decoding: UnsafeBufferPointer(start: JSStringGetCharactersPtr(ref), count: length), as: UTF16.self)
+        }
     }
+}
+
+/// How many UTF-16 code units the (valid) UTF-8 `bytes` encode: one per scalar, two for those of four bytes.
+@inline(__always)
+private func utf16Length(ofUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var count = 0
+    for byte in bytes {
+        count &+= (byte & 0xC0 != 0x80 ? 1 : 0) &+ (byte >= 0xF0 ? 1 : 0)
+    }
+    return count
 }
 
 /// Property-name strings created once and kept for the life of the process.

@@ -48,10 +48,18 @@ public final class RegisteredPlugin: Sendable {
 }
 
 /// An action looked up by plugin and name, ready to invoke.
-public struct ResolvedAction: Sendable {
+///
+/// A class: a call in flight refers to its action, and one reference is cheaper to pass along than the fields.
+public final class ResolvedAction: Sendable {
     public let plugin: RegisteredPlugin
     public let name: String
     public let action: Action
+
+    init(plugin: RegisteredPlugin, name: String, action: Action) {
+        self.plugin = plugin
+        self.name = name
+        self.action = action
+    }
 }
 
 /// The frozen set of plugins of one runtime: lookup, invocation, set-up and shutdown.
@@ -188,7 +196,6 @@ private func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
 /// Cancels a call in flight; the call then ends with `CANCELLED` unless it already answered.
 public final class CallHandle: Sendable {
     private let state: CallState
-    private let task = Locked<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
 
     init(reply: CallReply) { self.state = reply.state }
 
@@ -207,31 +214,18 @@ public final class CallHandle: Sendable {
 
     /// Requests cancellation; reaches the Swift task running the action, or the cancel handler of an action
     /// that answers from callbacks.
-    public func cancel() {
-        state.cancel()
-        let running = task.withLock { state -> Task<Void, Never>? in
-            state.cancelled = true
-            return state.task
-        }
-        running?.cancel()
-    }
+    public func cancel() { state.cancel() }
 
-    func attach(_ newTask: Task<Void, Never>) {
-        let cancelled = task.withLock { state -> Bool in
-            state.task = newTask
-            return state.cancelled
-        }
-        if cancelled { newTask.cancel() }
-    }
+    func attach(_ task: Task<Void, Never>) { state.attach(task) }
 
-    var isCancelled: Bool { task.withLock { $0.cancelled } }
+    var isCancelled: Bool { state.isCancelled }
 }
 
 /// A call ready to start: its handle exists before it runs, so callers can record and cancel it at once.
 ///
 /// Hosts that issue many calls at a time prepare them on their own thread and start a batch from one
 /// task (``startAll(_:)``), which wakes the executor once instead of once per call.
-public struct PreparedCall: Sendable {
+public final class PreparedCall: Sendable {
     let resolved: ResolvedAction
     let arguments: BridgeValue
     let reply: CallReply
@@ -239,7 +233,7 @@ public struct PreparedCall: Sendable {
     public let handle: CallHandle
 
     /// Prepares `resolved` with `arguments`; outcomes go to `reply`.
-    public init(resolved: ResolvedAction, arguments: JSONValue, reply: CallReply) {
+    public convenience init(resolved: ResolvedAction, arguments: JSONValue, reply: CallReply) {
         self.init(resolved: resolved, arguments: BridgeValue(arguments), reply: reply)
     }
 
