@@ -23,12 +23,9 @@ import Testing
                     + "Content-Type: text/x-note\r\n\r\nfile body\r\n--XyZ--\r\n",
                 headers: [.init("Content-Type", "multipart/form-data; boundary=XyZ")])
         }
-        let options = Self.allowAll
         let result = await ScriptRunner.run(
             "const base = \"\(server.baseURL)\";\n" + script, plugins: [HTTPPlugin()],
-            options: BridgeHost.Options(
-                permissions: options.permissions, configuration: options.configuration, clock: options.clock,
-                storage: options.storage),
+            options: Self.allowAll,
             timeout: .seconds(30))
         try await server.stop()
         return (result, server)

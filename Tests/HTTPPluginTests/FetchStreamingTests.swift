@@ -27,9 +27,7 @@ import Testing
         let result = await ScriptRunner.run(
             "const base = \"\(server.baseURL)\";\nconst pattern = (offset) => offset % 251;\n" + script,
             plugins: [HTTPPlugin()],
-            options: BridgeHost.Options(
-                permissions: options.permissions, configuration: options.configuration, clock: options.clock,
-                storage: options.storage),
+            options: options,
             timeout: .seconds(60))
         try await server.stop()
         return (result, server)

@@ -31,9 +31,6 @@ import Testing
             return .text("status \(code)", status: code)
         }
         routes(server)
-        let options = BridgeHost.Options(
-            permissions: options.permissions, configuration: options.configuration, clock: options.clock,
-            storage: options.storage)
         let result = await ScriptRunner.run(
             "const base = \"\(server.baseURL)\";\n" + script, plugins: [plugin], options: options, timeout: .seconds(30)
         )

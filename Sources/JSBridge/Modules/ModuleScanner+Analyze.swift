@@ -20,6 +20,12 @@ private struct Analyzer {
     func end(_ k: Int) -> Int { scanner.tokens[k].end }
     func token(_ k: Int, is literal: StaticString) -> Bool { scanner.token(k, is: literal) }
     func token(_ k: Int, isA kind: ModuleScanner.Kind) -> Bool { scanner.token(k, isA: kind) }
+    /// How punctuator `k` changes the bracket depth: +1 for `{ ( [ ${`, −1 for `} ) ]`, else 0.
+    func bracketChange(_ k: Int) -> Int {
+        if token(k, is: "{") || token(k, is: "(") || token(k, is: "[") || token(k, is: "${") { return 1 }
+        if token(k, is: "}") || token(k, is: ")") || token(k, is: "]") { return -1 }
+        return 0
+    }
     /// A token's text for a message.
     func shown(_ k: Int) -> String { scanner.value(k) ?? (k < count ? scanner.text(k) : "end of input") }
 
@@ -78,13 +84,10 @@ private struct Analyzer {
         while k < count {
             let token = scanner.tokens[k]
             if token.kind == .punctuator {
-                if self.token(k, is: "{") || self.token(k, is: "(") || self.token(k, is: "[")
-                    || self.token(k, is: "${")
-                {
-                    level += 1
-                } else if self.token(k, is: "}") || self.token(k, is: ")") || self.token(k, is: "]") {
-                    if level == 0 { return k }
-                    level -= 1
+                let change = bracketChange(k)
+                if change != 0 {
+                    if level == 0 && change < 0 { return k }
+                    level += change
                 } else if level == 0 && (self.token(k, is: ",") || self.token(k, is: ";")) {
                     return k
                 }
@@ -289,13 +292,7 @@ private struct Analyzer {
             defer { k += 1 }
             let token = scanner.tokens[k]
             if token.kind == .punctuator {
-                if self.token(k, is: "{") || self.token(k, is: "(") || self.token(k, is: "[")
-                    || self.token(k, is: "${")
-                {
-                    depth += 1
-                } else if self.token(k, is: "}") || self.token(k, is: ")") || self.token(k, is: "]") {
-                    depth -= 1
-                }
+                depth += bracketChange(k)
                 continue
             }
             guard token.kind == .name else { continue }
