@@ -3,19 +3,19 @@
 // first time a script (or fetch) uses Blob or File.
 
 const {
-  ArrayBufferIsView, ArrayPrototypePush, MathMax, MathMin, NumberIsNaN, PromiseReject,
-  PromiseResolve, StringPrototypeCharCodeAt, StringPrototypeReplace, StringPrototypeToLowerCase, SymbolIterator,
-  TypeError, Uint8Array,
+  ArrayBufferIsView, ArrayPrototypePush, MathFloor, MathMax, MathMin, MathTrunc, NumberIsNaN, ObjectFreeze,
+  PromiseReject, PromiseResolve, ReflectGetPrototypeOf, StringPrototypeCharCodeAt, StringPrototypeReplace,
+  StringPrototypeToLowerCase, SymbolIterator, TypeError, Uint8Array,
 } = internal.primordials;
 
 const ArrayBufferCtor = ArrayBuffer;
 const SharedArrayBufferCtor = typeof SharedArrayBuffer === "function" ? SharedArrayBuffer : undefined;
 const DateNow = Date.now;
-const TypedArrayPrototype = Reflect.getPrototypeOf(Uint8Array.prototype);
+const TypedArrayPrototype = ReflectGetPrototypeOf(Uint8Array.prototype);
 const TypedArraySet = TypedArrayPrototype.set;
 const TypedArraySubarray = TypedArrayPrototype.subarray;
 const TypedArraySlice = TypedArrayPrototype.slice;
-const { apply } = Reflect;
+const { ReflectApply: apply } = internal.primordials;
 
 const u8Set = (target, source, offset) => apply(TypedArraySet, target, [source, offset]);
 const u8Subarray = (bytes, start, end) => apply(TypedArraySubarray, bytes, [start, end]);
@@ -26,7 +26,7 @@ function clampLongLong(value) {
   let n = +value;
   if (NumberIsNaN(n)) return 0;
   n = MathMin(MathMax(n, -9007199254740991), 9007199254740991);
-  const floor = Math.floor(n);
+  const floor = MathFloor(n);
   const diff = n - floor;
   if (diff > 0.5) return floor + 1;
   if (diff < 0.5) return floor;
@@ -37,7 +37,7 @@ function clampLongLong(value) {
 function toLongLong(value) {
   const n = +value;
   if (NumberIsNaN(n) || n === Infinity || n === -Infinity) return 0;
-  let x = Math.trunc(n);
+  let x = MathTrunc(n);
   if (x === 0) return 0;
   if (x >= -9007199254740991 && x <= 9007199254740991) return x;
   const big = BigInt.asIntN(64, BigInt(x));
@@ -310,7 +310,7 @@ const isFile = (value) => value instanceof File;
 
 internal.Blob = Blob;
 internal.File = File;
-internal.blobInternals = Object.freeze({
+internal.blobInternals = ObjectFreeze({
   /// The Blob's bytes (shared: callers must not write to them), or undefined when `value` is not a Blob.
   bytesOf: (value) => (value !== null && typeof value === "object" ? bytesOf(value) : undefined),
   makeBlob,

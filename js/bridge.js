@@ -3,10 +3,11 @@
 // ends (result, error, cancel, timeout), so a million completed calls leave it empty.
 
 const {
-  ArrayBufferIsView, ObjectDefineProperty, ObjectPrototypeToString, TypedArrayPrototypeGetSymbolToStringTag, Uint8Array,
-  ArrayIsArray, ArrayPrototypeIncludes, ArrayPrototypeJoin, ArrayPrototypeReverse, ArrayPrototypeMap, ArrayPrototypePop, ArrayPrototypePush,
-  FunctionPrototypeCall, JSONParse, JSONStringify, ObjectCreate, ObjectFreeze, ObjectGetPrototypeOf, ObjectIsFrozen,
-  ObjectKeys, Promise, PromiseReject, PromiseResolve, SafeMap, SafeSet, SafeWeakMap, TypeError,
+  ArrayBufferIsView, ArrayIsArray, ArrayPrototypeIncludes, ArrayPrototypeJoin, ArrayPrototypeMap, ArrayPrototypePop,
+  ArrayPrototypePush, ArrayPrototypeReverse, FunctionPrototypeCall, JSONParse, JSONStringify, ObjectCreate,
+  ObjectDefineProperty, ObjectEntries, ObjectFreeze, ObjectGetPrototypeOf, ObjectIsFrozen, ObjectKeys,
+  ObjectPrototypeToString, Promise, PromiseReject, PromiseResolve, SafeMap, SafeSet, SafeWeakMap, TypeError,
+  TypedArrayPrototypeGetSymbolToStringTag, Uint8Array,
 } = internal.primordials;
 
 const SYNC = 0, ASYNC = 1, STREAM = 2;
@@ -25,13 +26,13 @@ class BridgeError extends Error {
     }
   }
 }
-Object.defineProperty(BridgeError.prototype, "name", { value: "BridgeError", writable: true, configurable: true });
+ObjectDefineProperty(BridgeError.prototype, "name", { value: "BridgeError", writable: true, configurable: true });
 
 // plugin -> action -> [index, kind, syncFunction?]
 const manifest = ObjectCreate(null);
-for (const [plugin, actions] of Object.entries(internal.startup.manifest)) {
+for (const [plugin, actions] of ObjectEntries(internal.startup.manifest)) {
   manifest[plugin] = ObjectCreate(null);
-  for (const [action, [index, kind]] of Object.entries(actions)) {
+  for (const [action, [index, kind]] of ObjectEntries(actions)) {
     manifest[plugin][action] = kind === 0 ? [index, kind, internal.syncFunctions[index]] : [index, kind];
   }
 }
@@ -579,6 +580,9 @@ internal.defineGlobal("BridgeError", BridgeError);
 const pluginRuntime = ObjectFreeze({
   version: internal.startup.version,
   defineGlobal: internal.defineGlobal,
+  /// The built-ins as the runtime captured them before the script ran (js/primordials.js): a plugin's
+  /// JavaScript that uses these keeps working when a script replaces `JSON.parse` or `Map.prototype.get`.
+  primordials: internal.primordials,
   /// Reports an error nobody handles (`kind`: "exception" or "rejection"): the run ends with exit code 1.
   reportError: (error, kind = "exception") => internal.reportUncaught(error, kind),
   serialize,

@@ -2,8 +2,8 @@
 // and deflate-raw, over zlib (the natives in JSBridge's CompressionNatives.swift). Loaded on first use.
 
 const {
-  ArrayBufferIsView, FunctionPrototypeBind, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ReflectOwnKeys,
-  SymbolToStringTag, TypeError, Uint8Array,
+  ArrayBufferIsView, FunctionPrototypeBind, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor,
+  ReflectGetPrototypeOf, ReflectOwnKeys, SymbolToStringTag, TypeError, Uint8Array,
 } = internal.primordials;
 
 const callFunction = Function.prototype.call;
@@ -11,7 +11,7 @@ const uncurry = (fn) => FunctionPrototypeBind(callFunction, fn);
 const { streams, TransformStream } = internal;
 const TransformStreamPrototypeGetReadable = uncurry(ObjectGetOwnPropertyDescriptor(TransformStream.prototype, 'readable').get);
 const TransformStreamPrototypeGetWritable = uncurry(ObjectGetOwnPropertyDescriptor(TransformStream.prototype, 'writable').get);
-const TypedArray = Reflect.getPrototypeOf(Uint8Array);
+const TypedArray = ReflectGetPrototypeOf(Uint8Array);
 const TypedArrayPrototypeGetBuffer = uncurry(ObjectGetOwnPropertyDescriptor(TypedArray.prototype, 'buffer').get);
 const TypedArrayPrototypeGetByteOffset = uncurry(ObjectGetOwnPropertyDescriptor(TypedArray.prototype, 'byteOffset').get);
 const TypedArrayPrototypeGetByteLength = uncurry(ObjectGetOwnPropertyDescriptor(TypedArray.prototype, 'byteLength').get);

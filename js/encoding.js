@@ -4,18 +4,17 @@
 // here, and the legacy encodings by ICU's converters (docs/encodings.md says which and why).
 
 const {
-  ArrayBufferIsView, ArrayBufferPrototypeGetByteLength, DataViewPrototypeGetBuffer, DataViewPrototypeGetByteLength,
-  DataViewPrototypeGetByteOffset, ObjectDefineProperty, ObjectGetOwnPropertyNames, ObjectGetPrototypeOf, RangeError,
-  ReflectGetOwnPropertyDescriptor,
-  SafeMap, SharedArrayBufferPrototypeGetByteLength, StringPrototypeCharCodeAt, StringPrototypeReplace,
+  ArrayBufferIsView, ArrayBufferPrototypeGetByteLength, ArrayFrom, DataViewPrototypeGetBuffer,
+  DataViewPrototypeGetByteLength, DataViewPrototypeGetByteOffset, MathMin, ObjectDefineProperty,
+  ObjectGetOwnPropertyNames, ObjectGetPrototypeOf, RangeError, ReflectGetOwnPropertyDescriptor, SafeMap,
+  SharedArrayBufferPrototypeGetByteLength, StringPrototypeCharCodeAt, StringPrototypeReplace,
   StringPrototypeToLowerCase, TypeError, TypedArrayPrototypeGetBuffer, TypedArrayPrototypeGetByteLength,
   TypedArrayPrototypeGetByteOffset, TypedArrayPrototypeGetSymbolToStringTag, Uint8Array,
 } = internal.primordials;
 
 if (internal.textDecodeUTF8 === undefined) internal.loadEncodingNatives();
 const { textDecodeUTF8, textDecodeUTF16, textDecoderOpen, textDecode, textEncodeInto, bufferUTF8Encode } = internal;
-const StringFromCharCode = String.fromCharCode;
-const { FunctionPrototypeApply, FunctionPrototypeCall } = internal.primordials;
+const { FunctionPrototypeApply, FunctionPrototypeCall, StringFromCharCode } = internal.primordials;
 
 // The Encoding Standard's encodings: name, the ICU converter that decodes it (null: decoded here), labels.
 // GBK decodes as gb18030 (the standard's GBK decoder is the gb18030 decoder); ISO-8859-8-I maps like ISO-8859-8.
@@ -411,7 +410,7 @@ function invalidCharacter(message) {
 }
 
 const base64Alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const base64Values = new Map(Array.from(base64Alphabet, (c, i) => [c, i]));
+const base64Values = new SafeMap(ArrayFrom(base64Alphabet, (c, i) => [c, i]));
 
 /// Base64 of a Latin-1 string; characters above U+00FF throw InvalidCharacterError.
 function btoa(data) {
@@ -421,7 +420,7 @@ function btoa(data) {
   let out = '';
   for (let i = 0; i < str.length; i += 3) {
     const n = (str.charCodeAt(i) << 16) | ((str.charCodeAt(i + 1) || 0) << 8) | (str.charCodeAt(i + 2) || 0);
-    const count = Math.min(3, str.length - i);
+    const count = MathMin(3, str.length - i);
     for (let k = 0; k < 4; k++) out += k <= count ? base64Alphabet[(n >> (18 - 6 * k)) & 63] : '=';
   }
   return out;
@@ -443,7 +442,7 @@ function atob(data) {
     bits += 6;
     if (bits >= 8) {
       bits -= 8;
-      out += String.fromCharCode((buffer >> bits) & 0xff);
+      out += StringFromCharCode((buffer >> bits) & 0xff);
     }
   }
   return out;

@@ -2,7 +2,10 @@
 // once on stderr; the runtime then exits with code 1.
 
 /// Thrown by `process.exit()` to unwind the JS stack; never reported.
-internal.exitSentinel = Object.freeze({ toString() { return "process.exit"; } });
+const {
+  ObjectFreeze,
+} = internal.primordials;
+internal.exitSentinel = ObjectFreeze({ toString() { return "process.exit"; } });
 
 function location(error) {
   if (error === null || typeof error !== "object") return "";

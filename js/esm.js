@@ -8,13 +8,12 @@
 // docs/architecture.md ("ES modules") explains the design and its costs.
 
 const {
-  ArrayPrototypePush, ArrayPrototypeSort, JSONParse, ObjectCreate,
-  ObjectDefineProperty, ObjectKeys, Promise, PromisePrototypeThen, SafeMap, SafeSet, StringPrototypeCharCodeAt,
-  StringPrototypeIncludes, StringPrototypeIndexOf, StringPrototypeReplace, StringPrototypeSlice, StringPrototypeSplit,
-  StringPrototypeStartsWith, SymbolToStringTag, SyntaxError, TypeError,
+  ArrayPrototypePop, ArrayPrototypePush, ArrayPrototypeSort, JSONParse, ObjectCreate, ObjectDefineProperty,
+  ObjectKeys, ObjectPreventExtensions, Promise, PromisePrototypeThen, SafeMap, SafeSet, StringPrototypeCharCodeAt,
+  StringPrototypeIncludes, StringPrototypeIndexOf, StringPrototypeReplace, StringPrototypeSlice,
+  StringPrototypeSplit, StringPrototypeStartsWith, SymbolToStringTag, SyntaxError, TypeError,
 } = { ...internal.primordials, SyntaxError: globalThis.SyntaxError };
 const PromiseAll = Promise.all.bind(Promise);
-const ObjectPreventExtensions = Object.preventExtensions;
 const encodeURIPrimordial = encodeURI;
 const decodeURIComponentPrimordial = decodeURIComponent;
 
@@ -228,7 +227,7 @@ function loadGraph(root, rootSource) {
   const stack = [root];
   try {
     while (stack.length > 0) {
-      const record = stack.pop();
+      const record = ArrayPrototypePop(stack);
       if (record.status !== "new") continue;
       ArrayPrototypePush(created, record);
       record.status = "loading";

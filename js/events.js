@@ -7,8 +7,9 @@
 // both the constructor and the prototype. Built from the primordials: a script that replaces Error or
 // Object.defineProperty before the first DOMException is made does not change it.
 const {
-  Error: OriginalError, ObjectCreate, ObjectDefineProperty, ObjectSetPrototypeOf, ReflectConstruct,
-  ReflectGetPrototypeOf, SafeWeakMap, String: OriginalString, StringPrototypeIndexOf, StringPrototypeSlice,
+  ArrayPrototypePush, ArrayPrototypeSplice, Error: OriginalError, NumberIsFinite, ObjectAssign, ObjectCreate,
+  ObjectDefineProperty, ObjectEntries, ObjectSetPrototypeOf, ReflectConstruct, ReflectGetPrototypeOf, SafeMap,
+  SafeSet, SafeWeakMap, String: OriginalString, StringPrototypeIndexOf, StringPrototypeSlice,
   StringPrototypeStartsWith, TypeError: OriginalTypeError,
 } = internal.primordials;
 
@@ -99,7 +100,7 @@ internal.isDOMException = (value) => value !== null && typeof value === 'object'
 const NONE = 0;
 const AT_TARGET = 2;
 const phases = { NONE, CAPTURING_PHASE: 1, AT_TARGET, BUBBLING_PHASE: 3 };
-const eventState = new WeakMap(); // Event -> internal flags
+const eventState = new SafeWeakMap(); // Event -> internal flags
 
 class Event {
   #type;
@@ -152,7 +153,7 @@ class Event {
     if (state.dispatching) return;
     this.#type = type;
     this.#init = { bubbles: Boolean(bubbles), cancelable: Boolean(cancelable), composed: this.#init.composed };
-    Object.assign(state, { stop: false, stopNow: false, canceled: false, trusted: false, target: null });
+    ObjectAssign(state, { stop: false, stopNow: false, canceled: false, trusted: false, target: null });
   }
 
   stopImmediatePropagation() {
@@ -166,7 +167,7 @@ class Event {
   }
 }
 for (const target of [Event, Event.prototype]) {
-  for (const [name, value] of Object.entries(phases)) Object.defineProperty(target, name, { value, enumerable: true });
+  for (const [name, value] of ObjectEntries(phases)) ObjectDefineProperty(target, name, { value, enumerable: true });
 }
 
 class CustomEvent extends Event {
@@ -204,14 +205,14 @@ class EventTarget {
     if (callback === null || callback === undefined) return;
     if (signal !== undefined && signal.aborted) return;
     type = `${type}`;
-    const listeners = this.#listeners ??= new Map();
+    const listeners = this.#listeners ??= new SafeMap();
     let list = listeners.get(type);
     if (list === undefined) {
       listeners.set(type, list = []);
     } else {
       for (let i = 0; i < list.length; i++) if (list[i].callback === callback && list[i].capture === capture) return;
     }
-    list.push({ callback, capture, once, passive, removed: false });
+    ArrayPrototypePush(list, { callback, capture, once, passive, removed: false });
     if (signal !== undefined) {
       signal.addEventListener('abort', () => this.removeEventListener(type, callback, { capture }), { once: true });
     }
@@ -226,7 +227,7 @@ class EventTarget {
       const listener = list[i];
       if (listener.callback !== callback || listener.capture !== capture) continue;
       listener.removed = true;
-      list.splice(i, 1);
+      ArrayPrototypeSplice(list, i, 1);
       if (list.length === 0) this.#listeners.delete(type);
       return;
     }
@@ -237,7 +238,7 @@ class EventTarget {
     if (!(event instanceof Event)) throw new TypeError('The "event" argument must be an instance of Event.');
     const state = eventState.get(event);
     if (state.dispatching) throw new DOMException('The event is already being dispatched.', 'InvalidStateError');
-    Object.assign(state, { target: this, currentTarget: this, phase: AT_TARGET, dispatching: true, stop: false, stopNow: false });
+    ObjectAssign(state, { target: this, currentTarget: this, phase: AT_TARGET, dispatching: true, stop: false, stopNow: false });
     try {
       for (const listener of [...(this.#listeners?.get(event.type) ?? [])]) {
         if (listener.removed) continue;
@@ -254,7 +255,7 @@ class EventTarget {
         if (state.stopNow) break;
       }
     } finally {
-      Object.assign(state, { currentTarget: null, phase: NONE, dispatching: false });
+      ObjectAssign(state, { currentTarget: null, phase: NONE, dispatching: false });
     }
     return !state.canceled;
   }
@@ -265,7 +266,7 @@ class EventTarget {
 }
 
 const signalToken = Symbol('AbortSignal');
-const signalState = new WeakMap(); // AbortSignal -> { aborted, reason, onabort, dependents (a Set or null), sources }
+const signalState = new SafeWeakMap(); // AbortSignal -> { aborted, reason, onabort, dependents (a Set or null), sources }
 const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
 
 const abortError = () => new DOMException('This operation was aborted', 'AbortError');
@@ -278,7 +279,7 @@ function abortSignal(signal, reason) {
   state.reason = reason === undefined ? abortError() : reason;
   const dependents = state.dependents === null ? [] : [...state.dependents].filter((dependent) => !dependent.aborted);
   state.dependents = null;
-  for (const dependent of dependents) Object.assign(signalState.get(dependent), { aborted: true, reason: state.reason });
+  for (const dependent of dependents) ObjectAssign(signalState.get(dependent), { aborted: true, reason: state.reason });
   fireAbort(signal);
   dependents.forEach(fireAbort);
 }
@@ -333,7 +334,7 @@ class AbortSignal extends EventTarget {
   /// A signal that aborts with a TimeoutError DOMException after `ms` milliseconds (does not keep the process alive).
   static timeout(ms) {
     ms = Number(ms);
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`The value of "delay" is out of range. Received ${ms}`);
+    if (!NumberIsFinite(ms) || ms < 0) throw new RangeError(`The value of "delay" is out of range. Received ${ms}`);
     const signal = createSignal();
     const timer = setTimeout(() => abortSignal(signal, new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms);
     timer?.unref?.();
@@ -350,9 +351,9 @@ class AbortSignal extends EventTarget {
       abortSignal(result, aborted.reason);
       return result;
     }
-    const sources = new Set(inputs.flatMap((s) => signalState.get(s).sources ?? [s]));
+    const sources = new SafeSet(inputs.flatMap((s) => signalState.get(s).sources ?? [s]));
     signalState.get(result).sources = [...sources];
-    for (const source of sources) (signalState.get(source).dependents ??= new Set()).add(result);
+    for (const source of sources) (signalState.get(source).dependents ??= new SafeSet()).add(result);
     return result;
   }
 
@@ -386,7 +387,7 @@ class AbortController {
   }
 }
 
-Object.assign(internal, { DOMException, Event, CustomEvent, EventTarget, AbortSignal, AbortController, abortSignal });
-for (const [name, value] of Object.entries({ DOMException, Event, CustomEvent, EventTarget, AbortSignal, AbortController })) {
+ObjectAssign(internal, { DOMException, Event, CustomEvent, EventTarget, AbortSignal, AbortController, abortSignal });
+for (const [name, value] of ObjectEntries({ DOMException, Event, CustomEvent, EventTarget, AbortSignal, AbortController })) {
   internal.defineGlobal(name, value);
 }

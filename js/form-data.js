@@ -4,7 +4,8 @@
 // first time a script uses FormData or a body needs it.
 
 const {
-  ArrayPrototypePush, ArrayPrototypeSplice, MathRandom, StringPrototypeIndexOf, StringPrototypeReplace,
+  ArrayPrototypePush, ArrayPrototypeSplice, JSONStringify, MathFloor, MathRandom, ObjectCreate, ObjectDefineProperty,
+  ObjectFreeze, ReflectApply, ReflectGetPrototypeOf, SafeMap, StringPrototypeIndexOf, StringPrototypeReplace,
   StringPrototypeSlice, StringPrototypeToLowerCase, SymbolIterator, TypeError, Uint8Array,
 } = { ...internal.primordials, MathRandom: Math.random };
 
@@ -126,7 +127,7 @@ class FormData {
     // Index-based over the live list, as WebIDL's iterable forEach.
     for (let i = 0; i < entries.length; i++) {
       const [name, value] = entries[i];
-      Reflect.apply(callback, thisArg, [value, name, this]);
+      ReflectApply(callback, thisArg, [value, name, this]);
     }
   }
 
@@ -146,12 +147,12 @@ class FormData {
     return "FormData";
   }
 }
-Object.defineProperty(FormData.prototype, SymbolIterator, {
+ObjectDefineProperty(FormData.prototype, SymbolIterator, {
   value: FormData.prototype.entries, writable: true, enumerable: false, configurable: true,
 });
 
 /// `%IteratorPrototype%`, which WebIDL iterator prototypes inherit from.
-const IteratorPrototype = Reflect.getPrototypeOf(Reflect.getPrototypeOf([][Symbol.iterator]()));
+const IteratorPrototype = ReflectGetPrototypeOf(ReflectGetPrototypeOf([][Symbol.iterator]()));
 
 let iteratorState;
 class FormDataIterator {
@@ -178,8 +179,8 @@ class FormDataIterator {
   }
 }
 Reflect.setPrototypeOf(FormDataIterator.prototype, IteratorPrototype);
-Object.defineProperty(FormDataIterator.prototype, Symbol.toStringTag, { value: "FormData Iterator", configurable: true });
-Object.defineProperty(FormDataIterator.prototype, "next", { enumerable: true });
+ObjectDefineProperty(FormDataIterator.prototype, Symbol.toStringTag, { value: "FormData Iterator", configurable: true });
+ObjectDefineProperty(FormDataIterator.prototype, "next", { enumerable: true });
 const makeIterator = (entries, kind) => new FormDataIterator(entries, kind);
 
 // MARK: - multipart/form-data
@@ -192,7 +193,7 @@ const normalizeNewlines = (text) => StringPrototypeReplace(text, /\r\n|\r|\n/g, 
 /// A boundary as browsers make one: printable, unlikely to occur in the data.
 function makeBoundary() {
   let text = "----formdata-jsbridge-";
-  for (let i = 0; i < 24; i++) text += "0123456789abcdefghijklmnopqrstuvwxyz"[Math.floor(MathRandom() * 36)];
+  for (let i = 0; i < 24; i++) text += "0123456789abcdefghijklmnopqrstuvwxyz"[MathFloor(MathRandom() * 36)];
   return text;
 }
 
@@ -251,7 +252,7 @@ const parseFailure = (why) => new TypeError(`Failed to parse body as FormData: $
 /// A `Content-Disposition` header's parameters (`name`, `filename`), quoted or not. A quoted value ends at the
 /// next `"`: HTML's encoding escapes `"` as `%22` and leaves `\` as it is, so a backslash is not an escape.
 function dispositionParameters(value) {
-  const out = Object.create(null);
+  const out = ObjectCreate(null);
   const pattern = /;\s*([^=;\s]+)\s*=\s*(?:"([^"]*)"|([^;]*))/g;
   let match;
   while ((match = pattern.exec(value)) !== null) {
@@ -304,11 +305,11 @@ function parseMultipart(bytes, boundary) {
     for (const line of headersText.split("\r\n")) {
       if (line === "") continue;
       // Header lines end with CRLF: a bare CR or LF, or a NUL, makes the part malformed.
-      if (/[\r\n\0]/.test(line)) throw parseFailure(`bad part header ${JSON.stringify(line)}`);
+      if (/[\r\n\0]/.test(line)) throw parseFailure(`bad part header ${JSONStringify(line)}`);
       const colon = StringPrototypeIndexOf(line, ":");
-      if (colon <= 0) throw parseFailure(`bad part header ${JSON.stringify(line)}`);
+      if (colon <= 0) throw parseFailure(`bad part header ${JSONStringify(line)}`);
       const field = StringPrototypeToLowerCase(StringPrototypeSlice(line, 0, colon).trim());
-      if (!TOKEN_CODE.test(field)) throw parseFailure(`bad part header name ${JSON.stringify(field)}`);
+      if (!TOKEN_CODE.test(field)) throw parseFailure(`bad part header name ${JSONStringify(field)}`);
       const value = StringPrototypeSlice(line, colon + 1).trim();
       if (field === "content-disposition") {
         if (!/^form-data\s*(;|$)/i.test(value)) throw parseFailure("part is not form-data");
@@ -357,7 +358,7 @@ function parseFormDataBody(bytes, contentTypeValue) {
     return parseMultipart(bytes, boundary);
   }
   if (mime !== null && mime.essence === "application/x-www-form-urlencoded") return parseURLEncoded(bytes);
-  throw new TypeError(`Failed to parse body as FormData: the Content-Type is ${contentTypeValue === null ? "missing" : JSON.stringify(contentTypeValue)}`);
+  throw new TypeError(`Failed to parse body as FormData: the Content-Type is ${contentTypeValue === null ? "missing" : JSONStringify(contentTypeValue)}`);
 }
 
 // MARK: - MIME types (MIME Sniffing standard)
@@ -380,7 +381,7 @@ function parseMimeType(input) {
   if (subtype === "" || !TOKEN_CODE.test(subtype)) return null;
   const result = {
     type: StringPrototypeToLowerCase(type), subtype: StringPrototypeToLowerCase(subtype), essence: "",
-    parameters: new Map(),
+    parameters: new SafeMap(),
   };
   result.essence = `${result.type}/${result.subtype}`;
   position = end;
@@ -451,7 +452,7 @@ function serializeMimeType(mime) {
 }
 
 internal.FormData = FormData;
-internal.formDataInternals = Object.freeze({
+internal.formDataInternals = ObjectFreeze({
   entriesOf: (value) => (value !== null && typeof value === "object" ? entriesOf(value) : undefined),
   multipartSegments,
   serializeMultipart,

@@ -5,6 +5,9 @@
 // over the old one's entanglement and queued messages, and the old one no longer sends or receives.
 // A queued message keeps the process running until it is delivered; an idle port does not.
 
+const {
+  ArrayPrototypePush,
+} = internal.primordials;
 const { ObjectDefineProperty, ObjectFreeze, SafeWeakMap, SymbolIterator, SymbolToStringTag, TypeError } =
   internal.primordials;
 const { DOMException, Event, EventTarget, Timeout } = internal;
@@ -105,7 +108,7 @@ class MessagePort extends EventTarget {
     const data = internal.structuredClone(message, { transfer: list });
     const target = state.closed ? null : state.other;
     if (target === null || target.closed) return;
-    target.queue.push(data);
+    ArrayPrototypePush(target.queue, data);
     schedule(target);
   }
 

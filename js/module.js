@@ -4,11 +4,12 @@
 // loaded by esm.js (lazy); this file decides which loader a file needs (docs/architecture.md, "Modules").
 
 const {
-  JSONParse, MathMax, RegExpPrototypeExec, SafeMap, StringPrototypeEndsWith, StringPrototypeLastIndexOf,
-  StringPrototypeSlice, StringPrototypeStartsWith,
+  ArrayIsArray, ArrayPrototypePop, ArrayPrototypePush, ArrayPrototypeSplice, JSONParse, MathMax, ObjectCreate,
+  RegExpPrototypeExec, SafeMap, StringPrototypeEndsWith, StringPrototypeLastIndexOf, StringPrototypeSlice,
+  StringPrototypeStartsWith,
 } = internal.primordials;
 
-const cache = Object.create(null);
+const cache = ObjectCreate(null);
 const wrapperParams = ["exports", "require", "module", "__filename", "__dirname", "__jsbI"];
 // Modules compile as `(function (<params>) {<source>`: columns on line 1 include the header.
 const wrapperHeaderLength = `(function (${wrapperParams.join(", ")}) {`.length;
@@ -28,8 +29,8 @@ function normalize(path) {
   const parts = [];
   for (const part of path.split("/")) {
     if (part === "" || part === ".") continue;
-    if (part === "..") parts.pop();
-    else parts.push(part);
+    if (part === "..") ArrayPrototypePop(parts);
+    else ArrayPrototypePush(parts, part);
   }
   return "/" + parts.join("/");
 }
@@ -60,7 +61,7 @@ function readPackageJson(directory) {
       error.path = path;
       throw error;
     }
-    if (value === null || typeof value !== "object" || Array.isArray(value)) value = {};
+    if (value === null || typeof value !== "object" || ArrayIsArray(value)) value = {};
   }
   packageJsonCache.set(directory, value);
   return value;
@@ -208,7 +209,7 @@ function loadModule(filename, parent) {
   const format = formatOf(filename);
   if (format === "esm") return internal.esm.requireModule(filename, parent?.filename);
   const module = new Module(filename, parent);
-  if (parent) parent.children.push(module);
+  if (parent) ArrayPrototypePush(parent.children, module);
   cache[filename] = module;
   try {
     const source = internal.readFile(filename);
@@ -267,7 +268,7 @@ internal.runMain = function (kind, text) {
     fn.call(mainModule.exports, mainModule.exports, makeRequire(mainModule), mainModule, "[eval]", mainModule.path,
       dynamicImporter(internal.cwd() + "/[eval]"));
   } else {
-    process.argv.splice(1, 0, text);
+    ArrayPrototypeSplice(process.argv, 1, 0, text);
     const format = formatOf(text);
     if (format === "esm") {
       internal.esm.runMainFile(text);

@@ -26,7 +26,7 @@ copyStatics("JSON", JSON, ["parse", "stringify"]);
 copyStatics("Object", Object, [
   "assign", "create", "defineProperty", "entries", "freeze", "fromEntries", "getOwnPropertyDescriptor",
   "getOwnPropertyNames", "getOwnPropertySymbols", "getPrototypeOf", "hasOwn", "is", "isFrozen", "keys",
-  "setPrototypeOf", "values",
+  "preventExtensions", "setPrototypeOf", "values",
 ]);
 copyMethods("ObjectPrototype", Object.prototype, ["hasOwnProperty", "propertyIsEnumerable", "toString"]);
 copyStatics("Array", Array, ["from", "isArray"]);
@@ -67,8 +67,9 @@ copyMethods("FunctionPrototype", Function.prototype, ["apply", "bind", "call", "
 primordials.PromiseResolve = Promise.resolve.bind(Promise);
 primordials.PromiseReject = Promise.reject.bind(Promise);
 copyMethods("PromisePrototype", Promise.prototype, ["then"]);
-copyStatics("Number", Number, ["isFinite", "isInteger", "isNaN", "isSafeInteger"]);
-copyStatics("Math", Math, ["floor", "max", "min", "round", "sqrt", "trunc"]);
+copyStatics("Number", Number, ["isFinite", "isInteger", "isNaN", "isSafeInteger", "parseFloat", "parseInt"]);
+copyStatics("String", String, ["fromCharCode"]);
+copyStatics("Math", Math, ["abs", "floor", "max", "min", "round", "sqrt", "trunc"]);
 copyStatics("Symbol", Symbol, ["asyncIterator", "for", "iterator", "toStringTag"]);
 for (const Constructor of [
   Array, Error, Map, Number, Object, Promise, RangeError, Set, String, TypeError, Uint8Array, WeakMap,
@@ -100,7 +101,7 @@ copyGetter("RegExpPrototypeGetFlags", RegExp.prototype, "flags");
 copyMethods("MapPrototype", Map.prototype, ["forEach", "set"]);
 copyMethods("SetPrototype", Set.prototype, ["forEach", "add"]);
 copyMethods("WeakRefPrototype", WeakRef.prototype, ["deref"]);
-copyMethods("StringPrototype", String.prototype, ["isWellFormed"]);
+copyMethods("StringPrototype", String.prototype, ["isWellFormed", "toWellFormed"]);
 
 /// `Safe` with its own copies of `Base`'s prototype members, frozen.
 function makeSafe(Base, Safe) {

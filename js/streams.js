@@ -9,7 +9,7 @@
 // `Promise.prototype.then` or a stream method cannot reach into a pipe.
 
 const {
-  ArrayBufferIsView, ArrayIsArray, FunctionPrototypeBind, FunctionPrototypeCall, MathMin, NumberIsInteger,
+  ArrayBufferIsView, ArrayIsArray, FunctionPrototypeBind, FunctionPrototypeCall, MathFloor, MathMin, NumberIsInteger,
   NumberIsNaN, ObjectCreate, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectGetPrototypeOf,
   ObjectSetPrototypeOf, Promise, PromisePrototypeThen, PromiseReject, PromiseResolve, RangeError, ReflectApply,
   ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, SymbolAsyncIterator, SymbolIterator, SymbolToStringTag, TypeError,
@@ -246,7 +246,7 @@ function toEnforcedUnsignedLongLong(value, what) {
   if (NumberIsNaN(number) || number === Infinity || number === -Infinity) {
     throw new TypeError(`${what} must be a finite number`);
   }
-  const integer = number < 0 ? -Math.floor(-number) : Math.floor(number);
+  const integer = number < 0 ? -MathFloor(-number) : MathFloor(number);
   if (integer < 0 || integer > Number.MAX_SAFE_INTEGER) throw new TypeError(`${what} is out of range`);
   return integer === 0 ? 0 : integer;
 }

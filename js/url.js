@@ -2,9 +2,13 @@
 // The parser follows the URL Standard's state machine (as implemented by Node 20: `^` and `|` are not
 // percent-encoded in paths). Host names go through UTS #46 (ICU's IDNA) as the standard's "domain to ASCII" says.
 
+const {
+  ArrayFrom, ArrayPrototypePop, ArrayPrototypePush, MathFloor, ObjectAssign, ObjectHasOwn, ReflectApply,
+  ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, SafeMap, SafeWeakMap, StringFromCharCode,
+} = internal.primordials;
 const FAILURE = null;
 const specialSchemes = { ftp: 21, file: null, http: 80, https: 443, ws: 80, wss: 443 };
-const isSpecialScheme = (scheme) => Object.hasOwn(specialSchemes, scheme);
+const isSpecialScheme = (scheme) => ObjectHasOwn(specialSchemes, scheme);
 const defaultPort = (scheme) => (isSpecialScheme(scheme) ? specialSchemes[scheme] : null);
 const toUSV = (value) => `${value}`.toWellFormed();
 
@@ -52,7 +56,7 @@ function percentDecode(str) {
   const isHex = (b) => (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
   for (let i = 0; i < bytes.length; i++) {
     if (bytes[i] === 0x25 && isHex(bytes[i + 1]) && isHex(bytes[i + 2])) {
-      out[n++] = parseInt(String.fromCharCode(bytes[i + 1], bytes[i + 2]), 16);
+      out[n++] = parseInt(StringFromCharCode(bytes[i + 1], bytes[i + 2]), 16);
       i += 2;
     } else out[n++] = bytes[i];
   }
@@ -80,7 +84,7 @@ function endsInNumber(host) {
   const parts = host.split('.');
   if (parts[parts.length - 1] === '') {
     if (parts.length === 1) return false;
-    parts.pop();
+    ArrayPrototypePop(parts);
   }
   const last = parts[parts.length - 1];
   return /^[0-9]+$/.test(last) || parseIPv4Number(last) !== FAILURE;
@@ -88,7 +92,7 @@ function endsInNumber(host) {
 
 function parseIPv4(host) {
   const parts = host.split('.');
-  if (parts[parts.length - 1] === '' && parts.length > 1) parts.pop();
+  if (parts[parts.length - 1] === '' && parts.length > 1) ArrayPrototypePop(parts);
   if (parts.length > 4) return FAILURE;
   const numbers = parts.map(parseIPv4Number);
   if (numbers.includes(FAILURE) || numbers.slice(0, -1).some((n) => n > 255)) return FAILURE;
@@ -97,7 +101,7 @@ function parseIPv4(host) {
   numbers.slice(0, -1).forEach((n, i) => {
     address += n * 256 ** (3 - i);
   });
-  return [24, 16, 8, 0].map((shift) => Math.floor(address / 2 ** shift) % 256).join('.');
+  return [24, 16, 8, 0].map((shift) => MathFloor(address / 2 ** shift) % 256).join('.');
 }
 
 function parseIPv6(input) {
@@ -218,7 +222,7 @@ const hasOpaquePath = (url) => typeof url.path === 'string';
 
 function shortenPath(url) {
   if (url.scheme === 'file' && url.path.length === 1 && isNormalizedWindowsDriveLetter(url.path[0])) return;
-  url.path.pop();
+  ArrayPrototypePop(url.path);
 }
 
 // State names of the URL Standard's basic URL parser.
@@ -242,7 +246,7 @@ function basicParse(input, base = null, url = null, override = null) {
   let insideBrackets = false;
   let passwordTokenSeen = false;
   const special = () => isSpecialScheme(url.scheme);
-  const copyAuthority = (from) => Object.assign(url, { username: from.username, password: from.password, host: from.host, port: from.port });
+  const copyAuthority = (from) => ObjectAssign(url, { username: from.username, password: from.password, host: from.host, port: from.port });
   for (let p = 0; ; p++) {
     const c = cps[p]; // undefined is EOF
     const endOfAuthority = c === undefined || c === '/' || c === '?' || c === '#' || (c === '\\' && special());
@@ -291,7 +295,7 @@ function basicParse(input, base = null, url = null, override = null) {
       case S.NO_SCHEME:
         if (base === null || (hasOpaquePath(base) && c !== '#')) return FAILURE;
         if (hasOpaquePath(base)) {
-          Object.assign(url, { scheme: base.scheme, path: base.path, query: base.query, fragment: '' });
+          ObjectAssign(url, { scheme: base.scheme, path: base.path, query: base.query, fragment: '' });
           state = S.FRAGMENT;
         } else {
           state = base.scheme === 'file' ? S.FILE : S.RELATIVE;
@@ -363,7 +367,7 @@ function basicParse(input, base = null, url = null, override = null) {
           buffer = '';
         } else if (endOfAuthority) {
           if (atSignSeen && buffer === '') return FAILURE;
-          p -= Array.from(buffer).length + 1;
+          p -= ArrayFrom(buffer).length + 1;
           buffer = '';
           state = S.HOST;
         } else buffer += c;
@@ -415,7 +419,7 @@ function basicParse(input, base = null, url = null, override = null) {
         url.host = '';
         if (c === '/' || c === '\\') state = S.FILE_SLASH;
         else if (base !== null && base.scheme === 'file') {
-          Object.assign(url, { host: base.host, path: [...base.path], query: base.query });
+          ObjectAssign(url, { host: base.host, path: [...base.path], query: base.query });
           if (c === '?') {
             url.query = '';
             state = S.QUERY;
@@ -439,7 +443,7 @@ function basicParse(input, base = null, url = null, override = null) {
         else {
           if (base !== null && base.scheme === 'file') {
             url.host = base.host;
-            if (!startsWithWindowsDriveLetter(cps, p) && isNormalizedWindowsDriveLetter(base.path[0] ?? '')) url.path.push(base.path[0]);
+            if (!startsWithWindowsDriveLetter(cps, p) && isNormalizedWindowsDriveLetter(base.path[0] ?? '')) ArrayPrototypePush(url.path, base.path[0]);
           }
           state = S.PATH;
           p--;
@@ -476,19 +480,19 @@ function basicParse(input, base = null, url = null, override = null) {
         } else if (c !== undefined) {
           state = S.PATH;
           if (c !== '/') p--;
-        } else if (override && url.host === null) url.path.push('');
+        } else if (override && url.host === null) ArrayPrototypePush(url.path, '');
         break;
       case S.PATH: {
         const slash = c === '/' || (c === '\\' && special());
         if (c === undefined || slash || (!override && (c === '?' || c === '#'))) {
           if (isDoubleDot(buffer)) {
             shortenPath(url);
-            if (!slash) url.path.push('');
+            if (!slash) ArrayPrototypePush(url.path, '');
           } else if (isSingleDot(buffer)) {
-            if (!slash) url.path.push('');
+            if (!slash) ArrayPrototypePush(url.path, '');
           } else {
             if (url.scheme === 'file' && url.path.length === 0 && isWindowsDriveLetter(buffer)) buffer = `${buffer[0]}:`;
-            url.path.push(buffer);
+            ArrayPrototypePush(url.path, buffer);
           }
           buffer = '';
           if (c === '?') {
@@ -566,7 +570,7 @@ function parseForm(input) {
     const eq = sequence.indexOf('=');
     const [name, value] = eq === -1 ? [sequence, ''] : [sequence.slice(0, eq), sequence.slice(eq + 1)];
     const decode = (s) => percentDecodeText(s.replaceAll('+', ' '));
-    list.push([decode(name), decode(value)]);
+    ArrayPrototypePush(list, [decode(name), decode(value)]);
   }
   return list;
 }
@@ -576,7 +580,7 @@ const serializeForm = (list) => list.map(([name, value]) => `${percentEncode(nam
 // ---- URLSearchParams ----
 
 const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
-const paramsInternals = new WeakMap(); // URLSearchParams -> { list, url: URL state or null }
+const paramsInternals = new SafeWeakMap(); // URLSearchParams -> { list, url: URL state or null }
 
 function paramsOf(params) {
   const state = paramsInternals.get(params);
@@ -610,21 +614,21 @@ class URLSearchParams {
         // record<USVString, USVString>: keys that become equal as USVStrings keep one entry, at the first
         // one's place, with the last one's value.
         list = [];
-        const positions = new Map();
-        for (const key of Reflect.ownKeys(init)) {
-          const descriptor = Reflect.getOwnPropertyDescriptor(init, key);
+        const positions = new SafeMap();
+        for (const key of ReflectOwnKeys(init)) {
+          const descriptor = ReflectGetOwnPropertyDescriptor(init, key);
           if (descriptor === undefined || !descriptor.enumerable) continue;
           const name = toUSV(key);
           const value = toUSV(init[key]);
           const at = positions.get(name);
           if (at === undefined) {
             positions.set(name, list.length);
-            list.push([name, value]);
+            ArrayPrototypePush(list, [name, value]);
           } else list[at][1] = value;
         }
       } else {
         if (typeof iterator !== 'function') throw new TypeError('Query pairs must be iterable');
-        list = Array.from(init, (pair) => {
+        list = ArrayFrom(init, (pair) => {
           const tuple = pair !== null && typeof pair === 'object' && typeof pair[Symbol.iterator] === 'function' ? [...pair] : [];
           if (tuple.length !== 2) throw new TypeError('Each query pair must be an iterable [name, value] tuple');
           return tuple.map(toUSV);
@@ -643,7 +647,7 @@ class URLSearchParams {
 
   append(name, value) {
     const state = paramsOf(this);
-    state.list.push([toUSV(name), toUSV(value)]);
+    ArrayPrototypePush(state.list, [toUSV(name), toUSV(value)]);
     updateURL(state);
   }
 
@@ -679,7 +683,7 @@ class URLSearchParams {
     name = toUSV(name);
     value = toUSV(value);
     const first = state.list.findIndex(([n]) => n === name);
-    if (first === -1) state.list.push([name, value]);
+    if (first === -1) ArrayPrototypePush(state.list, [name, value]);
     else state.list = state.list.filter(([n], i) => n !== name || i === first).map((pair, i) => (i === first ? [name, value] : pair));
     updateURL(state);
   }
@@ -694,7 +698,7 @@ class URLSearchParams {
   forEach(callback, thisArg) {
     if (typeof callback !== 'function') throw new TypeError('The "callback" argument must be of type function');
     const state = paramsOf(this);
-    for (let i = 0; i < state.list.length; i++) callback.call(thisArg, state.list[i][1], state.list[i][0], this);
+    for (let i = 0; i < state.list.length; i++) ReflectApply(callback, thisArg, [state.list[i][1], state.list[i][0], this]);
   }
 
   keys() {
@@ -734,7 +738,7 @@ class URLSearchParams {
 
 function invalidURL(input) {
   const error = new TypeError(`Invalid URL: ${input}`);
-  Object.assign(error, { code: 'ERR_INVALID_URL', input: `${input}` });
+  ObjectAssign(error, { code: 'ERR_INVALID_URL', input: `${input}` });
   return error;
 }
 

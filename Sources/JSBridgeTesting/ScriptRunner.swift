@@ -93,3 +93,33 @@ final class CapturedOutput: OutputSink {
 
     func flush() {}
 }
+
+extension ScriptRunner {
+    /// JavaScript to put before a script that checks a plugin's JS API against a hostile script: it replaces
+    /// the built-ins scripts most often patch (`JSON.parse`, `Object.keys`, `Array.prototype.push`,
+    /// `Map.prototype.get`, `Function.prototype.apply`, `Promise.prototype.then`, …) with functions that throw,
+    /// and defines `restoreBuiltIns()` to put them back. A plugin's JavaScript that takes its built-ins from
+    /// `runtime.primordials` keeps working (docs/writing-a-plugin.md, "The plugin's JavaScript").
+    ///
+    /// The script itself must not call what was replaced before `restoreBuiltIns()`: collect results with
+    /// `results[results.length] = …` and print them with `console.log`, which does not use them.
+    public static let replacingBuiltIns = #"""
+        const restoreBuiltIns = (() => {
+          const saved = [];
+          const broken = () => { throw new Error("the script replaced this built-in"); };
+          for (const [object, keys] of [
+            [JSON, ["parse", "stringify"]],
+            [Object, ["keys", "entries", "values", "assign", "defineProperty", "freeze", "create", "getPrototypeOf", "hasOwn"]],
+            [Array, ["isArray", "from"]], [Array.prototype, ["push", "pop", "shift", "splice"]],
+            [Map.prototype, ["get", "set", "has", "delete"]], [Set.prototype, ["add", "has", "delete"]],
+            [WeakMap.prototype, ["get", "set", "has"]], [Function.prototype, ["call", "apply"]],
+            [Promise, ["resolve", "reject"]], [Promise.prototype, ["then", "catch", "finally"]],
+            [Reflect, ["apply", "get", "set", "ownKeys"]], [Math, ["min", "max", "floor"]],
+          ]) {
+            for (const key of keys) { saved[saved.length] = [object, key, object[key]]; object[key] = broken; }
+          }
+          return () => { for (const [object, key, value] of saved) object[key] = value; };
+        })();
+
+        """#
+}

@@ -24,6 +24,27 @@ import Testing
             options: .testing(permissions: permissions))
     }
 
+    /// The FileSystem plugin's JavaScript takes its built-ins from the primordials: with `Promise.prototype.then`,
+    /// `Array.prototype.push`, `Object.freeze` and the rest replaced, `FileSystem`, `fs` and `fs/promises` work.
+    @Test func aScriptThatReplacesBuiltInsDoesNotBreakFiles() async {
+        let result = await run(
+            ScriptRunner.replacingBuiltIns + """
+                const results = [];
+                const fs = require("fs");
+                (async () => {
+                  fs.writeFileSync(root + "/a.txt", "one");
+                  results[results.length] = fs.readFileSync(root + "/a.txt", "utf8");
+                  await require("fs/promises").writeFile(root + "/b.txt", "two");
+                  results[results.length] = await FileSystem.readTextFile(root + "/b.txt");
+                  results[results.length] = await new Promise((resolve) => fs.readFile(root + "/a.txt", "utf8", (e, t) => resolve(t)));
+                  results[results.length] = (await FileSystem.readDir(root)).length;
+                  restoreBuiltIns();
+                  console.log(results.join(" | "));
+                })();
+                """)
+        #expect(result.lines == ["one | two | one | 2"], "\(result.stderr)")
+    }
+
     @Test func theGlobalAPI() async throws {
         let result = await run(
             """

@@ -38,6 +38,29 @@ import Testing
         return (result, server)
     }
 
+    /// The HTTP plugin's JavaScript takes its built-ins from the primordials: with `JSON.parse`,
+    /// `Promise.prototype.then`, `Array.prototype.push`, `Map.prototype.get` and the rest replaced, `fetch`, its
+    /// bodies and headers, and a DAO still work.
+    @Test func aScriptThatReplacesBuiltInsDoesNotBreakFetchOrDAOs() async throws {
+        let (result, _) = try await run(
+            ScriptRunner.replacingBuiltIns + """
+                const results = [];
+                (async () => {
+                  const r = await fetch(base + "/text");
+                  results[results.length] = r.status + " " + r.headers.get("x-custom") + " " + (await r.text());
+                  const init = { method: "POST", body: '{"a":1}', headers: { "Content-Type": "application/json" } };
+                  const e = await (await fetch(base + "/echo?q=1", init)).json();
+                  results[results.length] = e.method + " " + e.uri + " " + e.body;
+                  const Api = HTTP.dao({ name: "Api", baseURL: base, path: "/echo", params: { q: "query_q" } });
+                  results[results.length] = (await Api.send({ q: "x" })).uri;
+                  restoreBuiltIns();
+                  console.log(results.join(" | "));
+                })();
+                """)
+        #expect(
+            result.lines == [#"200 a, b héllo wörld | POST /echo?q=1 {"a":1} | /echo?query_q=x"#], "\(result.stderr)")
+    }
+
     @Test func getText() async throws {
         let (result, _) = try await run(
             """

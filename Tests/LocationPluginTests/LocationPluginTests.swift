@@ -128,6 +128,25 @@ func gpsdConfig(_ port: Int) -> JSONObject {
             permissions: permissions)
     }
 
+    /// The Location plugin's JavaScript takes its built-ins from the primordials: with `Promise.prototype.then`,
+    /// `Map.prototype.get`, `Reflect.apply` and the rest replaced, `Location` and `navigator.geolocation` work.
+    @Test func aScriptThatReplacesBuiltInsDoesNotBreakLocation() async {
+        let result = await ScriptRunner.run(
+            ScriptRunner.replacingBuiltIns + """
+                const results = [];
+                (async () => {
+                  results[results.length] = (await Location.getCurrentPosition()).coords.latitude;
+                  results[results.length] = await new Promise((resolve) => {
+                    const id = navigator.geolocation.watchPosition((p) => { navigator.geolocation.clearWatch(id); resolve(p.coords.longitude); });
+                  });
+                  results[results.length] = (await Location.getCity({ latitude: 39.9, longitude: 116.4 })).countryCode;
+                  restoreBuiltIns();
+                  console.log(results.join(" | "));
+                })();
+                """, plugins: [LocationPlugin()], options: fixedOptions())
+        #expect(result.lines == ["39.9042 | 116.4074 | CN"], "\(result.stderr)")
+    }
+
     @Test func noPermissionIsCode1() async throws {
         let result = await ScriptRunner.run(
             """

@@ -55,6 +55,29 @@ import Testing
         await ScriptRunner.run(code, plugins: [ModelPlugin()], timeout: .seconds(30))
     }
 
+    /// Model's JavaScript takes its built-ins from the primordials: a script that replaced `JSON.stringify`,
+    /// `Object.keys`, `Map.prototype.get` and the rest still defines, converts and writes back models, with
+    /// hooks and the JS fast path.
+    @Test func aScriptThatReplacesBuiltInsDoesNotBreakModels() async {
+        let result = await run(
+            ScriptRunner.replacingBuiltIns + """
+                const results = [];
+                (async () => {
+                  Model.define("Tag", { name: "string" });
+                  Model.define("Post", { id: "int", title: "string", tags: ["Tag"] }, { after(post) { post.seen = true; } });
+                  const post = Model.convert("Post", { id: "7", title: "t", tags: [{ name: "a" }] });
+                  results[results.length] = post.id + post.title + post.tags[0].name + post.seen;
+                  const fast = Model.convert("Tag", { name: "plain" });
+                  results[results.length] = fast.name + Model.toJSON("Post", post).tags.length;
+                  results[results.length] = (await Model.convertAsync("Tag", { name: "async" })).name;
+                  try { Model.convert("Post", { id: "x" }); } catch (e) { results[results.length] = e.code; }
+                  restoreBuiltIns();
+                  console.log(results.join(" | "));
+                })();
+                """)
+        #expect(result.lines == ["7tatrue | plain1 | async | DATA_FORMAT"], "\(result.stderr)")
+    }
+
     /// `"[User]"` and `"{User}"` convert arrays and objects of models (YYModel's modelArrayWithClass and
     /// modelDictionaryWithClass), with every item's issues under its index or key.
     @Test func collectionsOfModelsConvert() async {

@@ -20,6 +20,30 @@ import Testing
         return await ScriptRunner.run(code, plugins: [StoragePlugin()], options: options, timeout: .seconds(20))
     }
 
+    /// Storage's JavaScript takes its built-ins from the primordials: with `JSON.parse`, `Map.prototype.get`,
+    /// `Promise.prototype.then` and the rest replaced by the script, Web Storage and the Promise API still work.
+    @Test func aScriptThatReplacesBuiltInsDoesNotBreakStorage() async {
+        let result = await Self.run(
+            .sqlite,
+            ScriptRunner.replacingBuiltIns + """
+                const results = [];
+                (async () => {
+                  localStorage.setItem("k", "v");
+                  sessionStorage.setItem("s", "w");
+                  results[results.length] = localStorage.getItem("k") + localStorage.length + sessionStorage.getItem("s");
+                  Storage.registerDefaults({ d: 1 });
+                  await Storage.set("a", { x: [1, 2] });
+                  results[results.length] = (await Storage.get("a")).x[1] + (await Storage.get("d"));
+                  await Storage.transaction([{ op: "set", key: "b", value: true }, { op: "remove", key: "a" }]);
+                  const keys = await Storage.keys();
+                  results[results.length] = keys.length + " " + keys[0] + keys[1];
+                  restoreBuiltIns();
+                  console.log(results.join(" | "));
+                })();
+                """)
+        #expect(result.lines == ["v1w | 3 | 2 bd"], "\(result.stderr)")
+    }
+
     /// A property named like one of `Object.prototype`'s is stored (Web IDL's named setter), and the object
     /// keeps working: its methods are still found first when read.
     @Test(arguments: Backend.allCases) func prototypeNamesAreStoredWithoutBreakingTheObject(_ backend: Backend) async {

@@ -7,13 +7,17 @@
 // argument or result of a sync action crosses without JSON text).
 
 const { BridgeError, utf8Decode } = runtime;
+const {
+  ArrayPrototypePush, ArrayPrototypeShift, ArrayPrototypeSplice, Date, Error, MathMin, PromisePrototypeThen,
+  ReflectApply, SafeMap, String, TypeError, Uint8Array,
+} = runtime.primordials;
 const INLINE = plugin.constants.inlineLimit;
 const take = plugin.syncAction("take");
 const stage = plugin.syncAction("stage");
-const { fromCharCode } = String;
-const { apply } = Reflect;
-const { freeze, defineProperty } = Object;
-const { isView } = ArrayBuffer;
+const {
+  StringFromCharCode: fromCharCode, ReflectApply: apply, ObjectFreeze: freeze, ObjectDefineProperty: defineProperty,
+  ArrayBufferIsView: isView,
+} = runtime.primordials;
 const PromiseCtor = Promise;
 
 // MARK: - Errors
@@ -52,7 +56,7 @@ function describe(value) {
 
 /// Runs async `action`; failures carry Node's fields.
 function call(action, args) {
-  return plugin.call(action, args).catch((error) => { throw nodeError(error); });
+  return PromisePrototypeThen(plugin.call(action, args), undefined, (error) => { throw nodeError(error); });
 }
 
 /// Runs the sync twin of `action`.
@@ -96,7 +100,7 @@ function bytesToLatin1(bytes) {
   const n = bytes.length;
   if (n <= 8192) return apply(fromCharCode, null, bytes);
   const parts = [];
-  for (let i = 0; i < n; i += 8192) parts.push(apply(fromCharCode, null, bytes.subarray(i, i + 8192)));
+  for (let i = 0; i < n; i += 8192) ArrayPrototypePush(parts, apply(fromCharCode, null, bytes.subarray(i, i + 8192)));
   return parts.join("");
 }
 
@@ -189,7 +193,7 @@ function readFile(path, encoding = null, buffers = false) {
   } catch (error) {
     return PromiseCtor.reject(error);
   }
-  return call("readFile", args).then((answer) => decodeAnswer(answer, args.encoding, buffers));
+  return PromisePrototypeThen(call("readFile", args), (answer) => decodeAnswer(answer, args.encoding, buffers));
 }
 
 function readFileSync(path, encoding = null, buffers = false) {
@@ -209,7 +213,7 @@ function writeFile(path, data, options) {
   } catch (error) {
     return PromiseCtor.reject(error);
   }
-  return call("writeFile", args).then(() => undefined);
+  return PromisePrototypeThen(call("writeFile", args), () => undefined);
 }
 
 function writeFileSync(path, data, options) {
@@ -281,17 +285,17 @@ function writeBytes(fd, data, encoding, position, sync) {
 
 /// The few EventEmitter methods streams need (node:events is another module's; streams must not depend on it).
 class Emitter {
-  #listeners = new Map();
+  #listeners = new SafeMap();
   on(event, listener) {
     const list = this.#listeners.get(event) ?? [];
-    list.push(listener);
+    ArrayPrototypePush(list, listener);
     this.#listeners.set(event, list);
     this._listening?.(event);
     return this;
   }
   addListener(event, listener) { return this.on(event, listener); }
   once(event, listener) {
-    const wrapper = (...args) => { this.off(event, wrapper); listener.apply(this, args); };
+    const wrapper = (...args) => { this.off(event, wrapper); ReflectApply(listener, this, args); };
     wrapper.listener = listener;
     return this.on(event, wrapper);
   }
@@ -299,7 +303,7 @@ class Emitter {
     const list = this.#listeners.get(event);
     if (list) {
       const index = list.findIndex((l) => l === listener || l.listener === listener);
-      if (index >= 0) list.splice(index, 1);
+      if (index >= 0) ArrayPrototypeSplice(list, index, 1);
     }
     return this;
   }
@@ -311,7 +315,7 @@ class Emitter {
       if (event === "error") runtime.reportError(args[0]);
       return false;
     }
-    for (const listener of [...list]) listener.apply(this, args);
+    for (const listener of [...list]) ReflectApply(listener, this, args);
     return true;
   }
 }
@@ -341,10 +345,10 @@ class ReadStream extends Emitter {
     this.#position = options.start ?? 0;
     this.#end = options.end ?? Infinity;
     this.#buffers = buffers;
-    this.#opening = (options.fd !== undefined && options.fd !== null
+    this.#opening = PromisePrototypeThen((options.fd !== undefined && options.fd !== null
       ? PromiseCtor.resolve(typeof options.fd === "number" ? options.fd : options.fd.fd)
       : call("open", { path: this.path, flags: options.flags ?? "r" })
-    ).then((fd) => {
+    ), (fd) => {
       this.#fd = fd;
       this.fd = fd;
       this.emit("open", fd);
@@ -382,7 +386,7 @@ class ReadStream extends Emitter {
     if (this.destroyed) return this;
     this.destroyed = true;
     this.#ended = true;
-    this.#close().then(() => {
+    PromisePrototypeThen(this.#close(), () => {
       if (error) this.emit("error", error);
       this.emit("close");
     });
@@ -399,7 +403,7 @@ class ReadStream extends Emitter {
     if (this.#fd !== null) {
       const fd = this.#fd;
       this.#fd = null;
-      await call("close", { fd }).catch(() => {});
+      await PromisePrototypeThen(call("close", { fd }), undefined, () => {});
     }
   }
 
@@ -414,7 +418,7 @@ class ReadStream extends Emitter {
   async #next() {
     const fd = await this.#opening;
     if (this.#ended || fd === undefined) return null;
-    const want = Math.min(this.#highWaterMark, this.#end + 1 - this.#position);
+    const want = MathMin(this.#highWaterMark, this.#end + 1 - this.#position);
     if (want <= 0) return null;
     const bytes = await readBytes(fd, want, this.#position, false);
     if (bytes.length === 0) return null;
@@ -490,10 +494,10 @@ class WriteStream extends Emitter {
     this.#highWaterMark = options.highWaterMark ?? 16 * 1024;
     this.#position = options.start;
     this.#encoding = checkEncoding(options.encoding) ?? "utf8";
-    this.#opening = (options.fd !== undefined && options.fd !== null
+    this.#opening = PromisePrototypeThen((options.fd !== undefined && options.fd !== null
       ? PromiseCtor.resolve(typeof options.fd === "number" ? options.fd : options.fd.fd)
       : call("open", { path: this.path, flags: options.flags ?? "w", mode: options.mode })
-    ).then((fd) => {
+    ), (fd) => {
       this.#fd = fd;
       this.fd = fd;
       this.emit("open", fd);
@@ -518,7 +522,7 @@ class WriteStream extends Emitter {
       return false;
     }
     const size = typeof chunk === "string" ? chunk.length : chunk.byteLength;
-    this.#queue.push([chunk, encoding ?? this.#encoding, callback]);
+    ArrayPrototypePush(this.#queue, [chunk, encoding ?? this.#encoding, callback]);
     this.#queued += size;
     this.#flush();
     const ok = this.#queued < this.#highWaterMark;
@@ -540,8 +544,8 @@ class WriteStream extends Emitter {
     if (this.destroyed) return this;
     this.destroyed = true;
     this.#queue.length = 0;
-    this.#opening.then(async (fd) => {
-      if (fd !== undefined) await call("close", { fd }).catch(() => {});
+    PromisePrototypeThen(this.#opening, async (fd) => {
+      if (fd !== undefined) await PromisePrototypeThen(call("close", { fd }), undefined, () => {});
       if (error) this.emit("error", error);
       this.emit("close");
     });
@@ -561,7 +565,7 @@ class WriteStream extends Emitter {
       const fd = await this.#opening;
       if (fd === undefined) return;
       while (this.#queue.length > 0 && !this.destroyed) {
-        const [chunk, encoding, callback] = this.#queue.shift();
+        const [chunk, encoding, callback] = ArrayPrototypeShift(this.#queue);
         const size = typeof chunk === "string" ? chunk.length : chunk.byteLength;
         const written = await writeBytes(fd, chunk, encoding, this.#position, false);
         if (this.#position !== undefined) this.#position += written;
@@ -581,7 +585,7 @@ class WriteStream extends Emitter {
       }
     } catch (error) {
       this.destroyed = true;
-      if (this.#fd !== null) await call("close", { fd: this.#fd }).catch(() => {});
+      if (this.#fd !== null) await PromisePrototypeThen(call("close", { fd: this.#fd }), undefined, () => {});
       this.emit("error", nodeError(error));
       this.emit("close");
     } finally {

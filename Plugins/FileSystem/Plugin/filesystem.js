@@ -4,12 +4,15 @@
 // ...) and `errno`, `syscall`, `path`; a path not granted is PERMISSION_DENIED naming the flag to use.
 
 const fs = plugin.shared.fs;
+const {
+  ObjectFreeze, PromisePrototypeThen,
+} = runtime.primordials;
 const { call, callSync, toPath } = fs;
 
 /// What `stat` answers: Deno's FileInfo fields.
 function fileInfo(stats) {
   const s = new fs.Stats(stats);
-  return Object.freeze({
+  return ObjectFreeze({
     isFile: s.isFile(), isDirectory: s.isDirectory(), isSymlink: s.isSymbolicLink(), size: s.size,
     mtime: s.mtime, atime: s.atime, birthtime: s.birthtime, ctime: s.ctime, mode: s.mode & 0o7777, dev: s.dev,
     ino: s.ino, nlink: s.nlink, uid: s.uid, gid: s.gid, blksize: s.blksize, blocks: s.blocks,
@@ -17,7 +20,7 @@ function fileInfo(stats) {
 }
 
 function dirEntries(list) {
-  return list.map(([name, type]) => Object.freeze({
+  return list.map(([name, type]) => ObjectFreeze({
     name, isFile: type === "file", isDirectory: type === "directory", isSymlink: type === "symlink",
   }));
 }
@@ -38,8 +41,8 @@ class FsFile {
   }
   write(data, position) { return fs.writeBytes(this.#fd, data, "utf8", position, false); }
   async stat() { return fileInfo(await call("fstat", { fd: this.#fd })); }
-  truncate(length = 0) { return call("ftruncate", { fd: this.#fd, length }).then(() => undefined); }
-  close() { return call("close", { fd: this.#fd }).then(() => undefined); }
+  truncate(length = 0) { return PromisePrototypeThen(call("ftruncate", { fd: this.#fd, length }), () => undefined); }
+  close() { return PromisePrototypeThen(call("close", { fd: this.#fd }), () => undefined); }
   [Symbol.asyncDispose]() { return this.close(); }
 }
 
@@ -55,34 +58,34 @@ function openFlags({ read = true, write = false, append = false, truncate = fals
 
 const unit = () => undefined;
 
-const FileSystem = Object.freeze({
+const FileSystem = ObjectFreeze({
   readFile: (path) => fs.readFile(path, null),
   readTextFile: (path) => fs.readFile(path, "utf8"),
   writeFile: (path, data, options) => fs.writeFile(path, data, writeOptions(options)),
   writeTextFile: (path, text, options) => fs.writeFile(path, `${text}`, writeOptions(options)),
-  readDir: (path) => call("readdir", { path: toPath(path) }).then(dirEntries),
-  stat: (path) => call("stat", { path: toPath(path) }).then(fileInfo),
-  lstat: (path) => call("lstat", { path: toPath(path) }).then(fileInfo),
+  readDir: (path) => PromisePrototypeThen(call("readdir", { path: toPath(path) }), dirEntries),
+  stat: (path) => PromisePrototypeThen(call("stat", { path: toPath(path) }), fileInfo),
+  lstat: (path) => PromisePrototypeThen(call("lstat", { path: toPath(path) }), fileInfo),
   exists: (path) => call("exists", { path: toPath(path) }),
   mkdir: (path, { recursive = false, mode } = {}) =>
-    call("mkdir", { path: toPath(path), recursive, mode }).then(unit),
+    PromisePrototypeThen(call("mkdir", { path: toPath(path), recursive, mode }), unit),
   remove: (path, { recursive = false } = {}) => {
     const target = toPath(path);
     // Without `recursive`, an empty directory goes too (as Deno's remove), a full one is ENOTEMPTY.
-    return call("rm", { path: target, recursive }).then(unit, (error) => {
+    return PromisePrototypeThen(call("rm", { path: target, recursive }), unit, (error) => {
       if (error.code !== "EISDIR" || recursive) throw error;
-      return call("rmdir", { path: target }).then(unit);
+      return PromisePrototypeThen(call("rmdir", { path: target }), unit);
     });
   },
-  rename: (from, to) => call("rename", { from: toPath(from), to: toPath(to) }).then(unit),
-  copyFile: (from, to) => call("copyFile", { from: toPath(from), to: toPath(to) }).then(unit),
+  rename: (from, to) => PromisePrototypeThen(call("rename", { from: toPath(from), to: toPath(to) }), unit),
+  copyFile: (from, to) => PromisePrototypeThen(call("copyFile", { from: toPath(from), to: toPath(to) }), unit),
   realPath: (path) => call("realpath", { path: toPath(path) }),
-  symlink: (target, path) => call("symlink", { target: toPath(target), path: toPath(path) }).then(unit),
+  symlink: (target, path) => PromisePrototypeThen(call("symlink", { target: toPath(target), path: toPath(path) }), unit),
   readLink: (path) => call("readlink", { path: toPath(path) }),
-  chmod: (path, mode) => call("chmod", { path: toPath(path), mode }).then(unit),
-  truncate: (path, length = 0) => call("truncate", { path: toPath(path), length }).then(unit),
+  chmod: (path, mode) => PromisePrototypeThen(call("chmod", { path: toPath(path), mode }), unit),
+  truncate: (path, length = 0) => PromisePrototypeThen(call("truncate", { path: toPath(path), length }), unit),
   open: (path, options) =>
-    call("open", { path: toPath(path), flags: openFlags(options), mode: options?.mode }).then((fd) => new FsFile(fd)),
+    PromisePrototypeThen(call("open", { path: toPath(path), flags: openFlags(options), mode: options?.mode }), (fd) => new FsFile(fd)),
 
   readFileSync: (path) => fs.readFileSync(path, null),
   readTextFileSync: (path) => fs.readFileSync(path, "utf8"),

@@ -3,9 +3,12 @@
 // Node takes them, Buffers when the runtime has them, errors with Node's fields.
 
 const fs = plugin.shared.fs;
+const {
+  ArrayPrototypePush, MathFloor, ObjectFreeze, PromisePrototypeThen, PromiseReject, Uint8Array,
+} = runtime.primordials;
 const { call, toPath, checkEncoding } = fs;
 
-const constants = Object.freeze({
+const constants = ObjectFreeze({
   F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1, COPYFILE_EXCL: 1, COPYFILE_FICLONE: 2, COPYFILE_FICLONE_FORCE: 4,
   O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 0o100, O_EXCL: 0o200, O_TRUNC: 0o1000, O_APPEND: 0o2000,
   S_IFMT: 0o170000, S_IFREG: 0o100000, S_IFDIR: 0o040000, S_IFLNK: 0o120000,
@@ -24,7 +27,7 @@ function attempt(body) {
   try {
     return body();
   } catch (error) {
-    return Promise.reject(error);
+    return PromiseReject(error);
   }
 }
 
@@ -83,7 +86,7 @@ class FileHandle {
     while (true) {
       const bytes = await fs.readBytes(this.#fd, 1 << 20, null, false);
       if (bytes.length === 0) break;
-      chunks.push(bytes);
+      ArrayPrototypePush(chunks, bytes);
       total += bytes.length;
     }
     const all = new Uint8Array(total);
@@ -95,12 +98,12 @@ class FileHandle {
 
   writeFile(data, opts) {
     const { encoding } = options(opts);
-    return fs.writeBytes(this.#fd, data, encoding, null, false).then(unit);
+    return PromisePrototypeThen(fs.writeBytes(this.#fd, data, encoding, null, false), unit);
   }
   appendFile(data, opts) { return this.writeFile(data, opts); }
-  stat() { return call("fstat", { fd: this.#fd }).then((stats) => new fs.Stats(stats)); }
-  truncate(length = 0) { return call("ftruncate", { fd: this.#fd, length }).then(unit); }
-  close() { return call("close", { fd: this.#fd }).then(unit); }
+  stat() { return PromisePrototypeThen(call("fstat", { fd: this.#fd }), (stats) => new fs.Stats(stats)); }
+  truncate(length = 0) { return PromisePrototypeThen(call("ftruncate", { fd: this.#fd, length }), unit); }
+  close() { return PromisePrototypeThen(call("close", { fd: this.#fd }), unit); }
   createReadStream(opts) { return new fs.ReadStream(null, { ...options(opts), fd: this.#fd }, true); }
   createWriteStream(opts) { return new fs.WriteStream(null, { ...options(opts), fd: this.#fd }); }
   [Symbol.asyncDispose]() { return this.close(); }
@@ -118,21 +121,21 @@ const promises = {
   readdir: (path, opts) => attempt(() => {
     const { withFileTypes = false } = options(opts);
     const dir = toPath(path);
-    return call("readdir", { path: dir }).then((list) => fs.entries(list, dir, withFileTypes));
+    return PromisePrototypeThen(call("readdir", { path: dir }), (list) => fs.entries(list, dir, withFileTypes));
   }),
-  stat: (path) => attempt(() => call("stat", { path: toPath(path) }).then((s) => new fs.Stats(s))),
-  lstat: (path) => attempt(() => call("lstat", { path: toPath(path) }).then((s) => new fs.Stats(s))),
+  stat: (path) => attempt(() => PromisePrototypeThen(call("stat", { path: toPath(path) }), (s) => new fs.Stats(s))),
+  lstat: (path) => attempt(() => PromisePrototypeThen(call("lstat", { path: toPath(path) }), (s) => new fs.Stats(s))),
   mkdir: (path, opts) => attempt(() => {
     const { recursive = false, mode } = typeof opts === "number" ? { mode: opts } : options(opts);
-    return call("mkdir", { path: toPath(path), recursive, mode }).then((first) => first ?? undefined);
+    return PromisePrototypeThen(call("mkdir", { path: toPath(path), recursive, mode }), (first) => first ?? undefined);
   }),
   mkdtemp: (prefix) => attempt(() => {
     const base = toPath(prefix, "prefix");
     const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     const tryOnce = (left) => {
       let name = base;
-      for (let i = 0; i < 6; i++) name += letters[Math.floor(Math.random() * letters.length)];
-      return call("mkdir", { path: name, mode: 0o700 }).then(() => name, (error) => {
+      for (let i = 0; i < 6; i++) name += letters[MathFloor(Math.random() * letters.length)];
+      return PromisePrototypeThen(call("mkdir", { path: name, mode: 0o700 }), () => name, (error) => {
         if (error.code === "EEXIST" && left > 0) return tryOnce(left - 1);
         throw error;
       });
@@ -141,27 +144,26 @@ const promises = {
   }),
   rm: (path, opts) => attempt(() => {
     const { recursive = false, force = false } = options(opts);
-    return call("rm", { path: toPath(path), recursive, force }).then(unit);
+    return PromisePrototypeThen(call("rm", { path: toPath(path), recursive, force }), unit);
   }),
-  rmdir: (path) => attempt(() => call("rmdir", { path: toPath(path) }).then(unit)),
-  unlink: (path) => attempt(() => call("unlink", { path: toPath(path) }).then(unit)),
-  rename: (from, to) => attempt(() => call("rename", { from: toPath(from, "oldPath"), to: toPath(to, "newPath") })
-    .then(unit)),
+  rmdir: (path) => attempt(() => PromisePrototypeThen(call("rmdir", { path: toPath(path) }), unit)),
+  unlink: (path) => attempt(() => PromisePrototypeThen(call("unlink", { path: toPath(path) }), unit)),
+  rename: (from, to) => attempt(() => PromisePrototypeThen(call("rename", { from: toPath(from, "oldPath"), to: toPath(to, "newPath") }), unit)),
   copyFile: (from, to, mode = 0) => attempt(() =>
-    call("copyFile", { from: toPath(from, "src"), to: toPath(to, "dest"), exclusive: (mode & 1) !== 0 }).then(unit)),
-  access: (path, mode = 0) => attempt(() => call("access", { path: toPath(path), mode }).then(unit)),
+    PromisePrototypeThen(call("copyFile", { from: toPath(from, "src"), to: toPath(to, "dest"), exclusive: (mode & 1) !== 0 }), unit)),
+  access: (path, mode = 0) => attempt(() => PromisePrototypeThen(call("access", { path: toPath(path), mode }), unit)),
   realpath: (path) => attempt(() => call("realpath", { path: toPath(path) })),
   symlink: (target, path) => attempt(() =>
-    call("symlink", { target: toPath(target, "target"), path: toPath(path) }).then(unit)),
+    PromisePrototypeThen(call("symlink", { target: toPath(target, "target"), path: toPath(path) }), unit)),
   readlink: (path) => attempt(() => call("readlink", { path: toPath(path) })),
   chmod: (path, mode) => attempt(() =>
-    call("chmod", { path: toPath(path), mode: typeof mode === "string" ? parseInt(mode, 8) : mode }).then(unit)),
-  truncate: (path, length = 0) => attempt(() => call("truncate", { path: toPath(path), length }).then(unit)),
+    PromisePrototypeThen(call("chmod", { path: toPath(path), mode: typeof mode === "string" ? parseInt(mode, 8) : mode }), unit)),
+  truncate: (path, length = 0) => attempt(() => PromisePrototypeThen(call("truncate", { path: toPath(path), length }), unit)),
   open: (path, flags, mode) => attempt(() =>
-    call("open", { path: toPath(path), flags: flagString(flags), mode }).then((fd) => new FileHandle(fd))),
+    PromisePrototypeThen(call("open", { path: toPath(path), flags: flagString(flags), mode }), (fd) => new FileHandle(fd))),
 };
 promises.default = promises;
 
-plugin.shared.fsPromises = Object.freeze({
-  promises: Object.freeze(promises), options, attempt, flagString, constants, FileHandle,
+plugin.shared.fsPromises = ObjectFreeze({
+  promises: ObjectFreeze(promises), options, attempt, flagString, constants, FileHandle,
 });

@@ -2,15 +2,18 @@
 // (over the promise API), `fs.promises`, streams and constants. A thin layer over the FileSystem plugin.
 
 const fs = plugin.shared.fs;
+const {
+  ArrayPrototypePop, ArrayPrototypePush, ObjectFreeze, PromisePrototypeThen, Uint8Array,
+} = runtime.primordials;
 const { promises, options, flagString, constants } = plugin.shared.fsPromises;
 const { callSync, toPath } = fs;
 
 /// The callback form of promise function `fn`: the last argument is `(error, value)`.
 function callbackified(fn, name) {
   return function (...args) {
-    const callback = args.pop();
+    const callback = ArrayPrototypePop(args);
     if (typeof callback !== "function") throw fs.invalidArgType("cb", "of type function", callback);
-    fn(...args).then((value) => callback(null, value), (error) => callback(error));
+    PromisePrototypeThen(fn(...args), (value) => callback(null, value), (error) => callback(error));
   };
 }
 
@@ -113,7 +116,7 @@ function readAllSync(fd, encoding) {
   while (true) {
     const bytes = fs.readBytes(fd, 1 << 20, null, true);
     if (bytes.length === 0) break;
-    chunks.push(bytes);
+    ArrayPrototypePush(chunks, bytes);
     total += bytes.length;
   }
   const all = new Uint8Array(total);
@@ -128,22 +131,22 @@ for (const name of ["readFile", "writeFile", "appendFile", "readdir", "stat", "l
   "rmdir", "unlink", "rename", "copyFile", "access", "realpath", "symlink", "readlink", "chmod", "truncate"]) {
   callbacks[name] = callbackified(promises[name], name);
 }
-callbacks.open = callbackified((path, flags, mode) => promises.open(path, flags, mode).then((handle) => handle.fd));
-callbacks.close = callbackified((fd) => fs.call("close", { fd }).then(() => undefined));
-callbacks.fstat = callbackified((fd) => fs.call("fstat", { fd }).then((s) => new fs.Stats(s)));
+callbacks.open = callbackified((path, flags, mode) => PromisePrototypeThen(promises.open(path, flags, mode), (handle) => handle.fd));
+callbacks.close = callbackified((fd) => PromisePrototypeThen(fs.call("close", { fd }), () => undefined));
+callbacks.fstat = callbackified((fd) => PromisePrototypeThen(fs.call("fstat", { fd }), (s) => new fs.Stats(s)));
 callbacks.read = function (fd, buffer, offset, length, position, callback) {
   if (typeof offset === "function") [callback, offset] = [offset, undefined];
   if (offset !== null && typeof offset === "object") ({ offset, length, position } = offset);
   const target = fs.bytesOf(buffer);
   offset ??= 0;
   length ??= target.length - offset;
-  fs.readBytes(fd, length, position, false).then((bytes) => {
+  PromisePrototypeThen(fs.readBytes(fd, length, position, false), (bytes) => {
     target.set(bytes, offset);
     callback(null, bytes.length, buffer);
   }, (error) => callback(error));
 };
 callbacks.write = function (fd, data, ...rest) {
-  const callback = rest.pop();
+  const callback = ArrayPrototypePop(rest);
   let written;
   if (typeof data === "string") {
     const [position, encoding] = rest;
@@ -154,11 +157,11 @@ callbacks.write = function (fd, data, ...rest) {
     written = fs.writeBytes(fd, bytes.subarray(offset, length === undefined ? bytes.length : offset + length), null,
       position, false);
   }
-  written.then((count) => callback(null, count, data), (error) => callback(error));
+  PromisePrototypeThen(written, (count) => callback(null, count, data), (error) => callback(error));
 };
 /// The deprecated `exists(path, callback)`: the callback gets only a boolean.
 callbacks.exists = function (path, callback) {
-  fs.call("exists", { path: toPath(path) }).then((value) => callback(value), () => callback(false));
+  PromisePrototypeThen(fs.call("exists", { path: toPath(path) }), (value) => callback(value), () => callback(false));
 };
 
 const nodeFs = {
@@ -175,4 +178,4 @@ const nodeFs = {
   createWriteStream: (path, opts) => new fs.WriteStream(path, options(opts)),
 };
 nodeFs.default = nodeFs;
-return Object.freeze(nodeFs);
+return ObjectFreeze(nodeFs);

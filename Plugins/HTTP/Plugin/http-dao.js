@@ -5,6 +5,10 @@
 
 const PLUGIN = "HTTP";
 const { BridgeError, DOMException, AbortSignal, AbortController } = runtime;
+const {
+  ArrayIsArray, ArrayPrototypePush, JSONStringify, ObjectDefineProperty, ObjectEntries, ObjectFreeze,
+  ObjectFromEntries, ObjectKeys, PromisePrototypeThen, PromiseReject, SafeSet, SafeWeakMap,
+} = runtime.primordials;
 const { Headers, headersFrom, headerPairs, base64Encode, base64Decode, queue } = plugin.shared.httpCore;
 
 /// The hooks in the order they run.
@@ -13,7 +17,7 @@ const HOOKS = ["setUpHeaders", "setUpParams", "didSetUpParams", "willSend", "did
 const {
   daoEncodings: ENCODINGS, daoPlacements: PLACEMENTS, daoResponseTypes: RESPONSE_TYPES, cacheModes: CACHE_MODES,
 } = plugin.constants;
-const DEFINITION_KEYS = new Set([
+const DEFINITION_KEYS = new SafeSet([
   "name", "baseURL", "path", "method", "headers", "params", "encoding", "response", "hooks", "retry", "timeout",
   "cache", "mock", "queue", ...HOOKS,
 ]);
@@ -37,7 +41,7 @@ class DAOError extends BridgeError {
     if (details.cause !== undefined) this.cause = details.cause;
   }
 }
-Object.defineProperty(DAOError.prototype, "name", { value: "DAOError", writable: true, configurable: true });
+ObjectDefineProperty(DAOError.prototype, "name", { value: "DAOError", writable: true, configurable: true });
 
 /// A business error from `outputEntity`: `throw HTTP.serverError("message", { code, data })`.
 function serverError(message, options = {}) {
@@ -74,7 +78,7 @@ function fromNative(error, dao) {
 
 function checkDefinition(definition, where) {
   if (definition === null || typeof definition !== "object") throw new TypeError(`${where}: the definition must be an object.`);
-  for (const key of Object.keys(definition)) {
+  for (const key of ObjectKeys(definition)) {
     if (!DEFINITION_KEYS.has(key)) throw new TypeError(`${where}: unknown key '${key}' (known: ${[...DEFINITION_KEYS].join(", ")}).`);
   }
   if (definition.encoding !== undefined && !ENCODINGS.includes(definition.encoding)) {
@@ -89,7 +93,7 @@ function checkDefinition(definition, where) {
   if (cache !== undefined && cache !== null && cache !== false && !CACHE_MODES.includes(cacheMode)) {
     throw new TypeError(`${where}: cache mode must be one of ${CACHE_MODES.join(", ")}; got '${cacheMode}'.`);
   }
-  for (const [name, spec] of Object.entries(definition.params ?? {})) {
+  for (const [name, spec] of ObjectEntries(definition.params ?? {})) {
     if (typeof spec === "string" || spec === true) continue;
     if (spec === null || typeof spec !== "object") throw new TypeError(`${where}: params.${name} must be a wire name or an options object.`);
     if (spec.in !== undefined && !PLACEMENTS.includes(spec.in)) {
@@ -100,7 +104,7 @@ function checkDefinition(definition, where) {
     const fn = definition.hooks?.[hook] ?? definition[hook];
     if (fn !== undefined && typeof fn !== "function") throw new TypeError(`${where}: hook '${hook}' must be a function.`);
   }
-  for (const key of Object.keys(definition.hooks ?? {})) {
+  for (const key of ObjectKeys(definition.hooks ?? {})) {
     if (!HOOKS.includes(key)) throw new TypeError(`${where}: unknown hook '${key}' (hooks: ${HOOKS.join(", ")}).`);
   }
 }
@@ -109,7 +113,7 @@ function checkDefinition(definition, where) {
 /// hooks chain (the base's run first).
 function merge(base, child) {
   const out = { ...base };
-  for (const [key, value] of Object.entries(child)) {
+  for (const [key, value] of ObjectEntries(child)) {
     if (HOOKS.includes(key) || key === "hooks") continue;
     const mergeable = ["headers", "params", "response", "retry", "timeout", "cache", "mock"].includes(key);
     out[key] = mergeable && isPlainObject(value) && isPlainObject(base[key]) ? { ...base[key], ...value } : value;
@@ -118,14 +122,14 @@ function merge(base, child) {
   for (const hook of HOOKS) {
     const own = child.hooks?.[hook] ?? child[hook];
     const chain = [...(base.hooks?.[hook] ?? [])];
-    if (own !== undefined) chain.push(own);
+    if (own !== undefined) ArrayPrototypePush(chain, own);
     if (chain.length > 0) out.hooks[hook] = chain;
   }
   return out;
 }
 
 function isPlainObject(value) {
-  return value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Uint8Array);
+  return value !== null && typeof value === "object" && !ArrayIsArray(value) && !(value instanceof Uint8Array);
 }
 
 function paramSpec(name, spec) {
@@ -156,9 +160,9 @@ function nativeParams(def, input, files) {
   }
   if (files === undefined) return params;
   const out = {};
-  for (const key of Object.keys(params)) {
+  for (const key of ObjectKeys(params)) {
     const value = params[key];
-    out[key] = isFileValue(value) ? { [FILE_REF]: files.push(value) - 1 } : value;
+    out[key] = isFileValue(value) ? { [FILE_REF]: ArrayPrototypePush(files, value) - 1 } : value;
   }
   return out;
 }
@@ -266,8 +270,8 @@ function dataOf(answer) {
 /// response read natively).
 function responseSummary(response, data) {
   return {
-    status: response.status, statusText: response.statusText, headers: Object.fromEntries(response.headers),
-    url: response.url, body: response.text ?? (data === undefined ? "" : JSON.stringify(data)),
+    status: response.status, statusText: response.statusText, headers: ObjectFromEntries(response.headers),
+    url: response.url, body: response.text ?? (data === undefined ? "" : JSONStringify(data)),
   };
 }
 
@@ -291,8 +295,8 @@ function convertEntity(def, value, responseOf) {
   if (Model === undefined) {
     throw new DAOError("request", "PLUGIN_NOT_FOUND", `${dao}: converting responses into models needs the Model plugin.`, { dao });
   }
-  if (!Array.isArray(model)) return convertOne(Model, dao, model, responseOf, model, value, keyPath, value);
-  if (!Array.isArray(value)) {
+  if (!ArrayIsArray(model)) return convertOne(Model, dao, model, responseOf, model, value, keyPath, value);
+  if (!ArrayIsArray(value)) {
     throw dataFormatError(dao, model, responseOf, value, [{ path: keyPath, code: "TYPE", message: `expected an array of ${model[0]}`, input: typeof value }]);
   }
   const issues = [];
@@ -301,7 +305,7 @@ function convertEntity(def, value, responseOf) {
       return convertOne(Model, dao, model, responseOf, model[0], item, `${keyPath}[${index}]`, value);
     } catch (error) {
       if (!(error instanceof DAOError) || error.domain !== "dataFormat") throw error;
-      issues.push(...error.data.issues);
+      ArrayPrototypePush(issues, ...error.data.issues);
       return undefined;
     }
   });
@@ -324,7 +328,7 @@ function convertOne(Model, dao, model, responseOf, name, item, prefix, value) {
 function dataFormatError(dao, model, responseOf, value, issues) {
   const response = responseOf();
   return new DAOError("dataFormat", "DATA_FORMAT",
-    `${dao}: the response does not match ${Array.isArray(model) ? `[${model[0]}]` : model}: ` +
+    `${dao}: the response does not match ${ArrayIsArray(model) ? `[${model[0]}]` : model}: ` +
       issues.slice(0, 3).map((i) => `${i.path || "(root)"}: ${i.message}`).join("; "),
     { dao, data: { issues }, status: response.status, response: responseSummary(response, value) });
 }
@@ -370,7 +374,7 @@ function addMock(def, mock, args) {
   }
   const { Model } = globalThis;
   const wire = (name) => Model.sample(name, { json: true });   // the response's form, mapped keys included
-  let content = Array.isArray(model) ? [wire(model[0]), wire(model[0])] : wire(model);
+  let content = ArrayIsArray(model) ? [wire(model[0]), wire(model[0])] : wire(model);
   const keyPath = def.response.keyPath;
   if (keyPath) for (const key of keyPath.split(".").reverse()) content = { [key]: content };
   args.mockContent = { $body: content };
@@ -419,12 +423,12 @@ function run(dao, def, input, signal, options, brief = false) {
   try {
     signal.throwIfAborted();
     const answer = plugin.call("daoSend", plainArgs(def, input, mock, brief), { signal });
-    return answer.then((value) => settlePlain(def, value, false), (error) => {
+    return PromisePrototypeThen(answer, (value) => settlePlain(def, value, false), (error) => {
       signal.throwIfAborted();
       throw fromNative(error, def.name);
     });
   } catch (error) {
-    return Promise.reject(error);
+    return PromiseReject(error);
   }
 }
 
@@ -438,10 +442,10 @@ function settlePlain(def, answer, dataOnly) {
     data = convertEntity(def, dataOf(answer), responseOf);
   } catch (error) {
     if (answer.cacheToken === undefined) throw error;
-    return settleCacheEntry(answer, false).then(() => { throw error; });
+    return PromisePrototypeThen(settleCacheEntry(answer, false), () => { throw error; });
   }
   const result = dataOnly ? data : { data, response: responseOf() };
-  return answer.cacheToken === undefined ? result : settleCacheEntry(answer, true).then(() => result);
+  return answer.cacheToken === undefined ? result : PromisePrototypeThen(settleCacheEntry(answer, true), () => result);
 }
 
 /// The mock of a call that can take the plain way (null: the network), or undefined when it cannot: hooks,
@@ -542,7 +546,7 @@ async function processAnswer(def, ctx, answer, raw, source) {
 /// Stores (or drops) the native side's pending cache entry (`answer.cacheToken`) once the answer did (or did
 /// not) validate.
 function settleCacheEntry(answer, store) {
-  return plugin.call(store ? "cacheCommit" : "cacheDiscard", { token: answer.cacheToken }).catch((error) => {
+  return PromisePrototypeThen(plugin.call(store ? "cacheCommit" : "cacheDiscard", { token: answer.cacheToken }), undefined, (error) => {
     console.error(`jsbridge: the HTTP cache could not store a response: ${error.message}`);
   });
 }
@@ -582,7 +586,7 @@ function wireDefinition(def) {
   const timeout = typeof def.timeout === "number" ? { totalMs: def.timeout } : def.timeout ?? undefined;
   if (typeof def.timeout === "number") def.timeout = timeout;
   const cache = def.cacheMode === undefined ? undefined : { mode: def.cacheMode, intervalMs: def.cache?.intervalMs };
-  return JSON.stringify({
+  return JSONStringify({
     name: def.name, baseURL: def.baseURL, path: def.path, method: def.method, headers,
     params: def.paramSpecs.map((spec) => ({ ...spec, default: typeof spec.default === "function" ? undefined : spec.default })),
     encoding: def.encoding, response: { keyPath: def.response?.keyPath, type: def.response?.type },
@@ -600,12 +604,12 @@ function shortestWayMock(def, params, options) {
 
 // MARK: - The DAO object
 
-const definitions = new WeakMap(); // DAO -> merged definition
+const definitions = new SafeWeakMap(); // DAO -> merged definition
 const dataOfResult = (result) => result.data;
 
 /// A data-access object made by `HTTP.dao(definition)`; see docs/http.md, "DAOs".
 class DAO {
-  #def; #inFlight = new Set();
+  #def; #inFlight = new SafeSet();
   /// Aborts the calls made without a signal of their own when the DAO has no hooks (no user code sees the
   /// signal, so nothing can leave listeners on it); `cancel()` aborts it and starts a new one. An
   /// AbortController per call costs more than the rest of the JavaScript of a plain call
@@ -635,12 +639,12 @@ class DAO {
       return this.#shareSignal((signal) => plugin.call("daoSend", plainArgs(def, params, mock, true), { signal }),
         (answer) => settlePlain(def, answer, true), (error) => fromNative(error, def.name));
     }
-    return this.#call(params, options, (signal) => run(this, def, params, signal, options, true).then(dataOfResult));
+    return this.#call(params, options, (signal) => PromisePrototypeThen(run(this, def, params, signal, options, true), dataOfResult));
   }
 
   /// Like `send`, resolving with `{data, status, headers, url, source, attempts}`.
   request(params = {}, options = {}) {
-    return this.#call(params, options, (signal) => run(this, this.#def, params, signal, options).then(({ data, response }) => ({
+    return this.#call(params, options, (signal) => PromisePrototypeThen(run(this, this.#def, params, signal, options), ({ data, response }) => ({
       data, status: response.status, headers: response.headers, url: response.url, source: response.source,
       attempts: response.attempts,
     })));
@@ -670,11 +674,11 @@ class DAO {
   /// Runs `work(signal)` as one call: counted in `pending`, cancelled by `cancel()` / `options.signal` (always
   /// rejecting with `CANCELLED`), through the DAO's queue when it has one.
   #call(params, options, work) {
-    if (params === null || typeof params !== "object") return Promise.reject(new TypeError(`${this.name}: params must be an object.`));
-    if (options === null || typeof options !== "object") return Promise.reject(new TypeError(`${this.name}: options must be an object.`));
+    if (params === null || typeof params !== "object") return PromiseReject(new TypeError(`${this.name}: params must be an object.`));
+    if (options === null || typeof options !== "object") return PromiseReject(new TypeError(`${this.name}: options must be an object.`));
     const userSignal = options.signal;
     if (userSignal !== undefined && !(userSignal instanceof AbortSignal)) {
-      return Promise.reject(new TypeError(`${this.name}: options.signal is not an AbortSignal.`));
+      return PromiseReject(new TypeError(`${this.name}: options.signal is not an AbortSignal.`));
     }
     const name = this.name;
     const cancelled = (cause) => cancelledError(name, cause);
@@ -693,7 +697,7 @@ class DAO {
         // Cleanup in both branches rather than `.finally`, which costs JSC two closures and two more promises
         // per call (measured: ~17% of the JS time of a DAO call).
         const done = () => { signal.removeEventListener("abort", onAbort); this.#inFlight.delete(entry); };
-        work(signal).then((value) => { done(); resolve(value); },
+        PromisePrototypeThen(work(signal), (value) => { done(); resolve(value); },
           (error) => { done(); if (signal.aborted) onAbort(); else reject(error); });
       });
     };
@@ -704,11 +708,11 @@ class DAO {
     const waitSignal = userSignal === undefined ? waiting.controller.signal
       : AbortSignal.any([waiting.controller.signal, userSignal]);
     let started = false;
-    return queue(this.#def.queue).add(({ signal }) => {
+    return PromisePrototypeThen(queue(this.#def.queue).add(({ signal }) => {
       started = true;
       this.#inFlight.delete(waiting);
       return start(signal);
-    }, { signal: waitSignal }).catch((error) => {
+    }, { signal: waitSignal }), undefined, (error) => {
       this.#inFlight.delete(waiting);
       throw started ? error : cancelled(error);
     });
@@ -726,9 +730,9 @@ class DAO {
     try {
       pending = work(signal);
     } catch (error) {
-      pending = Promise.reject(error);
+      pending = PromiseReject(error);
     }
-    return pending.then((value) => {
+    return PromisePrototypeThen(pending, (value) => {
       this.#inFlight.delete(entry);
       if (signal.aborted) throw cancelledError(this.name, signal.reason);
       return then(value);
@@ -753,14 +757,14 @@ class DAO {
 }
 
 function make(definition, base) {
-  const where = `HTTP.dao(${definition?.name === undefined ? "" : JSON.stringify(definition.name)})`;
+  const where = `HTTP.dao(${definition?.name === undefined ? "" : JSONStringify(definition.name)})`;
   checkDefinition(definition, where);
   const def = merge(base ?? {}, definition);
   def.name = definition.name ?? (base === undefined ? undefined : `${base.name}+`);
   if (typeof def.name !== "string" || def.name === "") throw new TypeError(`${where}: a DAO needs a name (used in errors and for mock fixtures).`);
   def.method = `${def.method ?? "GET"}`.toUpperCase();
-  def.paramSpecs = Object.entries(def.params ?? {}).map(([name, spec]) => paramSpec(name, spec));
-  def.hasHooks = Object.keys(def.hooks).length > 0;
+  def.paramSpecs = ObjectEntries(def.params ?? {}).map(([name, spec]) => paramSpec(name, spec));
+  def.hasHooks = ObjectKeys(def.hooks).length > 0;
   def.cacheMode = typeof def.cache === "string" ? def.cache : def.cache ? def.cache.mode : undefined;
   // No hook and no multipart body: the engine builds the request from the parameters too.
   def.plain = !def.hasHooks && def.encoding !== "multipart" && typeof def.cache?.key !== "function";
@@ -772,9 +776,9 @@ function make(definition, base) {
   const read = def.read = readStage(def);
   const cacheKey = typeof def.cache?.key === "string" ? { cacheKey: def.cache.key } : {};
   def.sendArgs = [
-    Object.freeze({ dao: def.engineKey, read, ...cacheKey }), Object.freeze({ dao: def.engineKey, read, brief: true, ...cacheKey }),
+    ObjectFreeze({ dao: def.engineKey, read, ...cacheKey }), ObjectFreeze({ dao: def.engineKey, read, brief: true, ...cacheKey }),
   ];
-  return new DAO(definitions, Object.freeze(def));
+  return new DAO(definitions, ObjectFreeze(def));
 }
 
 /// `HTTP.dao(definition)`: a new DAO.

@@ -4,6 +4,10 @@
 
 const PLUGIN = "HTTP";
 const { DOMException, AbortSignal, BridgeError, utf8Decode } = runtime;
+const {
+  ArrayIsArray, ArrayPrototypePush, NumberIsInteger, ObjectDefineProperty, ObjectEntries, ObjectFreeze,
+  PromisePrototypeThen, PromiseReject,
+} = runtime.primordials;
 
 // MARK: - Helpers
 
@@ -34,7 +38,7 @@ function checkOptions(options, fn) {
   if (options.signal !== undefined && options.signal !== null && !(options.signal instanceof AbortSignal)) {
     throw new TypeError(`${fn}: options.signal must be an AbortSignal.`);
   }
-  if (options.progressIntervalMs !== undefined && !(Number.isInteger(options.progressIntervalMs) && options.progressIntervalMs >= 0)) {
+  if (options.progressIntervalMs !== undefined && !(NumberIsInteger(options.progressIntervalMs) && options.progressIntervalMs >= 0)) {
     throw new RangeError(`${fn}: options.progressIntervalMs must be a non-negative integer.`);
   }
   return options;
@@ -44,7 +48,7 @@ function checkOptions(options, fn) {
 /// value; resolves with `finish(result)`; the signal cancels the native side and rejects with its reason.
 function run(action, args, options, finish) {
   const { onProgress, signal } = options;
-  if (signal !== undefined && signal !== null && signal.aborted) return Promise.reject(abortReason(signal));
+  if (signal !== undefined && signal !== null && signal.aborted) return PromiseReject(abortReason(signal));
   args.progress = typeof onProgress === "function";
   if (options.progressIntervalMs !== undefined) args.progressIntervalMs = options.progressIntervalMs;
   return new Promise((resolve, reject) => {
@@ -71,7 +75,7 @@ function run(action, args, options, finish) {
         result = value;
       }
     }, (error) => settle(reject, error));
-    subscription.done.then(() => {
+    PromisePrototypeThen(subscription.done, () => {
       if (settled) return;
       if (result === undefined) {
         settle(reject, new BridgeError("DROPPED", `HTTP.${action} ended without a result.`, { plugin: PLUGIN, action }));
@@ -110,7 +114,7 @@ function download(url, options) {
     if (options.filename !== undefined && options.filename !== null) args.filename = `${options.filename}`;
     if (options.overwrite !== undefined) args.overwrite = options.overwrite === true;
   } catch (error) {
-    return Promise.reject(error);
+    return PromiseReject(error);
   }
   return run("download", args, options, (result) => ({
     filePath: result.filePath, mimeType: result.mimeType, length: result.length,
@@ -123,7 +127,7 @@ function download(url, options) {
 function fieldList(fields) {
   if (fields === undefined || fields === null) return [];
   if (typeof fields !== "object") throw new TypeError("HTTP.upload: options.fields must be an object or [name, value] pairs.");
-  const pairs = typeof fields[Symbol.iterator] === "function" ? [...fields] : Object.entries(fields);
+  const pairs = typeof fields[Symbol.iterator] === "function" ? [...fields] : ObjectEntries(fields);
   return pairs.map((pair) => {
     if (pair === null || typeof pair !== "object" || pair.length !== 2) {
       throw new TypeError("HTTP.upload: each field must be a [name, value] pair.");
@@ -167,8 +171,8 @@ function responseFrom(result) {
   const body = NULL_BODY_STATUS.includes(result.status) ? null
     : result.body !== undefined ? result.body : base64Decode(result.bodyBase64);
   const response = new Response(body, { status: result.status, statusText: result.statusText, headers: result.headers });
-  Object.defineProperty(response, "url", { value: result.url, enumerable: false });
-  Object.defineProperty(response, "redirected", { value: result.redirected, enumerable: false });
+  ObjectDefineProperty(response, "url", { value: result.url, enumerable: false });
+  ObjectDefineProperty(response, "redirected", { value: result.redirected, enumerable: false });
   return response;
 }
 
@@ -189,7 +193,7 @@ function framedMultipart(fields, files) {
   const entries = fields.map(([name, value]) => [name, value]);
   for (const file of files) {
     const filename = file.filename ?? (file.path !== undefined ? file.path.split("/").filter((s) => s !== "").pop() ?? file.path : "blob");
-    entries.push([file.name, { name: filename, type: file.contentType ?? guessType(filename), source: file }]);
+    ArrayPrototypePush(entries, [file.name, { name: filename, type: file.contentType ?? guessType(filename), source: file }]);
   }
   const boundary = makeBoundary();
   const pieces = multipartSegments(entries, boundary).map((segment) => {
@@ -206,7 +210,7 @@ function uploadArgs(url, options, where) {
   if (headers !== undefined) args.headers = headers;
   const fields = fieldList(options.fields);
   const files = options.files === undefined || options.files === null ? [] : options.files;
-  if (!Array.isArray(files)) throw new TypeError(`${where}: options.files must be an array.`);
+  if (!ArrayIsArray(files)) throw new TypeError(`${where}: options.files must be an array.`);
   args.multipart = framedMultipart(fields, files.map(fileEntry));
   return args;
 }
@@ -218,7 +222,7 @@ function upload(url, options) {
     options = checkOptions(options, "HTTP.upload");
     args = uploadArgs(url, options, "HTTP.upload");
   } catch (error) {
-    return Promise.reject(error);
+    return PromiseReject(error);
   }
   return run("upload", args, options, responseFrom);
 }
@@ -233,9 +237,9 @@ function sendMultipart(url, options) {
       if (options[key] !== undefined) args[key] = options[key];
     }
   } catch (error) {
-    return Promise.reject(error);
+    return PromiseReject(error);
   }
   return run("upload", args, options, (result) => result);
 }
 
-plugin.shared.httpTransfer = Object.freeze({ download, upload, sendMultipart });
+plugin.shared.httpTransfer = ObjectFreeze({ download, upload, sendMultipart });

@@ -5,6 +5,12 @@
 
 const PLUGIN = "HTTP";
 const { URL, URLSearchParams, DOMException, AbortSignal, BridgeError, utf8Encode, utf8Decode } = runtime;
+const {
+  ArrayBuffer, ArrayPrototypePush, ArrayPrototypeShift, ArrayPrototypeSplice, JSONParse, JSONStringify, MathFloor,
+  MathTrunc, NumberIsFinite, NumberIsInteger, ObjectAssign, ObjectDefineProperty, ObjectFreeze, ObjectGetPrototypeOf,
+  ObjectKeys, ObjectSetPrototypeOf, PromisePrototypeThen, PromiseReject, PromiseResolve, ReflectApply,
+  ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, SafeMap, SafeSet, SafeWeakMap, StringFromCharCode,
+} = runtime.primordials;
 
 // MARK: - Base64 (request bodies out, binary response bodies in)
 
@@ -20,20 +26,20 @@ function base64Encode(bytes) {
   for (; i + 2 < n; i += 3) {
     const v = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
     out += ALPHABET[v >> 18] + ALPHABET[(v >> 12) & 63] + ALPHABET[(v >> 6) & 63] + ALPHABET[v & 63];
-    if (out.length >= 8192) { parts.push(out); out = ""; }
+    if (out.length >= 8192) { ArrayPrototypePush(parts, out); out = ""; }
   }
   if (i < n) {
     const v = (bytes[i] << 16) | (i + 1 < n ? bytes[i + 1] << 8 : 0);
     out += ALPHABET[v >> 18] + ALPHABET[(v >> 12) & 63] + (i + 1 < n ? ALPHABET[(v >> 6) & 63] : "=") + "=";
   }
-  parts.push(out);
+  ArrayPrototypePush(parts, out);
   return parts.join("");
 }
 
 function base64Decode(text) {
   let end = text.length;
   while (end > 0 && text.charCodeAt(end - 1) === 61) end--;
-  const bytes = new Uint8Array(Math.floor(end * 3 / 4));
+  const bytes = new Uint8Array(MathFloor(end * 3 / 4));
   let j = 0, buffer = 0, bits = 0;
   for (let i = 0; i < end; i++) {
     buffer = (buffer << 6) | DECODE[text.charCodeAt(i)];
@@ -53,15 +59,15 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /// WebIDL ByteString: a string whose code units are all at most U+00FF, else a TypeError.
 function toByteString(value, what) {
   const text = `${value}`;
-  if (/[^\u0000-\u00ff]/.test(text)) throw new TypeError(`${what} is not a valid ByteString: ${JSON.stringify(text)}`);
+  if (/[^\u0000-\u00ff]/.test(text)) throw new TypeError(`${what} is not a valid ByteString: ${JSONStringify(text)}`);
   return text;
 }
 
 /// WebIDL `unsigned short`.
 function toUnsignedShort(value) {
   const n = Number(value);
-  if (!Number.isFinite(n)) return 0;
-  const x = Math.trunc(n) % 65536;
+  if (!NumberIsFinite(n)) return 0;
+  const x = MathTrunc(n) % 65536;
   return x < 0 ? x + 65536 : x === 0 ? 0 : x;
 }
 
@@ -95,7 +101,7 @@ function checkName(name) {
 
 function checkValue(value) {
   value = normalizeValue(toByteString(value, "Header value"));
-  if (/[\0\r\n]/.test(value)) throw new TypeError(`Header value is not valid: ${JSON.stringify(value)}`);
+  if (/[\0\r\n]/.test(value)) throw new TypeError(`Header value is not valid: ${JSONStringify(value)}`);
   return value;
 }
 
@@ -121,13 +127,13 @@ function mutable(headers) {
 function sortedList(state) {
   if (state.sorted !== null) return state.sorted;
   const list = state.list;
-  const names = [...new Set(list.map((entry) => entry[0]))].sort();
+  const names = [...new SafeSet(list.map((entry) => entry[0]))].sort();
   const out = [];
   for (const name of names) {
     if (name === "set-cookie") {
-      for (const entry of list) if (entry[0] === name) out.push([name, entry[1]]);
+      for (const entry of list) if (entry[0] === name) ArrayPrototypePush(out, [name, entry[1]]);
     } else {
-      out.push([name, list.filter((entry) => entry[0] === name).map((entry) => entry[1]).join(", ")]);
+      ArrayPrototypePush(out, [name, list.filter((entry) => entry[0] === name).map((entry) => entry[1]).join(", ")]);
     }
   }
   state.sorted = out;
@@ -135,7 +141,7 @@ function sortedList(state) {
 }
 
 /// `%IteratorPrototype%`, which WebIDL iterator prototypes inherit from.
-const IteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
+const IteratorPrototype = ObjectGetPrototypeOf(ObjectGetPrototypeOf([][Symbol.iterator]()));
 
 let iteratorTarget;
 class HeadersIterator {
@@ -153,9 +159,9 @@ class HeadersIterator {
     return { value: this.#kind === "key" ? name : this.#kind === "value" ? value : [name, value], done: false };
   }
 }
-Object.setPrototypeOf(HeadersIterator.prototype, IteratorPrototype);
-Object.defineProperty(HeadersIterator.prototype, Symbol.toStringTag, { value: "Headers Iterator", configurable: true });
-Object.defineProperty(HeadersIterator.prototype, "next", { enumerable: true });
+ObjectSetPrototypeOf(HeadersIterator.prototype, IteratorPrototype);
+ObjectDefineProperty(HeadersIterator.prototype, Symbol.toStringTag, { value: "Headers Iterator", configurable: true });
+ObjectDefineProperty(HeadersIterator.prototype, "next", { enumerable: true });
 
 /// Fills `headers` from a HeadersInit (a sequence of pairs or a record), as WebIDL converts it.
 function fillHeaders(headers, init) {
@@ -180,18 +186,18 @@ function fillHeaders(headers, init) {
       if (entry.length !== 2) {
         throw new TypeError("Failed to construct 'Headers': Each header pair must be an iterable [name, value] tuple.");
       }
-      pairs.push(entry);
+      ArrayPrototypePush(pairs, entry);
     }
     for (const [name, value] of pairs) headers.append(name, value);
     return;
   }
   // A record<ByteString, ByteString>: own enumerable keys in order (a Symbol key is a TypeError).
   const pairs = [];
-  for (const key of Reflect.ownKeys(init)) {
-    const descriptor = Reflect.getOwnPropertyDescriptor(init, key);
+  for (const key of ReflectOwnKeys(init)) {
+    const descriptor = ReflectGetOwnPropertyDescriptor(init, key);
     if (descriptor === undefined || !descriptor.enumerable) continue;
     if (typeof key === "symbol") throw new TypeError("Failed to construct 'Headers': a header name cannot be a Symbol.");
-    pairs.push([toByteString(key, "Header name"), toByteString(init[key], "Header value")]);
+    ArrayPrototypePush(pairs, [toByteString(key, "Header name"), toByteString(init[key], "Header value")]);
   }
   for (const [name, value] of pairs) headers.append(name, value);
 }
@@ -213,13 +219,13 @@ class Headers {
     name = checkName(name);
     value = checkValue(value);
     const list = mutable(this);
-    list.push([name, value]);
+    ArrayPrototypePush(list, [name, value]);
   }
 
   delete(name) {
     name = checkName(name);
     const list = mutable(this);
-    for (let i = list.length - 1; i >= 0; i--) if (list[i][0] === name) list.splice(i, 1);
+    for (let i = list.length - 1; i >= 0; i--) if (list[i][0] === name) ArrayPrototypeSplice(list, i, 1);
   }
 
   get(name) {
@@ -249,11 +255,11 @@ class Headers {
     const list = mutable(this);
     const index = list.findIndex((entry) => entry[0] === lower);
     if (index === -1) {
-      list.push([lower, value]);
+      ArrayPrototypePush(list, [lower, value]);
       return;
     }
     list[index] = [lower, value];
-    for (let i = list.length - 1; i > index; i--) if (list[i][0] === lower) list.splice(i, 1);
+    for (let i = list.length - 1; i > index; i--) if (list[i][0] === lower) ArrayPrototypeSplice(list, i, 1);
   }
 
   forEach(callback, thisArg = undefined) {
@@ -261,7 +267,7 @@ class Headers {
     if (typeof callback !== "function") throw new TypeError("Headers.forEach needs a function.");
     for (let i = 0; i < sortedList(state).length; i++) {
       const [name, value] = sortedList(state)[i];
-      callback.call(thisArg, value, name, this);
+      ReflectApply(callback, thisArg, [value, name, this]);
     }
   }
 
@@ -271,7 +277,7 @@ class Headers {
   get [Symbol.toStringTag]() { return "Headers"; }
 }
 const headersEntries = Headers.prototype.entries;
-Object.defineProperty(Headers.prototype, Symbol.iterator, {
+ObjectDefineProperty(Headers.prototype, Symbol.iterator, {
   value: headersEntries, writable: true, enumerable: false, configurable: true,
 });
 
@@ -350,7 +356,7 @@ const disturbedStreams = new WeakSet();
 const bodyUsedError = () => new TypeError("Body is unusable: Body has already been read");
 
 /// The Body mixin's state per Request/Response: `{ content: BodyContent | null, used, stream, headers }`.
-const bodies = new WeakMap();
+const bodies = new SafeWeakMap();
 
 /// Reads all of a ReadableStream's chunks into one Uint8Array.
 async function readAll(stream) {
@@ -361,7 +367,7 @@ async function readAll(stream) {
     const { value, done } = await reader.read();
     if (done) break;
     if (!(value instanceof Uint8Array)) throw new TypeError("A body stream chunk is not a Uint8Array.");
-    chunks.push(value);
+    ArrayPrototypePush(chunks, value);
     total += value.byteLength;
   }
   const out = new Uint8Array(total);
@@ -409,20 +415,20 @@ function bodyStream(state) {
 /// Takes the body's bytes (or null for no body), marking it used; rejects when it is unusable.
 function consume(owner) {
   const state = bodies.get(owner);
-  if (state === undefined) return Promise.reject(new TypeError("Illegal invocation"));
-  if (isUnusable(state)) return Promise.reject(bodyUsedError());
-  if (state.content === null) return Promise.resolve(null);
+  if (state === undefined) return PromiseReject(new TypeError("Illegal invocation"));
+  if (isUnusable(state)) return PromiseReject(bodyUsedError());
+  if (state.content === null) return PromiseResolve(null);
   state.used = true;
   // Fast path: a body never touched as a stream is read directly (one native call for a fetched body still
   // arriving); otherwise through the stream.
   const stream = state.stream ?? state.content.stream;
   if (stream === null) {
     const native = state.content.native;
-    if (native === null) return Promise.resolve(state.content);
-    return native.readAll().then((bytes) => new BodyContent(undefined, bytes));
+    if (native === null) return PromiseResolve(state.content);
+    return PromisePrototypeThen(native.readAll(), (bytes) => new BodyContent(undefined, bytes));
   }
-  if (stream.locked) return Promise.reject(bodyUsedError());
-  return readAll(stream).then((bytes) => new BodyContent(undefined, bytes));
+  if (stream.locked) return PromiseReject(bodyUsedError());
+  return PromisePrototypeThen(readAll(stream), (bytes) => new BodyContent(undefined, bytes));
 }
 
 function contentType(owner) {
@@ -440,18 +446,18 @@ const bodyMethods = {
     if (state === undefined) throw new TypeError("Illegal invocation");
     return state.used || (state.stream !== null && isDisturbedStream(state.stream));
   },
-  text() { return consume(this).then((content) => content === null ? "" : content.asText()); },
-  json() { return this.text().then((text) => JSON.parse(text)); },
+  text() { return PromisePrototypeThen(consume(this), (content) => content === null ? "" : content.asText()); },
+  json() { return PromisePrototypeThen(this.text(), (text) => JSONParse(text)); },
   arrayBuffer() {
-    return consume(this).then((content) => {
+    return PromisePrototypeThen(consume(this), (content) => {
       if (content === null) return new ArrayBuffer(0);
       return copyBytes(content.asBytes()).buffer;
     });
   },
-  bytes() { return this.arrayBuffer().then((buffer) => new Uint8Array(buffer)); },
+  bytes() { return PromisePrototypeThen(this.arrayBuffer(), (buffer) => new Uint8Array(buffer)); },
   blob() {
     const owner = this;
-    return consume(owner).then((content) => {
+    return PromisePrototypeThen(consume(owner), (content) => {
       const bytes = content === null ? new Uint8Array(0) : copyBytes(content.asBytes());
       const type = contentType(owner);
       return runtime.blobInternals.makeBlob(bytes, type === null ? "" : runtime.blobInternals.normalizeType(type));
@@ -459,7 +465,7 @@ const bodyMethods = {
   },
   formData() {
     const owner = this;
-    return consume(owner).then((content) => {
+    return PromisePrototypeThen(consume(owner), (content) => {
       const bytes = content === null ? new Uint8Array(0) : content.asBytes();
       return runtime.formDataInternals.parseFormDataBody(bytes, contentType(owner));
     });
@@ -478,8 +484,8 @@ function isUnusable(state) {
 }
 
 function mixBody(cls) {
-  for (const key of Object.keys(bodyMethods)) {
-    Object.defineProperty(cls.prototype, key, { ...Object.getOwnPropertyDescriptor(bodyMethods, key), enumerable: true });
+  for (const key of ObjectKeys(bodyMethods)) {
+    ObjectDefineProperty(cls.prototype, key, { ...Object.getOwnPropertyDescriptor(bodyMethods, key), enumerable: true });
   }
 }
 
@@ -499,7 +505,7 @@ function cloneContent(state) {
 // The serialized URLs of recently parsed inputs: scripts fetch the same few endpoints again and again, and
 // the WHATWG parser (js/url.js, in JavaScript) costs several microseconds per URL. Parsing is a pure function
 // of the input string, so a hit returns exactly what parsing would; the map is emptied when it grows large.
-const parsedURLs = new Map();
+const parsedURLs = new SafeMap();
 const PARSED_URLS_MAX = 256;
 
 /// `input` parsed against the base URL (`--base-url`, if given); a TypeError when it does not parse.
@@ -511,10 +517,10 @@ function parseURL(input) {
   try {
     url = runtime.baseURL === null ? new URL(text) : new URL(text, runtime.baseURL);
   } catch (error) {
-    throw new TypeError(`Invalid URL: ${JSON.stringify(text)}`, { cause: error });
+    throw new TypeError(`Invalid URL: ${JSONStringify(text)}`, { cause: error });
   }
   if (url.username !== "" || url.password !== "") {
-    throw new TypeError(`Request cannot be constructed from a URL that includes credentials: ${JSON.stringify(text)}`);
+    throw new TypeError(`Request cannot be constructed from a URL that includes credentials: ${JSONStringify(text)}`);
   }
   href = url.href;
   if (parsedURLs.size >= PARSED_URLS_MAX) parsedURLs.clear();
@@ -634,7 +640,7 @@ class Request {
       this.#keepalive = false;
       this.#userSignal = undefined;
     }
-    if (Object.keys(options).length > 0) {
+    if (ObjectKeys(options).length > 0) {
       if (this.#mode === "navigate") this.#mode = "same-origin";
       this.#referrer = "client";
       this.#referrerPolicy = "";
@@ -647,7 +653,7 @@ class Request {
         try {
           parsed = runtime.baseURL === null ? new URL(options.referrer) : new URL(options.referrer, runtime.baseURL);
         } catch (error) {
-          throw new TypeError(`Failed to construct 'Request': Invalid referrer URL ${JSON.stringify(options.referrer)}`);
+          throw new TypeError(`Failed to construct 'Request': Invalid referrer URL ${JSONStringify(options.referrer)}`);
         }
         this.#referrer = parsed.href === "about:client" ? "client" : parsed.href;
       }
@@ -808,7 +814,7 @@ class Response {
   }
 
   static json(data, init = undefined) {
-    const text = JSON.stringify(data);
+    const text = JSONStringify(data);
     if (text === undefined) throw new TypeError("Failed to execute 'json' on 'Response': The data is not JSON serializable");
     const response = new Response(null, init);
     const { status } = response;
@@ -917,7 +923,7 @@ function forgivingBase64(text) {
   text = text.replace(/[\t\n\f\r ]/g, "");
   if (text.length % 4 === 0) text = text.replace(/==?$/, "");
   if (text.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(text)) return null;
-  const bytes = new Uint8Array(Math.floor(text.length * 3 / 4));
+  const bytes = new Uint8Array(MathFloor(text.length * 3 / 4));
   let j = 0, buffer = 0, bits = 0;
   for (let i = 0; i < text.length; i++) {
     buffer = ((buffer << 6) | DECODE[text.charCodeAt(i)]) & 0xffffff;
@@ -941,7 +947,7 @@ function processDataURL(href) {
   if (base64 !== null) {
     mimeType = mimeType.slice(0, base64.index);
     let latin1 = "";
-    for (let i = 0; i < body.length; i += 8192) latin1 += String.fromCharCode.apply(null, body.subarray(i, i + 8192));
+    for (let i = 0; i < body.length; i += 8192) latin1 += ReflectApply(StringFromCharCode, null, body.subarray(i, i + 8192));
     body = forgivingBase64(latin1);
     if (body === null) return null;
   }
@@ -952,10 +958,10 @@ function processDataURL(href) {
 }
 
 function fetchDataURL(href, signal) {
-  if (signal !== undefined && signal.aborted) return Promise.reject(abortReason(signal));
+  if (signal !== undefined && signal.aborted) return PromiseReject(abortReason(signal));
   const result = processDataURL(href);
-  if (result === null) return Promise.reject(new TypeError(`fetch failed: invalid data: URL ${JSON.stringify(href)}`));
-  return Promise.resolve(responseFromWire({
+  if (result === null) return PromiseReject(new TypeError(`fetch failed: invalid data: URL ${JSONStringify(href)}`));
+  return PromiseResolve(responseFromWire({
     status: 200, statusText: "OK", headers: [["content-type", result.mimeType]], url: href, redirected: false,
     content: new BodyContent(undefined, result.body),
   }));
@@ -977,7 +983,7 @@ function networkError(error) {
 }
 
 function send(args, signal) {
-  return plugin.call("request", args, signal === undefined ? undefined : { signal }).then(
+  return PromisePrototypeThen(plugin.call("request", args, signal === undefined ? undefined : { signal }),
     (answer) => responseFromWire(answer, signal),
     (error) => {
       if (signal !== undefined && signal.aborted) throw abortReason(signal);
@@ -1033,8 +1039,8 @@ class NativeBody {
 
   /// The whole (rest of the) body as a Uint8Array.
   readAll() {
-    if (this.error !== undefined) return Promise.reject(this.error);
-    return plugin.call("bodyRead", { id: this.id, all: true }).then(
+    if (this.error !== undefined) return PromiseReject(this.error);
+    return PromisePrototypeThen(plugin.call("bodyRead", { id: this.id, all: true }),
       (answer) => { this.end(false); return answer.bytes; },
       (error) => { throw this.failure(error); });
   }
@@ -1049,8 +1055,8 @@ class NativeBody {
       start(controller) { body.controller = controller; },
       pull(controller) {
         disturbedStreams.add(stream);
-        if (body.error !== undefined) return Promise.reject(body.error);
-        return plugin.call("bodyRead", { id: body.id }).then((answer) => {
+        if (body.error !== undefined) return PromiseReject(body.error);
+        return PromisePrototypeThen(plugin.call("bodyRead", { id: body.id }), (answer) => {
           if (!answer.done) {
             controller.enqueue(answer.bytes);
             return;
@@ -1082,7 +1088,7 @@ function sendStream(args, signal, stream) {
   const reader = stream.getReader();
   let settled = false;
   let failure;
-  (async () => {
+  PromisePrototypeThen((async () => {
     for (;;) {
       const { value, done } = await reader.read();
       if (settled) return;
@@ -1093,19 +1099,19 @@ function sendStream(args, signal, stream) {
       if (!(value instanceof Uint8Array)) throw new TypeError("fetch failed: a request body stream chunk is not a Uint8Array.");
       await plugin.call("bodyWrite", { id, chunk: value });
     }
-  })().catch((error) => {
-    reader.cancel(error).catch(() => {});
+  })(), undefined, (error) => {
+    PromisePrototypeThen(reader.cancel(error), undefined, () => {});
     // Once the request has its answer, its pipe is closed and later writes fail: nothing to report.
     if (settled) return;
     failure = error instanceof TypeError ? error : new TypeError("fetch failed: the request body stream errored.", { cause: error });
-    plugin.call("bodyWrite", { id, error: failure.message }).catch(() => {});
+    PromisePrototypeThen(plugin.call("bodyWrite", { id, error: failure.message }), undefined, () => {});
   });
-  return send(args, signal).then((response) => {
+  return PromisePrototypeThen(send(args, signal), (response) => {
     settled = true;
     return response;
   }, (error) => {
     settled = true;
-    reader.cancel(error).catch(() => {});
+    PromisePrototypeThen(reader.cancel(error), undefined, () => {});
     throw failure ?? error;
   });
 }
@@ -1118,16 +1124,16 @@ function fetch(input, init = undefined) {
     [args, signal, content, state] = wireRequest(request);
     if (content !== null) state.used = true;
   } catch (error) {
-    return Promise.reject(error);
+    return PromiseReject(error);
   }
-  if (signal !== undefined && signal.aborted) return Promise.reject(abortReason(signal));
+  if (signal !== undefined && signal.aborted) return PromiseReject(abortReason(signal));
   if (args.url.startsWith("data:")) return fetchDataURL(args.url, signal);
   // The response resolves with its head; a body not complete by then is read on demand (NativeBody).
   args.stream = true;
   if (content === null) return send(args, signal);
   const stream = state.stream ?? content.stream;
   if (stream === null) {
-    Object.assign(args, content.wire());
+    ObjectAssign(args, content.wire());
     return send(args, signal);
   }
   return sendStream(args, signal, stream);
@@ -1136,11 +1142,11 @@ function fetch(input, init = undefined) {
 // MARK: - Queues
 
 const queueToken = Symbol("RequestQueue");
-const queues = new Map(); // name -> RequestQueue
+const queues = new SafeMap(); // name -> RequestQueue
 
 function checkMaxConcurrent(value) {
   const n = Number(value);
-  if (!(n === Infinity || (Number.isInteger(n) && n >= 1))) {
+  if (!(n === Infinity || (NumberIsInteger(n) && n >= 1))) {
     throw new RangeError(`maxConcurrent must be a positive integer or Infinity. Received ${value}`);
   }
   return n;
@@ -1148,12 +1154,12 @@ function checkMaxConcurrent(value) {
 
 /// Reports an error thrown by a callback without breaking the queue (as an uncaught exception).
 function reportLater(error) {
-  Promise.resolve().then(() => { throw error; });
+  PromisePrototypeThen(PromiseResolve(), () => { throw error; });
 }
 
 /// A named queue: tasks start in FIFO order, at most `maxConcurrent` at a time (see docs/http.md, "Queues").
 class RequestQueue {
-  #name; #max; #running = new Set(); #waiting = []; #idleCallbacks = new Set();
+  #name; #max; #running = new SafeSet(); #waiting = []; #idleCallbacks = new SafeSet();
 
   constructor(token, name, max) {
     if (token !== queueToken) throw new TypeError("Illegal constructor: use HTTP.queue(name, options)");
@@ -1179,25 +1185,25 @@ class RequestQueue {
   /// `options.signal` aborting while the task waits removes it (rejecting with the signal's reason); once
   /// running, the task's `signal` aborts when that signal or `cancelAll` does.
   add(fn, options) {
-    if (typeof fn !== "function") return Promise.reject(new TypeError("queue.add needs a function."));
+    if (typeof fn !== "function") return PromiseReject(new TypeError("queue.add needs a function."));
     const userSignal = options?.signal ?? undefined;
     if (userSignal !== undefined && !(userSignal instanceof AbortSignal)) {
-      return Promise.reject(new TypeError("options.signal is not an AbortSignal."));
+      return PromiseReject(new TypeError("options.signal is not an AbortSignal."));
     }
-    if (userSignal !== undefined && userSignal.aborted) return Promise.reject(abortReason(userSignal));
+    if (userSignal !== undefined && userSignal.aborted) return PromiseReject(abortReason(userSignal));
     return new Promise((resolve, reject) => {
       const task = { fn, resolve, reject, userSignal, controller: null, onAbort: null };
       if (userSignal !== undefined) {
         task.onAbort = () => {
           const index = this.#waiting.indexOf(task);
           if (index === -1) return;
-          this.#waiting.splice(index, 1);
+          ArrayPrototypeSplice(this.#waiting, index, 1);
           reject(abortReason(userSignal));
           this.#checkIdle();
         };
         userSignal.addEventListener("abort", task.onAbort, { once: true });
       }
-      this.#waiting.push(task);
+      ArrayPrototypePush(this.#waiting, task);
       this.#pump();
     });
   }
@@ -1209,7 +1215,7 @@ class RequestQueue {
       userSignal = init?.signal !== undefined && init?.signal !== null ? init.signal
         : input instanceof Request && init?.signal !== null ? input.signal : undefined;
     } catch (error) {
-      return Promise.reject(error);
+      return PromiseReject(error);
     }
     return this.add(({ signal }) => fetch(input, { ...init, signal }), { signal: userSignal });
   }
@@ -1224,7 +1230,7 @@ class RequestQueue {
 
   /// Resolves when nothing is running or waiting (at once when the queue is already idle).
   idle() {
-    if (this.isIdle) return Promise.resolve();
+    if (this.isIdle) return PromiseResolve();
     return new Promise((resolve) => {
       const handle = this.onIdle(() => { handle.remove(); resolve(); });
     });
@@ -1234,7 +1240,7 @@ class RequestQueue {
   /// of every running task with it (queued fetches reject with it). Returns how many tasks were hit.
   cancelAll(reason) {
     if (reason === undefined) reason = new DOMException(`The queue "${this.#name}" was cancelled`, "AbortError");
-    const waiting = this.#waiting.splice(0);
+    const waiting = ArrayPrototypeSplice(this.#waiting, 0);
     const running = [...this.#running];
     for (const task of waiting) {
       task.userSignal?.removeEventListener("abort", task.onAbort);
@@ -1246,7 +1252,7 @@ class RequestQueue {
   }
 
   #pump() {
-    while (this.#running.size < this.#max && this.#waiting.length > 0) this.#start(this.#waiting.shift());
+    while (this.#running.size < this.#max && this.#waiting.length > 0) this.#start(ArrayPrototypeShift(this.#waiting));
   }
 
   #start(task) {
@@ -1257,9 +1263,9 @@ class RequestQueue {
     this.#running.add(task);
     let result;
     try {
-      result = Promise.resolve(task.fn({ signal }));
+      result = PromiseResolve(task.fn({ signal }));
     } catch (error) {
-      result = Promise.reject(error);
+      result = PromiseReject(error);
     }
     const done = () => {
       this.#running.delete(task);
@@ -1267,7 +1273,7 @@ class RequestQueue {
       this.#checkIdle();
     };
     // Settle the task's promise first, so its handlers run before `idle()`'s.
-    result.then((value) => { task.resolve(value); done(); }, (error) => { task.reject(error); done(); });
+    PromisePrototypeThen(result, (value) => { task.resolve(value); done(); }, (error) => { task.reject(error); done(); });
   }
 
   #checkIdle() {
@@ -1304,7 +1310,7 @@ const headerPairs = (headers) => headersState(headers).list.map((entry) => [entr
 
 plugin.shared.httpCore = { Headers, headersFrom, headerPairs, base64Encode, base64Decode, queue };
 
-const HTTP = Object.freeze({
+const HTTP = ObjectFreeze({
   fetch, Headers, Request, Response, queue, RequestQueue,
   // DAOs live in http-dao.js, loaded on first use.
   dao: (definition) => plugin.shared.httpDAO.dao(definition),
@@ -1313,7 +1319,7 @@ const HTTP = Object.freeze({
   get DAO() { return plugin.shared.httpDAO.DAO; },
   get DAOError() { return plugin.shared.httpDAO.DAOError; },
   /// Empties the HTTP cache of this app.
-  clearCache: () => plugin.call("cacheClear", {}).then(() => undefined),
+  clearCache: () => PromisePrototypeThen(plugin.call("cacheClear", {}), () => undefined),
   download: (url, options) => plugin.shared.httpTransfer.download(url, options),
   upload: (url, options) => plugin.shared.httpTransfer.upload(url, options),
 });

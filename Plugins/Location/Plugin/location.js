@@ -4,6 +4,11 @@
 
 const PLUGIN = "Location";
 const BridgeError = runtime.BridgeError;
+// The built-ins as captured before the script ran: a script's `Map.prototype.get = ...` does not reach here.
+const {
+  ArrayIsArray, MathFloor, MathMax, MathMin, NumberIsNaN, ObjectAssign, ObjectDefineProperty, ObjectEntries,
+  ObjectGetOwnPropertyNames, PromisePrototypeThen, ReflectApply, SafeMap, SafeWeakMap,
+} = runtime.primordials;
 
 // The W3C Geolocation interfaces: not constructible by scripts; attributes are getters on the prototypes
 // (with brand checks), as Web IDL makes them.
@@ -24,26 +29,26 @@ function shape(Interface, map, attributes, constants = {}) {
   const proto = Interface.prototype;
   for (const name of attributes) {
     const get = { [`get ${name}`]() { return brand(map, this, Interface.name, `get ${name}`)[name]; } }[`get ${name}`];
-    Object.defineProperty(proto, name, { get, set: undefined, enumerable: true, configurable: true });
+    ObjectDefineProperty(proto, name, { get, set: undefined, enumerable: true, configurable: true });
   }
-  for (const name of Object.getOwnPropertyNames(proto)) {
-    if (name !== "constructor" && !attributes.includes(name)) Object.defineProperty(proto, name, { enumerable: true });
+  for (const name of ObjectGetOwnPropertyNames(proto)) {
+    if (name !== "constructor" && !attributes.includes(name)) ObjectDefineProperty(proto, name, { enumerable: true });
   }
-  for (const [name, value] of Object.entries(constants)) {
-    Object.defineProperty(Interface, name, { value, enumerable: true });
-    Object.defineProperty(proto, name, { value, enumerable: true });
+  for (const [name, value] of ObjectEntries(constants)) {
+    ObjectDefineProperty(Interface, name, { value, enumerable: true });
+    ObjectDefineProperty(proto, name, { value, enumerable: true });
   }
-  Object.defineProperty(proto, Symbol.toStringTag, { value: Interface.name, configurable: true });
+  ObjectDefineProperty(proto, Symbol.toStringTag, { value: Interface.name, configurable: true });
 }
 
-const errors = new WeakMap();
+const errors = new SafeWeakMap();
 /// W3C GeolocationPositionError (not an Error): `code` 1, 2 or 3; `bridgeCode` keeps the bridge's code.
 class GeolocationPositionError {
   constructor(key = undefined, code = 0, message = "", bridgeCode = undefined) {
     if (key !== token) throw illegal();
     errors.set(this, { code, message });
     if (bridgeCode !== undefined) {
-      Object.defineProperty(this, "bridgeCode", { value: bridgeCode, writable: true, enumerable: true, configurable: true });
+      ObjectDefineProperty(this, "bridgeCode", { value: bridgeCode, writable: true, enumerable: true, configurable: true });
     }
   }
 }
@@ -57,7 +62,7 @@ function positionError(error) {
 }
 
 const COORDINATES = ["accuracy", "latitude", "longitude", "altitude", "altitudeAccuracy", "heading", "speed"];
-const coordinatesState = new WeakMap();
+const coordinatesState = new SafeWeakMap();
 /// W3C GeolocationCoordinates.
 class GeolocationCoordinates {
   constructor(key = undefined, c = undefined) {
@@ -82,7 +87,7 @@ class GeolocationCoordinates {
 }
 shape(GeolocationCoordinates, coordinatesState, COORDINATES);
 
-const positions = new WeakMap();
+const positions = new SafeWeakMap();
 /// W3C GeolocationPosition: `coords` and `timestamp` (ms since the epoch).
 class GeolocationPosition {
   constructor(key = undefined, p = undefined) {
@@ -100,9 +105,9 @@ function toPosition(p) { return p === null || p === undefined ? null : new Geolo
 
 /// Web IDL's `[Clamp] unsigned long`: NaN is 0, out of range values clamp, halves round to even.
 function clampUnsignedLong(value) {
-  const x = Math.min(Math.max(+value, 0), 4294967295);
-  if (Number.isNaN(x)) return 0;
-  const floor = Math.floor(x);
+  const x = MathMin(MathMax(+value, 0), 4294967295);
+  if (NumberIsNaN(x)) return 0;
+  const floor = MathFloor(x);
   const rest = x - floor;
   return rest > 0.5 || (rest === 0.5 && floor % 2 === 1) ? floor + 1 : floor;
 }
@@ -131,8 +136,8 @@ function nativeOptions(options) {
   const ms = (value, fallback) => {
     if (value === undefined || value === null) return fallback;
     const n = Number(value);
-    if (Number.isNaN(n)) return fallback;
-    return n === Infinity ? Infinity : Math.max(0, Math.floor(n));
+    if (NumberIsNaN(n)) return fallback;
+    return n === Infinity ? Infinity : MathMax(0, MathFloor(n));
   };
   const timeout = ms(o.timeout, Infinity);
   const maximumAge = ms(o.maximumAge, 0);
@@ -145,7 +150,7 @@ function nativeOptions(options) {
 
 /// `{latitude, longitude}`, a position (`{coords}`) or `[lat, lon]` -> `{latitude, longitude}`.
 function coordinates(value, name) {
-  if (Array.isArray(value)) return { latitude: value[0], longitude: value[1] };
+  if (ArrayIsArray(value)) return { latitude: value[0], longitude: value[1] };
   if (value !== null && typeof value === "object") {
     const c = value.coords !== undefined ? value.coords : value;
     return { latitude: c.latitude, longitude: c.longitude };
@@ -157,7 +162,7 @@ function placeArgs(coords, options) {
   const o = options ?? {};
   const args = { lang: o.lang, maxDistanceKm: o.maxDistanceKm };
   if (coords !== undefined && coords !== null) args.coords = coordinates(coords, "coords");
-  else Object.assign(args, nativeOptions({ timeout: o.timeout, maximumAge: o.maximumAge ?? 60000 }));
+  else ObjectAssign(args, nativeOptions({ timeout: o.timeout, maximumAge: o.maximumAge ?? 60000 }));
   delete args.enableHighAccuracy;
   return args;
 }
@@ -208,7 +213,7 @@ const Location = {
 
 // MARK: - navigator.geolocation (W3C)
 
-const watches = new Map(); // watch id -> subscription (null while no native stream runs)
+const watches = new SafeMap(); // watch id -> subscription (null while no native stream runs)
 let lastWatchId = 0;
 
 /// Web IDL's callback function conversion: anything not callable is a TypeError (`nullable`: null and
@@ -226,13 +231,13 @@ function requireArguments(count, method) {
 /// Invokes a callback (this = undefined) and reports what it throws, like an uncaught exception.
 function invoke(fn, value) {
   if (fn === null) return;
-  try { Reflect.apply(fn, undefined, [value]); } catch (e) { runtime.reportError(e); }
+  try { ReflectApply(fn, undefined, [value]); } catch (e) { runtime.reportError(e); }
 }
 
 // One acquisition. Callbacks run when the native answer arrives (a task of its own, never inside the
 // calling method). A timeout of 0 fails at once unless a cached fix within maximumAge answers.
 function acquireOnce(options, success, failure) {
-  plugin.call("getCurrentPosition", toNative(options)).then(
+  PromisePrototypeThen(plugin.call("getCurrentPosition", toNative(options)),
     (p) => invoke(success, toPosition(p)),
     (e) => invoke(failure, positionError(e)));
 }
@@ -275,7 +280,7 @@ class Geolocation {
       invoke(failure, positionError(error));
     });
     watches.set(id, subscription);
-    subscription.done.then(() => watches.delete(id), () => watches.delete(id));
+    PromisePrototypeThen(subscription.done, () => watches.delete(id), () => watches.delete(id));
     return id;
   }
 
@@ -291,9 +296,9 @@ class Geolocation {
   }
 }
 for (const name of ["getCurrentPosition", "watchPosition", "clearWatch"]) {
-  Object.defineProperty(Geolocation.prototype, name, { enumerable: true });
+  ObjectDefineProperty(Geolocation.prototype, name, { enumerable: true });
 }
-Object.defineProperty(Geolocation.prototype, Symbol.toStringTag, { value: "Geolocation", configurable: true });
+ObjectDefineProperty(Geolocation.prototype, Symbol.toStringTag, { value: "Geolocation", configurable: true });
 const geolocation = new Geolocation(token);
 
 runtime.defineGlobal("Location", Location);
@@ -315,8 +320,8 @@ class Navigator {
     return `jsbridge/${runtime.version}`;
   }
 }
-for (const name of ["geolocation", "userAgent"]) Object.defineProperty(Navigator.prototype, name, { enumerable: true });
-Object.defineProperty(Navigator.prototype, Symbol.toStringTag, { value: "Navigator", configurable: true });
+for (const name of ["geolocation", "userAgent"]) ObjectDefineProperty(Navigator.prototype, name, { enumerable: true });
+ObjectDefineProperty(Navigator.prototype, Symbol.toStringTag, { value: "Navigator", configurable: true });
 const navigator = new Navigator(token);
 
 runtime.defineGlobal("Navigator", Navigator);

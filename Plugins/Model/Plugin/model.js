@@ -5,11 +5,18 @@
 
 const PLUGIN = "Model";
 const { BridgeError } = runtime;
-const schemas = new Map();   // name -> { fields: {name: {type}}, options }
-const hooks = new Map();     // name -> { after, before, resolve }
+// The built-ins as captured before the script ran: a script's `Map.prototype.get = ...` does not reach here.
+const {
+  Array: ArrayConstructor, ArrayIsArray, ArrayPrototypePop, ArrayPrototypePush, JSONStringify, MathMax, MathMin,
+  NumberIsSafeInteger, Object: ObjectConstructor, ObjectCreate, ObjectEntries, ObjectFreeze, ObjectGetPrototypeOf,
+  ObjectHasOwn, ObjectKeys, ObjectValues, PromisePrototypeThen, PromiseReject, SafeMap, SafeSet,
+  StringPrototypeIsWellFormed,
+} = runtime.primordials;
+const schemas = new SafeMap();   // name -> { fields: {name: {type}}, options }
+const hooks = new SafeMap();     // name -> { after, before, resolve }
 let hookCache = null;        // name -> whether converting it runs any JS `after` hook (transitively)
 let prepCache = null;        // name -> whether converting it runs any JS `before`/`resolve` hook (transitively)
-const inputKeys = new Map(); // name -> { field: [candidate input keys] } (from the native schema)
+const inputKeys = new SafeMap(); // name -> { field: [candidate input keys] } (from the native schema)
 // Added to an input object whose model a `resolve` hook chose; the model's native resolver reads it
 // (ModelPlugin.resolvedModelKey).
 const RESOLVED_KEY = "\u0000model";
@@ -25,7 +32,7 @@ const COLLECTION = /^([[{])([A-Za-z_$][\w$.]*)[\]}]$/;
 function convertCollection(isArray, name, value, options) {
   const label = isArray ? `[${name}]` : `{${name}}`;
   if (!schemas.has(name)) sync("schema", { name });   // UNKNOWN_MODEL, even for an empty collection
-  const valid = isArray ? Array.isArray(value) : value !== null && typeof value === "object" && !Array.isArray(value);
+  const valid = isArray ? ArrayIsArray(value) : value !== null && typeof value === "object" && !ArrayIsArray(value);
   if (!valid) {
     throw new BridgeError("DATA_FORMAT", `Invalid ${label}: expected ${isArray ? "an array" : "an object"} of ${name}.`, {
       plugin: PLUGIN, action: "convert",
@@ -39,7 +46,7 @@ function convertCollection(isArray, name, value, options) {
     } catch (error) {
       if (!(error instanceof BridgeError) || error.code !== "DATA_FORMAT") throw error;
       for (const issue of error.data?.issues ?? []) {
-        issues.push({ ...issue, path: at + (issue.path === "" || issue.path.startsWith("[") ? "" : ".") + issue.path });
+        ArrayPrototypePush(issues, { ...issue, path: at + (issue.path === "" || issue.path.startsWith("[") ? "" : ".") + issue.path });
       }
       return undefined;
     }
@@ -49,7 +56,7 @@ function convertCollection(isArray, name, value, options) {
     out = value.map((item, index) => convertItem(item, `[${index}]`));
   } else {
     out = {};
-    for (const key of Object.keys(value)) out[key] = convertItem(value[key], /^[A-Za-z_$][\w$]*$/.test(key) ? key : `[${JSON.stringify(key)}]`);
+    for (const key of ObjectKeys(value)) out[key] = convertItem(value[key], /^[A-Za-z_$][\w$]*$/.test(key) ? key : `[${JSONStringify(key)}]`);
   }
   if (issues.length > 0) {
     throw new BridgeError("DATA_FORMAT", `Invalid ${label}: ` + issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join("; "), {
@@ -82,21 +89,21 @@ function tooDeep(name, value, limit) {
   let found = null;
   const stack = [{ value, depth: 0, parent: null, part: "" }];
   while (stack.length !== 0 && found === null) {
-    const node = stack.pop();
+    const node = ArrayPrototypePop(stack);
     if (node.depth >= limit) { found = node; break; }
     const v = node.value;
     if (v === null || typeof v !== "object") continue;
-    if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], depth: node.depth + 1, parent: node, part: `[${i}]` });
+    if (ArrayIsArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) ArrayPrototypePush(stack, { value: v[i], depth: node.depth + 1, parent: node, part: `[${i}]` });
     } else {
-      const keys = Object.keys(v);
+      const keys = ObjectKeys(v);
       for (let i = keys.length - 1; i >= 0; i--) {
-        stack.push({ value: v[keys[i]], depth: node.depth + 1, parent: node, part: keys[i] });
+        ArrayPrototypePush(stack, { value: v[keys[i]], depth: node.depth + 1, parent: node, part: keys[i] });
       }
     }
   }
   const parts = [];
-  for (let n = found; n !== null && n.parent !== null; n = n.parent) parts.push(n.part);
+  for (let n = found; n !== null && n.parent !== null; n = n.parent) ArrayPrototypePush(parts, n.part);
   let path = "";
   for (let i = parts.length - 1; i >= 0; i--) {
     const part = parts[i];
@@ -128,14 +135,14 @@ function parseType(type) {
 }
 
 function modelsIn(type, out) {
-  if (type.kind === "model") out.push(type.name);
+  if (type.kind === "model") ArrayPrototypePush(out, type.name);
   else if (type.of) modelsIn(type.of, out);
   return out;
 }
 
 function remember(name, described) {
-  const fields = Object.create(null);
-  for (const [field, spec] of Object.entries(described.fields)) fields[field] = parseType(spec.type);
+  const fields = ObjectCreate(null);
+  for (const [field, spec] of ObjectEntries(described.fields)) fields[field] = parseType(spec.type);
   schemas.set(name, { fields, options: described.options || {} });
   hookCache = null;
   prepCache = null;
@@ -143,7 +150,7 @@ function remember(name, described) {
 }
 
 /// Whether model `name`, or a model it may contain, has a hook that `test` accepts (memoized in `cache`).
-function reachesHook(name, cache, test, seen = new Set()) {
+function reachesHook(name, cache, test, seen = new SafeSet()) {
   if (cache.has(name)) return cache.get(name);
   if (seen.has(name)) return false;
   seen.add(name);
@@ -153,8 +160,8 @@ function reachesHook(name, cache, test, seen = new Set()) {
   if (schema !== undefined && !result) {
     const disc = schema.options.discriminator;
     const names = [];
-    for (const type of Object.values(schema.fields)) modelsIn(type, names);
-    if (disc) names.push(...Object.values(disc.mapping));
+    for (const type of ObjectValues(schema.fields)) modelsIn(type, names);
+    if (disc) ArrayPrototypePush(names, ...ObjectValues(disc.mapping));
     result = names.some((n) => reachesHook(n, cache, test, seen));
   }
   cache.set(name, result);
@@ -166,7 +173,7 @@ const hasAfterHook = (hook) => hook.after !== undefined || hook.resolve !== unde
 const hasPrepassHook = (hook) => hook.before !== undefined || hook.resolve !== undefined;
 
 function runsHooks(name) {
-  if (hookCache === null) hookCache = new Map();
+  if (hookCache === null) hookCache = new SafeMap();
   return reachesHook(name, hookCache, hasAfterHook);
 }
 
@@ -188,7 +195,7 @@ function applyHooks(type, value, parent, path, resolved) {
       for (let i = 0; i < value.length; i++) applyHooks(type.of, value[i], parent, resolved && `${path}[${i}]`, resolved);
       break;
     case "map":
-      for (const key of Object.keys(value)) applyHooks(type.of, value[key], parent, resolved && `${path}/${key}`, resolved);
+      for (const key of ObjectKeys(value)) applyHooks(type.of, value[key], parent, resolved && `${path}/${key}`, resolved);
       break;
     case "model": {
       const chosen = resolved && resolved.get(path);
@@ -196,7 +203,7 @@ function applyHooks(type, value, parent, path, resolved) {
       if (!runsHooks(name)) return;
       const schema = schemas.get(name);
       if (schema !== undefined) {
-        for (const [field, fieldType] of Object.entries(schema.fields)) {
+        for (const [field, fieldType] of ObjectEntries(schema.fields)) {
           applyHooks(fieldType, value[field], value, resolved && `${path}/${field}`, resolved);
         }
       }
@@ -216,10 +223,10 @@ function project(type, value, depth) {
   if (value === null || value === undefined || typeof value !== "object" || depth > maxBridgeDepth) return value;
   switch (type.kind) {
     case "optional": return project(type.of, value, depth);
-    case "array": return Array.isArray(value) ? value.map((v) => project(type.of, v, depth + 1)) : value;
+    case "array": return ArrayIsArray(value) ? value.map((v) => project(type.of, v, depth + 1)) : value;
     case "map": {
       const out = {};
-      for (const key of Object.keys(value)) out[key] = project(type.of, value[key], depth + 1);
+      for (const key of ObjectKeys(value)) out[key] = project(type.of, value[key], depth + 1);
       return out;
     }
     case "model": {
@@ -230,7 +237,7 @@ function project(type, value, depth) {
       const schema = schemas.get(concreteName(chosen ?? type.name, value));
       if (schema === undefined) return value;
       const out = {};
-      for (const [field, fieldType] of Object.entries(schema.fields)) {
+      for (const [field, fieldType] of ObjectEntries(schema.fields)) {
         if (field in value) out[field] = project(fieldType, value[field], depth + 1);
       }
       if (chosen !== undefined) out[RESOLVED_KEY] = chosen;
@@ -255,7 +262,7 @@ function finish(name, value, resolved) {
 // never modified by the walk itself: a changed child gives its parent a shallow copy.
 
 function runsPrepass(name) {
-  if (prepCache === null) prepCache = new Map();
+  if (prepCache === null) prepCache = new SafeMap();
   return reachesHook(name, prepCache, hasPrepassHook);
 }
 
@@ -273,16 +280,16 @@ function keysOf(name) {
 }
 
 function isPlainObject(value) {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+  return value !== null && typeof value === "object" && !ArrayIsArray(value);
 }
 
 /// Reads a candidate key (a literal key first, then a dotted path), or undefined.
 function readKey(object, key) {
-  if (Object.prototype.hasOwnProperty.call(object, key)) return object[key];
+  if (ObjectHasOwn(object, key)) return object[key];
   if (!key.includes(".")) return undefined;
   let current = object;
   for (const part of key.split(".")) {
-    if (!isPlainObject(current) || !Object.prototype.hasOwnProperty.call(current, part)) return undefined;
+    if (!isPlainObject(current) || !ObjectHasOwn(current, part)) return undefined;
     current = current[part];
   }
   return current;
@@ -290,7 +297,7 @@ function readKey(object, key) {
 
 /// A copy of `object` with `key` (a literal key, else a dotted path) set to `value`.
 function writeKey(object, key, value) {
-  if (Object.prototype.hasOwnProperty.call(object, key) || !key.includes(".")) return { ...object, [key]: value };
+  if (ObjectHasOwn(object, key) || !key.includes(".")) return { ...object, [key]: value };
   const [first, ...rest] = key.split(".");
   return { ...object, [first]: writeKey(object[first], rest.join("."), value) };
 }
@@ -301,7 +308,7 @@ function prepare(type, value, depth, path, resolved) {
   switch (type.kind) {
     case "optional": return prepare(type.of, value, depth, path, resolved);
     case "array": {
-      if (!Array.isArray(value)) return value;
+      if (!ArrayIsArray(value)) return value;
       let out = value;
       for (let i = 0; i < value.length; i++) {
         const item = value[i];
@@ -316,7 +323,7 @@ function prepare(type, value, depth, path, resolved) {
     case "map": {
       if (!isPlainObject(value)) return value;
       let out = value;
-      for (const key of Object.keys(value)) {
+      for (const key of ObjectKeys(value)) {
         const item = value[key];
         const next = prepare(type.of, item, depth + 1, `${path}/${key}`, resolved);
         if (next !== item) {
@@ -356,7 +363,7 @@ function prepareModel(name, value, depth, path, resolved) {
   const schema = schemas.get(concrete);
   if (schema !== undefined && isPlainObject(input)) {
     let keys;
-    for (const [field, fieldType] of Object.entries(schema.fields)) {
+    for (const [field, fieldType] of ObjectEntries(schema.fields)) {
       if (!typeRunsPrepass(fieldType)) continue;
       if (keys === undefined) keys = keysOf(concrete);
       for (const key of keys[field] || []) {
@@ -374,7 +381,7 @@ function prepareModel(name, value, depth, path, resolved) {
 /// `[value to convert, resolved paths or null]` for a top-level conversion of `name`.
 function prepareInput(name, value) {
   if (hooks.size === 0 || typeof name !== "string" || !runsPrepass(name)) return [value, null];
-  const resolved = new Map();
+  const resolved = new SafeMap();
   const input = prepareModel(name, value, 0, "", resolved);
   return [input, resolved.size === 0 ? null : resolved];
 }
@@ -387,12 +394,12 @@ function prepareInput(name, value) {
 // exactly what the native converter would; anything else returns BAIL and the call goes to the native side
 // (which reports issues as before). `{native: true}` forces the native path.
 const BAIL = Symbol("bail");
-const OBJECT_PROTO = Object.prototype;
-const ARRAY_PROTO = Array.prototype;
-const getProto = Object.getPrototypeOf;
-const isArray = Array.isArray;
-const isSafeInteger = Number.isSafeInteger;
-let fastFns = new Map();     // name -> compiled function, or null when the model has no fast path
+const OBJECT_PROTO = ObjectConstructor.prototype;
+const ARRAY_PROTO = ArrayConstructor.prototype;
+const getProto = ObjectGetPrototypeOf;
+const isArray = ArrayIsArray;
+const isSafeInteger = NumberIsSafeInteger;
+let fastFns = new SafeMap();     // name -> compiled function, or null when the model has no fast path
 let nullLikes = null;        // Set of the native default null-like strings
 const fastStats = { fast: 0, native: 0 };
 
@@ -410,7 +417,7 @@ function compileModel(name, plans, fns) {
   // all, at the end (a rope of 8-bit strings is well-formed without scanning it).
   const deferredStrings = [];
   let minNull = Infinity, maxNull = -1;
-  for (const s of nullLikes) { minNull = Math.min(minNull, s.length); maxNull = Math.max(maxNull, s.length); }
+  for (const s of nullLikes) { minNull = MathMin(minNull, s.length); maxNull = MathMax(maxNull, s.length); }
   const notNullLike = (src) => `(${src}.length > ${maxNull} || ${src}.length < ${minNull} || !NL.has(${src}))`;
   // Code validating `src` (never undefined/null unless the type allows it) into `dst`, or `return B`.
   // `top`: `dst` is a field result of this model (its string checks may be deferred).
@@ -419,10 +426,10 @@ function compileModel(name, plans, fns) {
       switch (type) {
         case "string":
           if (top) {
-            deferredStrings.push(dst);
+            ArrayPrototypePush(deferredStrings, dst);
             return `if (typeof ${src} !== "string" || !${notNullLike(src)}) return B; ${dst} = ${src};`;
           }
-          return `if (typeof ${src} !== "string" || !${src}.isWellFormed() || !${notNullLike(src)}) return B; ${dst} = ${src};`;
+          return `if (typeof ${src} !== "string" || !wellFormed(${src}) || !${notNullLike(src)}) return B; ${dst} = ${src};`;
         case "url":
           return `if (typeof ${src} !== "string" || !${notNullLike(src)} || ${src}.length === 0 || URL_BAD.test(${src})) return B; ${dst} = ${src};`;
         case "int":
@@ -435,7 +442,7 @@ function compileModel(name, plans, fns) {
       throw new Error("fast path: unexpected type " + type);
     }
     if (type.model !== undefined) {
-      return `${dst} = F[${JSON.stringify(type.model)}](${src}, d + 1); if (${dst} === B) return B;`;
+      return `${dst} = F[${JSONStringify(type.model)}](${src}, d + 1); if (${dst} === B) return B;`;
     }
     if (type.optional !== undefined) {
       const inner = type.optional;
@@ -450,30 +457,30 @@ function compileModel(name, plans, fns) {
         ` for (let ${i} = 0; ${i} < ${n}; ${i}++) { const ${e} = ${src}[${i}]; if (${e} === undefined) return B; let x; ${gen(type.array, e, "x")} ${a}[${i}] = x; }` +
         ` ${dst} = ${a};`;
     }
-    throw new Error("fast path: unexpected type " + JSON.stringify(type));
+    throw new Error("fast path: unexpected type " + JSONStringify(type));
   }
   const plan = plans[name];
   const lines = [`if (typeof o !== "object" || o === null || getProto(o) !== OP || o.toJSON !== undefined || d > 100) return B;`];
   // Every distinct key is read once; the object must have no other own enumerable property (the native
   // path serializes the whole input and rejects functions, symbols, BigInts and cycles anywhere in it).
-  const keyVars = new Map();
+  const keyVars = new SafeMap();
   for (const field of plan.fields) {
     for (const key of field.keys) {
       if (!keyVars.has(key)) {
         const k = `k${keyVars.size}`;
         keyVars.set(key, k);
-        lines.push(`const ${k} = o[${JSON.stringify(key)}];`);
+        ArrayPrototypePush(lines, `const ${k} = o[${JSONStringify(key)}];`);
       }
     }
   }
   const present = [...keyVars.values()].map((k) => `(${k} !== undefined)`).join(" + ") || "0";
-  lines.push(`if (Object.keys(o).length !== ${present}) return B;`);
+  ArrayPrototypePush(lines, `if (keys(o).length !== ${present}) return B;`);
   const out = [];
   plan.fields.forEach((field, index) => {
     const r = `r${index}`;
     const optional = typeof field.type === "object" && field.type.optional !== undefined;
     const [v, ...others] = field.keys.map((key) => keyVars.get(key));
-    lines.push(`let ${r};`);
+    ArrayPrototypePush(lines, `let ${r};`);
     let absent;
     if (!field.required) {
       absent = `${r} = null;`;
@@ -484,17 +491,18 @@ function compileModel(name, plans, fns) {
       absent = "return B;";
     }
     const otherChecks = others.map((w) => `if (${w} !== undefined && ${w} !== null) return B;`).join(" ");
-    lines.push(`if (${v} === undefined || ${v} === null) { ${otherChecks} ${absent} } else { ${gen(field.type, v, r, true)} }`);
-    out.push(`${JSON.stringify(field.name)}: ${r}`);
+    ArrayPrototypePush(lines, `if (${v} === undefined || ${v} === null) { ${otherChecks} ${absent} } else { ${gen(field.type, v, r, true)} }`);
+    ArrayPrototypePush(out, `${JSONStringify(field.name)}: ${r}`);
   });
   // Joined with "a" so that surrogates of neighbouring strings cannot pair up; a null result joins as "null",
   // which is harmless.
-  if (deferredStrings.length !== 0) lines.push(`if (!("" + ${deferredStrings.join(' + "a" + ')}).isWellFormed()) return B;`);
-  lines.push(`return { ${out.join(", ")} };`);
+  if (deferredStrings.length !== 0) ArrayPrototypePush(lines, `if (!wellFormed("" + ${deferredStrings.join(' + "a" + ')})) return B;`);
+  ArrayPrototypePush(lines, `return { ${out.join(", ")} };`);
   const body = lines.join("\n");
-  const factory = new Function("B", "F", "OP", "AP", "getProto", "isArray", "isSafeInteger", "NL", "URL_BAD",
-    `return function fast_${name.replace(/[^A-Za-z0-9_]/g, "_")}(o, d) {\n${body}\n};`);
-  return factory(BAIL, fns, OBJECT_PROTO, ARRAY_PROTO, getProto, isArray, isSafeInteger, nullLikes, URL_BAD);
+  const factory = new Function("B", "F", "OP", "AP", "getProto", "isArray", "isSafeInteger", "NL", "URL_BAD", "keys",
+    "wellFormed", `return function fast_${name.replace(/[^A-Za-z0-9_]/g, "_")}(o, d) {\n${body}\n};`);
+  return factory(BAIL, fns, OBJECT_PROTO, ARRAY_PROTO, getProto, isArray, isSafeInteger, nullLikes, URL_BAD, ObjectKeys,
+    StringPrototypeIsWellFormed);
 }
 
 /// The fast converter of `name` (compiled on first use), or null.
@@ -504,13 +512,13 @@ function fastConverter(name) {
   fn = null;
   try {
     const { plans, nullLikes: list } = sync("fastPlans", { name });
-    if (nullLikes === null) nullLikes = new Set(list);
+    if (nullLikes === null) nullLikes = new SafeSet(list);
     if (plans[name]) {
-      const fns = Object.create(null);
-      for (const model of Object.keys(plans)) {
+      const fns = ObjectCreate(null);
+      for (const model of ObjectKeys(plans)) {
         if (plans[model]) fns[model] = fastFns.get(model) || compileModel(model, plans, fns);
       }
-      for (const model of Object.keys(fns)) if (!fastFns.has(model)) fastFns.set(model, fns[model]);
+      for (const model of ObjectKeys(fns)) if (!fastFns.has(model)) fastFns.set(model, fns[model]);
       fn = fns[name];
     }
   } catch (error) {
@@ -535,7 +543,7 @@ const Model = {
     const jsHooks = {};
     if (options !== undefined && options !== null && typeof options === "object") {
       nativeOptions = {};
-      for (const [key, value] of Object.entries(options)) {
+      for (const [key, value] of ObjectEntries(options)) {
         if (key === "after" || key === "before" || key === "resolve") {
           if (typeof value !== "function") throw new TypeError(`Model.define('${name}'): '${key}' must be a function.`);
           jsHooks[key] = value;
@@ -551,8 +559,8 @@ const Model = {
     }
     const described = sync("define", { name, schema, options: nativeOptions ?? null });
     remember(name, described);
-    fastFns = new Map();
-    if (Object.keys(jsHooks).length !== 0) hooks.set(name, jsHooks); else hooks.delete(name);
+    fastFns = new SafeMap();
+    if (ObjectKeys(jsHooks).length !== 0) hooks.set(name, jsHooks); else hooks.delete(name);
     hookCache = null;
     prepCache = null;
     return described;
@@ -574,7 +582,7 @@ const Model = {
       }
     } else if (typeof options === "object" && options.native === true) {
       const { native, ...rest } = options;
-      options = Object.keys(rest).length === 0 ? undefined : rest;
+      options = ObjectKeys(rest).length === 0 ? undefined : rest;
     }
     fastStats.native++;
     return finish(name, sync("convert", conversionArgs(name, input, options)), resolved);
@@ -593,14 +601,14 @@ const Model = {
       const [input, resolved] = prepareInput(name, value);
       const args = conversionArgs(name, input, options);
       try {
-        return plugin.call("convertAsync", args).then((v) => finish(name, v, resolved), (error) => {
+        return PromisePrototypeThen(plugin.call("convertAsync", args), (v) => finish(name, v, resolved), (error) => {
           throw callError(error, args);
         });
       } catch (error) {
-        return Promise.reject(callError(error, args));
+        return PromiseReject(callError(error, args));
       }
     } catch (error) {
-      return Promise.reject(error);
+      return PromiseReject(error);
     }
   },
 
@@ -648,4 +656,4 @@ const Model = {
   describe(name, model) { checkName(name); return sync("describe", { name, value: projectModel(name, model) }); },
 };
 
-runtime.defineGlobal("Model", Object.freeze(Model));
+runtime.defineGlobal("Model", ObjectFreeze(Model));

@@ -4,13 +4,23 @@
 
 const PLUGIN = "Storage";
 const { BridgeError } = runtime;
+// The built-ins as captured before the script ran: a script's `Map.prototype.get = ...` does not reach here.
+const {
+  ArrayFrom, ArrayIsArray, ArrayPrototypeFilter, ArrayPrototypeMap, ArrayPrototypeSort, JSONParse, JSONStringify,
+  MathMin, NumberParseInt, NumberPrototypeToString, ObjectAssign, ObjectDefineProperty, ObjectEntries, ObjectHasOwn,
+  ObjectKeys, PromisePrototypeThen, PromiseReject, ReflectApply, ReflectDefineProperty, ReflectDeleteProperty,
+  ReflectGet, ReflectGetOwnPropertyDescriptor, ReflectHas, ReflectOwnKeys, ReflectSet, SafeMap, SafeSet,
+  SafeWeakMap, StringFromCharCode, StringPrototypeCharCodeAt, StringPrototypeCodePointAt, StringPrototypeIncludes,
+  StringPrototypeIsWellFormed, StringPrototypePadStart, StringPrototypeReplace, StringPrototypeToUpperCase,
+  StringPrototypeToWellFormed,
+} = runtime.primordials;
 const DEFAULT_GROUP = "default";
 const LOCAL_GROUP = "";
 
 /// Gives quota errors the Web Storage name while keeping the BridgeError code (QUOTA_EXCEEDED): the Promise API.
 function named(error) {
   if (error !== null && typeof error === "object" && error.code === "QUOTA_EXCEEDED") {
-    Object.defineProperty(error, "name", { value: "QuotaExceededError", writable: true, configurable: true });
+    ObjectDefineProperty(error, "name", { value: "QuotaExceededError", writable: true, configurable: true });
   }
   return error;
 }
@@ -20,7 +30,7 @@ function named(error) {
 function quotaExceeded(error) {
   if (error === null || typeof error !== "object" || error.code !== "QUOTA_EXCEEDED") return error;
   const exception = new runtime.DOMException(error.message, "QuotaExceededError");
-  Object.defineProperty(exception, "data", { value: error.data, writable: true, enumerable: false, configurable: true });
+  ObjectDefineProperty(exception, "data", { value: error.data, writable: true, enumerable: false, configurable: true });
   return exception;
 }
 
@@ -30,18 +40,18 @@ function quotaExceeded(error) {
 const ESCAPE = "\uFFFF";
 const MUST_ESCAPE = /[\uD800-\uDFFF]|\uFFFF(?=[0-9A-F]{4})/gu;
 const ESCAPED = /\uFFFF([0-9A-F]{4})/g;
-const hex4 = (unit) => unit.toString(16).toUpperCase().padStart(4, "0");
+const hex4 = (unit) => StringPrototypePadStart(StringPrototypeToUpperCase(NumberPrototypeToString(unit, 16)), 4, "0");
 
 /// `text` in the store's escaped form.
 function toStore(text) {
-  if (text.isWellFormed() && !text.includes(ESCAPE)) return text;
-  return text.replace(MUST_ESCAPE, (c) => ESCAPE + hex4(c.charCodeAt(0)));
+  if (StringPrototypeIsWellFormed(text) && !StringPrototypeIncludes(text, ESCAPE)) return text;
+  return StringPrototypeReplace(text, MUST_ESCAPE, (c) => ESCAPE + hex4(StringPrototypeCharCodeAt(c, 0)));
 }
 
 /// The string a stored (escaped) text stands for; null stays null.
 function fromStore(text) {
-  if (typeof text !== "string" || !text.includes(ESCAPE)) return text;
-  return text.replace(ESCAPED, (_, digits) => String.fromCharCode(parseInt(digits, 16)));
+  if (typeof text !== "string" || !StringPrototypeIncludes(text, ESCAPE)) return text;
+  return StringPrototypeReplace(text, ESCAPED, (_, digits) => StringFromCharCode(NumberParseInt(digits, 16)));
 }
 
 function execSync(action, args) {
@@ -55,17 +65,17 @@ function execSync(action, args) {
 /// Strings anywhere in `value` (arguments, results: plain objects and arrays) mapped with `map`.
 function mapStrings(value, map) {
   if (typeof value === "string") return map(value);
-  if (Array.isArray(value)) return value.map((item) => mapStrings(item, map));
+  if (ArrayIsArray(value)) return ArrayPrototypeMap(value, (item) => mapStrings(item, map));
   if (value !== null && typeof value === "object") {
     const copy = {};
-    for (const key of Object.keys(value)) copy[key] = mapStrings(value[key], map);
+    for (const key of ObjectKeys(value)) copy[key] = mapStrings(value[key], map);
     return copy;
   }
   return value;
 }
 
 function call(action, args) {
-  return plugin.call(action, mapStrings(args, toStore)).then(
+  return PromisePrototypeThen(plugin.call(action, mapStrings(args, toStore)),
     (result) => mapStrings(result, fromStore),
     (error) => { throw named(error); });
 }
@@ -99,7 +109,7 @@ const nativeBackend = {
   clear: () => { execSync("clearItems", []); },
   key: (index) => fromStore(execSync("key", [index])),
   length: () => execSync("length", []),
-  keys: () => execSync("itemKeys", []).map(fromStore),
+  keys: () => ArrayPrototypeMap(execSync("itemKeys", []), fromStore),
 };
 
 let info;
@@ -110,7 +120,7 @@ function storageInfo() {
 
 /// sessionStorage: this process only, in insertion order; the quota counts UTF-16 code units.
 class MemoryBackend {
-  constructor() { this.map = new Map(); this.used = 0; }
+  constructor() { this.map = new SafeMap(); this.used = 0; }
   getItem(key) { const value = this.map.get(key); return value === undefined ? null : value; }
   setItem(key, value) {
     const old = this.map.get(key);
@@ -131,10 +141,10 @@ class MemoryBackend {
   clear() { this.map.clear(); this.used = 0; }
   key(index) { if (index >= this.map.size) return null; let i = 0; for (const key of this.map.keys()) if (i++ === index) return key; return null; }
   length() { return this.map.size; }
-  keys() { return [...this.map.keys()]; }
+  keys() { return ArrayFrom(this.map.keys()); }
 }
 
-const backends = new WeakMap(); // Storage object (and its proxy) -> backend
+const backends = new SafeWeakMap(); // Storage object (and its proxy) -> backend
 const constructing = Symbol("Storage");
 
 function backendOf(storage) {
@@ -179,11 +189,10 @@ class Storage {
 }
 // Web IDL: attributes and operations are enumerable; the class string is a data property.
 for (const name of ["length", "key", "getItem", "setItem", "removeItem", "clear"]) {
-  Object.defineProperty(Storage.prototype, name, { enumerable: true });
+  ObjectDefineProperty(Storage.prototype, name, { enumerable: true });
 }
-Object.defineProperty(Storage.prototype, Symbol.toStringTag, { value: "Storage", configurable: true });
+ObjectDefineProperty(Storage.prototype, Symbol.toStringTag, { value: "Storage", configurable: true });
 
-const hasOwn = Object.hasOwn;
 
 /// A Storage object with Web IDL's named properties (a legacy platform object): stored keys read, write,
 /// delete and enumerate as properties (`localStorage.theme = "dark"`). A key also found on the prototype
@@ -195,36 +204,36 @@ function makeStorage(backend) {
   const ordinary = (t, property) => typeof property === "symbol" || property in t;
   const proxy = new Proxy(target, {
     get(t, property, receiver) {
-      if (ordinary(t, property)) return Reflect.get(t, property, receiver);
+      if (ordinary(t, property)) return ReflectGet(t, property, receiver);
       const value = backend.getItem(property);
       return value === null ? undefined : value;
     },
     // Web IDL's named setter: a string property is stored even when the prototype has that name.
     set(t, property, value, receiver) {
-      if (typeof property === "symbol" || receiver !== proxy) return Reflect.set(t, property, value, receiver);
+      if (typeof property === "symbol" || receiver !== proxy) return ReflectSet(t, property, value, receiver);
       backend.setItem(property, domString(value));
       return true;
     },
     has(t, property) {
-      if (typeof property === "symbol" || property in t) return Reflect.has(t, property);
+      if (typeof property === "symbol" || property in t) return ReflectHas(t, property);
       return backend.getItem(property) !== null;
     },
     deleteProperty(t, property) {
-      if (ordinary(t, property)) return Reflect.deleteProperty(t, property);
+      if (ordinary(t, property)) return ReflectDeleteProperty(t, property);
       backend.removeItem(property);
       return true;
     },
     // Visible stored keys (in the store's order), then the object's own properties.
-    ownKeys(t) { return [...backend.keys().filter((key) => !(key in t)), ...Reflect.ownKeys(t)]; },
+    ownKeys(t) { return [...ArrayPrototypeFilter(backend.keys(), (key) => !(key in t)), ...ReflectOwnKeys(t)]; },
     getOwnPropertyDescriptor(t, property) {
-      if (ordinary(t, property)) return Reflect.getOwnPropertyDescriptor(t, property);
+      if (ordinary(t, property)) return ReflectGetOwnPropertyDescriptor(t, property);
       const value = backend.getItem(property);
       return value === null ? undefined : { value, writable: true, enumerable: true, configurable: true };
     },
     // Web IDL's [[DefineOwnProperty]] for named properties: a data descriptor stores its value; an accessor
     // is refused (Object.defineProperty then throws a TypeError).
     defineProperty(t, property, descriptor) {
-      if (typeof property === "symbol" || hasOwn(t, property)) return Reflect.defineProperty(t, property, descriptor);
+      if (typeof property === "symbol" || ObjectHasOwn(t, property)) return ReflectDefineProperty(t, property, descriptor);
       if (!("value" in descriptor) && !("writable" in descriptor)) return false;
       backend.setItem(property, domString(descriptor.value));
       return true;
@@ -241,11 +250,11 @@ const localStorage = makeStorage(nativeBackend);
 
 const { Event } = runtime;
 const initEvent = Event.prototype.initEvent;
-const storageEvents = new WeakMap(); // StorageEvent -> { key, oldValue, newValue, url, storageArea }
+const storageEvents = new SafeWeakMap(); // StorageEvent -> { key, oldValue, newValue, url, storageArea }
 
 const nullableString = (value) => (value === null || value === undefined ? null : domString(value));
 /// Web IDL's USVString: a DOMString whose lone surrogates become U+FFFD.
-const usvString = (value) => domString(value).toWellFormed();
+const usvString = (value) => StringPrototypeToWellFormed(domString(value));
 function storageAreaOf(value, method) {
   if (value === null || value === undefined) return null;
   if (!backends.has(value)) {
@@ -298,14 +307,14 @@ class StorageEvent extends Event {
       url: usvString(url), storageArea: storageAreaOf(storageArea, "execute 'initStorageEvent' on 'StorageEvent'"),
     };
     if (this.eventPhase !== Event.NONE) return;
-    Reflect.apply(initEvent, this, [domString(type), Boolean(bubbles), Boolean(cancelable)]);
-    Object.assign(state, values);
+    ReflectApply(initEvent, this, [domString(type), Boolean(bubbles), Boolean(cancelable)]);
+    ObjectAssign(state, values);
   }
 }
 for (const name of ["key", "oldValue", "newValue", "url", "storageArea", "initStorageEvent"]) {
-  Object.defineProperty(StorageEvent.prototype, name, { enumerable: true });
+  ObjectDefineProperty(StorageEvent.prototype, name, { enumerable: true });
 }
-Object.defineProperty(StorageEvent.prototype, Symbol.toStringTag, { value: "StorageEvent", configurable: true });
+ObjectDefineProperty(StorageEvent.prototype, Symbol.toStringTag, { value: "StorageEvent", configurable: true });
 
 // MARK: - Promise API
 
@@ -336,21 +345,21 @@ function groupName(group, action, path = "group") {
 
 /// Code point order (= UTF-8 byte order, the order of the native store).
 function compareKeys(a, b) {
-  const n = Math.min(a.length, b.length);
+  const n = MathMin(a.length, b.length);
   for (let i = 0; i < n; i++) {
-    const x = a.codePointAt(i), y = b.codePointAt(i);
+    const x = StringPrototypeCodePointAt(a, i), y = StringPrototypeCodePointAt(b, i);
     if (x !== y) return x < y ? -1 : 1;
     if (x > 0xffff) i++;
   }
   return a.length - b.length;
 }
 
-const defaults = new Map(); // group -> Map(key -> JSON text)
-const groups = new Map(); // name -> StorageGroup
+const defaults = new SafeMap(); // group -> SafeMap(key -> JSON text)
+const groups = new SafeMap(); // name -> StorageGroup
 
 function defaultOf(group, key) {
   const text = defaults.get(group)?.get(key);
-  return text === undefined ? undefined : JSON.parse(text);
+  return text === undefined ? undefined : JSONParse(text);
 }
 
 /// What `set`, `clear` and `transaction` resolve to, as Capacitor's Preferences do: nothing.
@@ -359,66 +368,68 @@ const nothing = () => undefined;
 /// A named group of JSON values (Capacitor Preferences' group, a NSUserDefaults suite).
 class StorageGroup {
   constructor(name) {
-    Object.defineProperty(this, "name", { value: name, enumerable: true });
+    ObjectDefineProperty(this, "name", { value: name, enumerable: true });
   }
   /// The value of `key`: the stored one, else the registered default, else `undefined`.
   get(key) {
     const group = this.name;
     checkKey(key, "get");
-    return call("get", { group, key }).then((text) => text === null ? defaultOf(group, key) : JSON.parse(text));
+    return PromisePrototypeThen(call("get", { group, key }),
+      (text) => text === null ? defaultOf(group, key) : JSONParse(text));
   }
   /// Stores `value` (any JSON value; `undefined`, functions, cycles and BigInts are refused).
   set(key, value) {
     try {
       checkKey(key, "set");
-      return call("set", { group: this.name, key, json: toJSON(value, "set", "value") }).then(nothing);
+      return PromisePrototypeThen(call("set", { group: this.name, key, json: toJSON(value, "set", "value") }), nothing);
     } catch (error) {
-      return Promise.reject(error);
+      return PromiseReject(error);
     }
   }
   /// Removes `key`; resolves to whether it was stored.
   remove(key) {
-    try { checkKey(key, "remove"); } catch (error) { return Promise.reject(error); }
+    try { checkKey(key, "remove"); } catch (error) { return PromiseReject(error); }
     return call("remove", { group: this.name, key });
   }
   /// Whether `key` is stored or has a registered default.
   has(key) {
-    try { checkKey(key, "has"); } catch (error) { return Promise.reject(error); }
+    try { checkKey(key, "has"); } catch (error) { return PromiseReject(error); }
     const group = this.name;
-    return call("has", { group, key }).then((stored) => stored || defaults.get(group)?.has(key) === true);
+    return PromisePrototypeThen(call("has", { group, key }),
+      (stored) => stored || defaults.get(group)?.has(key) === true);
   }
   /// Stored keys and keys with defaults, in code point order.
   keys() {
     const group = this.name;
-    return call("keys", { group }).then((keys) => {
+    return PromisePrototypeThen(call("keys", { group }), (keys) => {
       const extra = defaults.get(group);
       if (extra === undefined) return keys;
-      const all = new Set(keys);
+      const all = new SafeSet(keys);
       for (const key of extra.keys()) all.add(key);
-      return [...all].sort(compareKeys);
+      return ArrayPrototypeSort(ArrayFrom(all), compareKeys);
     });
   }
   /// `[key, value]` pairs of stored values and defaults, in key order.
   entries() {
     const group = this.name;
-    return call("entries", { group }).then((pairs) => {
-      const result = new Map(pairs.map(([key, text]) => [key, JSON.parse(text)]));
+    return PromisePrototypeThen(call("entries", { group }), (pairs) => {
+      const result = new SafeMap(ArrayPrototypeMap(pairs, ([key, text]) => [key, JSONParse(text)]));
       const extra = defaults.get(group);
-      if (extra === undefined) return [...result];
-      for (const [key, text] of extra) if (!result.has(key)) result.set(key, JSON.parse(text));
-      return [...result].sort((a, b) => compareKeys(a[0], b[0]));
+      if (extra === undefined) return ArrayFrom(result);
+      for (const [key, text] of extra) if (!result.has(key)) result.set(key, JSONParse(text));
+      return ArrayPrototypeSort(ArrayFrom(result), (a, b) => compareKeys(a[0], b[0]));
     });
   }
   /// Removes every stored key of the group (defaults stay).
-  clear() { return call("clear", { group: this.name }).then(nothing); }
+  clear() { return PromisePrototypeThen(call("clear", { group: this.name }), nothing); }
   /// Values returned for keys that are not stored; never written to disk (NSUserDefaults' registration domain).
   registerDefaults(values) {
-    if (values === null || typeof values !== "object" || Array.isArray(values)) {
+    if (values === null || typeof values !== "object" || ArrayIsArray(values)) {
       throw invalid("registerDefaults", "", "expected an object of default values");
     }
     let map = defaults.get(this.name);
-    const texts = Object.keys(values).map((key) => [key, toJSON(values[key], "registerDefaults", key)]);
-    if (map === undefined) defaults.set(this.name, map = new Map());
+    const texts = ArrayPrototypeMap(ObjectKeys(values), (key) => [key, toJSON(values[key], "registerDefaults", key)]);
+    if (map === undefined) defaults.set(this.name, map = new SafeMap());
     for (const [key, text] of texts) map.set(key, text);
   }
   /// Stores `model` under `key` as an archive of model `name` (`Model.archive`: a stable, self-describing
@@ -427,18 +438,18 @@ class StorageGroup {
     try {
       checkKey(key, "archiveModel");
       const archive = modelAPI("archiveModel").archive(name, model);
-      return call("set", { group: this.name, key, json: archive }).then(nothing);
+      return PromisePrototypeThen(call("set", { group: this.name, key, json: archive }), nothing);
     } catch (error) {
-      return Promise.reject(error);
+      return PromiseReject(error);
     }
   }
   /// The model archived under `key`, converted again with its model's current schema: `null` when nothing
   /// is stored; `DATA_FORMAT` with the issues when the archive no longer fits the schema, is not an archive,
   /// or (when `name` is given) holds another model.
   unarchiveModel(key, name) {
-    try { checkKey(key, "unarchiveModel"); } catch (error) { return Promise.reject(error); }
+    try { checkKey(key, "unarchiveModel"); } catch (error) { return PromiseReject(error); }
     const group = this.name;
-    return call("get", { group, key }).then((text) => {
+    return PromisePrototypeThen(call("get", { group, key }), (text) => {
       if (text === null) return null;
       const model = modelAPI("unarchiveModel");
       let restored;
@@ -487,8 +498,8 @@ function group(name) {
 
 function transaction(ops, defaultGroup = DEFAULT_GROUP) {
   try {
-    if (!Array.isArray(ops)) throw invalid("transaction", "ops", "expected an array of operations");
-    const wire = ops.map((op, index) => {
+    if (!ArrayIsArray(ops)) throw invalid("transaction", "ops", "expected an array of operations");
+    const wire = ArrayPrototypeMap(ops, (op, index) => {
       const path = `ops[${index}]`;
       if (op === null || typeof op !== "object") throw invalid("transaction", path, "expected an operation object");
       const group = op.group === undefined ? defaultGroup : groupName(op.group, "transaction", `${path}.group`);
@@ -500,18 +511,18 @@ function transaction(ops, defaultGroup = DEFAULT_GROUP) {
         case "clear":
           return { op: "clear", group };
         default:
-          throw invalid("transaction", `${path}.op`, `expected "set", "remove" or "clear", got ${JSON.stringify(op.op) ?? "undefined"}`);
+          throw invalid("transaction", `${path}.op`, `expected "set", "remove" or "clear", got ${JSONStringify(op.op) ?? "undefined"}`);
       }
     });
-    return call("transaction", { ops: wire }).then(nothing);
+    return PromisePrototypeThen(call("transaction", { ops: wire }), nothing);
   } catch (error) {
-    return Promise.reject(error);
+    return PromiseReject(error);
   }
 }
 
 // MARK: - Watching
 
-const watchers = new Set();
+const watchers = new SafeSet();
 let subscription;
 
 function onChange(stored) {
@@ -521,12 +532,12 @@ function onChange(stored) {
     group: local ? null : change.group,
     storage: local ? "localStorage" : undefined,
     key: change.key,
-    value: change.value === null ? (local ? null : undefined) : (local ? change.value : JSON.parse(change.value)),
+    value: change.value === null ? (local ? null : undefined) : (local ? change.value : JSONParse(change.value)),
     removed: change.value === null,
     origin: change.origin,
   };
   if (!local) delete event.storage;
-  for (const watcher of [...watchers]) {
+  for (const watcher of ArrayFrom(watchers)) {
     if (watcher.group !== change.group) continue;
     if (watcher.key !== null && change.key !== null && watcher.key !== change.key) continue;
     try {
@@ -561,12 +572,12 @@ function watch(target, listener) {
   const id = call("watch", key === null ? { group } : { group, key });
   let removed = false;
   return {
-    ready: id.then(() => undefined),
+    ready: PromisePrototypeThen(id, () => undefined),
     remove() {
       if (removed) return;
       removed = true;
       watchers.delete(watcher);
-      id.then((n) => call("unwatch", { id: n }), () => undefined);
+      PromisePrototypeThen(id, (n) => call("unwatch", { id: n }), () => undefined);
     },
   };
 }
@@ -595,8 +606,8 @@ const statics = {
   defaultGroup,
   StorageGroup,
 };
-for (const [name, value] of Object.entries(statics)) {
-  Object.defineProperty(Storage, name, { value, writable: true, configurable: true, enumerable: false });
+for (const [name, value] of ObjectEntries(statics)) {
+  ObjectDefineProperty(Storage, name, { value, writable: true, configurable: true, enumerable: false });
 }
 
 runtime.defineGlobal("Storage", Storage);

@@ -66,6 +66,11 @@ private func utf16Length(ofUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
     return count
 }
 
+/// A string literal as a C string: literals are stored NUL-terminated, for the life of the process.
+func staticCString(_ literal: StaticString) -> UnsafePointer<CChar> {
+    UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
 /// Property-name strings created once and kept for the life of the process.
 enum JSKeys {
     nonisolated(unsafe) static let length = JSStringCreateWithUTF8CString("length")!

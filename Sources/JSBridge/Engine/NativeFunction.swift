@@ -72,7 +72,7 @@ final class NativeFunctionBox {
 enum NativeFunctionClass {
     nonisolated(unsafe) static let shared: JSClassRef = {
         var definition = kJSClassDefinitionEmpty
-        definition.className = UnsafePointer(strdup("NativeFunction"))
+        definition.className = staticCString("NativeFunction")
         definition.callAsFunction = { context, function, _, count, arguments, exception in
             guard let context, let function, let raw = JSObjectGetPrivate(function) else { return nil }
             let box = Unmanaged<NativeFunctionBox>.fromOpaque(raw).takeUnretainedValue()

@@ -106,7 +106,7 @@ extension JSRuntime {
 enum ConverterClass {
     nonisolated(unsafe) static let shared: JSClassRef = {
         var definition = kJSClassDefinitionEmpty
-        definition.className = UnsafePointer(strdup("TextConverter"))
+        definition.className = staticCString("TextConverter")
         definition.finalize = { object in
             guard let object, let converter = JSObjectGetPrivate(object) else { return }
             jsb_icu_decoder_close(converter)
