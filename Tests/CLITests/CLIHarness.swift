@@ -226,7 +226,12 @@ enum CLI {
             throw error
         }
         state.finished.store(true, ordering: .releasing)
-        state.watchdog.withLock { $0?.cancel() }
+        // Both hold `state` (and the watchdog is held by it): dropped here, or every run leaks them.
+        process.terminationHandler = nil
+        state.watchdog.withLock {
+            $0?.cancel()
+            $0 = nil
+        }
         let elapsed = ContinuousClock.now - started
         await RunSlots.shared.release()
         try? stdoutHandle.close()

@@ -10,6 +10,13 @@ public func lsanDefaultSuppressions() -> UnsafePointer<CChar> {
     staticCString("leak:libjavascriptcoregtk-4.1.so.0\n")
 }
 
+/// LeakSanitizer's options: the suppressions above are expected, so their tally is not printed at every exit
+/// (the CLI tests compare the `jsbridge` binary's stderr).
+@_cdecl("__lsan_default_options")
+public func lsanDefaultOptions() -> UnsafePointer<CChar> {
+    staticCString("print_suppressions=0")
+}
+
 /// ThreadSanitizer: JavaScriptCore suspends threads for its collector with a signal whose handler, inside the
 /// engine, changes `errno`; TSan reports that as "signal handler spoils errno" wherever the thread was.
 @_cdecl("__tsan_default_suppressions")
