@@ -89,11 +89,19 @@ public struct StoragePlugin: BridgePlugin {
     public static let urlVariable = "JSBRIDGE_STORAGE_URL"
 
     /// What set-up makes: the store and the watcher of its changes.
-    public struct State: Sendable {
+    /// A class: every call's context carries the state, and one reference is cheaper to copy than its fields.
+    public final class State: Sendable {
         public let store: any KeyValueStore
         let watcher: any StorageWatching
         let path: String
         let quotaBytes: Int
+
+        init(store: any KeyValueStore, watcher: any StorageWatching, path: String, quotaBytes: Int) {
+            self.store = store
+            self.watcher = watcher
+            self.path = path
+            self.quotaBytes = quotaBytes
+        }
     }
 
     private let injectedStore: (any KeyValueStore)?
