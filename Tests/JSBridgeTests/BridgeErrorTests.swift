@@ -101,12 +101,15 @@ import Testing
         let result = await runScript(
             #"""
             const controller = new AbortController();
-            bridge.call("Probe", "hang", {}, { signal: controller.signal }).catch((e) => console.log(e.code, bridge.pendingCalls));
+            bridge.call("Probe", "hang", {}, { signal: controller.signal }).catch((e) => {
+              console.log(e.code, bridge.pendingCalls);
+              \#(Self.untilCancellationReachedSwift)
+            });
             setTimeout(() => controller.abort(), 10);
             bridge.call("Echo", "echo", {}, { signal: AbortSignal.abort() }).catch((e) => console.log("pre-aborted", e.code));
             """#, log: log)
         #expect(result.lines == ["pre-aborted CANCELLED", "CANCELLED 0"])
-        #expect(await eventually { log.all.contains("hang cancelled") })
+        #expect(log.all.contains("hang cancelled"))
     }
 
     @Test func timeoutEndsTheCallAndCancelsTheTask() async {
@@ -114,12 +117,22 @@ import Testing
         let result = await runScript(
             #"""
             const started = Date.now();
-            bridge.call("Probe", "hang", {}, { timeout: 30 }).catch((e) => console.log(e.code, e.message, Date.now() - started < 5000));
+            bridge.call("Probe", "hang", {}, { timeout: 30 }).catch((e) => {
+              console.log(e.code, e.message, Date.now() - started < 5000);
+              \#(Self.untilCancellationReachedSwift)
+            });
             """#, log: log)
         #expect(result.lines == ["TIMEOUT Probe.hang did not finish within 30 ms. true"])
         #expect(result.exitCode == 0)
-        #expect(await eventually { log.all.contains("hang cancelled") })
+        #expect(log.all.contains("hang cancelled"))
     }
+
+    /// Keeps the script alive until `Probe.hang` saw its cancellation. The call settles in JS at once; its
+    /// Swift task may start later (the pool is shared with the other tests), and once nothing is pending the
+    /// runtime ends and its plugins go, so the task would find its plugin gone instead of running.
+    static let untilCancellationReachedSwift = """
+        const poll = setInterval(() => { if (bridge.execSync("Probe", "logged", "hang cancelled")) clearInterval(poll); }, 5);
+        """
 
     @Test func droppedWhenThePluginReleasesTheCallUnanswered() async {
         let result = await runScript(#"bridge.call("Probe", "dropReply").catch((e) => console.log(e.code, e.message))"#)

@@ -62,6 +62,9 @@ struct ProbePlugin: BridgePlugin {
             throw BridgeError(code: "SYNC_BAD", message: "sync failed", data: ["why": "test"])
         }
         a.sync("configuration") { context in context.configuration }
+        // Whether the log has `entry`: a script polls it to outlive work it cancelled (the runtime ends once
+        // nothing is pending, and a cancelled call's task may not have started by then).
+        a.sync("logged", args: String.self) { context, entry in context.state.all.contains(entry) }
         a.async("hotel", args: Hotel.self) { _, hotel in hotel.rooms.map(\.price).reduce(0, +) }
         a.async("serialDelay", args: Delay.self, on: .serial) { context, delay in
             context.state.add("start \(delay.tag)")
