@@ -55,6 +55,8 @@ let package = Package(
             pkgConfig: "javascriptcoregtk-4.1",
             providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
         ),
+        // The sanitizers' default options (C: built without their instrumentation), linked into the engine.
+        .target(name: "CSanitizerDefaults"),
         // The foundation every module builds on: JSON values, errors with codes, the clock. Plugins' domain
         // cores import only this, so the compiler keeps them free of the bridge.
         .target(name: "JSBridgeBase"),
@@ -81,7 +83,7 @@ let package = Package(
         // It knows no plugin by name.
         .target(
             name: "JSBridge",
-            dependencies: ["CJavaScriptCore", "JSBridgeCore", "JSBridgeScripts"] + nioLoops
+            dependencies: ["CJavaScriptCore", "CSanitizerDefaults", "JSBridgeCore", "JSBridgeScripts"] + nioLoops
         ),
         // Headless test kit for plugin authors: no built-in plugin in it.
         .target(name: "JSBridgeTesting", dependencies: ["JSBridge", "JSBridgeCore"]),

@@ -3,9 +3,9 @@
 // first time a script (or fetch) uses Blob or File.
 
 const {
-  ArrayBufferIsView, ArrayPrototypePush, MathFloor, MathMax, MathMin, MathTrunc, NumberIsNaN, ObjectFreeze,
-  PromiseReject, PromiseResolve, ReflectGetPrototypeOf, StringPrototypeCharCodeAt, StringPrototypeReplace,
-  StringPrototypeToLowerCase, SymbolIterator, TypeError, Uint8Array,
+  ArrayBufferIsView, ArrayPrototypePush, MathFloor, MathMax, MathMin, MathTrunc, MethodToWellFormed, NumberIsNaN,
+  ObjectFreeze, PromiseReject, PromiseResolve, ReflectGetPrototypeOf, StringPrototypeCharCodeAt,
+  StringPrototypeReplace, StringPrototypeToLowerCase, SymbolIterator, TypeError, Uint8Array,
 } = internal.primordials;
 
 const ArrayBufferCtor = ArrayBuffer;
@@ -57,7 +57,7 @@ function normalizeType(type) {
 /// WebIDL USVString: lone surrogates become U+FFFD.
 const toUSVString = (value) => {
   const text = `${value}`;
-  return typeof text.toWellFormed === "function" ? text.toWellFormed() : text;
+  return typeof text.toWellFormed === "function" ? MethodToWellFormed(text) : text;
 };
 
 /// Reads a `BlobPropertyBag` (members in WebIDL's order: endings, then type).

@@ -4,10 +4,10 @@
 
 const {
   ArrayBufferIsView, ArrayIsArray, ArrayPrototypeIncludes, ArrayPrototypeJoin, ArrayPrototypeMap, ArrayPrototypePop,
-  ArrayPrototypePush, ArrayPrototypeReverse, FunctionPrototypeCall, JSONParse, JSONStringify, ObjectCreate,
-  ObjectDefineProperty, ObjectEntries, ObjectFreeze, ObjectGetPrototypeOf, ObjectIsFrozen, ObjectKeys,
-  ObjectPrototypeToString, Promise, PromiseReject, PromiseResolve, SafeMap, SafeSet, SafeWeakMap, TypeError,
-  TypedArrayPrototypeGetSymbolToStringTag, Uint8Array,
+  ArrayPrototypePush, ArrayPrototypeReverse, FunctionPrototypeCall, JSONParse, JSONStringify, MethodSlice,
+  ObjectCreate, ObjectDefineProperty, ObjectEntries, ObjectFreeze, ObjectGetPrototypeOf, ObjectIsFrozen, ObjectKeys,
+  ObjectPrototypeToString, Promise, PromiseReject, PromiseResolve, RegExpPrototypeTest, SafeMap, SafeSet,
+  SafeWeakMap, TypeError, TypedArrayPrototypeGetSymbolToStringTag, Uint8Array,
 } = internal.primordials;
 
 const SYNC = 0, ASYNC = 1, STREAM = 2;
@@ -80,7 +80,7 @@ function findUnserializable(value, path, seen) {
     return { path, message: `listing its keys threw ${describeThrown(error)}` };
   }
   for (const key of keys) {
-    const childPath = array ? `${path}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key)
+    const childPath = array ? `${path}[${key}]` : RegExpPrototypeTest(/^[A-Za-z_$][\w$]*$/, key)
       ? (path ? `${path}.${key}` : key) : `${path}[${JSONStringify(key)}]`;
     let child;
     try {
@@ -112,7 +112,7 @@ function addBytes(path, value) {
   // A large buffer is lent to the plugin rather than copied: one that can shrink is copied here first.
   const buffer = view ? value.buffer : value;
   if (buffer.resizable === true || buffer.growable === true) {
-    value = view ? new Uint8Array(buffer, value.byteOffset, value.byteLength).slice() : value.slice(0);
+    value = view ? new Uint8Array(buffer, value.byteOffset, value.byteLength).slice() : MethodSlice(value, 0);
   } else if (view && TypedArrayPrototypeGetSymbolToStringTag(value) === undefined) {
     // The engine reads typed arrays and ArrayBuffers; a DataView is read through a Uint8Array over its bytes.
     value = new Uint8Array(value.buffer, value.byteOffset, value.byteLength);

@@ -2,7 +2,7 @@
 // and deflate-raw, over zlib (the natives in JSBridge's CompressionNatives.swift). Loaded on first use.
 
 const {
-  ArrayBufferIsView, FunctionPrototypeBind, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor,
+  ArrayBufferIsView, FunctionPrototypeBind, MethodIndexOf, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor,
   ReflectGetPrototypeOf, ReflectOwnKeys, SymbolToStringTag, TypeError, Uint8Array,
 } = internal.primordials;
 
@@ -25,7 +25,7 @@ const kSlots = Symbol('slots');
 
 function formatIndex(format) {
   const name = `${format}`;
-  const index = formats.indexOf(name);
+  const index = MethodIndexOf(formats, name);
   if (index < 0) throw new TypeError(`Unsupported compression format: '${name}'`);
   return index;
 }

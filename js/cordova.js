@@ -7,9 +7,9 @@
 
 const {
   ArrayIsArray, ArrayPrototypeIndexOf, ArrayPrototypeJoin, ArrayPrototypePush, ArrayPrototypeSlice,
-  ArrayPrototypeSplice, Error, FunctionPrototypeCall, MathFloor, ObjectCreate, ObjectDefineProperty, ObjectHasOwn,
-  ObjectKeys, ObjectPrototypeToString, ReflectApply, StringPrototypeIndexOf, StringPrototypeLastIndexOf,
-  StringPrototypeSlice, StringPrototypeSplit, TypeError,
+  ArrayPrototypeSplice, Error, FunctionPrototypeCall, MathFloor, MethodJoin, MethodToUpperCase, ObjectCreate,
+  ObjectDefineProperty, ObjectHasOwn, ObjectKeys, ObjectPrototypeToString, ReflectApply, RegExpPrototypeExec,
+  StringPrototypeIndexOf, StringPrototypeLastIndexOf, StringPrototypeSlice, StringPrototypeSplit, TypeError,
 } = internal.primordials;
 
 const version = internal.startup.version;
@@ -277,7 +277,7 @@ const typeMap = { A: "Array", D: "Date", N: "Number", S: "String", F: "Function"
 /// The name of parameter `index` in `callee`'s source, or its position when the source does not tell.
 function parameterName(callee, index) {
   try {
-    const match = /\(\s*([^)]*?)\s*\)/.exec(String(callee));
+    const match = RegExpPrototypeExec(/\(\s*([^)]*?)\s*\)/, String(callee));
     const name = match && StringPrototypeSplit(match[1], /\s*,\s*/)[index];
     if (name) return name;
   } catch {
@@ -294,7 +294,7 @@ const argscheck = {
     if (!argscheck.enableChecks) return;
     let message = null, typeName, i;
     for (i = 0; i < spec.length; i++) {
-      const c = spec[i], upper = c.toUpperCase(), arg = args[i];
+      const c = spec[i], upper = MethodToUpperCase(c), arg = args[i];
       if (c === "*") continue;
       typeName = utils.typeName(arg);
       if ((arg === null || arg === undefined) && c === upper) continue;
@@ -554,7 +554,7 @@ function bootstrap() {
   modulemapper.mapModules(globalThis);
   channel.onPluginsReady.fire();
   // Plugins' modules ran by now: the channels they asked `deviceready` to wait for are all in the array.
-  channel.join(() => cordova.fireDocumentEvent("deviceready"), channel.deviceReadyChannelsArray);
+  MethodJoin(channel, () => cordova.fireDocumentEvent("deviceready"), channel.deviceReadyChannelsArray);
   channel.onCordovaReady.fire();
 }
 

@@ -5,16 +5,16 @@
 
 const {
   ArrayBufferIsView, ArrayBufferPrototypeGetByteLength, ArrayFrom, DataViewPrototypeGetBuffer,
-  DataViewPrototypeGetByteLength, DataViewPrototypeGetByteOffset, MathMin, ObjectDefineProperty,
-  ObjectGetOwnPropertyNames, ObjectGetPrototypeOf, RangeError, ReflectGetOwnPropertyDescriptor, SafeMap,
-  SharedArrayBufferPrototypeGetByteLength, StringPrototypeCharCodeAt, StringPrototypeReplace,
+  DataViewPrototypeGetByteLength, DataViewPrototypeGetByteOffset, FunctionPrototypeApply, FunctionPrototypeCall,
+  MathMin, MethodCharCodeAt, MethodReplace, MethodSlice, ObjectDefineProperty, ObjectGetOwnPropertyNames,
+  ObjectGetPrototypeOf, RangeError, ReflectGetOwnPropertyDescriptor, RegExpPrototypeTest, SafeMap,
+  SharedArrayBufferPrototypeGetByteLength, StringFromCharCode, StringPrototypeCharCodeAt, StringPrototypeReplace,
   StringPrototypeToLowerCase, TypeError, TypedArrayPrototypeGetBuffer, TypedArrayPrototypeGetByteLength,
   TypedArrayPrototypeGetByteOffset, TypedArrayPrototypeGetSymbolToStringTag, Uint8Array,
 } = internal.primordials;
 
 if (internal.textDecodeUTF8 === undefined) internal.loadEncodingNatives();
 const { textDecodeUTF8, textDecodeUTF16, textDecoderOpen, textDecode, textEncodeInto, bufferUTF8Encode } = internal;
-const { FunctionPrototypeApply, FunctionPrototypeCall, StringFromCharCode } = internal.primordials;
 
 // The Encoding Standard's encodings: name, the ICU converter that decodes it (null: decoded here), labels.
 // GBK decodes as gb18030 (the standard's GBK decoder is the gb18030 decoder); ISO-8859-8-I maps like ISO-8859-8.
@@ -91,7 +91,7 @@ function getEncoding(label) {
       let start = 0;
       for (let k = 0; k <= list.length; k++) {
         if (k === list.length || StringPrototypeCharCodeAt(list, k) === 0x20) {
-          labels.set(list.slice(start, k), encoding);
+          labels.set(MethodSlice(list, start, k), encoding);
           start = k + 1;
         }
       }
@@ -199,7 +199,7 @@ class UnicodeDecoder {
       bytes = this.pending.length > 0 ? joinBytes(this.pending, buffer, offset, length) : new Uint8Array(buffer, offset, length);
       let tail = 0;
       if (stream) tail = this.kind === 8 ? utf8IncompleteTail(bytes) : utf16IncompleteTail(bytes, this.kind < 0);
-      this.pending = tail > 0 ? bytes.slice(bytes.length - tail) : EMPTY;
+      this.pending = tail > 0 ? MethodSlice(bytes, bytes.length - tail) : EMPTY;
       buffer = TypedArrayPrototypeGetBuffer(bytes);
       offset = TypedArrayPrototypeGetByteOffset(bytes);
       length = bytes.length - tail;
@@ -341,7 +341,7 @@ class TextDecoder {
       const name = this.#encoding.name;
       if (name === 'utf-8' || name === 'utf-16le' || name === 'utf-16be') {
         this.#bomSeen = true;
-        if (!this.#ignoreBOM && StringPrototypeCharCodeAt(text, 0) === 0xfeff) text = text.slice(1);
+        if (!this.#ignoreBOM && StringPrototypeCharCodeAt(text, 0) === 0xfeff) text = MethodSlice(text, 1);
       }
     }
     return text;
@@ -416,10 +416,10 @@ const base64Values = new SafeMap(ArrayFrom(base64Alphabet, (c, i) => [c, i]));
 function btoa(data) {
   if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
   const str = `${data}`;
-  if (/[^\x00-\xff]/.test(str)) throw invalidCharacter('Invalid character');
+  if (RegExpPrototypeTest(/[^\x00-\xff]/, str)) throw invalidCharacter('Invalid character');
   let out = '';
   for (let i = 0; i < str.length; i += 3) {
-    const n = (str.charCodeAt(i) << 16) | ((str.charCodeAt(i + 1) || 0) << 8) | (str.charCodeAt(i + 2) || 0);
+    const n = (MethodCharCodeAt(str, i) << 16) | ((MethodCharCodeAt(str, i + 1) || 0) << 8) | (MethodCharCodeAt(str, i + 2) || 0);
     const count = MathMin(3, str.length - i);
     for (let k = 0; k < 4; k++) out += k <= count ? base64Alphabet[(n >> (18 - 6 * k)) & 63] : '=';
   }
@@ -429,9 +429,9 @@ function btoa(data) {
 /// Latin-1 string decoded from forgiving base64; invalid input throws InvalidCharacterError.
 function atob(data) {
   if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
-  let str = `${data}`.replace(/[\t\n\f\r ]/g, '');
-  if (str.length % 4 === 0) str = str.replace(/==?$/, '');
-  if (str.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(str)) {
+  let str = MethodReplace(`${data}`, /[\t\n\f\r ]/g, '');
+  if (str.length % 4 === 0) str = MethodReplace(str, /==?$/, '');
+  if (str.length % 4 === 1 || RegExpPrototypeTest(/[^A-Za-z0-9+/]/, str)) {
     throw invalidCharacter('The string to be decoded is not correctly encoded.');
   }
   let out = '';

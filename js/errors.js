@@ -3,14 +3,14 @@
 
 /// Thrown by `process.exit()` to unwind the JS stack; never reported.
 const {
-  ObjectFreeze,
+  MethodSplit, MethodStartsWith, ObjectFreeze,
 } = internal.primordials;
 internal.exitSentinel = ObjectFreeze({ toString() { return "process.exit"; } });
 
 function location(error) {
   if (error === null || typeof error !== "object") return "";
   const file = error.sourceURL;
-  if (typeof file !== "string" || file.startsWith("jsbridge:internal/")) return "";
+  if (typeof file !== "string" || MethodStartsWith(file, "jsbridge:internal/")) return "";
   if (error.line === undefined) return file;
   return error.column === undefined ? `${file}:${error.line}` : internal.sourcePosition(`${file}:${error.line}:${error.column}`);
 }
@@ -19,8 +19,8 @@ function location(error) {
 function describeSyntaxError(error) {
   let excerpt = "";
   try {
-    if (error.sourceURL.startsWith("/")) {
-      const line = internal.readFile(error.sourceURL).split("\n")[error.line - 1];
+    if (MethodStartsWith(error.sourceURL, "/")) {
+      const line = MethodSplit(internal.readFile(error.sourceURL), "\n")[error.line - 1];
       if (line !== undefined) excerpt = line + "\n\n";
     }
   } catch {}

@@ -8,12 +8,13 @@
 // docs/architecture.md ("ES modules") explains the design and its costs.
 
 const {
-  ArrayPrototypePop, ArrayPrototypePush, ArrayPrototypeSort, JSONParse, ObjectCreate, ObjectDefineProperty,
-  ObjectKeys, ObjectPreventExtensions, Promise, PromisePrototypeThen, SafeMap, SafeSet, StringPrototypeCharCodeAt,
-  StringPrototypeIncludes, StringPrototypeIndexOf, StringPrototypeReplace, StringPrototypeSlice,
-  StringPrototypeSplit, StringPrototypeStartsWith, SymbolToStringTag, SyntaxError, TypeError,
+  ArrayPrototypePop, ArrayPrototypePush, ArrayPrototypeSort, FunctionPrototypeBind, JSONParse, ObjectCreate,
+  ObjectDefineProperty, ObjectKeys, ObjectPreventExtensions, Promise, PromisePrototypeThen, RegExpPrototypeTest,
+  SafeMap, SafeSet, StringPrototypeCharCodeAt, StringPrototypeIncludes, StringPrototypeIndexOf,
+  StringPrototypeReplace, StringPrototypeSlice, StringPrototypeSplit, StringPrototypeStartsWith, SymbolToStringTag,
+  SyntaxError, TypeError,
 } = { ...internal.primordials, SyntaxError: globalThis.SyntaxError };
-const PromiseAll = Promise.all.bind(Promise);
+const PromiseAll = FunctionPrototypeBind(Promise.all, Promise);
 const encodeURIPrimordial = encodeURI;
 const decodeURIComponentPrimordial = decodeURIComponent;
 
@@ -496,7 +497,7 @@ function callerPosition(fallback) {
     const at = StringPrototypeIndexOf(line, "@");
     const location = StringPrototypeSlice(line, at + 1);
     if (at === -1 || StringPrototypeStartsWith(location, "jsbridge:") || location === "[native code]") continue;
-    return /:\d+:\d+$/.test(location) ? internal.sourcePosition(location) : fallback;
+    return RegExpPrototypeTest(/:\d+:\d+$/, location) ? internal.sourcePosition(location) : fallback;
   }
   return fallback;
 }

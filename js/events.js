@@ -7,10 +7,11 @@
 // both the constructor and the prototype. Built from the primordials: a script that replaces Error or
 // Object.defineProperty before the first DOMException is made does not change it.
 const {
-  ArrayPrototypePush, ArrayPrototypeSplice, Error: OriginalError, NumberIsFinite, ObjectAssign, ObjectCreate,
-  ObjectDefineProperty, ObjectEntries, ObjectSetPrototypeOf, ReflectConstruct, ReflectGetPrototypeOf, SafeMap,
-  SafeSet, SafeWeakMap, String: OriginalString, StringPrototypeIndexOf, StringPrototypeSlice,
-  StringPrototypeStartsWith, TypeError: OriginalTypeError,
+  ArrayPrototypePush, ArrayPrototypeSplice, Error: OriginalError, FunctionPrototypeCall, MethodFilter, MethodFind,
+  MethodForEach, NumberIsFinite, ObjectAssign, ObjectCreate, ObjectDefineProperty, ObjectEntries,
+  ObjectSetPrototypeOf, ReflectConstruct, ReflectGetPrototypeOf, SafeMap, SafeSet, SafeWeakMap,
+  String: OriginalString, StringPrototypeIndexOf, StringPrototypeSlice, StringPrototypeStartsWith,
+  TypeError: OriginalTypeError,
 } = internal.primordials;
 
 // Legacy codes, indexed by code - 1; names that are not error names are kept only for their constants.
@@ -26,7 +27,7 @@ const legacyCodes = [
   ['TimeoutError', 'TIMEOUT_ERR'], ['InvalidNodeTypeError', 'INVALID_NODE_TYPE_ERR'], ['DataCloneError', 'DATA_CLONE_ERR'],
 ];
 const codeOfName = ObjectCreate(null);
-legacyCodes.forEach(([name], i) => {
+MethodForEach(legacyCodes, ([name], i) => {
   if (name !== null) codeOfName[name] = i + 1;
 });
 
@@ -89,7 +90,7 @@ for (const key of ['name', 'message', 'code']) {
   ObjectDefineProperty(DOMExceptionPrototype, key, { get, set: undefined, enumerable: true, configurable: true });
 }
 ObjectDefineProperty(DOMExceptionPrototype, Symbol.toStringTag, { value: 'DOMException', writable: false, enumerable: false, configurable: true });
-legacyCodes.forEach(([, constant], i) => {
+MethodForEach(legacyCodes, ([, constant], i) => {
   for (const target of [DOMException, DOMExceptionPrototype]) {
     ObjectDefineProperty(target, constant, { value: i + 1, writable: false, enumerable: true, configurable: false });
   }
@@ -246,7 +247,7 @@ class EventTarget {
         state.passive = listener.passive;
         try {
           const { callback } = listener;
-          if (typeof callback === 'function') callback.call(this, event);
+          if (typeof callback === 'function') FunctionPrototypeCall(callback, this, event);
           else if (typeof callback.handleEvent === 'function') callback.handleEvent(event);
         } catch (err) {
           internal.reportUncaught(err, 'exception');
@@ -277,11 +278,11 @@ function abortSignal(signal, reason) {
   if (state.aborted) return;
   state.aborted = true;
   state.reason = reason === undefined ? abortError() : reason;
-  const dependents = state.dependents === null ? [] : [...state.dependents].filter((dependent) => !dependent.aborted);
+  const dependents = state.dependents === null ? [] : MethodFilter([...state.dependents], (dependent) => !dependent.aborted);
   state.dependents = null;
   for (const dependent of dependents) ObjectAssign(signalState.get(dependent), { aborted: true, reason: state.reason });
   fireAbort(signal);
-  dependents.forEach(fireAbort);
+  MethodForEach(dependents, fireAbort);
 }
 
 function fireAbort(signal) {
@@ -318,7 +319,7 @@ class AbortSignal extends EventTarget {
   set onabort(handler) {
     const state = signalState.get(this);
     if (state.onabortListener === undefined) {
-      state.onabortListener = (event) => state.onabort?.call(this, event);
+      state.onabortListener = (event) => { if (state.onabort !== null) FunctionPrototypeCall(state.onabort, this, event); };
       this.addEventListener('abort', state.onabortListener);
     }
     state.onabort = typeof handler === 'function' ? handler : null;
@@ -346,7 +347,7 @@ class AbortSignal extends EventTarget {
   static any(signals) {
     const result = createSignal();
     const inputs = [...signals];
-    const aborted = inputs.find((s) => s.aborted);
+    const aborted = MethodFind(inputs, (s) => s.aborted);
     if (aborted !== undefined) {
       abortSignal(result, aborted.reason);
       return result;

@@ -4,8 +4,9 @@
 // first time a script uses FormData or a body needs it.
 
 const {
-  ArrayPrototypePush, ArrayPrototypeSplice, JSONStringify, MathFloor, MathRandom, ObjectCreate, ObjectDefineProperty,
-  ObjectFreeze, ReflectApply, ReflectGetPrototypeOf, SafeMap, StringPrototypeIndexOf, StringPrototypeReplace,
+  ArrayPrototypePush, ArrayPrototypeSplice, JSONStringify, MathFloor, MathRandom, MethodIndexOf, MethodSlice,
+  MethodSplit, MethodTrim, ObjectCreate, ObjectDefineProperty, ObjectFreeze, ReflectApply, ReflectGetPrototypeOf,
+  RegExpPrototypeExec, RegExpPrototypeTest, SafeMap, StringPrototypeIndexOf, StringPrototypeReplace,
   StringPrototypeSlice, StringPrototypeToLowerCase, SymbolIterator, TypeError, Uint8Array,
 } = { ...internal.primordials, MathRandom: Math.random };
 
@@ -240,7 +241,7 @@ function serializeMultipart(formData, boundary = makeBoundary()) {
 function indexOfBytes(bytes, pattern, from) {
   const first = pattern[0];
   const last = bytes.length - pattern.length;
-  outer: for (let i = bytes.indexOf(first, from); i !== -1 && i <= last; i = bytes.indexOf(first, i + 1)) {
+  outer: for (let i = MethodIndexOf(bytes, first, from); i !== -1 && i <= last; i = MethodIndexOf(bytes, first, i + 1)) {
     for (let j = 1; j < pattern.length; j++) if (bytes[i + j] !== pattern[j]) continue outer;
     return i;
   }
@@ -255,10 +256,10 @@ function dispositionParameters(value) {
   const out = ObjectCreate(null);
   const pattern = /;\s*([^=;\s]+)\s*=\s*(?:"([^"]*)"|([^;]*))/g;
   let match;
-  while ((match = pattern.exec(value)) !== null) {
+  while ((match = RegExpPrototypeExec(pattern, value)) !== null) {
     const key = StringPrototypeToLowerCase(match[1]);
     if (key in out) continue;
-    out[key] = match[2] !== undefined ? match[2] : match[3].trim();
+    out[key] = match[2] !== undefined ? match[2] : MethodTrim(match[3]);
   }
   return out;
 }
@@ -302,17 +303,17 @@ function parseMultipart(bytes, boundary) {
     let name;
     let filename;
     let contentType; // undefined: no Content-Type header
-    for (const line of headersText.split("\r\n")) {
+    for (const line of MethodSplit(headersText, "\r\n")) {
       if (line === "") continue;
       // Header lines end with CRLF: a bare CR or LF, or a NUL, makes the part malformed.
-      if (/[\r\n\0]/.test(line)) throw parseFailure(`bad part header ${JSONStringify(line)}`);
+      if (RegExpPrototypeTest(/[\r\n\0]/, line)) throw parseFailure(`bad part header ${JSONStringify(line)}`);
       const colon = StringPrototypeIndexOf(line, ":");
       if (colon <= 0) throw parseFailure(`bad part header ${JSONStringify(line)}`);
-      const field = StringPrototypeToLowerCase(StringPrototypeSlice(line, 0, colon).trim());
-      if (!TOKEN_CODE.test(field)) throw parseFailure(`bad part header name ${JSONStringify(field)}`);
-      const value = StringPrototypeSlice(line, colon + 1).trim();
+      const field = StringPrototypeToLowerCase(MethodTrim(StringPrototypeSlice(line, 0, colon)));
+      if (!RegExpPrototypeTest(TOKEN_CODE, field)) throw parseFailure(`bad part header name ${JSONStringify(field)}`);
+      const value = MethodTrim(StringPrototypeSlice(line, colon + 1));
       if (field === "content-disposition") {
-        if (!/^form-data\s*(;|$)/i.test(value)) throw parseFailure("part is not form-data");
+        if (!RegExpPrototypeTest(/^form-data\s*(;|$)/i, value)) throw parseFailure("part is not form-data");
         const parameters = dispositionParameters(value);
         name = parameters.name;
         filename = parameters.filename;
@@ -323,7 +324,7 @@ function parseMultipart(bytes, boundary) {
     if (name === undefined) throw parseFailure("part has no name");
     const bodyEnd = indexOfBytes(bytes, crlfDelimiter, bodyStart - 2 >= 0 ? bodyStart - 2 : 0);
     if (bodyEnd === -1 || bodyEnd < bodyStart - 2) throw parseFailure("part does not end with the boundary");
-    const body = bodyEnd < bodyStart ? new Uint8Array(0) : bytes.slice(bodyStart, bodyEnd);
+    const body = bodyEnd < bodyStart ? new Uint8Array(0) : MethodSlice(bytes, bodyStart, bodyEnd);
     if (filename !== undefined) {
       // A parsed file has no modification time: lastModified 0, as the multipart parsing tests require.
       const type = contentType === undefined ? "text/plain" : extractMimeType(contentType);
@@ -373,12 +374,12 @@ function parseMimeType(input) {
   let position = StringPrototypeIndexOf(input, "/");
   if (position === -1) return null;
   const type = StringPrototypeSlice(input, 0, position);
-  if (type === "" || !TOKEN_CODE.test(type)) return null;
+  if (type === "" || !RegExpPrototypeTest(TOKEN_CODE, type)) return null;
   position++;
   let end = StringPrototypeIndexOf(input, ";", position);
   if (end === -1) end = input.length;
   const subtype = StringPrototypeReplace(StringPrototypeSlice(input, position, end), /[\t\n\r ]+$/, "");
-  if (subtype === "" || !TOKEN_CODE.test(subtype)) return null;
+  if (subtype === "" || !RegExpPrototypeTest(TOKEN_CODE, subtype)) return null;
   const result = {
     type: StringPrototypeToLowerCase(type), subtype: StringPrototypeToLowerCase(subtype), essence: "",
     parameters: new SafeMap(),
@@ -387,7 +388,7 @@ function parseMimeType(input) {
   position = end;
   while (position < input.length) {
     position++; // past ";"
-    while (position < input.length && /[\t\n\r ]/.test(input[position])) position++;
+    while (position < input.length && RegExpPrototypeTest(/[\t\n\r ]/, input[position])) position++;
     let nameEnd = position;
     while (nameEnd < input.length && input[nameEnd] !== ";" && input[nameEnd] !== "=") nameEnd++;
     const name = StringPrototypeToLowerCase(StringPrototypeSlice(input, position, nameEnd));
@@ -423,7 +424,7 @@ function parseMimeType(input) {
       position = valueEnd;
       if (value === "") continue;
     }
-    if (name !== "" && TOKEN_CODE.test(name) && QUOTED_CODE.test(value) && !result.parameters.has(name)) {
+    if (name !== "" && RegExpPrototypeTest(TOKEN_CODE, name) && RegExpPrototypeTest(QUOTED_CODE, value) && !result.parameters.has(name)) {
       result.parameters.set(name, value);
     }
   }
@@ -446,7 +447,7 @@ function serializeMimeType(mime) {
   let text = mime.essence;
   for (const [name, value] of mime.parameters) {
     text += `;${name}=`;
-    text += value !== "" && TOKEN_CODE.test(value) ? value : `"${StringPrototypeReplace(value, /["\\]/g, "\\$&")}"`;
+    text += value !== "" && RegExpPrototypeTest(TOKEN_CODE, value) ? value : `"${StringPrototypeReplace(value, /["\\]/g, "\\$&")}"`;
   }
   return text;
 }

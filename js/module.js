@@ -4,15 +4,15 @@
 // loaded by esm.js (lazy); this file decides which loader a file needs (docs/architecture.md, "Modules").
 
 const {
-  ArrayIsArray, ArrayPrototypePop, ArrayPrototypePush, ArrayPrototypeSplice, JSONParse, MathMax, ObjectCreate,
-  RegExpPrototypeExec, SafeMap, StringPrototypeEndsWith, StringPrototypeLastIndexOf, StringPrototypeSlice,
-  StringPrototypeStartsWith,
+  ArrayIsArray, ArrayPrototypePop, ArrayPrototypePush, ArrayPrototypeSplice, FunctionPrototypeCall, JSONParse,
+  MathMax, MethodJoin, MethodSplit, ObjectCreate, RegExpPrototypeExec, RegExpPrototypeTest, SafeMap,
+  StringPrototypeEndsWith, StringPrototypeLastIndexOf, StringPrototypeSlice, StringPrototypeStartsWith,
 } = internal.primordials;
 
 const cache = ObjectCreate(null);
 const wrapperParams = ["exports", "require", "module", "__filename", "__dirname", "__jsbI"];
 // Modules compile as `(function (<params>) {<source>`: columns on line 1 include the header.
-const wrapperHeaderLength = `(function (${wrapperParams.join(", ")}) {`.length;
+const wrapperHeaderLength = `(function (${MethodJoin(wrapperParams, ", ")}) {`.length;
 /// Files whose line 1 starts after a header of another length (ES modules), by file name.
 const headerLengths = new SafeMap();
 internal.setHeaderLength = (file, length) => headerLengths.set(file, length);
@@ -27,12 +27,12 @@ internal.sourcePosition = function (position) {
 
 function normalize(path) {
   const parts = [];
-  for (const part of path.split("/")) {
+  for (const part of MethodSplit(path, "/")) {
     if (part === "" || part === ".") continue;
     if (part === "..") ArrayPrototypePop(parts);
     else ArrayPrototypePush(parts, part);
   }
-  return "/" + parts.join("/");
+  return "/" + MethodJoin(parts, "/");
 }
 
 function dirname(path) {
@@ -189,12 +189,12 @@ function dynamicImporter(filename) {
 /// positions stay).
 function compileCommonJS(source, filename) {
   source = stripShebang(source);
-  if (/\bimport\s*\(/.test(source)) source = internal.esm.rewriteDynamicImports(source);
+  if (RegExpPrototypeTest(/\bimport\s*\(/, source)) source = internal.esm.rewriteDynamicImports(source);
   return internal.compile(source, filename, ...wrapperParams);
 }
 
 function evaluate(module, fn) {
-  fn.call(module.exports, module.exports, makeRequire(module), module, module.filename, module.path,
+  FunctionPrototypeCall(fn, module.exports, module.exports, makeRequire(module), module, module.filename, module.path,
     dynamicImporter(module.filename));
 }
 
@@ -265,7 +265,7 @@ internal.runMain = function (kind, text) {
     mainModule.filename = "[eval]";
     mainModule.id = "[eval]";
     cache["[eval]"] = mainModule;
-    fn.call(mainModule.exports, mainModule.exports, makeRequire(mainModule), mainModule, "[eval]", mainModule.path,
+    FunctionPrototypeCall(fn, mainModule.exports, mainModule.exports, makeRequire(mainModule), mainModule, "[eval]", mainModule.path,
       dynamicImporter(internal.cwd() + "/[eval]"));
   } else {
     ArrayPrototypeSplice(process.argv, 1, 0, text);

@@ -38,7 +38,7 @@ copyMethods("StringPrototype", String.prototype, [
   "charCodeAt", "codePointAt", "endsWith", "includes", "indexOf", "lastIndexOf", "padEnd", "padStart", "repeat",
   "replace", "replaceAll", "slice", "split", "startsWith", "toLowerCase", "toUpperCase", "trim", "valueOf",
 ]);
-copyMethods("RegExpPrototype", RegExp.prototype, ["exec", "toString"]);
+copyMethods("RegExpPrototype", RegExp.prototype, ["exec", "test", "toString"]);
 copyMethods("NumberPrototype", Number.prototype, ["toFixed", "toString", "valueOf"]);
 copyMethods("BooleanPrototype", Boolean.prototype, ["valueOf"]);
 copyMethods("SymbolPrototype", Symbol.prototype, ["toString", "valueOf"]);
@@ -96,12 +96,50 @@ copyGetter("DataViewPrototypeGetByteOffset", DataView.prototype, "byteOffset");
 for (const key of ["buffer", "byteOffset", "byteLength", "length"]) {
   copyGetter(`TypedArrayPrototypeGet${upperFirst(key)}`, Reflect.getPrototypeOf(Uint8Array.prototype), key);
 }
-copyMethods("TypedArrayPrototype", Reflect.getPrototypeOf(Uint8Array.prototype), ["at", "set"]);
+copyMethods("TypedArrayPrototype", Reflect.getPrototypeOf(Uint8Array.prototype), [
+  "at", "fill", "indexOf", "lastIndexOf", "set", "subarray",
+]);
 copyGetter("RegExpPrototypeGetFlags", RegExp.prototype, "flags");
 copyMethods("MapPrototype", Map.prototype, ["forEach", "set"]);
 copyMethods("SetPrototype", Set.prototype, ["forEach", "add"]);
 copyMethods("WeakRefPrototype", WeakRef.prototype, ["deref"]);
 copyMethods("StringPrototype", String.prototype, ["isWellFormed", "toWellFormed"]);
+
+// Methods that strings and arrays share with other receivers (a Map's forEach, a typed array's slice, a
+// Buffer's indexOf, a user's object): `MethodSlice(x, 0, 2)` runs the captured String.prototype.slice when `x`
+// is a string, the captured Array.prototype.slice when it is an array, and `x`'s own `slice` otherwise. The
+// rule is mechanical: converting `x.slice(0, 2)` needs no knowledge of `x`'s type.
+const stringMethods = new Set([
+  "at", "charAt", "charCodeAt", "codePointAt", "endsWith", "includes", "indexOf", "isWellFormed", "lastIndexOf",
+  "padEnd", "padStart", "repeat", "replace", "replaceAll", "slice", "split", "startsWith", "toLowerCase",
+  "toUpperCase", "toWellFormed", "trim", "trimEnd", "trimStart",
+]);
+const arrayMethods = new Set([
+  "at", "every", "filter", "find", "findIndex", "forEach", "includes", "indexOf", "join", "lastIndexOf", "map",
+  "reduce", "reverse", "slice", "some", "sort",
+]);
+const { isArray } = Array;
+const { apply } = Reflect;
+function makeMethod(name) {
+  const ofString = stringMethods.has(name) ? String.prototype[name] : undefined;
+  const ofArray = arrayMethods.has(name) ? Array.prototype[name] : undefined;
+  const forString = ofString && uncurryThis(ofString);
+  const forArray = ofArray && uncurryThis(ofArray);
+  return function (receiver, a, b) {
+    const captured = typeof receiver === "string" ? forString : isArray(receiver) ? forArray : undefined;
+    // The caller's arity is kept: `reduce(fn)` and `lastIndexOf(x)` differ from passing undefined.
+    if (captured !== undefined && arguments.length <= 3) {
+      return arguments.length === 3 ? captured(receiver, a, b)
+        : arguments.length === 2 ? captured(receiver, a) : captured(receiver);
+    }
+    const args = [];
+    for (let i = 1; i < arguments.length; i++) args[i - 1] = arguments[i];
+    const method = captured === undefined ? receiver[name] : typeof receiver === "string" ? ofString : ofArray;
+    return apply(method, receiver, args);
+  };
+}
+for (const name of stringMethods) primordials["Method" + upperFirst(name)] = makeMethod(name);
+for (const name of arrayMethods) primordials["Method" + upperFirst(name)] ??= makeMethod(name);
 
 /// `Safe` with its own copies of `Base`'s prototype members, frozen.
 function makeSafe(Base, Safe) {

@@ -9,11 +9,11 @@
 // `Promise.prototype.then` or a stream method cannot reach into a pipe.
 
 const {
-  ArrayBufferIsView, ArrayIsArray, FunctionPrototypeBind, FunctionPrototypeCall, MathFloor, MathMin, NumberIsInteger,
-  NumberIsNaN, ObjectCreate, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectGetPrototypeOf,
-  ObjectSetPrototypeOf, Promise, PromisePrototypeThen, PromiseReject, PromiseResolve, RangeError, ReflectApply,
-  ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, SymbolAsyncIterator, SymbolIterator, SymbolToStringTag, TypeError,
-  Uint8Array,
+  ArrayBufferIsView, ArrayIsArray, FunctionPrototypeBind, FunctionPrototypeCall, MathFloor, MathMin,
+  MethodCharCodeAt, MethodSlice, NumberIsInteger, NumberIsNaN, ObjectCreate, ObjectDefineProperty,
+  ObjectGetOwnPropertyDescriptor, ObjectGetPrototypeOf, ObjectSetPrototypeOf, Promise, PromisePrototypeThen,
+  PromiseReject, PromiseResolve, RangeError, ReflectApply, ReflectGetOwnPropertyDescriptor, ReflectOwnKeys,
+  SymbolAsyncIterator, SymbolIterator, SymbolToStringTag, TypeError, Uint8Array,
 } = internal.primordials;
 
 // Built-ins the primordials do not carry, captured when this file loads.
@@ -172,7 +172,7 @@ class Queue {
       this.items = [];
       this.head = 0;
     } else if (this.head > 1024 && this.head * 2 > items.length) {
-      this.items = items.slice(this.head);
+      this.items = MethodSlice(items, this.head);
       this.head = 0;
     }
     return value;
@@ -3237,10 +3237,10 @@ class TextEncoderStream {
     const transformAlgorithm = (controller, chunk) => {
       let input = state.pendingHighSurrogate + `${chunk}`;
       state.pendingHighSurrogate = '';
-      const last = input.length > 0 ? input.charCodeAt(input.length - 1) : 0;
+      const last = input.length > 0 ? MethodCharCodeAt(input, input.length - 1) : 0;
       if (last >= 0xd800 && last <= 0xdbff) {
         state.pendingHighSurrogate = input[input.length - 1];
-        input = input.slice(0, -1);
+        input = MethodSlice(input, 0, -1);
       }
       if (input.length > 0) transformControllerEnqueue(controller, encoder.encode(input));
     };

@@ -3,19 +3,23 @@
 // percent-encoded in paths). Host names go through UTS #46 (ICU's IDNA) as the standard's "domain to ASCII" says.
 
 const {
-  ArrayFrom, ArrayPrototypePop, ArrayPrototypePush, MathFloor, ObjectAssign, ObjectHasOwn, ReflectApply,
-  ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, SafeMap, SafeWeakMap, StringFromCharCode,
+  ArrayFrom, ArrayPrototypePop, ArrayPrototypePush, MathFloor, MethodCharCodeAt, MethodEndsWith, MethodFilter,
+  MethodFind, MethodFindIndex, MethodForEach, MethodIncludes, MethodIndexOf, MethodJoin, MethodMap, MethodPadStart,
+  MethodReplace, MethodReplaceAll, MethodSlice, MethodSome, MethodSort, MethodSplit, MethodStartsWith,
+  MethodToLowerCase, MethodToUpperCase, MethodToWellFormed, NumberPrototypeToString, ObjectAssign, ObjectHasOwn,
+  ReflectApply, ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, RegExpPrototypeTest, SafeMap, SafeWeakMap,
+  StringFromCharCode,
 } = internal.primordials;
 const FAILURE = null;
 const specialSchemes = { ftp: 21, file: null, http: 80, https: 443, ws: 80, wss: 443 };
 const isSpecialScheme = (scheme) => ObjectHasOwn(specialSchemes, scheme);
 const defaultPort = (scheme) => (isSpecialScheme(scheme) ? specialSchemes[scheme] : null);
-const toUSV = (value) => `${value}`.toWellFormed();
+const toUSV = (value) => MethodToWellFormed(`${value}`);
 
 // Percent-encode sets as lookup tables over ASCII (every code point above U+007E is in every set).
 function extendSet(base, chars) {
   const set = Uint8Array.from(base);
-  for (const ch of chars) set[ch.charCodeAt(0)] = 1;
+  for (const ch of chars) set[MethodCharCodeAt(ch, 0)] = 1;
   return set;
 }
 const C0_SET = Uint8Array.from({ length: 128 }, (_, c) => (c < 0x20 || c === 0x7f ? 1 : 0));
@@ -27,26 +31,26 @@ const USERINFO_SET = extendSet(PATH_SET, '/:;=@[\\]^|');
 const COMPONENT_SET = extendSet(USERINFO_SET, '$%&+,');
 const FORM_SET = extendSet(COMPONENT_SET, "!'()~");
 
-const hexByte = (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+const hexByte = (b) => `%${MethodPadStart(MethodToUpperCase(NumberPrototypeToString(b, 16)), 2, '0')}`;
 
 // UTF-8 percent-encodes the code points of `str` that are in `set` (spaces become '+' with spaceAsPlus).
 function percentEncode(str, set, spaceAsPlus = false) {
   let out = '';
   for (let i = 0; i < str.length; i++) {
-    const c = str.charCodeAt(i);
+    const c = MethodCharCodeAt(str, i);
     if (c < 0x80) {
       out += spaceAsPlus && c === 0x20 ? '+' : set[c] === 0 ? str[i] : hexByte(c);
       continue;
     }
     const end = c >= 0xd800 && c <= 0xdbff ? i + 2 : i + 1; // `str` is well-formed: a lead surrogate has a trail
-    for (const b of internal.utf8Encode(str.slice(i, end))) out += hexByte(b);
+    for (const b of internal.utf8Encode(MethodSlice(str, i, end))) out += hexByte(b);
     i = end - 1;
   }
   return out;
 }
 
 // Text of `str` with %XX sequences decoded as UTF-8 (invalid sequences become U+FFFD).
-const percentDecodeText = (str) => (str.includes('%') ? internal.utf8Decode(percentDecode(str)) : str);
+const percentDecodeText = (str) => (MethodIncludes(str, '%') ? internal.utf8Decode(percentDecode(str)) : str);
 
 // Bytes of `str` (as UTF-8) with %XX sequences decoded.
 function percentDecode(str) {
@@ -68,47 +72,47 @@ function percentDecode(str) {
 function parseIPv4Number(s) {
   if (s === '') return FAILURE;
   let radix = 10;
-  if (/^0[xX]/.test(s)) {
-    s = s.slice(2);
+  if (RegExpPrototypeTest(/^0[xX]/, s)) {
+    s = MethodSlice(s, 2);
     radix = 16;
   } else if (s.length > 1 && s[0] === '0') {
-    s = s.slice(1);
+    s = MethodSlice(s, 1);
     radix = 8;
   }
   if (s === '') return 0;
   const digits = { 8: /^[0-7]+$/, 10: /^[0-9]+$/, 16: /^[0-9a-fA-F]+$/ }[radix];
-  return digits.test(s) ? parseInt(s, radix) : FAILURE;
+  return RegExpPrototypeTest(digits, s) ? parseInt(s, radix) : FAILURE;
 }
 
 function endsInNumber(host) {
-  const parts = host.split('.');
+  const parts = MethodSplit(host, '.');
   if (parts[parts.length - 1] === '') {
     if (parts.length === 1) return false;
     ArrayPrototypePop(parts);
   }
   const last = parts[parts.length - 1];
-  return /^[0-9]+$/.test(last) || parseIPv4Number(last) !== FAILURE;
+  return RegExpPrototypeTest(/^[0-9]+$/, last) || parseIPv4Number(last) !== FAILURE;
 }
 
 function parseIPv4(host) {
-  const parts = host.split('.');
+  const parts = MethodSplit(host, '.');
   if (parts[parts.length - 1] === '' && parts.length > 1) ArrayPrototypePop(parts);
   if (parts.length > 4) return FAILURE;
-  const numbers = parts.map(parseIPv4Number);
-  if (numbers.includes(FAILURE) || numbers.slice(0, -1).some((n) => n > 255)) return FAILURE;
+  const numbers = MethodMap(parts, parseIPv4Number);
+  if (MethodIncludes(numbers, FAILURE) || MethodSome(MethodSlice(numbers, 0, -1), (n) => n > 255)) return FAILURE;
   let address = numbers[numbers.length - 1];
   if (address >= 256 ** (5 - numbers.length)) return FAILURE;
-  numbers.slice(0, -1).forEach((n, i) => {
+  MethodForEach(MethodSlice(numbers, 0, -1), (n, i) => {
     address += n * 256 ** (3 - i);
   });
-  return [24, 16, 8, 0].map((shift) => MathFloor(address / 2 ** shift) % 256).join('.');
+  return MethodJoin(MethodMap([24, 16, 8, 0], (shift) => MathFloor(address / 2 ** shift) % 256), '.');
 }
 
 function parseIPv6(input) {
   const address = [0, 0, 0, 0, 0, 0, 0, 0];
   const at = (i) => input[i] ?? '';
-  const isHex = (ch) => /^[0-9a-fA-F]$/.test(ch);
-  const isDigit = (ch) => /^[0-9]$/.test(ch);
+  const isHex = (ch) => RegExpPrototypeTest(/^[0-9a-fA-F]$/, ch);
+  const isDigit = (ch) => RegExpPrototypeTest(/^[0-9]$/, ch);
   let piece = 0;
   let compress = null;
   let p = 0;
@@ -184,7 +188,7 @@ function serializeIPv6(address) {
     if (i === start) {
       out += i === 0 ? '::' : ':';
       i += longest - 1;
-    } else out += address[i].toString(16) + (i < 7 ? ':' : '');
+    } else out += NumberPrototypeToString(address[i], 16) + (i < 7 ? ':' : '');
   }
   return out;
 }
@@ -192,31 +196,31 @@ function serializeIPv6(address) {
 // The URL Standard's "domain to ASCII" (beStrict false): UTS #46 ToASCII through ICU, with the URL
 // Standard's flags (js natives: Sources/JSBridge/Runtime/EncodingNatives.swift); null on failure.
 function domainToASCII(domain) {
-  if (!/[^\x00-\x7f]/.test(domain) && !/(?:^|\.)xn--/i.test(domain)) return domain.toLowerCase();
+  if (!RegExpPrototypeTest(/[^\x00-\x7f]/, domain) && !RegExpPrototypeTest(/(?:^|\.)xn--/i, domain)) return MethodToLowerCase(domain);
   if (internal.domainToASCII === undefined) internal.loadEncodingNatives();
   const ascii = internal.domainToASCII(domain);
   return ascii === null || ascii === '' ? FAILURE : ascii;
 }
 
 function parseHost(input, isOpaque) {
-  if (input.startsWith('[')) {
-    if (!input.endsWith(']')) return FAILURE;
-    const address = parseIPv6(input.slice(1, -1));
+  if (MethodStartsWith(input, '[')) {
+    if (!MethodEndsWith(input, ']')) return FAILURE;
+    const address = parseIPv6(MethodSlice(input, 1, -1));
     return address === FAILURE ? FAILURE : `[${serializeIPv6(address)}]`;
   }
-  if (isOpaque) return /[\0\t\n\r #/:<>?@[\\\]^|]/.test(input) ? FAILURE : percentEncode(input, C0_SET);
+  if (isOpaque) return RegExpPrototypeTest(/[\0\t\n\r #/:<>?@[\\\]^|]/, input) ? FAILURE : percentEncode(input, C0_SET);
   const ascii = domainToASCII(percentDecodeText(input));
-  if (ascii === FAILURE || /[\0-\x20#%/:<>?@[\\\]^|\x7f]/.test(ascii)) return FAILURE;
+  if (ascii === FAILURE || RegExpPrototypeTest(/[\0-\x20#%/:<>?@[\\\]^|\x7f]/, ascii)) return FAILURE;
   return endsInNumber(ascii) ? parseIPv4(ascii) : ascii;
 }
 
 // ---- The basic URL parser ----
 
-const isWindowsDriveLetter = (s) => /^[A-Za-z][:|]$/.test(s);
-const isNormalizedWindowsDriveLetter = (s) => /^[A-Za-z]:$/.test(s);
+const isWindowsDriveLetter = (s) => RegExpPrototypeTest(/^[A-Za-z][:|]$/, s);
+const isNormalizedWindowsDriveLetter = (s) => RegExpPrototypeTest(/^[A-Za-z]:$/, s);
 const startsWithWindowsDriveLetter = (cps, i) => isWindowsDriveLetter(`${cps[i]}${cps[i + 1]}`) && (cps.length === i + 2 || '/\\?#'.includes(cps[i + 2]));
-const isSingleDot = (s) => s === '.' || s.toLowerCase() === '%2e';
-const isDoubleDot = (s) => ['..', '.%2e', '%2e.', '%2e%2e'].includes(s.toLowerCase());
+const isSingleDot = (s) => s === '.' || MethodToLowerCase(s) === '%2e';
+const isDoubleDot = (s) => MethodIncludes(['..', '.%2e', '%2e.', '%2e%2e'], MethodToLowerCase(s));
 const hasCredentials = (url) => url.username !== '' || url.password !== '';
 const hasOpaquePath = (url) => typeof url.path === 'string';
 
@@ -237,9 +241,9 @@ const S = {
 function basicParse(input, base = null, url = null, override = null) {
   if (url === null) {
     url = { scheme: '', username: '', password: '', host: null, port: null, path: [], query: null, fragment: null };
-    input = input.replace(/^[\0-\x20]+|[\0-\x20]+$/g, '');
+    input = MethodReplace(input, /^[\0-\x20]+|[\0-\x20]+$/g, '');
   }
-  const cps = [...input.replace(/[\t\n\r]/g, '')];
+  const cps = [...MethodReplace(input, /[\t\n\r]/g, '')];
   let state = override ?? S.SCHEME_START;
   let buffer = '';
   let atSignSeen = false;
@@ -252,8 +256,8 @@ function basicParse(input, base = null, url = null, override = null) {
     const endOfAuthority = c === undefined || c === '/' || c === '?' || c === '#' || (c === '\\' && special());
     switch (state) {
       case S.SCHEME_START:
-        if (c !== undefined && /[A-Za-z]/.test(c)) {
-          buffer += c.toLowerCase();
+        if (c !== undefined && RegExpPrototypeTest(/[A-Za-z]/, c)) {
+          buffer += MethodToLowerCase(c);
           state = S.SCHEME;
         } else if (override) return FAILURE;
         else {
@@ -262,7 +266,7 @@ function basicParse(input, base = null, url = null, override = null) {
         }
         break;
       case S.SCHEME:
-        if (c !== undefined && /[A-Za-z0-9+\-.]/.test(c)) buffer += c.toLowerCase();
+        if (c !== undefined && RegExpPrototypeTest(/[A-Za-z0-9+\-.]/, c)) buffer += MethodToLowerCase(c);
         else if (c === ':') {
           if (override) {
             if (special() !== isSpecialScheme(buffer)) return url;
@@ -401,7 +405,7 @@ function basicParse(input, base = null, url = null, override = null) {
         }
         break;
       case S.PORT:
-        if (c !== undefined && /[0-9]/.test(c)) buffer += c;
+        if (c !== undefined && RegExpPrototypeTest(/[0-9]/, c)) buffer += c;
         else if (endOfAuthority || override) {
           if (buffer !== '') {
             const port = parseInt(buffer, 10);
@@ -532,7 +536,7 @@ function basicParse(input, base = null, url = null, override = null) {
   }
 }
 
-const pathString = (url) => (hasOpaquePath(url) ? url.path : url.path.map((segment) => `/${segment}`).join(''));
+const pathString = (url) => (hasOpaquePath(url) ? url.path : MethodJoin(MethodMap(url.path, (segment) => `/${segment}`), ''));
 
 function serialize(url) {
   let out = `${url.scheme}:`;
@@ -558,24 +562,24 @@ function serializeOrigin(url) {
 
 // An opaque path loses its trailing spaces once it is no longer followed by a query or fragment.
 function stripTrailingSpaces(url) {
-  if (hasOpaquePath(url) && url.query === null && url.fragment === null) url.path = url.path.replace(/ +$/, '');
+  if (hasOpaquePath(url) && url.query === null && url.fragment === null) url.path = MethodReplace(url.path, / +$/, '');
 }
 
 // ---- application/x-www-form-urlencoded ----
 
 function parseForm(input) {
   const list = [];
-  for (const sequence of input.split('&')) {
+  for (const sequence of MethodSplit(input, '&')) {
     if (sequence === '') continue;
-    const eq = sequence.indexOf('=');
-    const [name, value] = eq === -1 ? [sequence, ''] : [sequence.slice(0, eq), sequence.slice(eq + 1)];
-    const decode = (s) => percentDecodeText(s.replaceAll('+', ' '));
+    const eq = MethodIndexOf(sequence, '=');
+    const [name, value] = eq === -1 ? [sequence, ''] : [MethodSlice(sequence, 0, eq), MethodSlice(sequence, eq + 1)];
+    const decode = (s) => percentDecodeText(MethodReplaceAll(s, '+', ' '));
     ArrayPrototypePush(list, [decode(name), decode(value)]);
   }
   return list;
 }
 
-const serializeForm = (list) => list.map(([name, value]) => `${percentEncode(name, FORM_SET, true)}=${percentEncode(value, FORM_SET, true)}`).join('&');
+const serializeForm = (list) => MethodJoin(MethodMap(list, ([name, value]) => `${percentEncode(name, FORM_SET, true)}=${percentEncode(value, FORM_SET, true)}`), '&');
 
 // ---- URLSearchParams ----
 
@@ -631,12 +635,12 @@ class URLSearchParams {
         list = ArrayFrom(init, (pair) => {
           const tuple = pair !== null && typeof pair === 'object' && typeof pair[Symbol.iterator] === 'function' ? [...pair] : [];
           if (tuple.length !== 2) throw new TypeError('Each query pair must be an iterable [name, value] tuple');
-          return tuple.map(toUSV);
+          return MethodMap(tuple, toUSV);
         });
       }
     } else {
       const query = toUSV(init);
-      list = parseForm(query.startsWith('?') ? query.slice(1) : query);
+      list = parseForm(MethodStartsWith(query, '?') ? MethodSlice(query, 1) : query);
     }
     paramsInternals.set(this, { list, url: null });
   }
@@ -656,25 +660,25 @@ class URLSearchParams {
     const state = paramsOf(this);
     name = toUSV(name);
     value = value === undefined ? undefined : toUSV(value);
-    state.list = state.list.filter(([n, v]) => n !== name || (value !== undefined && v !== value));
+    state.list = MethodFilter(state.list, ([n, v]) => n !== name || (value !== undefined && v !== value));
     updateURL(state);
   }
 
   get(name) {
     name = toUSV(name);
-    const pair = paramsOf(this).list.find(([n]) => n === name);
+    const pair = MethodFind(paramsOf(this).list, ([n]) => n === name);
     return pair === undefined ? null : pair[1];
   }
 
   getAll(name) {
     name = toUSV(name);
-    return paramsOf(this).list.filter(([n]) => n === name).map(([, v]) => v);
+    return MethodMap(MethodFilter(paramsOf(this).list, ([n]) => n === name), ([, v]) => v);
   }
 
   has(name, value) {
     name = toUSV(name);
     value = value === undefined ? undefined : toUSV(value);
-    return paramsOf(this).list.some(([n, v]) => n === name && (value === undefined || v === value));
+    return MethodSome(paramsOf(this).list, ([n, v]) => n === name && (value === undefined || v === value));
   }
 
   /// Replaces the first pair named `name` and removes the others (or appends when there is none).
@@ -682,16 +686,16 @@ class URLSearchParams {
     const state = paramsOf(this);
     name = toUSV(name);
     value = toUSV(value);
-    const first = state.list.findIndex(([n]) => n === name);
+    const first = MethodFindIndex(state.list, ([n]) => n === name);
     if (first === -1) ArrayPrototypePush(state.list, [name, value]);
-    else state.list = state.list.filter(([n], i) => n !== name || i === first).map((pair, i) => (i === first ? [name, value] : pair));
+    else state.list = MethodMap(MethodFilter(state.list, ([n], i) => n !== name || i === first), (pair, i) => (i === first ? [name, value] : pair));
     updateURL(state);
   }
 
   /// Stable sort by name, comparing UTF-16 code units.
   sort() {
     const state = paramsOf(this);
-    state.list.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    MethodSort(state.list, ([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     updateURL(state);
   }
 
@@ -728,9 +732,9 @@ class URLSearchParams {
   [inspectCustom](depth, options, inspect) {
     const list = paramsOf(this).list;
     if (list.length === 0) return 'URLSearchParams {}';
-    const entries = list.map(([n, v]) => `${inspect(n, options)} => ${inspect(v, options)}`);
-    const joined = entries.join(', ');
-    return joined.length > options.breakLength ? `URLSearchParams {\n  ${entries.join(',\n  ')} }` : `URLSearchParams { ${joined} }`;
+    const entries = MethodMap(list, ([n, v]) => `${inspect(n, options)} => ${inspect(v, options)}`);
+    const joined = MethodJoin(entries, ', ');
+    return joined.length > options.breakLength ? `URLSearchParams {\n  ${MethodJoin(entries, ',\n  ')} }` : `URLSearchParams { ${joined} }`;
   }
 }
 
@@ -879,7 +883,7 @@ class URL {
       stripTrailingSpaces(this.#state.record);
     } else {
       this.#state.record.query = '';
-      this.#apply(value.startsWith('?') ? value.slice(1) : value, S.QUERY);
+      this.#apply(MethodStartsWith(value, '?') ? MethodSlice(value, 1) : value, S.QUERY);
     }
     this.#resetParams();
   }
@@ -901,7 +905,7 @@ class URL {
       return;
     }
     this.#state.record.fragment = '';
-    this.#apply(value.startsWith('#') ? value.slice(1) : value, S.FRAGMENT);
+    this.#apply(MethodStartsWith(value, '#') ? MethodSlice(value, 1) : value, S.FRAGMENT);
   }
 
   toString() {

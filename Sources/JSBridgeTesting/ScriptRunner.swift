@@ -110,9 +110,15 @@ extension ScriptRunner {
           for (const [object, keys] of [
             [JSON, ["parse", "stringify"]],
             [Object, ["keys", "entries", "values", "assign", "defineProperty", "freeze", "create", "getPrototypeOf", "hasOwn"]],
-            [Array, ["isArray", "from"]], [Array.prototype, ["push", "pop", "shift", "splice"]],
+            [Array, ["isArray", "from"]],
+            [Array.prototype, ["push", "pop", "shift", "splice", "map", "forEach", "join", "filter", "slice", "indexOf",
+              "includes", "some", "find", "findIndex", "reduce", "sort", "reverse"]],
+            [String.prototype, ["slice", "split", "replace", "replaceAll", "startsWith", "endsWith", "indexOf",
+              "includes", "trim", "toLowerCase", "toUpperCase", "padStart", "charCodeAt", "codePointAt", "repeat",
+              "toWellFormed"]],
+            [RegExp.prototype, ["test"]], [Number.prototype, ["toString"]],
             [Map.prototype, ["get", "set", "has", "delete"]], [Set.prototype, ["add", "has", "delete"]],
-            [WeakMap.prototype, ["get", "set", "has"]], [Function.prototype, ["call", "apply"]],
+            [WeakMap.prototype, ["get", "set", "has"]], [Function.prototype, ["call", "apply", "bind"]],
             [Promise, ["resolve", "reject"]], [Promise.prototype, ["then", "catch", "finally"]],
             [Reflect, ["apply", "get", "set", "ownKeys"]], [Math, ["min", "max", "floor"]],
           ]) {

@@ -1,4 +1,5 @@
 import EchoPlugin
+import Foundation
 import JSBridge
 import JSBridgeCore
 import JSBridgeTesting
@@ -117,6 +118,40 @@ func runScript(
                 """# + show)
         #expect(plain.exitCode == 0 && replaced.exitCode == 0, "\(replaced.stderr)")
         #expect(plain.lines.count > 10)
+        #expect(replaced.lines == plain.lines, "\(replaced.stderr)")
+    }
+
+    /// The runtime files loaded on first use (events, URL, encodings, Blob and FormData, streams, structured
+    /// clone, the Node modules) load after the script has replaced the common built-ins, and work the same.
+    @Test func lazilyLoadedRuntimeFilesUseTheCapturedBuiltIns() async {
+        let checks = #"""
+            const results = [];
+            const check = async (name, f) => {
+              try { results[results.length] = `${name} ${await f()}`; } catch (e) { results[results.length] = `${name} threw ${e?.message}`; }
+            };
+            (async () => {
+              await check("events", () => { const t = new EventTarget(); let n = 0; t.addEventListener("x", () => n++); t.dispatchEvent(new Event("x")); const c = new AbortController(); c.abort(); return `${n} ${c.signal.aborted}`; });
+              await check("url", () => { const u = new URL("HTTPS://Example.com:443/a/../b?x=1#h"); u.searchParams.append("y", "ü"); return u.href; });
+              await check("ipv4", () => new URL("http://0x7f.1/").host);
+              await check("encoding", () => `${new TextDecoder("utf-8").decode(new TextEncoder().encode("héllo"))} ${btoa("ab")}`);
+              await check("blob", () => new Blob(["ab", new Uint8Array([99])]).text());
+              await check("formData", () => { const f = new FormData(); f.append("a", "1"); f.append("f", new Blob(["x"]), "x.txt"); return `${f.get("a")} ${f.get("f").name}`; });
+              await check("streams", async () => { const r = new ReadableStream({ start(c) { c.enqueue("a"); c.enqueue("b"); c.close(); } }); let s = ""; for await (const v of r) s += v; return s; });
+              await check("structuredClone", () => structuredClone({ a: [1, { b: 2 }] }).a[1].b);
+              await check("node:events", () => { const e = new (require("events"))(); let n = 0; e.once("a", () => n++); e.emit("a"); e.emit("a"); return n; });
+              await check("node:buffer", () => { const B = require("buffer").Buffer; return `${B.from("hi").toString("hex")} ${B.from("6869", "hex").toString("latin1")} ${B.from("é", "latin1")[0]}`; });
+              await check("node:path", () => require("path").relative("/a/b/c", "/a/d"));
+              await check("node:util", () => require("util").format("%s=%d %j", "a", 1, { b: [2] }));
+              await check("node:url", () => require("url").parse("http://u@h:1/p?q=1").port);
+              await check("timers", () => new Promise((resolve) => setTimeout(() => resolve("fired"), 1)));
+              await check("call", async () => (await bridge.call("Echo", "echo", { v: "é" })).v);
+              restoreBuiltIns();
+              console.log(results.join("\n"));
+            })();
+            """#
+        let plain = await runScript(checks.replacingOccurrences(of: "restoreBuiltIns();", with: ""))
+        let replaced = await runScript(ScriptRunner.replacingBuiltIns + checks)
+        #expect(plain.lines.count == 15 && !plain.stdout.contains("threw"), "\(plain.stdout) \(plain.stderr)")
         #expect(replaced.lines == plain.lines, "\(replaced.stderr)")
     }
 

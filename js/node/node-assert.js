@@ -2,7 +2,10 @@
 // equal family, deep equality (util's comparison), throws/rejects/doesNotThrow/doesNotReject, match, fail,
 // ifError. Messages follow Node's wording without its diffs (the values are printed with the inspector).
 
-const { Error, ObjectIs, ObjectKeys, ReflectApply, TypeError } = internal.primordials;
+const {
+  ArrayPrototypePush, Error, MethodStartsWith, ObjectAssign, ObjectIs, ObjectKeys, ReflectApply, RegExpPrototypeTest,
+  TypeError,
+} = internal.primordials;
 const { invalidArgType, invalidArgValue, make } = internal.nodeErrors;
 const inspect = (value) => internal.inspect(value, { depth: 1000, compact: 3, breakLength: 80 });
 internal.nodeBuiltin("util"); // defines internal.isDeepEqual
@@ -27,7 +30,7 @@ class AssertionError extends Error {
     if (message !== undefined && message !== null) {
       text = `${message}`;
     } else if (operator in operatorMessages) {
-      text = operator.startsWith("not")
+      text = MethodStartsWith(operator, "not")
         ? (typeof actual !== "object" || actual === null ? `${operatorMessages[operator]} ${inspect(actual)}`
           : `${operatorMessages[operator]}\n\n${inspect(actual)}\n`)
         : `${operatorMessages[operator]}\n\n${inspect(actual)}\n\nshould equal\n\n${inspect(expected)}\n`;
@@ -130,17 +133,17 @@ function checkError(actual, expected, message, fn) {
     return;
   }
   if (expected instanceof RegExp) {
-    if (expected.test(String(actual))) return;
+    if (RegExpPrototypeTest(expected, String(actual))) return;
     innerFail({ actual, expected, operator: fn.name, stackStartFn: fn,
       message: message ?? `The input did not match the regular expression ${inspect(expected)}. Input:\n\n${inspect(String(actual))}\n` });
   }
   if (typeof expected === "object" && expected !== null) {
     const keys = ObjectKeys(expected);
-    if (expected instanceof Error) keys.push("name", "message");
+    if (expected instanceof Error) ArrayPrototypePush(keys, "name", "message");
     else if (keys.length === 0) throw invalidArgValue("error", expected, "may not be an empty object");
     for (const key of keys) {
       const want = expected[key], got = actual?.[key];
-      const matches = typeof got === "string" && want instanceof RegExp ? want.test(got) : isDeepEqual(got, want, true);
+      const matches = typeof got === "string" && want instanceof RegExp ? RegExpPrototypeTest(want, got) : isDeepEqual(got, want, true);
       if (!matches) {
         innerFail({ actual, expected, operator: fn.name, stackStartFn: fn,
           message: message ?? `Expected values to be strictly deep-equal:\n+ actual - expected\n\n  Comparison {\n+   ${key}: ${inspect(got)}\n-   ${key}: ${inspect(want)}\n  }\n` });
@@ -216,7 +219,7 @@ function matcher(name, shouldMatch) {
   const fn = {
     [name](string, regexp, message) {
       if (!(regexp instanceof RegExp)) throw invalidArgType("regexp", "RegExp", regexp);
-      if (typeof string !== "string" || regexp.test(string) !== shouldMatch) {
+      if (typeof string !== "string" || RegExpPrototypeTest(regexp, string) !== shouldMatch) {
         if (message instanceof Error) throw message;
         const generated = typeof string !== "string"
           ? `The "string" argument must be of type string. Received type ${typeof string} (${inspect(string)})`
@@ -245,12 +248,12 @@ function makeAssert(strict) {
   const assert = strict
     ? function strictAssert(...args) { innerOk(strictAssert, args.length, ...args); }
     : function assert(...args) { innerOk(assert, args.length, ...args); };
-  Object.assign(assert, assertions, {
+  ObjectAssign(assert, assertions, {
     AssertionError, ok, fail, throws, rejects, doesNotThrow, doesNotReject, ifError,
     match: matcher("match", true), doesNotMatch: matcher("doesNotMatch", false),
   });
   if (strict) {
-    Object.assign(assert, {
+    ObjectAssign(assert, {
       equal: assertions.strictEqual, notEqual: assertions.notStrictEqual,
       deepEqual: assertions.deepStrictEqual, notDeepEqual: assertions.notDeepStrictEqual,
     });

@@ -3,8 +3,10 @@
 // back to a plugin's module `node:<name>` (a FileSystem plugin provides `node:fs`). Also the Node-style
 // errors the modules throw (`internal.nodeErrors`), with Node's codes and wording.
 
-const { ArrayIsArray, ArrayPrototypeJoin, ObjectCreate, ObjectFreeze, String, TypeError, RangeError } =
-  internal.primordials;
+const {
+  ArrayIsArray, ArrayPrototypeJoin, MathAbs, MethodIncludes, MethodSlice, ObjectCreate, ObjectFreeze, RangeError,
+  RegExpPrototypeTest, String, TypeError,
+} = internal.primordials;
 
 // name -> the runtime file that defines it (the file stores its exports with `internal.nodeExport`).
 const files = ObjectCreate(null);
@@ -53,14 +55,14 @@ function describeReceived(value) {
     return name ? ` Received an instance of ${name}` : ` Received ${internal.inspect(value, { depth: -1 })}`;
   }
   let shown = internal.inspect(value, { colors: false });
-  if (shown.length > 28) shown = shown.slice(0, 25) + "...";
+  if (shown.length > 28) shown = MethodSlice(shown, 0, 25) + "...";
   return ` Received type ${typeof value} (${shown})`;
 }
 
 /// "a", "a or b", "a, b, or c" (Node's wording of alternatives).
 function joinWithOr(items) {
   if (items.length <= 2) return ArrayPrototypeJoin(items, " or ");
-  return `${ArrayPrototypeJoin(items.slice(0, -1), ", ")}, or ${items[items.length - 1]}`;
+  return `${ArrayPrototypeJoin(MethodSlice(items, 0, -1), ", ")}, or ${items[items.length - 1]}`;
 }
 
 function withCode(error, code) {
@@ -74,22 +76,22 @@ internal.nodeErrors = ObjectFreeze({
   invalidArgType(name, expected, actual) {
     const list = ArrayIsArray(expected) ? expected : [expected];
     const types = [], instances = [];
-    for (const item of list) (/^[a-z]/.test(item) ? types : instances).push(item);
+    for (const item of list) (RegExpPrototypeTest(/^[a-z]/, item) ? types : instances).push(item);
     let text = "";
     if (types.length > 0) text += `of type ${joinWithOr(types)}`;
     if (instances.length > 0) text += `${text ? " or " : ""}an instance of ${joinWithOr(instances)}`;
-    const what = name.includes(".") ? `The "${name}" property` : `The "${name}" argument`;
+    const what = MethodIncludes(name, ".") ? `The "${name}" property` : `The "${name}" argument`;
     return withCode(new TypeError(`${what} must be ${text}.${describeReceived(actual)}`), "ERR_INVALID_ARG_TYPE");
   },
   /// `The argument 'name' is invalid. Received ...` (`reason` replaces "is invalid").
   invalidArgValue(name, value, reason = "is invalid") {
-    const kind = name.includes(".") ? "property" : "argument";
+    const kind = MethodIncludes(name, ".") ? "property" : "argument";
     return withCode(
       new TypeError(`The ${kind} '${name}' ${reason}. Received ${internal.inspect(value)}`), "ERR_INVALID_ARG_VALUE");
   },
   /// `The value of "name" is out of range. It must be RANGE. Received VALUE`.
   outOfRange(name, range, value) {
-    const shown = typeof value === "number" && Math.abs(value) >= 2 ** 32
+    const shown = typeof value === "number" && MathAbs(value) >= 2 ** 32
       ? String(value) : typeof value === "bigint" ? `${value}n` : internal.inspect(value);
     return withCode(new RangeError(`The value of "${name}" is out of range. It must be ${range}. Received ${shown}`),
       "ERR_OUT_OF_RANGE");

@@ -3,17 +3,20 @@
 // randomUUID; `subtle` is absent). Random bytes come from the kernel (getrandom, the `randomFill` native).
 // Other digests, ciphers and keys are not implemented.
 
-const { MathFloor, TypeError, RangeError } = internal.primordials;
+const {
+  ArrayPrototypePush, FunctionPrototypeCall, MathFloor, NumberIsSafeInteger, ObjectDefineProperty,
+  ObjectGetOwnPropertyDescriptor, ObjectGetPrototypeOf, RangeError, SafeSet, TypeError,
+} = internal.primordials;
 const { invalidArgType, outOfRange, make } = internal.nodeErrors;
 const { randomFill: fillNative } = internal;
 
-const integerTypes = new Set(["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array",
+const integerTypes = new SafeSet(["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array",
   "Int32Array", "Uint32Array", "BigInt64Array", "BigUint64Array"]);
-const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+const typedArrayTag = ObjectGetOwnPropertyDescriptor(ObjectGetPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
 
 /// Web Crypto's getRandomValues: integer typed arrays only, at most 65536 bytes.
 function getRandomValues(array) {
-  const tag = ArrayBuffer.isView(array) ? typedArrayTag.call(array) : undefined;
+  const tag = ArrayBuffer.isView(array) ? FunctionPrototypeCall(typedArrayTag, array) : undefined;
   if (!integerTypes.has(tag)) {
     const error = new internal.DOMException(
       "The data argument must be an integer-type TypedArray", "TypeMismatchError");
@@ -29,7 +32,7 @@ function getRandomValues(array) {
 }
 
 const hex = [];
-for (let i = 0; i < 256; i++) hex.push((i < 16 ? "0" : "") + i.toString(16));
+for (let i = 0; i < 256; i++) ArrayPrototypePush(hex, (i < 16 ? "0" : "") + i.toString(16));
 
 /// A version 4 UUID from 16 random bytes.
 function randomUUID(options) {
@@ -89,7 +92,7 @@ function randomFill(buffer, offset, size, callback) {
 function randomInt(min, max, callback) {
   if (max === undefined || typeof max === "function") [min, max, callback] = [0, min, max];
   for (const [name, value] of [["min", min], ["max", max]]) {
-    if (!Number.isSafeInteger(value)) {
+    if (!NumberIsSafeInteger(value)) {
       throw make(TypeError, "ERR_INVALID_ARG_TYPE", `The "${name}" argument must be a safe integer. Received ${internal.inspect(value)}`);
     }
   }
@@ -118,7 +121,7 @@ function notImplemented(name) {
 }
 
 const webcrypto = { getRandomValues, randomUUID };
-Object.defineProperty(webcrypto, Symbol.toStringTag, { value: "Crypto" });
+ObjectDefineProperty(webcrypto, Symbol.toStringTag, { value: "Crypto" });
 
 const crypto = {
   randomBytes, pseudoRandomBytes: randomBytes, randomFillSync, randomFill, randomInt, randomUUID, getRandomValues,

@@ -2,9 +2,12 @@
 // and 'removeListener' events; a one-time warning past `maxListeners`), `once(emitter, name)` as a promise
 // (also for EventTargets), `on(emitter, name)` as an async iterator, and the module-level helpers.
 
-const { ArrayPrototypePush, ArrayPrototypeSlice, ArrayPrototypeSplice,
-  ArrayPrototypeUnshift, Error, NumberIsNaN, ObjectCreate, ObjectDefineProperty, Promise, PromiseReject,
-  PromiseResolve, ReflectApply, ReflectOwnKeys, SymbolAsyncIterator, TypeError } = internal.primordials;
+const {
+  ArrayPrototypePush, ArrayPrototypeShift, ArrayPrototypeSlice, ArrayPrototypeSplice, ArrayPrototypeUnshift, Error,
+  FunctionPrototypeBind, FunctionPrototypeCall, MethodMap, NumberIsNaN, ObjectAssign, ObjectCreate,
+  ObjectDefineProperty, ObjectGetPrototypeOf, Promise, PromiseReject, PromiseResolve, ReflectApply, ReflectOwnKeys,
+  SymbolAsyncIterator, TypeError,
+} = internal.primordials;
 const { checkFunction, invalidArgType, outOfRange, make } = internal.nodeErrors;
 
 const kCapture = Symbol("kCapture");
@@ -21,11 +24,11 @@ function checkMaxListeners(n, name, range = ">= 0") {
 }
 
 function EventEmitter(options) {
-  EventEmitter.init.call(this, options);
+  FunctionPrototypeCall(EventEmitter.init, this, options);
 }
 
 EventEmitter.init = function (options) {
-  if (this._events === undefined || this._events === Object.getPrototypeOf(this)._events) {
+  if (this._events === undefined || this._events === ObjectGetPrototypeOf(this)._events) {
     this._events = ObjectCreate(null);
     this._eventsCount = 0;
   }
@@ -144,7 +147,7 @@ function onceWrapper(...args) {
 
 function onceWrap(target, type, listener) {
   const state = { fired: false, wrapFn: undefined, target, type, listener };
-  const wrapped = onceWrapper.bind(state);
+  const wrapped = FunctionPrototypeBind(onceWrapper, state);
   wrapped.listener = listener;
   state.wrapFn = wrapped;
   return wrapped;
@@ -219,7 +222,7 @@ function listenersOf(target, type, unwrap) {
   const list = target._events?.[type];
   if (list === undefined) return [];
   if (typeof list === "function") return unwrap ? [list.listener || list] : [list];
-  return unwrap ? list.map((l) => l.listener || l) : ArrayPrototypeSlice(list);
+  return unwrap ? MethodMap(list, (l) => l.listener || l) : ArrayPrototypeSlice(list);
 }
 
 proto.listeners = function listeners(type) {
@@ -324,12 +327,12 @@ function on(emitter, name, options = {}) {
   let failure = null;
   let finished = false;
   const onEvent = (...args) => {
-    if (waiting.length > 0) waiting.shift().resolve({ value: args, done: false });
-    else queue.push(args);
+    if (waiting.length > 0) ArrayPrototypeShift(waiting).resolve({ value: args, done: false });
+    else ArrayPrototypePush(queue, args);
   };
   const onError = (error) => {
     finished = true;
-    if (waiting.length > 0) waiting.shift().reject(error);
+    if (waiting.length > 0) ArrayPrototypeShift(waiting).reject(error);
     else failure = error;
     iterator.return();
   };
@@ -339,21 +342,21 @@ function on(emitter, name, options = {}) {
   signal?.addEventListener("abort", onAbort, { once: true });
   const iterator = {
     next() {
-      if (queue.length > 0) return PromiseResolve({ value: queue.shift(), done: false });
+      if (queue.length > 0) return PromiseResolve({ value: ArrayPrototypeShift(queue), done: false });
       if (failure !== null) {
         const error = failure;
         failure = null;
         return PromiseReject(error);
       }
       if (finished) return PromiseResolve({ value: undefined, done: true });
-      return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+      return new Promise((resolve, reject) => ArrayPrototypePush(waiting, { resolve, reject }));
     },
     return() {
       emitter.removeListener(name, onEvent);
       emitter.removeListener("error", onError);
       signal?.removeEventListener("abort", onAbort);
       finished = true;
-      for (const waiter of waiting.splice(0)) waiter.resolve({ value: undefined, done: true });
+      for (const waiter of ArrayPrototypeSplice(waiting, 0)) waiter.resolve({ value: undefined, done: true });
       return PromiseResolve({ value: undefined, done: true });
     },
     throw(error) {
@@ -380,7 +383,7 @@ function listenerCount(emitter, type) {
   return emitter.listenerCount(type);
 }
 
-Object.assign(EventEmitter, {
+ObjectAssign(EventEmitter, {
   EventEmitter, once, on, getEventListeners, setMaxListeners, listenerCount, errorMonitor,
   captureRejectionSymbol: Symbol.for("nodejs.rejection"),
   usingDomains: false,

@@ -1,7 +1,9 @@
 // `crypto.createHash` and `crypto.createHmac` for md5, sha1 and sha256, in JavaScript (the digests packages
 // use for ids and cache keys: uuid v3/v5, content hashes). Sets internal.createHash / internal.createHmac.
 
-const { MathFloor } = internal.primordials;
+const {
+  ArrayPrototypePush, MathAbs, MathFloor, MathMin, MathSqrt, MethodEvery, MethodToLowerCase,
+} = internal.primordials;
 const { invalidArgType, make } = internal.nodeErrors;
 const { Buffer } = internal.nodeBuiltin("buffer");
 
@@ -14,10 +16,10 @@ const sha256Init = new Int32Array(8);
 {
   // The constants are the fractional parts of the primes' cube roots (K) and square roots (initial state).
   const primes = [];
-  for (let n = 2; primes.length < 64; n++) if (primes.every((p) => n % p !== 0)) primes.push(n);
+  for (let n = 2; primes.length < 64; n++) if (MethodEvery(primes, (p) => n % p !== 0)) ArrayPrototypePush(primes, n);
   const fraction = (x) => MathFloor((x - MathFloor(x)) * 2 ** 32) | 0;
   for (let i = 0; i < 64; i++) sha256K[i] = fraction(Math.cbrt(primes[i]));
-  for (let i = 0; i < 8; i++) sha256Init[i] = fraction(Math.sqrt(primes[i]));
+  for (let i = 0; i < 8; i++) sha256Init[i] = fraction(MathSqrt(primes[i]));
 }
 
 function sha256Compress(state, bytes, offset) {
@@ -70,7 +72,7 @@ function sha1Compress(state, bytes, offset) {
 // MARK: - MD5
 
 const md5K = new Int32Array(64);
-for (let i = 0; i < 64; i++) md5K[i] = MathFloor(Math.abs(Math.sin(i + 1)) * 2 ** 32) | 0;
+for (let i = 0; i < 64; i++) md5K[i] = MathFloor(MathAbs(Math.sin(i + 1)) * 2 ** 32) | 0;
 const md5Shifts = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
 
 function md5Compress(state, bytes, offset) {
@@ -109,7 +111,7 @@ const aliases = { "sha-256": "sha256", "sha-1": "sha1", "rsa-sha256": "sha256", 
 
 function findAlgorithm(name) {
   if (typeof name !== "string") throw invalidArgType("algorithm", "string", name);
-  const key = name.toLowerCase();
+  const key = MethodToLowerCase(name);
   const algorithm = algorithms[aliases[key] ?? key];
   if (algorithm === undefined) throw make(Error, "ERR_CRYPTO_INVALID_DIGEST", "Digest method not supported");
   return algorithm;
@@ -140,7 +142,7 @@ class Hash {
     let offset = 0;
     this._length += bytes.length;
     if (this._blockLength > 0) {
-      const take = Math.min(64 - this._blockLength, bytes.length);
+      const take = MathMin(64 - this._blockLength, bytes.length);
       this._block.set(bytes.subarray(0, take), this._blockLength);
       this._blockLength += take;
       offset = take;

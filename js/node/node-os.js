@@ -1,7 +1,9 @@
 // `node:os` (and `node:tty`'s isatty): facts about the machine, read from the kernel when asked (the `systemInfo` native: uname,
 // sysinfo, getpwuid, /proc; `cpus`: /proc/cpuinfo and /proc/stat). networkInterfaces() is empty: jsbridge has no native for it.
 
-const { ObjectFreeze } = internal.primordials;
+const {
+  MathMax, MethodEndsWith, MethodSlice, NumberIsInteger, ObjectFreeze,
+} = internal.primordials;
 
 const info = () => internal.systemInfo();
 const env = internal.startup.env;
@@ -39,12 +41,12 @@ const os = {
   homedir: () => env.HOME || info().user.homedir || "/",
   tmpdir() {
     let path = env.TMPDIR || env.TMP || env.TEMP || "/tmp";
-    if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
+    if (path.length > 1 && MethodEndsWith(path, "/")) path = MethodSlice(path, 0, -1);
     return path;
   },
   endianness: () => (new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? "LE" : "BE"),
   cpus: () => internal.cpus(),
-  availableParallelism: () => Math.max(1, internal.cpus().length),
+  availableParallelism: () => MathMax(1, internal.cpus().length),
   totalmem: () => info().totalmem,
   freemem: () => info().freemem,
   uptime: () => info().uptime,
@@ -66,7 +68,7 @@ const os = {
 /// `node:tty`: whether a descriptor is a terminal; the stream classes are absent (jsbridge has no tty streams).
 const tty = {
   isatty(fd) {
-    return Number.isInteger(fd) && fd >= 0 && fd <= 2147483647 && internal.isatty(fd);
+    return NumberIsInteger(fd) && fd >= 0 && fd <= 2147483647 && internal.isatty(fd);
   },
 };
 

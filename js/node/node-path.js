@@ -1,7 +1,9 @@
 // `node:path`: POSIX paths, as Node's `path.posix`. `path.win32` is absent (jsbridge runs on Linux).
 
-const { ArrayPrototypeJoin, ArrayPrototypePop, ArrayPrototypePush, ObjectFreeze, StringPrototypeLastIndexOf,
-  StringPrototypeSlice, StringPrototypeSplit } = internal.primordials;
+const {
+  ArrayPrototypeJoin, ArrayPrototypePop, ArrayPrototypePush, MethodEndsWith, MethodSlice, ObjectFreeze,
+  StringPrototypeLastIndexOf, StringPrototypeSlice, StringPrototypeSplit,
+} = internal.primordials;
 const { checkString, invalidArgType } = internal.nodeErrors;
 
 /// Resolves `.` and `..` segments; `absolute` keeps `..` from climbing above the root.
@@ -66,7 +68,7 @@ function relative(from, to) {
   while (common < fromParts.length && common < toParts.length && fromParts[common] === toParts[common]) common++;
   const up = [];
   for (let i = common; i < fromParts.length; i++) ArrayPrototypePush(up, "..");
-  return ArrayPrototypeJoin([...up, ...toParts.slice(common)], "/");
+  return ArrayPrototypeJoin([...up, ...MethodSlice(toParts, common)], "/");
 }
 
 /// The end of `path` without trailing slashes (0 when it is all slashes).
@@ -104,7 +106,7 @@ function basename(path, suffix) {
   const end = trimmedEnd(path);
   if (end === 1 && path[0] === "/") return "";
   let base = StringPrototypeSlice(path, StringPrototypeLastIndexOf(StringPrototypeSlice(path, 0, end), "/") + 1, end);
-  if (suffix !== undefined && base.endsWith(suffix)) {
+  if (suffix !== undefined && MethodEndsWith(base, suffix)) {
     // Node removes a suffix equal to the whole name only when the path is that name alone.
     if (suffix !== base || path === suffix) base = StringPrototypeSlice(base, 0, base.length - suffix.length);
   }

@@ -3,7 +3,10 @@
 // last chunk, and `for await` reads it. A native thread reads the fd (stdinStart); the process stays
 // alive for stdin only while something consumes it (stdinRef), so a script that never reads it ends.
 
-const { ArrayPrototypePush, ArrayPrototypeShift, Promise, PromiseResolve, SymbolAsyncIterator } = internal.primordials;
+const {
+  ArrayPrototypePush, ArrayPrototypeShift, ArrayPrototypeSplice, Promise, PromiseReject, PromiseResolve,
+  SymbolAsyncIterator,
+} = internal.primordials;
 const EventEmitter = internal.nodeBuiltin("events");
 const { Buffer } = internal.nodeBuiltin("buffer");
 
@@ -83,11 +86,11 @@ class Stdin extends EventEmitter {
       if (this._ended) finish(this);
       return null;
     }
-    const chunk = Buffer.concat(this._queue.splice(0));
+    const chunk = Buffer.concat(ArrayPrototypeSplice(this._queue, 0));
     let result = chunk;
     if (size !== undefined && size < chunk.length) {
       result = chunk.subarray(0, size);
-      this._queue.push(chunk.subarray(size));
+      ArrayPrototypePush(this._queue, chunk.subarray(size));
     }
     if (this._queue.length === 0 && this._ended) queueMicrotask(() => finish(this));
     return this._decoder !== null ? this._decoder.write(result) : result;
@@ -146,11 +149,11 @@ class Stdin extends EventEmitter {
     };
     const onEnd = () => {
       done = true;
-      for (const waiter of waiting.splice(0)) waiter.resolve({ value: undefined, done: true });
+      for (const waiter of ArrayPrototypeSplice(waiting, 0)) waiter.resolve({ value: undefined, done: true });
     };
     const onError = (error) => {
       failure = error;
-      for (const waiter of waiting.splice(0)) waiter.reject(error);
+      for (const waiter of ArrayPrototypeSplice(waiting, 0)) waiter.reject(error);
     };
     const cleanup = () => {
       stream.off("data", onData);
@@ -163,7 +166,7 @@ class Stdin extends EventEmitter {
     return {
       next() {
         if (chunks.length > 0) return PromiseResolve({ value: ArrayPrototypeShift(chunks), done: false });
-        if (failure !== null) return Promise.reject(failure);
+        if (failure !== null) return PromiseReject(failure);
         if (done) {
           cleanup();
           return PromiseResolve({ value: undefined, done: true });

@@ -1,12 +1,14 @@
 // `node:string_decoder`: decodes a byte stream chunk by chunk without splitting characters: the bytes of
 // an incomplete character (UTF-8, UTF-16LE) or base64 group at a chunk's end wait for the next chunk.
 
-const { MathMin, TypeError } = internal.primordials;
+const {
+  MathMin, MethodToLowerCase, TypeError,
+} = internal.primordials;
 const { invalidArgType, make } = internal.nodeErrors;
 const Buffer = internal.nodeBuiltin("buffer").Buffer;
 
 function normalize(encoding) {
-  const name = `${encoding ?? "utf8"}`.toLowerCase();
+  const name = MethodToLowerCase(`${encoding ?? "utf8"}`);
   switch (name) {
     case "utf8": case "utf-8": case "": return "utf8";
     case "ucs2": case "ucs-2": case "utf16le": case "utf-16le": return "utf16le";

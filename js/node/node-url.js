@@ -1,7 +1,11 @@
 // `node:url` (the WHATWG URL classes, fileURLToPath/pathToFileURL, the legacy parse/format/resolve) and
 // `node:querystring`.
 
-const { ArrayIsArray, ObjectCreate, ObjectKeys, TypeError } = internal.primordials;
+const {
+  ArrayIsArray, ArrayPrototypePush, MethodCharCodeAt, MethodEndsWith, MethodIndexOf, MethodJoin, MethodLastIndexOf,
+  MethodReplace, MethodSlice, MethodSplit, MethodStartsWith, MethodToLowerCase, MethodToUpperCase, MethodTrim,
+  NumberIsFinite, ObjectCreate, ObjectKeys, RegExpPrototypeExec, SafeSet, StringFromCharCode, TypeError,
+} = internal.primordials;
 const { invalidArgType, make } = internal.nodeErrors;
 const URL = internal.URL;
 const URLSearchParams = internal.URLSearchParams;
@@ -30,8 +34,8 @@ function pathToFileURL(path) {
   const path_ = internal.nodeBuiltin("path");
   let resolved = path_.resolve(path);
   // resolve() drops a trailing slash that still names a directory.
-  if (path.endsWith("/") && !resolved.endsWith("/")) resolved += "/";
-  const encoded = resolved.replace(/%/g, "%25").replace(/\\/g, "%5C").replace(/\n/g, "%0A").replace(/\r/g, "%0D")
+  if (MethodEndsWith(path, "/") && !MethodEndsWith(resolved, "/")) resolved += "/";
+  const encoded = MethodReplace(MethodReplace(MethodReplace(MethodReplace(resolved, /%/g, "%25"), /\\/g, "%5C"), /\n/g, "%0A"), /\r/g, "%0D")
     .replace(/\t/g, "%09").replace(/#/g, "%23").replace(/\?/g, "%3F");
   return new URL("file://" + encoded);
 }
@@ -39,7 +43,7 @@ function pathToFileURL(path) {
 function urlToHttpOptions(url) {
   const options = {
     protocol: url.protocol,
-    hostname: url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname,
+    hostname: MethodStartsWith(url.hostname, "[") ? MethodSlice(url.hostname, 1, -1) : url.hostname,
     hash: url.hash, search: url.search, pathname: url.pathname, path: `${url.pathname || ""}${url.search || ""}`,
     href: url.href,
   };
@@ -65,53 +69,53 @@ function Url() {
   this.href = null;
 }
 
-const slashedProtocols = new Set(["http:", "https:", "ftp:", "gopher:", "file:", "ws:", "wss:"]);
+const slashedProtocols = new SafeSet(["http:", "https:", "ftp:", "gopher:", "file:", "ws:", "wss:"]);
 
 /// The legacy parser: splits without normalising (as Node's `url.parse`, without its IDNA handling).
 function parse(text, parseQueryString = false, slashesDenoteHost = false) {
   if (text instanceof Url) return text;
   if (typeof text !== "string") throw invalidArgType("url", "string", text);
   const result = new Url();
-  let rest = text.trim();
-  const hashIndex = rest.indexOf("#");
+  let rest = MethodTrim(text);
+  const hashIndex = MethodIndexOf(rest, "#");
   if (hashIndex !== -1) {
-    result.hash = rest.slice(hashIndex);
-    rest = rest.slice(0, hashIndex);
+    result.hash = MethodSlice(rest, hashIndex);
+    rest = MethodSlice(rest, 0, hashIndex);
   }
-  const queryIndex = rest.indexOf("?");
+  const queryIndex = MethodIndexOf(rest, "?");
   if (queryIndex !== -1) {
-    result.search = rest.slice(queryIndex);
-    result.query = rest.slice(queryIndex + 1);
-    rest = rest.slice(0, queryIndex);
+    result.search = MethodSlice(rest, queryIndex);
+    result.query = MethodSlice(rest, queryIndex + 1);
+    rest = MethodSlice(rest, 0, queryIndex);
   } else if (parseQueryString) {
     result.search = "";
     result.query = {};
   }
   if (parseQueryString && typeof result.query === "string") result.query = qsParse(result.query);
-  const protocolMatch = /^([a-z0-9.+-]+:)/i.exec(rest);
+  const protocolMatch = RegExpPrototypeExec(/^([a-z0-9.+-]+:)/i, rest);
   if (protocolMatch !== null) {
-    result.protocol = protocolMatch[1].toLowerCase();
-    rest = rest.slice(protocolMatch[1].length);
+    result.protocol = MethodToLowerCase(protocolMatch[1]);
+    rest = MethodSlice(rest, protocolMatch[1].length);
   }
-  const slashes = rest.startsWith("//");
+  const slashes = MethodStartsWith(rest, "//");
   if (slashes && (result.protocol === null ? slashesDenoteHost : true) && result.protocol !== "javascript:") {
-    rest = rest.slice(2);
+    rest = MethodSlice(rest, 2);
     result.slashes = true;
     let end = rest.search(/[/\\]/);
     if (end === -1) end = rest.length;
-    let host = rest.slice(0, end);
-    rest = rest.slice(end);
-    const at = host.lastIndexOf("@");
+    let host = MethodSlice(rest, 0, end);
+    rest = MethodSlice(rest, end);
+    const at = MethodLastIndexOf(host, "@");
     if (at !== -1) {
-      result.auth = decodeURIComponent(host.slice(0, at));
-      host = host.slice(at + 1);
+      result.auth = decodeURIComponent(MethodSlice(host, 0, at));
+      host = MethodSlice(host, at + 1);
     }
-    const portMatch = /:(\d*)$/.exec(host);
+    const portMatch = RegExpPrototypeExec(/:(\d*)$/, host);
     if (portMatch !== null) {
       if (portMatch[1] !== "") result.port = portMatch[1];
-      host = host.slice(0, portMatch.index);
+      host = MethodSlice(host, 0, portMatch.index);
     }
-    result.hostname = host.toLowerCase();
+    result.hostname = MethodToLowerCase(host);
     result.host = result.hostname + (result.port !== null ? ":" + result.port : "");
   }
   if (rest !== "" || result.host !== null) {
@@ -138,9 +142,9 @@ function format(object, options) {
   } else if (object === null || typeof object !== "object") {
     throw invalidArgType("urlObject", ["object", "string"], object);
   }
-  let auth = object.auth ? encodeURIComponent(object.auth).replace(/%3A/i, ":") + "@" : "";
+  let auth = object.auth ? MethodReplace(encodeURIComponent(object.auth), /%3A/i, ":") + "@" : "";
   let protocol = object.protocol || "";
-  if (protocol && !protocol.endsWith(":")) protocol += ":";
+  if (protocol && !MethodEndsWith(protocol, ":")) protocol += ":";
   let host = "";
   if (object.host) host = auth + object.host;
   else if (object.hostname) host = auth + object.hostname + (object.port ? ":" + object.port : "");
@@ -156,8 +160,8 @@ function format(object, options) {
     host = "//" + host;
     if (pathname && pathname[0] !== "/") pathname = "/" + pathname;
   }
-  pathname = pathname.replace(/[?#]/g, encodeURIComponent);
-  search = search.replace("#", "%23");
+  pathname = MethodReplace(pathname, /[?#]/g, encodeURIComponent);
+  search = MethodReplace(search, "#", "%23");
   return protocol + host + pathname + search + hash;
 }
 
@@ -175,14 +179,14 @@ function resolve(from, to) {
 
 function qsEscape(text) {
   return encodeURIComponent(typeof text === "string" ? text : `${text}`)
-    .replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
+    .replace(/[!'()*]/g, (c) => "%" + MethodToUpperCase(MethodCharCodeAt(c, 0).toString(16)));
 }
 
 function qsUnescape(text) {
   try {
     return decodeURIComponent(text);
   } catch {
-    return text.replace(/%([0-9a-f]{2})/gi, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+    return MethodReplace(text, /%([0-9a-f]{2})/gi, (_, hex) => StringFromCharCode(parseInt(hex, 16)));
   }
 }
 
@@ -191,18 +195,18 @@ function qsParse(text, separator = "&", equals = "=", options) {
   if (typeof text !== "string" || text.length === 0) return result;
   const maxKeys = options?.maxKeys ?? 1000;
   const decode = typeof options?.decodeURIComponent === "function" ? options.decodeURIComponent : querystring.unescape;
-  let parts = text.split(separator || "&");
-  if (maxKeys > 0) parts = parts.slice(0, maxKeys);
+  let parts = MethodSplit(text, separator || "&");
+  if (maxKeys > 0) parts = MethodSlice(parts, 0, maxKeys);
   for (const part of parts) {
     if (part === "") continue;
-    const index = part.indexOf(equals || "=");
-    const rawKey = index >= 0 ? part.slice(0, index) : part;
-    const rawValue = index >= 0 ? part.slice(index + (equals || "=").length) : "";
-    const key = decode(rawKey.replace(/\+/g, " "));
-    const value = decode(rawValue.replace(/\+/g, " "));
+    const index = MethodIndexOf(part, equals || "=");
+    const rawKey = index >= 0 ? MethodSlice(part, 0, index) : part;
+    const rawValue = index >= 0 ? MethodSlice(part, index + (equals || "=").length) : "";
+    const key = decode(MethodReplace(rawKey, /\+/g, " "));
+    const value = decode(MethodReplace(rawValue, /\+/g, " "));
     const existing = result[key];
     if (existing === undefined) result[key] = value;
-    else if (ArrayIsArray(existing)) existing.push(value);
+    else if (ArrayIsArray(existing)) ArrayPrototypePush(existing, value);
     else result[key] = [existing, value];
   }
   return result;
@@ -210,7 +214,7 @@ function qsParse(text, separator = "&", equals = "=", options) {
 
 function stringifyPrimitive(value) {
   if (typeof value === "string") return value;
-  if (typeof value === "number" && Number.isFinite(value)) return `${value}`;
+  if (typeof value === "number" && NumberIsFinite(value)) return `${value}`;
   if (typeof value === "bigint" || typeof value === "boolean") return `${value}`;
   return "";
 }
@@ -222,10 +226,10 @@ function qsStringify(object, separator = "&", equals = "=", options) {
   for (const key of ObjectKeys(object)) {
     const value = object[key];
     const encodedKey = encode(stringifyPrimitive(key)) + equals;
-    if (ArrayIsArray(value)) for (const item of value) parts.push(encodedKey + encode(stringifyPrimitive(item)));
-    else parts.push(encodedKey + encode(stringifyPrimitive(value)));
+    if (ArrayIsArray(value)) for (const item of value) ArrayPrototypePush(parts, encodedKey + encode(stringifyPrimitive(item)));
+    else ArrayPrototypePush(parts, encodedKey + encode(stringifyPrimitive(value)));
   }
-  return parts.join(separator);
+  return MethodJoin(parts, separator);
 }
 
 const querystring = {

@@ -1,9 +1,13 @@
 // `node:util` and `node:util/types`: format/inspect (the engine's inspector), promisify/callbackify,
 // inherits, deprecate, debuglog, types.isXxx, isDeepStrictEqual (the comparison `node:assert` uses too).
 
-const { ArrayIsArray, Error, FunctionPrototypeCall, ObjectDefineProperty,
-  ObjectGetOwnPropertyDescriptor, ObjectGetPrototypeOf, ObjectIs, ObjectKeys, ObjectPrototypeToString,
-  ObjectSetPrototypeOf, Promise, ReflectApply, SafeSet } = internal.primordials;
+const {
+  ArrayIsArray, ArrayPrototypePop, ArrayPrototypePush, ArrayPrototypeSplice, Error, FunctionPrototypeCall,
+  MethodFilter, MethodFindIndex, MethodReplace, MethodToUpperCase, ObjectDefineProperty,
+  ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertySymbols, ObjectGetPrototypeOf, ObjectIs, ObjectKeys,
+  ObjectPrototypePropertyIsEnumerable, ObjectPrototypeToString, ObjectSetPrototypeOf, Promise, PromiseResolve,
+  ReflectApply, ReflectConstruct, RegExpPrototypeTest, SafeMap, SafeSet, WeakMapPrototypeHas, WeakSetPrototypeHas,
+} = internal.primordials;
 const { checkFunction, invalidArgType, make } = internal.nodeErrors;
 
 const inspect = internal.inspect;
@@ -36,8 +40,8 @@ const types = {
   isDataView: tryBrand(getter(DataView.prototype, "byteLength")),
   isMap: tryBrand(getter(Map.prototype, "size")),
   isSet: tryBrand(getter(Set.prototype, "size")),
-  isWeakMap: tryBrand(function () { return WeakMap.prototype.has.call(this, {}); }),
-  isWeakSet: tryBrand(function () { return WeakSet.prototype.has.call(this, {}); }),
+  isWeakMap: tryBrand(function () { return WeakMapPrototypeHas(this, {}); }),
+  isWeakSet: tryBrand(function () { return WeakSetPrototypeHas(this, {}); }),
   isDate: tryBrand(Date.prototype.getTime),
   isRegExp: tryBrand(getter(RegExp.prototype, "source")),
   isPromise: (v) => v instanceof Promise || (v !== null && typeof v === "object" && tagOf(v) === "[object Promise]"),
@@ -118,20 +122,20 @@ const NumberIsNaNBoth = (a, b) => a !== a && b !== b;
 function compareKeys(a, b, strict, memo, skipIndices) {
   const filter = (object) => {
     let keys = ObjectKeys(object);
-    if (skipIndices) keys = keys.filter((key) => !/^\d+$/.test(key));
+    if (skipIndices) keys = MethodFilter(keys, (key) => !RegExpPrototypeTest(/^\d+$/, key));
     if (strict) {
-      for (const symbol of Object.getOwnPropertySymbols(object)) {
-        if (Object.prototype.propertyIsEnumerable.call(object, symbol)) keys.push(symbol);
+      for (const symbol of ObjectGetOwnPropertySymbols(object)) {
+        if (ObjectPrototypePropertyIsEnumerable(object, symbol)) ArrayPrototypePush(keys, symbol);
       }
     }
     return keys;
   };
   const keysA = filter(a), keysB = filter(b);
   if (keysA.length !== keysB.length) return false;
-  for (const key of keysA) if (!Object.prototype.propertyIsEnumerable.call(b, key)) return false;
+  for (const key of keysA) if (!ObjectPrototypePropertyIsEnumerable(b, key)) return false;
   if (ArrayIsArray(a) && a.length !== b.length) return false;
   // Cycles: a pair already under comparison is taken as equal (Node compares the cycle's shape the same way).
-  memo ??= { a: new Map(), b: new Map(), position: 0 };
+  memo ??= { a: new SafeMap(), b: new SafeMap(), position: 0 };
   const seenA = memo.a.get(a);
   if (seenA !== undefined) {
     const seenB = memo.b.get(b);
@@ -158,19 +162,19 @@ function compareSets(a, b, strict, memo) {
   if (a.size !== b.size) return false;
   const pending = [];
   for (const value of a) {
-    if (typeof value === "object" && value !== null) pending.push(value);
+    if (typeof value === "object" && value !== null) ArrayPrototypePush(pending, value);
     else if (!b.has(value)) {
       if (strict) return false;
-      pending.push(value);
+      ArrayPrototypePush(pending, value);
     }
   }
   if (pending.length === 0) return true;
   const candidates = [];
-  for (const value of b) if (typeof value === "object" && value !== null || !a.has(value)) candidates.push(value);
+  for (const value of b) if (typeof value === "object" && value !== null || !a.has(value)) ArrayPrototypePush(candidates, value);
   for (const value of pending) {
-    const index = candidates.findIndex((candidate) => isDeepEqual(value, candidate, strict, memo));
+    const index = MethodFindIndex(candidates, (candidate) => isDeepEqual(value, candidate, strict, memo));
     if (index < 0) return false;
-    candidates.splice(index, 1);
+    ArrayPrototypeSplice(candidates, index, 1);
   }
   return true;
 }
@@ -182,16 +186,16 @@ function compareMaps(a, b, strict, memo) {
     if (typeof key !== "object" || key === null) {
       if (!b.has(key) || !isDeepEqual(value, b.get(key), strict, memo)) return false;
     } else {
-      pending.push([key, value]);
+      ArrayPrototypePush(pending, [key, value]);
     }
   }
   if (pending.length === 0) return true;
   const candidates = [];
-  for (const entry of b) if (typeof entry[0] === "object" && entry[0] !== null) candidates.push(entry);
+  for (const entry of b) if (typeof entry[0] === "object" && entry[0] !== null) ArrayPrototypePush(candidates, entry);
   for (const [key, value] of pending) {
-    const index = candidates.findIndex(([k, v]) => isDeepEqual(key, k, strict, memo) && isDeepEqual(value, v, strict, memo));
+    const index = MethodFindIndex(candidates, ([k, v]) => isDeepEqual(key, k, strict, memo) && isDeepEqual(value, v, strict, memo));
     if (index < 0) return false;
-    candidates.splice(index, 1);
+    ArrayPrototypeSplice(candidates, index, 1);
   }
   return true;
 }
@@ -225,7 +229,7 @@ promisify.custom = customPromisify;
 function callbackify(original) {
   checkFunction(original, "original");
   function callbackified(...args) {
-    const callback = args.pop();
+    const callback = ArrayPrototypePop(args);
     checkFunction(callback, "last argument");
     ReflectApply(original, this, args).then(
       (value) => queueMicrotask(() => callback(null, value)),
@@ -262,7 +266,7 @@ function deprecate(fn, message, code) {
         process.emitWarning(message, "DeprecationWarning", code);
       }
     }
-    return new.target ? Reflect.construct(fn, args, new.target) : ReflectApply(fn, this, args);
+    return new.target ? ReflectConstruct(fn, args, new.target) : ReflectApply(fn, this, args);
   }
   ObjectSetPrototypeOf(deprecated, fn);
   if (fn.prototype) deprecated.prototype = fn.prototype;
@@ -271,9 +275,9 @@ function deprecate(fn, message, code) {
 
 /// `NODE_DEBUG`-gated logging: `debuglog("http")` prints `HTTP <pid>: message` on stderr when enabled.
 function debuglog(section, callback) {
-  const pattern = (internal.startup.env.NODE_DEBUG ?? "").replace(/[|\\{}()[\]^$+?.]/g, "\\$&").replace(/\*/g, ".*").replace(/,/g, "$|^");
+  const pattern = MethodReplace(MethodReplace(MethodReplace((internal.startup.env.NODE_DEBUG ?? ""), /[|\\{}()[\]^$+?.]/g, "\\$&"), /\*/g, ".*"), /,/g, "$|^");
   const enabled = pattern !== "" && new RegExp(`^(${pattern})$`, "i").test(section);
-  const tag = section.toUpperCase();
+  const tag = MethodToUpperCase(section);
   let announced = false;
   const log = (...args) => {
     if (!enabled) return;
@@ -289,15 +293,15 @@ function debuglog(section, callback) {
 
 function stripVTControlCharacters(text) {
   internal.nodeErrors.checkString(text, "str");
-  return text.replace(/[\u001B\u009B][[\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\u0007)|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-ntqry=><~]))/g, "");
+  return MethodReplace(text, /[\u001B\u009B][[\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\u0007)|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-ntqry=><~]))/g, "");
 }
 
 function toUSVString(text) {
-  return `${text}`.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+  return MethodReplace(`${text}`, /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
 }
 
 function aborted(signal, resource) {
-  if (signal?.aborted) return Promise.resolve();
+  if (signal?.aborted) return PromiseResolve();
   return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }
 

@@ -8,8 +8,9 @@
 
 const { BridgeError, utf8Decode } = runtime;
 const {
-  ArrayPrototypePush, ArrayPrototypeShift, ArrayPrototypeSplice, Date, Error, MathMin, PromisePrototypeThen,
-  ReflectApply, SafeMap, String, TypeError, Uint8Array,
+  ArrayPrototypePush, ArrayPrototypeShift, ArrayPrototypeSplice, Date, Error, MathMin, MethodFindIndex,
+  MethodIncludes, MethodJoin, MethodMap, MethodSlice, MethodToLowerCase, PromisePrototypeThen, ReflectApply, SafeMap,
+  String, TypeError, Uint8Array,
 } = runtime.primordials;
 const INLINE = plugin.constants.inlineLimit;
 const take = plugin.syncAction("take");
@@ -50,7 +51,7 @@ function describe(value) {
   if (value === null || value === undefined) return `${value}`;
   if (typeof value === "function") return `function ${value.name}`;
   if (typeof value === "object") return `an instance of ${value.constructor?.name ?? "Object"}`;
-  if (typeof value === "string") return `type string ('${value.length > 28 ? value.slice(0, 25) + "..." : value}')`;
+  if (typeof value === "string") return `type string ('${value.length > 28 ? MethodSlice(value, 0, 25) + "..." : value}')`;
   return `type ${typeof value} (${String(value)})`;
 }
 
@@ -73,7 +74,7 @@ function callSync(action, args) {
 /// A path argument: a string, a `file:` URL or bytes (UTF-8).
 function toPath(value, name = "path") {
   if (typeof value === "string") {
-    if (value.includes("\u0000")) throw invalidArgValue(name, value, "must be a string without null bytes");
+    if (MethodIncludes(value, "\u0000")) throw invalidArgValue(name, value, "must be a string without null bytes");
     return value;
   }
   if (value instanceof runtime.URL) {
@@ -101,7 +102,7 @@ function bytesToLatin1(bytes) {
   if (n <= 8192) return apply(fromCharCode, null, bytes);
   const parts = [];
   for (let i = 0; i < n; i += 8192) ArrayPrototypePush(parts, apply(fromCharCode, null, bytes.subarray(i, i + 8192)));
-  return parts.join("");
+  return MethodJoin(parts, "");
 }
 
 /// Bytes as the script's `Buffer` when the runtime has one (node:fs answers with Buffers), else as they are.
@@ -171,7 +172,7 @@ function encodeBytes(bytes, encoding) {
 function checkEncoding(encoding) {
   if (encoding === undefined || encoding === null || encoding === "buffer") return null;
   if (typeof encoding !== "string") throw invalidArgType("encoding", "of type string", encoding);
-  const name = encoding.toLowerCase();
+  const name = MethodToLowerCase(encoding);
   if (name === "utf8" || name === "utf-8") return "utf8";
   if (name === "base64" || name === "base64url" || name === "hex" || name === "latin1") return name;
   if (name === "binary") return "latin1";
@@ -264,7 +265,7 @@ class Dirent {
 }
 
 function entries(list, path, withFileTypes) {
-  return withFileTypes ? list.map(([name, type]) => new Dirent(name, type, path)) : list.map(([name]) => name);
+  return withFileTypes ? MethodMap(list, ([name, type]) => new Dirent(name, type, path)) : MethodMap(list, ([name]) => name);
 }
 
 // MARK: - Open files
@@ -302,7 +303,7 @@ class Emitter {
   off(event, listener) {
     const list = this.#listeners.get(event);
     if (list) {
-      const index = list.findIndex((l) => l === listener || l.listener === listener);
+      const index = MethodFindIndex(list, (l) => l === listener || l.listener === listener);
       if (index >= 0) ArrayPrototypeSplice(list, index, 1);
     }
     return this;

@@ -5,7 +5,7 @@
 
 const fs = plugin.shared.fs;
 const {
-  ObjectFreeze, PromisePrototypeThen,
+  MethodMap, ObjectFreeze, PromisePrototypeThen,
 } = runtime.primordials;
 const { call, callSync, toPath } = fs;
 
@@ -20,7 +20,7 @@ function fileInfo(stats) {
 }
 
 function dirEntries(list) {
-  return list.map(([name, type]) => ObjectFreeze({
+  return MethodMap(list, ([name, type]) => ObjectFreeze({
     name, isFile: type === "file", isDirectory: type === "directory", isSymlink: type === "symlink",
   }));
 }

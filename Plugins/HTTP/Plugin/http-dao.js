@@ -6,8 +6,10 @@
 const PLUGIN = "HTTP";
 const { BridgeError, DOMException, AbortSignal, AbortController } = runtime;
 const {
-  ArrayIsArray, ArrayPrototypePush, JSONStringify, ObjectDefineProperty, ObjectEntries, ObjectFreeze,
-  ObjectFromEntries, ObjectKeys, PromisePrototypeThen, PromiseReject, SafeSet, SafeWeakMap,
+  ArrayIsArray, ArrayPrototypePush, FunctionPrototypeCall, JSONStringify, MethodFilter, MethodIncludes, MethodJoin,
+  MethodMap, MethodReverse, MethodSlice, MethodSplit, MethodStartsWith, MethodToUpperCase, ObjectDefineProperty,
+  ObjectEntries, ObjectFreeze, ObjectFromEntries, ObjectKeys, PromisePrototypeThen, PromiseReject, SafeSet,
+  SafeWeakMap,
 } = runtime.primordials;
 const { Headers, headersFrom, headerPairs, base64Encode, base64Decode, queue } = plugin.shared.httpCore;
 
@@ -79,25 +81,25 @@ function fromNative(error, dao) {
 function checkDefinition(definition, where) {
   if (definition === null || typeof definition !== "object") throw new TypeError(`${where}: the definition must be an object.`);
   for (const key of ObjectKeys(definition)) {
-    if (!DEFINITION_KEYS.has(key)) throw new TypeError(`${where}: unknown key '${key}' (known: ${[...DEFINITION_KEYS].join(", ")}).`);
+    if (!DEFINITION_KEYS.has(key)) throw new TypeError(`${where}: unknown key '${key}' (known: ${MethodJoin([...DEFINITION_KEYS], ", ")}).`);
   }
-  if (definition.encoding !== undefined && !ENCODINGS.includes(definition.encoding)) {
-    throw new TypeError(`${where}: encoding must be one of ${ENCODINGS.join(", ")}; got '${definition.encoding}'.`);
+  if (definition.encoding !== undefined && !MethodIncludes(ENCODINGS, definition.encoding)) {
+    throw new TypeError(`${where}: encoding must be one of ${MethodJoin(ENCODINGS, ", ")}; got '${definition.encoding}'.`);
   }
   const type = definition.response?.type;
-  if (type !== undefined && !RESPONSE_TYPES.includes(type)) {
-    throw new TypeError(`${where}: response.type must be one of ${RESPONSE_TYPES.join(", ")}; got '${type}'.`);
+  if (type !== undefined && !MethodIncludes(RESPONSE_TYPES, type)) {
+    throw new TypeError(`${where}: response.type must be one of ${MethodJoin(RESPONSE_TYPES, ", ")}; got '${type}'.`);
   }
   const cache = definition.cache;
   const cacheMode = typeof cache === "string" ? cache : cache?.mode;
-  if (cache !== undefined && cache !== null && cache !== false && !CACHE_MODES.includes(cacheMode)) {
-    throw new TypeError(`${where}: cache mode must be one of ${CACHE_MODES.join(", ")}; got '${cacheMode}'.`);
+  if (cache !== undefined && cache !== null && cache !== false && !MethodIncludes(CACHE_MODES, cacheMode)) {
+    throw new TypeError(`${where}: cache mode must be one of ${MethodJoin(CACHE_MODES, ", ")}; got '${cacheMode}'.`);
   }
   for (const [name, spec] of ObjectEntries(definition.params ?? {})) {
     if (typeof spec === "string" || spec === true) continue;
     if (spec === null || typeof spec !== "object") throw new TypeError(`${where}: params.${name} must be a wire name or an options object.`);
-    if (spec.in !== undefined && !PLACEMENTS.includes(spec.in)) {
-      throw new TypeError(`${where}: params.${name}.in must be one of ${PLACEMENTS.join(", ")}; got '${spec.in}'.`);
+    if (spec.in !== undefined && !MethodIncludes(PLACEMENTS, spec.in)) {
+      throw new TypeError(`${where}: params.${name}.in must be one of ${MethodJoin(PLACEMENTS, ", ")}; got '${spec.in}'.`);
     }
   }
   for (const hook of HOOKS) {
@@ -105,7 +107,7 @@ function checkDefinition(definition, where) {
     if (fn !== undefined && typeof fn !== "function") throw new TypeError(`${where}: hook '${hook}' must be a function.`);
   }
   for (const key of ObjectKeys(definition.hooks ?? {})) {
-    if (!HOOKS.includes(key)) throw new TypeError(`${where}: unknown hook '${key}' (hooks: ${HOOKS.join(", ")}).`);
+    if (!MethodIncludes(HOOKS, key)) throw new TypeError(`${where}: unknown hook '${key}' (hooks: ${MethodJoin(HOOKS, ", ")}).`);
   }
 }
 
@@ -114,8 +116,8 @@ function checkDefinition(definition, where) {
 function merge(base, child) {
   const out = { ...base };
   for (const [key, value] of ObjectEntries(child)) {
-    if (HOOKS.includes(key) || key === "hooks") continue;
-    const mergeable = ["headers", "params", "response", "retry", "timeout", "cache", "mock"].includes(key);
+    if (MethodIncludes(HOOKS, key) || key === "hooks") continue;
+    const mergeable = MethodIncludes(["headers", "params", "response", "retry", "timeout", "cache", "mock"], key);
     out[key] = mergeable && isPlainObject(value) && isPlainObject(base[key]) ? { ...base[key], ...value } : value;
   }
   out.hooks = {};
@@ -177,7 +179,7 @@ function requestFrom(built, files) {
   if (built.multipart !== undefined) {
     request.multipart = {
       fields: built.multipart.fields,
-      files: built.multipart.files.map(([name, index]) => ({ ...files[index], name })),
+      files: MethodMap(built.multipart.files, ([name, index]) => ({ ...files[index], name })),
     };
   }
   return request;
@@ -219,7 +221,7 @@ async function prepare(def, ctx, input) {
 /// Runs the `hook` functions of the chain (callers skip the call - and its await - when there are none).
 async function runHook(def, hook, value, ctx) {
   for (const fn of def.hooks[hook] ?? []) {
-    const result = await fn.call(ctx.dao, value, ctx);
+    const result = await FunctionPrototypeCall(fn, ctx.dao, value, ctx);
     ctx.signal.throwIfAborted();
     if (result !== null && typeof result === "object" && result[RETRY] === true) return result;
     if (result !== undefined) value = result;
@@ -276,8 +278,8 @@ function responseSummary(response, data) {
 }
 
 function prefixIssues(issues, prefix) {
-  return issues.map((issue) => ({ ...issue, path: prefix === "" ? issue.path : issue.path === "" ? prefix
-    : issue.path.startsWith("[") ? prefix + issue.path : `${prefix}.${issue.path}` }));
+  return MethodMap(issues, (issue) => ({ ...issue, path: prefix === "" ? issue.path : issue.path === "" ? prefix
+    : MethodStartsWith(issue.path, "[") ? prefix + issue.path : `${prefix}.${issue.path}` }));
 }
 
 /// Converts the entity per `response.model`: a model name, `[name]` (an array of models) or nothing (raw).
@@ -300,7 +302,7 @@ function convertEntity(def, value, responseOf) {
     throw dataFormatError(dao, model, responseOf, value, [{ path: keyPath, code: "TYPE", message: `expected an array of ${model[0]}`, input: typeof value }]);
   }
   const issues = [];
-  const out = value.map((item, index) => {
+  const out = MethodMap(value, (item, index) => {
     try {
       return convertOne(Model, dao, model, responseOf, model[0], item, `${keyPath}[${index}]`, value);
     } catch (error) {
@@ -329,7 +331,7 @@ function dataFormatError(dao, model, responseOf, value, issues) {
   const response = responseOf();
   return new DAOError("dataFormat", "DATA_FORMAT",
     `${dao}: the response does not match ${ArrayIsArray(model) ? `[${model[0]}]` : model}: ` +
-      issues.slice(0, 3).map((i) => `${i.path || "(root)"}: ${i.message}`).join("; "),
+      MethodJoin(MethodMap(MethodSlice(issues, 0, 3), (i) => `${i.path || "(root)"}: ${i.message}`), "; "),
     { dao, data: { issues }, status: response.status, response: responseSummary(response, value) });
 }
 
@@ -376,7 +378,7 @@ function addMock(def, mock, args) {
   const wire = (name) => Model.sample(name, { json: true });   // the response's form, mapped keys included
   let content = ArrayIsArray(model) ? [wire(model[0]), wire(model[0])] : wire(model);
   const keyPath = def.response.keyPath;
-  if (keyPath) for (const key of keyPath.split(".").reverse()) content = { [key]: content };
+  if (keyPath) for (const key of MethodReverse(MethodSplit(keyPath, "."))) content = { [key]: content };
   args.mockContent = { $body: content };
 }
 
@@ -411,7 +413,7 @@ function hasKeys(object) {
 function cacheKey(def, ctx) {
   const key = def.cache?.key;
   if (key === undefined) return undefined;
-  return typeof key === "function" ? `${key.call(ctx.dao, ctx.request, ctx.params)}` : `${key}`;
+  return typeof key === "function" ? `${FunctionPrototypeCall(key, ctx.dao, ctx.request, ctx.params)}` : `${key}`;
 }
 
 /// One call of `dao` with `input` parameters: resolves with `{data, response}`.
@@ -588,7 +590,7 @@ function wireDefinition(def) {
   const cache = def.cacheMode === undefined ? undefined : { mode: def.cacheMode, intervalMs: def.cache?.intervalMs };
   return JSONStringify({
     name: def.name, baseURL: def.baseURL, path: def.path, method: def.method, headers,
-    params: def.paramSpecs.map((spec) => ({ ...spec, default: typeof spec.default === "function" ? undefined : spec.default })),
+    params: MethodMap(def.paramSpecs, (spec) => ({ ...spec, default: typeof spec.default === "function" ? undefined : spec.default })),
     encoding: def.encoding, response: { keyPath: def.response?.keyPath, type: def.response?.type },
     timeout: timeout && { connectMs: timeout.connectMs, totalMs: timeout.totalMs }, retry: def.retry ?? undefined, cache,
   });
@@ -687,7 +689,7 @@ class DAO {
         return this.#shareSignal(work);
       }
       const controller = new AbortController();
-      const signal = AbortSignal.any([controller.signal, userSignal, queueSignal].filter((s) => s !== undefined));
+      const signal = AbortSignal.any(MethodFilter([controller.signal, userSignal, queueSignal], (s) => s !== undefined));
       const entry = { controller };
       this.#inFlight.add(entry);
       return new Promise((resolve, reject) => {
@@ -762,13 +764,13 @@ function make(definition, base) {
   const def = merge(base ?? {}, definition);
   def.name = definition.name ?? (base === undefined ? undefined : `${base.name}+`);
   if (typeof def.name !== "string" || def.name === "") throw new TypeError(`${where}: a DAO needs a name (used in errors and for mock fixtures).`);
-  def.method = `${def.method ?? "GET"}`.toUpperCase();
-  def.paramSpecs = ObjectEntries(def.params ?? {}).map(([name, spec]) => paramSpec(name, spec));
+  def.method = MethodToUpperCase(`${def.method ?? "GET"}`);
+  def.paramSpecs = MethodMap(ObjectEntries(def.params ?? {}), ([name, spec]) => paramSpec(name, spec));
   def.hasHooks = ObjectKeys(def.hooks).length > 0;
   def.cacheMode = typeof def.cache === "string" ? def.cache : def.cache ? def.cache.mode : undefined;
   // No hook and no multipart body: the engine builds the request from the parameters too.
   def.plain = !def.hasHooks && def.encoding !== "multipart" && typeof def.cache?.key !== "function";
-  def.defaultFunctions = def.paramSpecs.filter((spec) => typeof spec.default === "function").map((spec) => [spec.name, spec.default]);
+  def.defaultFunctions = MethodMap(MethodFilter(def.paramSpecs, (spec) => typeof spec.default === "function"), (spec) => [spec.name, spec.default]);
   def.wire = wireDefinition(def);
   // The number the engine knows the definition by (its text when the engine's table is full).
   def.engineKey = plugin.execSync("daoDefine", [def.wire]) ?? def.wire;

@@ -5,8 +5,9 @@
 const PLUGIN = "HTTP";
 const { DOMException, AbortSignal, BridgeError, utf8Decode } = runtime;
 const {
-  ArrayIsArray, ArrayPrototypePush, NumberIsInteger, ObjectDefineProperty, ObjectEntries, ObjectFreeze,
-  PromisePrototypeThen, PromiseReject,
+  ArrayIsArray, ArrayPrototypePush, FunctionPrototypeCall, MethodFilter, MethodIncludes, MethodLastIndexOf,
+  MethodMap, MethodSlice, MethodSplit, MethodToLowerCase, NumberIsInteger, ObjectDefineProperty, ObjectEntries,
+  ObjectFreeze, ObjectPrototypeHasOwnProperty, PromisePrototypeThen, PromiseReject,
 } = runtime.primordials;
 
 // MARK: - Helpers
@@ -128,7 +129,7 @@ function fieldList(fields) {
   if (fields === undefined || fields === null) return [];
   if (typeof fields !== "object") throw new TypeError("HTTP.upload: options.fields must be an object or [name, value] pairs.");
   const pairs = typeof fields[Symbol.iterator] === "function" ? [...fields] : ObjectEntries(fields);
-  return pairs.map((pair) => {
+  return MethodMap(pairs, (pair) => {
     if (pair === null || typeof pair !== "object" || pair.length !== 2) {
       throw new TypeError("HTTP.upload: each field must be a [name, value] pair.");
     }
@@ -168,7 +169,7 @@ const NULL_BODY_STATUS = [101, 103, 204, 205, 304];
 
 /// The upload's response as a `Response` (with `url` and `redirected` of the answer).
 function responseFrom(result) {
-  const body = NULL_BODY_STATUS.includes(result.status) ? null
+  const body = MethodIncludes(NULL_BODY_STATUS, result.status) ? null
     : result.body !== undefined ? result.body : base64Decode(result.bodyBase64);
   const response = new Response(body, { status: result.status, statusText: result.statusText, headers: result.headers });
   ObjectDefineProperty(response, "url", { value: result.url, enumerable: false });
@@ -179,24 +180,24 @@ function responseFrom(result) {
 /// The type of an upload part without one: by its file name's extension (the plugin's table), else
 /// `application/octet-stream`.
 function guessType(filename) {
-  const dot = filename.lastIndexOf(".");
+  const dot = MethodLastIndexOf(filename, ".");
   if (dot <= 0) return "application/octet-stream";
   const table = plugin.constants.mimeTypesByExtension;
-  const extension = filename.slice(dot + 1).toLowerCase();
-  return Object.prototype.hasOwnProperty.call(table, extension) ? table[extension] : "application/octet-stream";
+  const extension = MethodToLowerCase(MethodSlice(filename, dot + 1));
+  return ObjectPrototypeHasOwnProperty(table, extension) ? table[extension] : "application/octet-stream";
 }
 
 /// The form as the `upload` action's `multipart` argument: framed by the engine's one multipart serialiser
 /// (js/form-data.js), each file part's bytes left as its source (`path` files are streamed natively).
 function framedMultipart(fields, files) {
   const { multipartSegments, makeBoundary } = runtime.formDataInternals;
-  const entries = fields.map(([name, value]) => [name, value]);
+  const entries = MethodMap(fields, ([name, value]) => [name, value]);
   for (const file of files) {
-    const filename = file.filename ?? (file.path !== undefined ? file.path.split("/").filter((s) => s !== "").pop() ?? file.path : "blob");
+    const filename = file.filename ?? (file.path !== undefined ? MethodFilter(MethodSplit(file.path, "/"), (s) => s !== "").pop() ?? file.path : "blob");
     ArrayPrototypePush(entries, [file.name, { name: filename, type: file.contentType ?? guessType(filename), source: file }]);
   }
   const boundary = makeBoundary();
-  const pieces = multipartSegments(entries, boundary).map((segment) => {
+  const pieces = MethodMap(multipartSegments(entries, boundary), (segment) => {
     if (typeof segment === "string") return { text: segment };
     const { path, text, base64 } = segment.file.source;
     return path !== undefined ? { path } : text !== undefined ? { text } : { base64 };
@@ -211,7 +212,7 @@ function uploadArgs(url, options, where) {
   const fields = fieldList(options.fields);
   const files = options.files === undefined || options.files === null ? [] : options.files;
   if (!ArrayIsArray(files)) throw new TypeError(`${where}: options.files must be an array.`);
-  args.multipart = framedMultipart(fields, files.map(fileEntry));
+  args.multipart = framedMultipart(fields, MethodMap(files, fileEntry));
   return args;
 }
 

@@ -6,17 +6,20 @@
 const PLUGIN = "HTTP";
 const { URL, URLSearchParams, DOMException, AbortSignal, BridgeError, utf8Encode, utf8Decode } = runtime;
 const {
-  ArrayBuffer, ArrayPrototypePush, ArrayPrototypeShift, ArrayPrototypeSplice, JSONParse, JSONStringify, MathFloor,
-  MathTrunc, NumberIsFinite, NumberIsInteger, ObjectAssign, ObjectDefineProperty, ObjectFreeze, ObjectGetPrototypeOf,
-  ObjectKeys, ObjectSetPrototypeOf, PromisePrototypeThen, PromiseReject, PromiseResolve, ReflectApply,
-  ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, SafeMap, SafeSet, SafeWeakMap, StringFromCharCode,
+  ArrayBuffer, ArrayPrototypePush, ArrayPrototypeShift, ArrayPrototypeSplice, FunctionPrototypeCall, JSONParse,
+  JSONStringify, MathFloor, MathTrunc, MethodCharCodeAt, MethodFilter, MethodFindIndex, MethodIncludes,
+  MethodIndexOf, MethodJoin, MethodMap, MethodReplace, MethodSlice, MethodSome, MethodSort, MethodStartsWith,
+  MethodToLowerCase, MethodToUpperCase, MethodToWellFormed, NumberIsFinite, NumberIsInteger, ObjectAssign,
+  ObjectDefineProperty, ObjectFreeze, ObjectGetPrototypeOf, ObjectKeys, ObjectSetPrototypeOf, PromisePrototypeThen,
+  PromiseReject, PromiseResolve, ReflectApply, ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, RegExpPrototypeExec,
+  RegExpPrototypeTest, SafeMap, SafeSet, SafeWeakMap, StringFromCharCode,
 } = runtime.primordials;
 
 // MARK: - Base64 (request bodies out, binary response bodies in)
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const DECODE = new Uint8Array(128).fill(255);
-for (let i = 0; i < 64; i++) DECODE[ALPHABET.charCodeAt(i)] = i;
+for (let i = 0; i < 64; i++) DECODE[MethodCharCodeAt(ALPHABET, i)] = i;
 
 function base64Encode(bytes) {
   const parts = [];
@@ -33,16 +36,16 @@ function base64Encode(bytes) {
     out += ALPHABET[v >> 18] + ALPHABET[(v >> 12) & 63] + (i + 1 < n ? ALPHABET[(v >> 6) & 63] : "=") + "=";
   }
   ArrayPrototypePush(parts, out);
-  return parts.join("");
+  return MethodJoin(parts, "");
 }
 
 function base64Decode(text) {
   let end = text.length;
-  while (end > 0 && text.charCodeAt(end - 1) === 61) end--;
+  while (end > 0 && MethodCharCodeAt(text, end - 1) === 61) end--;
   const bytes = new Uint8Array(MathFloor(end * 3 / 4));
   let j = 0, buffer = 0, bits = 0;
   for (let i = 0; i < end; i++) {
-    buffer = (buffer << 6) | DECODE[text.charCodeAt(i)];
+    buffer = (buffer << 6) | DECODE[MethodCharCodeAt(text, i)];
     bits += 6;
     if (bits >= 8) {
       bits -= 8;
@@ -59,7 +62,7 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /// WebIDL ByteString: a string whose code units are all at most U+00FF, else a TypeError.
 function toByteString(value, what) {
   const text = `${value}`;
-  if (/[^\u0000-\u00ff]/.test(text)) throw new TypeError(`${what} is not a valid ByteString: ${JSONStringify(text)}`);
+  if (RegExpPrototypeTest(/[^\u0000-\u00ff]/, text)) throw new TypeError(`${what} is not a valid ByteString: ${JSONStringify(text)}`);
   return text;
 }
 
@@ -82,7 +85,7 @@ function toDictionary(value, what) {
 
 function toEnum(value, allowed, what) {
   const text = `${value}`;
-  if (!allowed.includes(text)) throw new TypeError(`${what}: '${text}' is not a valid value.`);
+  if (!MethodIncludes(allowed, text)) throw new TypeError(`${what}: '${text}' is not a valid value.`);
   return text;
 }
 
@@ -90,18 +93,18 @@ function toEnum(value, allowed, what) {
 
 /// Strips leading and trailing HTTP whitespace (HTAB, LF, CR, SP).
 function normalizeValue(value) {
-  return value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
+  return MethodReplace(value, /^[\t\n\r ]+|[\t\n\r ]+$/g, "");
 }
 
 function checkName(name) {
   name = toByteString(name, "Header name");
-  if (!TOKEN.test(name)) throw new TypeError(`Header name is not valid: "${name}"`);
-  return name.toLowerCase();
+  if (!RegExpPrototypeTest(TOKEN, name)) throw new TypeError(`Header name is not valid: "${name}"`);
+  return MethodToLowerCase(name);
 }
 
 function checkValue(value) {
   value = normalizeValue(toByteString(value, "Header value"));
-  if (/[\0\r\n]/.test(value)) throw new TypeError(`Header value is not valid: ${JSONStringify(value)}`);
+  if (RegExpPrototypeTest(/[\0\r\n]/, value)) throw new TypeError(`Header value is not valid: ${JSONStringify(value)}`);
   return value;
 }
 
@@ -127,13 +130,13 @@ function mutable(headers) {
 function sortedList(state) {
   if (state.sorted !== null) return state.sorted;
   const list = state.list;
-  const names = [...new SafeSet(list.map((entry) => entry[0]))].sort();
+  const names = MethodSort([...new SafeSet(MethodMap(list, (entry) => entry[0]))]);
   const out = [];
   for (const name of names) {
     if (name === "set-cookie") {
       for (const entry of list) if (entry[0] === name) ArrayPrototypePush(out, [name, entry[1]]);
     } else {
-      ArrayPrototypePush(out, [name, list.filter((entry) => entry[0] === name).map((entry) => entry[1]).join(", ")]);
+      ArrayPrototypePush(out, [name, MethodJoin(MethodMap(MethodFilter(list, (entry) => entry[0] === name), (entry) => entry[1]), ", ")]);
     }
   }
   state.sorted = out;
@@ -178,11 +181,11 @@ function fillHeaders(headers, init) {
   if (iteratorMethod !== undefined && iteratorMethod !== null) {
     if (typeof iteratorMethod !== "function") throw new TypeError("Failed to construct 'Headers': @@iterator is not callable.");
     const pairs = [];
-    for (const pair of { [Symbol.iterator]: () => iteratorMethod.call(init) }) {
+    for (const pair of { [Symbol.iterator]: () => FunctionPrototypeCall(iteratorMethod, init) }) {
       if (pair === null || (typeof pair !== "object" && typeof pair !== "function")) {
         throw new TypeError("Failed to construct 'Headers': Each header pair must be an iterable [name, value] tuple.");
       }
-      const entry = [...pair].map((item) => toByteString(item, "Header"));
+      const entry = MethodMap([...pair], (item) => toByteString(item, "Header"));
       if (entry.length !== 2) {
         throw new TypeError("Failed to construct 'Headers': Each header pair must be an iterable [name, value] tuple.");
       }
@@ -240,12 +243,12 @@ class Headers {
   }
 
   getSetCookie() {
-    return headersState(this).list.filter((entry) => entry[0] === "set-cookie").map((entry) => entry[1]);
+    return MethodMap(MethodFilter(headersState(this).list, (entry) => entry[0] === "set-cookie"), (entry) => entry[1]);
   }
 
   has(name) {
     const lower = checkName(name);
-    return headersState(this).list.some((entry) => entry[0] === lower);
+    return MethodSome(headersState(this).list, (entry) => entry[0] === lower);
   }
 
   set(name, value) {
@@ -253,7 +256,7 @@ class Headers {
     const lower = checkName(name);
     value = checkValue(value);
     const list = mutable(this);
-    const index = list.findIndex((entry) => entry[0] === lower);
+    const index = MethodFindIndex(list, (entry) => entry[0] === lower);
     if (index === -1) {
       ArrayPrototypePush(list, [lower, value]);
       return;
@@ -291,7 +294,7 @@ function headersFrom(list, guard) {
 
 function copyHeaders(headers, guard) {
   const state = headersState(headers);
-  return headersFrom(state.list.map((entry) => [entry[0], entry[1]]), guard ?? state.guard);
+  return headersFrom(MethodMap(state.list, (entry) => [entry[0], entry[1]]), guard ?? state.guard);
 }
 
 // MARK: - Bodies
@@ -305,7 +308,7 @@ class BodyContent {
   }
   asText() {
     if (this.text === undefined) this.text = utf8Decode(this.bytes);
-    return this.text.charCodeAt(0) === 0xfeff ? this.text.slice(1) : this.text;
+    return MethodCharCodeAt(this.text, 0) === 0xfeff ? MethodSlice(this.text, 1) : this.text;
   }
   asBytes() {
     if (this.bytes === undefined) this.bytes = utf8Encode(this.text);
@@ -318,7 +321,7 @@ class BodyContent {
 }
 
 function copyBytes(view) {
-  return new Uint8Array(view.buffer.slice(view.byteOffset, view.byteOffset + view.byteLength));
+  return new Uint8Array(MethodSlice(view.buffer, view.byteOffset, view.byteOffset + view.byteLength));
 }
 
 const isReadableStream = (value) => {
@@ -339,7 +342,7 @@ function extractBody(body) {
     if (body instanceof URLSearchParams) {
       return [new BodyContent(body.toString(), undefined), "application/x-www-form-urlencoded;charset=UTF-8"];
     }
-    if (body instanceof ArrayBuffer) return [new BodyContent(undefined, new Uint8Array(body.slice(0))), null];
+    if (body instanceof ArrayBuffer) return [new BodyContent(undefined, new Uint8Array(MethodSlice(body, 0))), null];
     if (ArrayBuffer.isView(body)) return [new BodyContent(undefined, copyBytes(body)), null];
     if (isReadableStream(body)) {
       if (body.locked || runtime.streams.isDisturbed(body)) throw new TypeError("The ReadableStream body is locked or disturbed.");
@@ -529,8 +532,8 @@ function parseURL(input) {
 }
 
 const withoutFragment = (href) => {
-  const hash = href.indexOf("#");
-  return hash === -1 ? href : href.slice(0, hash);
+  const hash = MethodIndexOf(href, "#");
+  return hash === -1 ? href : MethodSlice(href, 0, hash);
 };
 
 // MARK: - Request
@@ -552,12 +555,12 @@ const INIT_KEYS = [
 
 function normalizeMethod(method) {
   method = toByteString(method, "Method");
-  if (!TOKEN.test(method)) throw new TypeError(`'${method}' is not a valid HTTP method.`);
-  const upper = method.toUpperCase();
+  if (!RegExpPrototypeTest(TOKEN, method)) throw new TypeError(`'${method}' is not a valid HTTP method.`);
+  const upper = MethodToUpperCase(method);
   if (upper === "CONNECT" || upper === "TRACE" || upper === "TRACK") {
     throw new TypeError(`'${method}' HTTP method is unsupported.`);
   }
-  return METHODS.includes(upper) ? upper : method;
+  return MethodIncludes(METHODS, upper) ? upper : method;
 }
 
 /// Reads a RequestInit's members once, in WebIDL's (alphabetical) order, converting each.
@@ -585,7 +588,7 @@ function readRequestInit(init) {
       case "mode": out.mode = toEnum(value, MODES, what); break;
       case "priority": out.priority = toEnum(value, PRIORITIES, what); break;
       case "redirect": out.redirect = toEnum(value, REDIRECTS, what); break;
-      case "referrer": out.referrer = `${value}`.toWellFormed?.() ?? `${value}`; break;
+      case "referrer": out.referrer = MethodToWellFormed(`${value}`); break;
       case "referrerPolicy": out.referrerPolicy = toEnum(value, REFERRER_POLICIES, what); break;
       case "signal":
         if (value !== null && !(value instanceof AbortSignal)) throw new TypeError(`${what} is not of type AbortSignal.`);
@@ -674,7 +677,7 @@ class Request {
     if (options.method !== undefined) this.#method = normalizeMethod(options.method);
     if (options.signal !== undefined) this.#userSignal = options.signal ?? undefined;
     this.#signal = undefined;
-    if (this.#mode === "no-cors" && !["GET", "HEAD", "POST"].includes(this.#method)) {
+    if (this.#mode === "no-cors" && !MethodIncludes(["GET", "HEAD", "POST"], this.#method)) {
       throw new TypeError(`Failed to construct 'Request': '${this.#method}' is unsupported in no-cors mode.`);
     }
     const guard = this.#mode === "no-cors" ? "request-no-cors" : "request";
@@ -787,7 +790,7 @@ function readResponseInit(init, what) {
   if (status < 200 || status > 599) {
     throw new RangeError(`${what}: The status provided (${status}) is outside the range [200, 599].`);
   }
-  if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(statusText)) throw new TypeError(`${what}: Invalid statusText`);
+  if (!RegExpPrototypeTest(/^[\t\x20-\x7e\x80-\xff]*$/, statusText)) throw new TypeError(`${what}: Invalid statusText`);
   return { headers, status, statusText };
 }
 
@@ -805,7 +808,7 @@ class Response {
     this.#type = "default";
     let content = null;
     if (body !== null && body !== undefined) {
-      if (NULL_BODY_STATUS.includes(status)) throw new TypeError(`Response with null body status (${status}) cannot have body`);
+      if (MethodIncludes(NULL_BODY_STATUS, status)) throw new TypeError(`Response with null body status (${status}) cannot have body`);
       const [extracted, type] = extractBody(body);
       content = extracted;
       if (type !== null && !this.#headers.has("content-type")) headersState(this.#headers).list.push(["content-type", type]);
@@ -818,7 +821,7 @@ class Response {
     if (text === undefined) throw new TypeError("Failed to execute 'json' on 'Response': The data is not JSON serializable");
     const response = new Response(null, init);
     const { status } = response;
-    if (NULL_BODY_STATUS.includes(status)) throw new TypeError(`Response with null body status (${status}) cannot have body`);
+    if (MethodIncludes(NULL_BODY_STATUS, status)) throw new TypeError(`Response with null body status (${status}) cannot have body`);
     const state = bodies.get(response);
     state.content = new BodyContent(text, undefined);
     if (!response.#headers.has("content-type")) headersState(response.#headers).list.push(["content-type", "application/json"]);
@@ -836,7 +839,7 @@ class Response {
   static redirect(url, status = 302) {
     const href = parseURL(url);
     status = toUnsignedShort(status);
-    if (!REDIRECT_STATUS.includes(status)) throw new RangeError(`Failed to execute 'redirect' on 'Response': Invalid status code ${status}`);
+    if (!MethodIncludes(REDIRECT_STATUS, status)) throw new RangeError(`Failed to execute 'redirect' on 'Response': Invalid status code ${status}`);
     const response = new Response(null, { status });
     headersState(response.#headers).list.push(["location", href]);
     headersState(response.#headers).guard = "immutable";
@@ -920,13 +923,13 @@ function percentDecode(text) {
 
 /// The Infra standard's forgiving-base64 decode of `text`, or null on failure.
 function forgivingBase64(text) {
-  text = text.replace(/[\t\n\f\r ]/g, "");
-  if (text.length % 4 === 0) text = text.replace(/==?$/, "");
-  if (text.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(text)) return null;
+  text = MethodReplace(text, /[\t\n\f\r ]/g, "");
+  if (text.length % 4 === 0) text = MethodReplace(text, /==?$/, "");
+  if (text.length % 4 === 1 || RegExpPrototypeTest(/[^A-Za-z0-9+/]/, text)) return null;
   const bytes = new Uint8Array(MathFloor(text.length * 3 / 4));
   let j = 0, buffer = 0, bits = 0;
   for (let i = 0; i < text.length; i++) {
-    buffer = ((buffer << 6) | DECODE[text.charCodeAt(i)]) & 0xffffff;
+    buffer = ((buffer << 6) | DECODE[MethodCharCodeAt(text, i)]) & 0xffffff;
     bits += 6;
     if (bits >= 8) {
       bits -= 8;
@@ -938,20 +941,20 @@ function forgivingBase64(text) {
 
 /// `{ mimeType, body }` of a data: URL, or null when it is not valid (fetch rejects with a TypeError).
 function processDataURL(href) {
-  let input = withoutFragment(href).slice("data:".length);
-  const comma = input.indexOf(",");
+  let input = MethodSlice(withoutFragment(href), "data:".length);
+  const comma = MethodIndexOf(input, ",");
   if (comma === -1) return null;
-  let mimeType = input.slice(0, comma).replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, "");
-  let body = percentDecode(input.slice(comma + 1));
-  const base64 = /;[\u0020]*base64$/i.exec(mimeType);
+  let mimeType = MethodReplace(MethodSlice(input, 0, comma), /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, "");
+  let body = percentDecode(MethodSlice(input, comma + 1));
+  const base64 = RegExpPrototypeExec(/;[\u0020]*base64$/i, mimeType);
   if (base64 !== null) {
-    mimeType = mimeType.slice(0, base64.index);
+    mimeType = MethodSlice(mimeType, 0, base64.index);
     let latin1 = "";
     for (let i = 0; i < body.length; i += 8192) latin1 += ReflectApply(StringFromCharCode, null, body.subarray(i, i + 8192));
     body = forgivingBase64(latin1);
     if (body === null) return null;
   }
-  if (mimeType.startsWith(";")) mimeType = `text/plain${mimeType}`;
+  if (MethodStartsWith(mimeType, ";")) mimeType = `text/plain${mimeType}`;
   const { parseMimeType, serializeMimeType } = runtime.formDataInternals;
   const parsed = parseMimeType(mimeType);
   return { mimeType: parsed === null ? "text/plain;charset=US-ASCII" : serializeMimeType(parsed), body };
@@ -1127,7 +1130,7 @@ function fetch(input, init = undefined) {
     return PromiseReject(error);
   }
   if (signal !== undefined && signal.aborted) return PromiseReject(abortReason(signal));
-  if (args.url.startsWith("data:")) return fetchDataURL(args.url, signal);
+  if (MethodStartsWith(args.url, "data:")) return fetchDataURL(args.url, signal);
   // The response resolves with its head; a body not complete by then is read on demand (NativeBody).
   args.stream = true;
   if (content === null) return send(args, signal);
@@ -1195,7 +1198,7 @@ class RequestQueue {
       const task = { fn, resolve, reject, userSignal, controller: null, onAbort: null };
       if (userSignal !== undefined) {
         task.onAbort = () => {
-          const index = this.#waiting.indexOf(task);
+          const index = MethodIndexOf(this.#waiting, task);
           if (index === -1) return;
           ArrayPrototypeSplice(this.#waiting, index, 1);
           reject(abortReason(userSignal));
@@ -1306,7 +1309,7 @@ function queue(name, options) {
 }
 
 /// The `[name, value]` pairs of `headers` in the order they were added (no sorting, no combining).
-const headerPairs = (headers) => headersState(headers).list.map((entry) => [entry[0], entry[1]]);
+const headerPairs = (headers) => MethodMap(headersState(headers).list, (entry) => [entry[0], entry[1]]);
 
 plugin.shared.httpCore = { Headers, headersFrom, headerPairs, base64Encode, base64Decode, queue };
 

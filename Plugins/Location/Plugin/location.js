@@ -6,8 +6,8 @@ const PLUGIN = "Location";
 const BridgeError = runtime.BridgeError;
 // The built-ins as captured before the script ran: a script's `Map.prototype.get = ...` does not reach here.
 const {
-  ArrayIsArray, MathFloor, MathMax, MathMin, NumberIsNaN, ObjectAssign, ObjectDefineProperty, ObjectEntries,
-  ObjectGetOwnPropertyNames, PromisePrototypeThen, ReflectApply, SafeMap, SafeWeakMap,
+  ArrayIsArray, MathFloor, MathMax, MathMin, MethodIncludes, NumberIsNaN, ObjectAssign, ObjectDefineProperty,
+  ObjectEntries, ObjectGetOwnPropertyNames, PromisePrototypeThen, ReflectApply, SafeMap, SafeWeakMap,
 } = runtime.primordials;
 
 // The W3C Geolocation interfaces: not constructible by scripts; attributes are getters on the prototypes
@@ -32,7 +32,7 @@ function shape(Interface, map, attributes, constants = {}) {
     ObjectDefineProperty(proto, name, { get, set: undefined, enumerable: true, configurable: true });
   }
   for (const name of ObjectGetOwnPropertyNames(proto)) {
-    if (name !== "constructor" && !attributes.includes(name)) ObjectDefineProperty(proto, name, { enumerable: true });
+    if (name !== "constructor" && !MethodIncludes(attributes, name)) ObjectDefineProperty(proto, name, { enumerable: true });
   }
   for (const [name, value] of ObjectEntries(constants)) {
     ObjectDefineProperty(Interface, name, { value, enumerable: true });

@@ -8,9 +8,10 @@ const { BridgeError } = runtime;
 // The built-ins as captured before the script ran: a script's `Map.prototype.get = ...` does not reach here.
 const {
   Array: ArrayConstructor, ArrayIsArray, ArrayPrototypePop, ArrayPrototypePush, JSONStringify, MathMax, MathMin,
-  NumberIsSafeInteger, Object: ObjectConstructor, ObjectCreate, ObjectEntries, ObjectFreeze, ObjectGetPrototypeOf,
-  ObjectHasOwn, ObjectKeys, ObjectValues, PromisePrototypeThen, PromiseReject, SafeMap, SafeSet,
-  StringPrototypeIsWellFormed,
+  MethodEndsWith, MethodForEach, MethodIncludes, MethodJoin, MethodMap, MethodReplace, MethodSlice, MethodSome,
+  MethodSplit, MethodStartsWith, MethodTrim, NumberIsSafeInteger, Object: ObjectConstructor, ObjectCreate,
+  ObjectEntries, ObjectFreeze, ObjectGetPrototypeOf, ObjectHasOwn, ObjectKeys, ObjectValues, PromisePrototypeThen,
+  PromiseReject, RegExpPrototypeExec, RegExpPrototypeTest, SafeMap, SafeSet, StringPrototypeIsWellFormed,
 } = runtime.primordials;
 const schemas = new SafeMap();   // name -> { fields: {name: {type}}, options }
 const hooks = new SafeMap();     // name -> { after, before, resolve }
@@ -46,20 +47,20 @@ function convertCollection(isArray, name, value, options) {
     } catch (error) {
       if (!(error instanceof BridgeError) || error.code !== "DATA_FORMAT") throw error;
       for (const issue of error.data?.issues ?? []) {
-        ArrayPrototypePush(issues, { ...issue, path: at + (issue.path === "" || issue.path.startsWith("[") ? "" : ".") + issue.path });
+        ArrayPrototypePush(issues, { ...issue, path: at + (issue.path === "" || MethodStartsWith(issue.path, "[") ? "" : ".") + issue.path });
       }
       return undefined;
     }
   };
   let out;
   if (isArray) {
-    out = value.map((item, index) => convertItem(item, `[${index}]`));
+    out = MethodMap(value, (item, index) => convertItem(item, `[${index}]`));
   } else {
     out = {};
-    for (const key of ObjectKeys(value)) out[key] = convertItem(value[key], /^[A-Za-z_$][\w$]*$/.test(key) ? key : `[${JSONStringify(key)}]`);
+    for (const key of ObjectKeys(value)) out[key] = convertItem(value[key], RegExpPrototypeTest(/^[A-Za-z_$][\w$]*$/, key) ? key : `[${JSONStringify(key)}]`);
   }
   if (issues.length > 0) {
-    throw new BridgeError("DATA_FORMAT", `Invalid ${label}: ` + issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join("; "), {
+    throw new BridgeError("DATA_FORMAT", `Invalid ${label}: ` + MethodJoin(MethodMap(MethodSlice(issues, 0, 3), (i) => `${i.path}: ${i.message}`), "; "), {
       plugin: PLUGIN, action: "convert", data: { model: label, issues },
     });
   }
@@ -77,7 +78,7 @@ function sync(action, args) {
 /// The bridge cannot carry a value nested deeper than its JSON limit (`maxBridgeDepth` levels); such a call reports what the
 /// native converter reports for deep input instead: `TOO_DEEP` at the path where its depth limit is reached.
 function callError(error, args) {
-  if (error instanceof TypeError && /Nesting deeper than/.test(error.message) && args !== null &&
+  if (error instanceof TypeError && RegExpPrototypeTest(/Nesting deeper than/, error.message) && args !== null &&
       typeof args === "object" && "value" in args && typeof args.name === "string") {
     return tooDeep(args.name, args.value, (args.options && args.options.maxDepth) || defaultMaxDepth);
   }
@@ -107,7 +108,7 @@ function tooDeep(name, value, limit) {
   let path = "";
   for (let i = parts.length - 1; i >= 0; i--) {
     const part = parts[i];
-    path += part.startsWith("[") || path === "" ? part : "." + part;
+    path += MethodStartsWith(part, "[") || path === "" ? part : "." + part;
   }
   const issue = { path, code: "TOO_DEEP", message: `nesting deeper than ${limit} levels`, input: null };
   return new BridgeError("DATA_FORMAT", `${name}: ${path}: ${issue.message}`,
@@ -123,14 +124,14 @@ function checkName(name) {
 
 /// Model names a type description refers to ("[Room]", "Set<Room>", "{Room}", "Room?").
 function parseType(type) {
-  let t = type.trim();
-  if (t.endsWith("?")) return { kind: "optional", of: parseType(t.slice(0, -1)) };
-  if (t.endsWith("[]")) return { kind: "array", of: parseType(t.slice(0, -2)) };
-  if (t.startsWith("[") && t.endsWith("]")) return { kind: "array", of: parseType(t.slice(1, -1)) };
-  if (t.startsWith("Set<") && t.endsWith(">")) return { kind: "array", of: parseType(t.slice(4, -1)) };
-  if (t.startsWith("{") && t.endsWith("}")) return { kind: "map", of: parseType(t.slice(1, -1)) };
-  if (t.startsWith("Map<") && t.endsWith(">")) return { kind: "map", of: parseType(t.slice(4, -1)) };
-  if (/^[A-Z]/.test(t)) return { kind: "model", name: t };
+  let t = MethodTrim(type);
+  if (MethodEndsWith(t, "?")) return { kind: "optional", of: parseType(MethodSlice(t, 0, -1)) };
+  if (MethodEndsWith(t, "[]")) return { kind: "array", of: parseType(MethodSlice(t, 0, -2)) };
+  if (MethodStartsWith(t, "[") && MethodEndsWith(t, "]")) return { kind: "array", of: parseType(MethodSlice(t, 1, -1)) };
+  if (MethodStartsWith(t, "Set<") && MethodEndsWith(t, ">")) return { kind: "array", of: parseType(MethodSlice(t, 4, -1)) };
+  if (MethodStartsWith(t, "{") && MethodEndsWith(t, "}")) return { kind: "map", of: parseType(MethodSlice(t, 1, -1)) };
+  if (MethodStartsWith(t, "Map<") && MethodEndsWith(t, ">")) return { kind: "map", of: parseType(MethodSlice(t, 4, -1)) };
+  if (RegExpPrototypeTest(/^[A-Z]/, t)) return { kind: "model", name: t };
   return { kind: "scalar", name: t };
 }
 
@@ -162,7 +163,7 @@ function reachesHook(name, cache, test, seen = new SafeSet()) {
     const names = [];
     for (const type of ObjectValues(schema.fields)) modelsIn(type, names);
     if (disc) ArrayPrototypePush(names, ...ObjectValues(disc.mapping));
-    result = names.some((n) => reachesHook(n, cache, test, seen));
+    result = MethodSome(names, (n) => reachesHook(n, cache, test, seen));
   }
   cache.set(name, result);
   return result;
@@ -223,7 +224,7 @@ function project(type, value, depth) {
   if (value === null || value === undefined || typeof value !== "object" || depth > maxBridgeDepth) return value;
   switch (type.kind) {
     case "optional": return project(type.of, value, depth);
-    case "array": return ArrayIsArray(value) ? value.map((v) => project(type.of, v, depth + 1)) : value;
+    case "array": return ArrayIsArray(value) ? MethodMap(value, (v) => project(type.of, v, depth + 1)) : value;
     case "map": {
       const out = {};
       for (const key of ObjectKeys(value)) out[key] = project(type.of, value[key], depth + 1);
@@ -267,7 +268,7 @@ function runsPrepass(name) {
 }
 
 function typeRunsPrepass(type) {
-  return modelsIn(type, []).some((n) => runsPrepass(n));
+  return MethodSome(modelsIn(type, []), (n) => runsPrepass(n));
 }
 
 function keysOf(name) {
@@ -286,9 +287,9 @@ function isPlainObject(value) {
 /// Reads a candidate key (a literal key first, then a dotted path), or undefined.
 function readKey(object, key) {
   if (ObjectHasOwn(object, key)) return object[key];
-  if (!key.includes(".")) return undefined;
+  if (!MethodIncludes(key, ".")) return undefined;
   let current = object;
-  for (const part of key.split(".")) {
+  for (const part of MethodSplit(key, ".")) {
     if (!isPlainObject(current) || !ObjectHasOwn(current, part)) return undefined;
     current = current[part];
   }
@@ -297,9 +298,9 @@ function readKey(object, key) {
 
 /// A copy of `object` with `key` (a literal key, else a dotted path) set to `value`.
 function writeKey(object, key, value) {
-  if (ObjectHasOwn(object, key) || !key.includes(".")) return { ...object, [key]: value };
-  const [first, ...rest] = key.split(".");
-  return { ...object, [first]: writeKey(object[first], rest.join("."), value) };
+  if (ObjectHasOwn(object, key) || !MethodIncludes(key, ".")) return { ...object, [key]: value };
+  const [first, ...rest] = MethodSplit(key, ".");
+  return { ...object, [first]: writeKey(object[first], MethodJoin(rest, "."), value) };
 }
 
 /// Runs the `before`/`resolve` hooks in `value` (of `type`); returns the value to convert.
@@ -314,7 +315,7 @@ function prepare(type, value, depth, path, resolved) {
         const item = value[i];
         const next = prepare(type.of, item, depth + 1, `${path}[${i}]`, resolved);
         if (next !== item) {
-          if (out === value) out = value.slice();
+          if (out === value) out = MethodSlice(value);
           out[i] = next;
         }
       }
@@ -473,34 +474,34 @@ function compileModel(name, plans, fns) {
       }
     }
   }
-  const present = [...keyVars.values()].map((k) => `(${k} !== undefined)`).join(" + ") || "0";
+  const present = MethodJoin(MethodMap([...keyVars.values()], (k) => `(${k} !== undefined)`), " + ") || "0";
   ArrayPrototypePush(lines, `if (keys(o).length !== ${present}) return B;`);
   const out = [];
-  plan.fields.forEach((field, index) => {
+  MethodForEach(plan.fields, (field, index) => {
     const r = `r${index}`;
     const optional = typeof field.type === "object" && field.type.optional !== undefined;
-    const [v, ...others] = field.keys.map((key) => keyVars.get(key));
+    const [v, ...others] = MethodMap(field.keys, (key) => keyVars.get(key));
     ArrayPrototypePush(lines, `let ${r};`);
     let absent;
     if (!field.required) {
       absent = `${r} = null;`;
     } else if (optional) {
       // Required but nullable: an explicit null (under any key) converts to null; missing everywhere is an issue.
-      absent = `if (${[v, ...others].map((x) => `${x} === null`).join(" || ")}) ${r} = null; else return B;`;
+      absent = `if (${MethodJoin(MethodMap([v, ...others], (x) => `${x} === null`), " || ")}) ${r} = null; else return B;`;
     } else {
       absent = "return B;";
     }
-    const otherChecks = others.map((w) => `if (${w} !== undefined && ${w} !== null) return B;`).join(" ");
+    const otherChecks = MethodJoin(MethodMap(others, (w) => `if (${w} !== undefined && ${w} !== null) return B;`), " ");
     ArrayPrototypePush(lines, `if (${v} === undefined || ${v} === null) { ${otherChecks} ${absent} } else { ${gen(field.type, v, r, true)} }`);
     ArrayPrototypePush(out, `${JSONStringify(field.name)}: ${r}`);
   });
   // Joined with "a" so that surrogates of neighbouring strings cannot pair up; a null result joins as "null",
   // which is harmless.
-  if (deferredStrings.length !== 0) ArrayPrototypePush(lines, `if (!wellFormed("" + ${deferredStrings.join(' + "a" + ')})) return B;`);
-  ArrayPrototypePush(lines, `return { ${out.join(", ")} };`);
-  const body = lines.join("\n");
+  if (deferredStrings.length !== 0) ArrayPrototypePush(lines, `if (!wellFormed("" + ${MethodJoin(deferredStrings, ' + "a" + ')})) return B;`);
+  ArrayPrototypePush(lines, `return { ${MethodJoin(out, ", ")} };`);
+  const body = MethodJoin(lines, "\n");
   const factory = new Function("B", "F", "OP", "AP", "getProto", "isArray", "isSafeInteger", "NL", "URL_BAD", "keys",
-    "wellFormed", `return function fast_${name.replace(/[^A-Za-z0-9_]/g, "_")}(o, d) {\n${body}\n};`);
+    "wellFormed", `return function fast_${MethodReplace(name, /[^A-Za-z0-9_]/g, "_")}(o, d) {\n${body}\n};`);
   return factory(BAIL, fns, OBJECT_PROTO, ARRAY_PROTO, getProto, isArray, isSafeInteger, nullLikes, URL_BAD, ObjectKeys,
     StringPrototypeIsWellFormed);
 }
@@ -570,7 +571,7 @@ const Model = {
   /// array of models and `"{User}"` an object of them (YYModel's modelArrayWithClass /
   /// modelDictionaryWithClass), every item as `Model.convert("User", item)` would, issues under `[i]` / `key`.
   convert(name, value, options) {
-    const collection = typeof name === "string" ? COLLECTION.exec(name) : null;
+    const collection = typeof name === "string" ? RegExpPrototypeExec(COLLECTION, name) : null;
     if (collection !== null) return convertCollection(collection[1] === "[", collection[2], value, options);
     let input = value, resolved = null;
     if (hooks.size !== 0) [input, resolved] = prepareInput(name, value);
