@@ -15,6 +15,11 @@ const specialSchemes = { ftp: 21, file: null, http: 80, https: 443, ws: 80, wss:
 const isSpecialScheme = (scheme) => ObjectHasOwn(specialSchemes, scheme);
 const defaultPort = (scheme) => (isSpecialScheme(scheme) ? specialSchemes[scheme] : null);
 const toUSV = (value) => MethodToWellFormed(`${value}`);
+// Per-code-point tests of the parser's loop, with operators only (no built-in a script could replace, and no
+// call per character).
+const isDigitChar = (c) => c >= '0' && c <= '9' && c.length === 1;
+const isAlphaChar = (c) => ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) && c.length === 1;
+const asciiLower = (c) => (c >= 'A' && c <= 'Z' && c.length === 1 ? StringFromCharCode(MethodCharCodeAt(c, 0) + 32) : c);
 
 // Percent-encode sets as lookup tables over ASCII (every code point above U+007E is in every set).
 function extendSet(base, chars) {
@@ -111,8 +116,8 @@ function parseIPv4(host) {
 function parseIPv6(input) {
   const address = [0, 0, 0, 0, 0, 0, 0, 0];
   const at = (i) => input[i] ?? '';
-  const isHex = (ch) => RegExpPrototypeTest(/^[0-9a-fA-F]$/, ch);
-  const isDigit = (ch) => RegExpPrototypeTest(/^[0-9]$/, ch);
+  const isHex = (ch) => isDigitChar(ch) || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
+  const isDigit = isDigitChar;
   let piece = 0;
   let compress = null;
   let p = 0;
@@ -256,8 +261,8 @@ function basicParse(input, base = null, url = null, override = null) {
     const endOfAuthority = c === undefined || c === '/' || c === '?' || c === '#' || (c === '\\' && special());
     switch (state) {
       case S.SCHEME_START:
-        if (c !== undefined && RegExpPrototypeTest(/[A-Za-z]/, c)) {
-          buffer += MethodToLowerCase(c);
+        if (c !== undefined && isAlphaChar(c)) {
+          buffer += asciiLower(c);
           state = S.SCHEME;
         } else if (override) return FAILURE;
         else {
@@ -266,7 +271,7 @@ function basicParse(input, base = null, url = null, override = null) {
         }
         break;
       case S.SCHEME:
-        if (c !== undefined && RegExpPrototypeTest(/[A-Za-z0-9+\-.]/, c)) buffer += MethodToLowerCase(c);
+        if (c !== undefined && (isAlphaChar(c) || isDigitChar(c) || c === '+' || c === '-' || c === '.')) buffer += asciiLower(c);
         else if (c === ':') {
           if (override) {
             if (special() !== isSpecialScheme(buffer)) return url;
@@ -405,7 +410,7 @@ function basicParse(input, base = null, url = null, override = null) {
         }
         break;
       case S.PORT:
-        if (c !== undefined && RegExpPrototypeTest(/[0-9]/, c)) buffer += c;
+        if (c !== undefined && isDigitChar(c)) buffer += c;
         else if (endOfAuthority || override) {
           if (buffer !== '') {
             const port = parseInt(buffer, 10);
