@@ -55,7 +55,8 @@ let package = Package(
             pkgConfig: "javascriptcoregtk-4.1",
             providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
         ),
-        // The sanitizers' default options (C: built without their instrumentation), linked into the engine.
+        // The sanitizers' default options (C: built without their instrumentation), linked into the engine, and
+        // which sanitizer a build has (for the test kit's time bounds).
         .target(name: "CSanitizerDefaults"),
         // The foundation every module builds on: JSON values, errors with codes, the clock. Plugins' domain
         // cores import only this, so the compiler keeps them free of the bridge.
@@ -86,7 +87,7 @@ let package = Package(
             dependencies: ["CJavaScriptCore", "CSanitizerDefaults", "JSBridgeCore", "JSBridgeScripts"] + nioLoops
         ),
         // Headless test kit for plugin authors: no built-in plugin in it.
-        .target(name: "JSBridgeTesting", dependencies: ["JSBridge", "JSBridgeCore"]),
+        .target(name: "JSBridgeTesting", dependencies: ["CSanitizerDefaults", "JSBridge", "JSBridgeCore"]),
         // The command line (flags, exit codes, --help and --typings from the plugins' declarations) as a
         // library, for `jsbridge` and users' own runtimes.
         .target(name: "JSBridgeCLI", dependencies: ["JSBridge", "CJavaScriptCore"]),

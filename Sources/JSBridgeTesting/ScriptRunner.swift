@@ -35,7 +35,7 @@ public enum ScriptRunner {
         options: BridgeHost.Options = .testing(),
         arguments: [String] = [],
         environment: [String: String] = [:],
-        timeout: Duration = .seconds(60)
+        timeout: Duration = Sanitizer.scaled(.seconds(60))
     ) async -> ScriptResult {
         await run(
             .eval(code), plugins: plugins, options: options, arguments: arguments, environment: environment,
@@ -49,7 +49,7 @@ public enum ScriptRunner {
         options: BridgeHost.Options = .testing(),
         arguments: [String] = [],
         environment: [String: String] = [:],
-        timeout: Duration = .seconds(60)
+        timeout: Duration = Sanitizer.scaled(.seconds(60))
     ) async -> ScriptResult {
         let host = BridgeHost(options: options)
         for plugin in plugins {

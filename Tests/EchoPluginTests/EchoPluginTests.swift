@@ -64,7 +64,7 @@ import Testing
             for try await value in try echo.stream("ticks", ["count": 1000, "intervalMs": 10]) { seen.append(value) }
             return seen
         }
-        try await clock.waitForSleepers()
+        try await clock.waitForSleepers(timeout: Sanitizer.scaled(.seconds(30)))
         consumer.cancel()
         // The producer's sleep is cancelled: nobody sleeps on the clock any more.
         #expect(await eventually { clock.sleeperCount == 0 })

@@ -1,2 +1,7 @@
-// The sanitizers' default-option hooks (defaults.c) are found by the sanitizer runtimes by name; nothing calls
-// them from Swift, so this module has no API.
+#ifndef JSB_SANITIZER_DEFAULTS_H
+#define JSB_SANITIZER_DEFAULTS_H
+
+/// The sanitizer this code was built with: 0 none, 1 AddressSanitizer, 2 ThreadSanitizer.
+int jsb_sanitizer_kind(void);
+
+#endif
