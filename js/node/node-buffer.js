@@ -5,13 +5,16 @@
 
 const {
   ArrayIsArray, ArrayPrototypePush, Error, FunctionPrototypeCall, MathFloor, MathMax, MathMin, MethodIncludes,
-  MethodIndexOf, MethodReplace, MethodSlice, NumberIsInteger, NumberPrototypeToString, ObjectAssign,
+  MethodIndexOf, MethodReplace, MethodSlice, NumberIsInteger, NumberPrototypeToString, ObjectAssign, ObjectCreate,
   ObjectDefineProperty, ObjectGetPrototypeOf, ObjectKeys, ObjectSetPrototypeOf, RangeError, ReflectApply, String,
   StringFromCharCode, StringPrototypeCharCodeAt, StringPrototypeToLowerCase, TypeError, TypedArrayPrototypeFill,
   TypedArrayPrototypeIndexOf, TypedArrayPrototypeLastIndexOf, TypedArrayPrototypeSet,
 } = internal.primordials;
 const { invalidArgType, invalidArgValue, outOfRange, make } = internal.nodeErrors;
-const { bufferUTF8Encode, bufferUTF8Write, bufferUTF8Decode, bufferBase64Encode, bufferBase64Decode } = internal;
+const {
+  bufferUTF8Encode, bufferUTF8Write, bufferUTF8Decode, bufferBase64Encode, bufferBase64Decode, bufferLatin1Encode,
+  bufferUTF16LEEncode, bufferHexDecode,
+} = internal;
 
 const kMaxLength = 2 ** 32;
 const kStringMaxLength = 2 ** 29 - 24;
@@ -42,47 +45,32 @@ function normalizeEncoding(encoding) {
 
 const hexDigits = [];
 for (let i = 0; i < 256; i++) ArrayPrototypePush(hexDigits, (i < 16 ? "0" : "") + NumberPrototypeToString(i, 16));
-const hexValue = (code) => (code >= 48 && code <= 57 ? code - 48 : code >= 97 && code <= 102 ? code - 87
-  : code >= 65 && code <= 70 ? code - 55 : -1);
+
+const ASCII_CODES = ObjectCreate(null);
+for (let code = 0; code < 128; code++) ASCII_CODES[StringFromCharCode(code)] = code;
 
 /// The bytes of `string` in `encoding`, as a Buffer.
 function encode(string, encoding) {
   switch (encoding) {
     case "utf8": {
-      // Short strings stay in JavaScript: a native call costs more than the loop.
-      if (string.length > SHORT) return new FastBuffer(bufferUTF8Encode(string));
-      const length = utf8Length(string);
-      const bytes = new FastBuffer(length);
-      if (length === string.length) for (let i = 0; i < length; i++) bytes[i] = StringPrototypeCharCodeAt(string, i);
-      else bufferUTF8Write(string, bytes.buffer, 0, length);
-      return bytes;
+      // Short ASCII strings stay in JavaScript: a native call costs more than the loop. `ASCII_CODES[ch]`
+      // reads a code unit without calling a built-in (an uncurried `charCodeAt` costs more than the call).
+      if (string.length <= SHORT) {
+        const bytes = new FastBuffer(string.length);
+        let i = 0;
+        for (; i < string.length; i++) {
+          const code = ASCII_CODES[string[i]];
+          if (code === undefined) break;
+          bytes[i] = code;
+        }
+        if (i === string.length) return bytes;
+      }
+      return new FastBuffer(bufferUTF8Encode(string));
     }
     case "base64": case "base64url": return new FastBuffer(bufferBase64Decode(string));
-    case "hex": {
-      const length = string.length >>> 1;
-      const bytes = new FastBuffer(length);
-      let i = 0;
-      for (; i < length; i++) {
-        const high = hexValue(StringPrototypeCharCodeAt(string, 2 * i)), low = hexValue(StringPrototypeCharCodeAt(string, 2 * i + 1));
-        if (high < 0 || low < 0) break;
-        bytes[i] = high * 16 + low;
-      }
-      return i === length ? bytes : new FastBuffer(bytes.buffer, 0, i);
-    }
-    case "utf16le": {
-      const bytes = new FastBuffer(string.length * 2);
-      for (let i = 0; i < string.length; i++) {
-        const code = StringPrototypeCharCodeAt(string, i);
-        bytes[2 * i] = code & 255;
-        bytes[2 * i + 1] = code >>> 8;
-      }
-      return bytes;
-    }
-    default: { // latin1, ascii
-      const bytes = new FastBuffer(string.length);
-      for (let i = 0; i < string.length; i++) bytes[i] = StringPrototypeCharCodeAt(string, i);
-      return bytes;
-    }
+    case "hex": return new FastBuffer(bufferHexDecode(string));
+    case "utf16le": return new FastBuffer(bufferUTF16LEEncode(string));
+    default: return new FastBuffer(bufferLatin1Encode(string)); // latin1, ascii
   }
 }
 

@@ -126,6 +126,32 @@ extension JSRuntime {
                 NodeCodecs.base64Encode(UnsafeBufferPointer(range), into: $0, url: url)
             }
         }
+        // bufferLatin1Encode(string) → ArrayBuffer: each UTF-16 unit's low byte (Node's "latin1" and "ascii").
+        defineNative("bufferLatin1Encode") { [unowned(unsafe) self] call throws(NativeError) in
+            withUTF16(call, 0) { units in
+                let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, units.count))
+                for (i, unit) in units.enumerated() { bytes[i] = UInt8(truncatingIfNeeded: unit) }
+                return makeArrayBuffer(bytes, count: units.count)
+            }
+        }
+        // bufferUTF16LEEncode(string) → ArrayBuffer: each UTF-16 unit, little-endian.
+        defineNative("bufferUTF16LEEncode") { [unowned(unsafe) self] call throws(NativeError) in
+            withUTF16(call, 0) { units in
+                let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, units.count * 2))
+                for (i, unit) in units.enumerated() {
+                    bytes[2 * i] = UInt8(truncatingIfNeeded: unit)
+                    bytes[2 * i + 1] = UInt8(truncatingIfNeeded: unit >> 8)
+                }
+                return makeArrayBuffer(bytes, count: units.count * 2)
+            }
+        }
+        // bufferHexDecode(string) → ArrayBuffer: digit pairs up to the first pair that is not hex (as Node).
+        defineNative("bufferHexDecode") { [unowned(unsafe) self] call throws(NativeError) in
+            withUTF16(call, 0) { units in
+                let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, units.count / 2))
+                return makeArrayBuffer(bytes, count: NodeCodecs.hexDecode(units, into: bytes))
+            }
+        }
         // bufferBase64Decode(string) → ArrayBuffer (either alphabet; other characters skipped, as Node).
         defineNative("bufferBase64Decode") { [unowned(unsafe) self] call throws(NativeError) in
             withUTF16(call, 0) { units in
@@ -334,6 +360,26 @@ enum NodeCodecs {
             }
             return written
         }
+    }
+
+    /// Decodes pairs of hex digits (either case) until a pair that is not one; returns the bytes written.
+    static func hexDecode(_ units: UnsafeBufferPointer<UInt16>, into output: UnsafeMutablePointer<UInt8>) -> Int {
+        func value(_ unit: UInt16) -> UInt8? {
+            switch unit {
+            case 48...57: UInt8(unit - 48)
+            case 65...70: UInt8(unit - 55)
+            case 97...102: UInt8(unit - 87)
+            default: nil
+            }
+        }
+        var written = 0
+        while 2 * written + 1 < units.count, let high = value(units[2 * written]),
+            let low = value(units[2 * written + 1])
+        {
+            output[written] = high << 4 | low
+            written += 1
+        }
+        return written
     }
 
     /// Decodes base64 or base64url, skipping characters outside both alphabets and stopping at "=" (as Node).
