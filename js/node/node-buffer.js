@@ -121,14 +121,15 @@ function asciiChunk(chunk) {
 }
 
 function utf8Length(string) {
+  // Code units compared as one-unit strings: operators only (no call per character; see ASCII_CODES).
   let length = 0;
   for (let i = 0; i < string.length; i++) {
-    const c = StringPrototypeCharCodeAt(string, i);
-    if (c < 0x80) length += 1;
-    else if (c < 0x800) length += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < string.length) {
-      const next = StringPrototypeCharCodeAt(string, i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
+    const c = string[i];
+    if (c < "\u0080") length += 1;
+    else if (c < "\u0800") length += 2;
+    else if (c >= "\uD800" && c <= "\uDBFF" && i + 1 < string.length) {
+      const next = string[i + 1];
+      if (next >= "\uDC00" && next <= "\uDFFF") {
         length += 4;
         i++;
       } else {
