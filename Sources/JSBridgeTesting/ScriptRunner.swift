@@ -35,7 +35,7 @@ public enum ScriptRunner {
         options: BridgeHost.Options = .testing(),
         arguments: [String] = [],
         environment: [String: String] = [:],
-        timeout: Duration = Sanitizer.scaled(.seconds(60))
+        timeout: Duration = .seconds(60)
     ) async -> ScriptResult {
         await run(
             .eval(code), plugins: plugins, options: options, arguments: arguments, environment: environment,
@@ -43,13 +43,16 @@ public enum ScriptRunner {
     }
 
     /// Runs `script` with `plugins` on a fresh host, on a dedicated JS thread.
+    ///
+    /// `timeout` is the run's time limit in a plain build; under a sanitizer it is stretched by
+    /// ``Sanitizer/slowdown``, so a limit chosen to catch a hang does not end a slow but healthy run.
     public static func run(
         _ script: Script,
         plugins: [any BridgePlugin] = [],
         options: BridgeHost.Options = .testing(),
         arguments: [String] = [],
         environment: [String: String] = [:],
-        timeout: Duration = Sanitizer.scaled(.seconds(60))
+        timeout: Duration = .seconds(60)
     ) async -> ScriptResult {
         let host = BridgeHost(options: options)
         for plugin in plugins {
@@ -65,7 +68,8 @@ public enum ScriptRunner {
                 let runtime = JSRuntime(
                     host: host,
                     options: RuntimeOptions(
-                        arguments: arguments, environment: environment, timeout: timeout, output: output))
+                        arguments: arguments, environment: environment, timeout: Sanitizer.scaled(timeout),
+                        output: output))
                 let code = runtime.run(script)
                 continuation.resume(
                     returning: ScriptResult(

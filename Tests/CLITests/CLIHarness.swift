@@ -1,5 +1,6 @@
 import Foundation
 import JSBridgeBase
+import JSBridgeTesting
 import Synchronization
 import Testing
 
@@ -137,7 +138,8 @@ enum CLI {
     ///   `SWIFT_BACKTRACE=enable=no`.
     /// - `workingDirectory`: default `$TMP` (the sandbox itself).
     /// - `$TMP`, `$SPECS` in arguments, environment values and the working directory are expanded.
-    /// - `timeLimit`: the process is killed (and `timedOut` set) after this many seconds.
+    /// - `timeLimit`: the process is killed (and `timedOut` set) after this many seconds (stretched by
+    ///   `Sanitizer.slowdown` under a sanitizer).
     /// - `binary`: another binary to run instead of the built `jsbridge`.
     /// - `stdin`: the bytes the process reads on its standard input (default: none, `/dev/null`).
     static func run(
@@ -209,7 +211,7 @@ enum CLI {
                 }
                 let pid = process.processIdentifier
                 let watchdog = Task.detached {
-                    guard (try? await Task.sleep(for: .seconds(timeLimit))) != nil else { return }
+                    guard (try? await Task.sleep(for: Sanitizer.scaled(.seconds(timeLimit)))) != nil else { return }
                     if !state.finished.load(ordering: .acquiring) {
                         state.timedOut.store(true, ordering: .releasing)
                         kill(pid, SIGKILL)

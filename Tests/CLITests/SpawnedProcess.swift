@@ -1,6 +1,7 @@
 import CJavaScriptCore
 import Foundation
 import JSBridgeBase
+import JSBridgeTesting
 
 #if canImport(Glibc)
     import Glibc
@@ -103,9 +104,9 @@ final class SpawnedProcess: Sendable {
     var stdout: String { out.data.withLock { String(decoding: $0, as: UTF8.self) } }
     var stderr: String { err.data.withLock { String(decoding: $0, as: UTF8.self) } }
 
-    /// Waits until stdout contains `text`; false after `seconds`.
+    /// Waits until stdout contains `text`; false after `seconds` (stretched by `Sanitizer.slowdown`).
     func waitForOutput(_ text: String, seconds: Double = 20) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Date().addingTimeInterval(seconds * Double(Sanitizer.slowdown))
         while Date() < deadline {
             if stdout.contains(text) { return true }
             try? await Task.sleep(for: .milliseconds(20))
@@ -113,9 +114,9 @@ final class SpawnedProcess: Sendable {
         return stdout.contains(text)
     }
 
-    /// Waits until stderr contains `text`; false after `seconds`.
+    /// Waits until stderr contains `text`; false after `seconds` (stretched by `Sanitizer.slowdown`).
     func waitForError(_ text: String, seconds: Double = 20) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Date().addingTimeInterval(seconds * Double(Sanitizer.slowdown))
         while Date() < deadline {
             if stderr.contains(text) { return true }
             try? await Task.sleep(for: .milliseconds(20))
@@ -125,9 +126,10 @@ final class SpawnedProcess: Sendable {
 
     func send(_ signo: Int32) { kill(pid, signo) }
 
-    /// The next change of state (exit, death, stop); nil after `seconds` (the process is then killed).
+    /// The next change of state (exit, death, stop); nil after `seconds`, stretched by `Sanitizer.slowdown`
+    /// (the process is then killed).
     func waitForStatus(seconds: Double = 20) async -> Status? {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Date().addingTimeInterval(seconds * Double(Sanitizer.slowdown))
         while Date() < deadline {
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG | WUNTRACED)
