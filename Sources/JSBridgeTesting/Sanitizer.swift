@@ -25,10 +25,12 @@ public enum Sanitizer: Sendable {
         }
     }
 
-    /// Whether a running JavaScript loop can not be stopped here (by `--timeout`, a test's time limit or a
-    /// second SIGINT): under ThreadSanitizer. JavaScriptCore interrupts a running loop by sending its thread a
-    /// signal, and ThreadSanitizer delivers a signal only when the thread calls a function it intercepts,
-    /// which a JIT-compiled loop never does (the suite hung in `while (true) {}` with a one-second limit).
+    /// Whether running JavaScript can not be interrupted here (to stop it for `--timeout`, a test's time limit
+    /// or a second SIGINT): under ThreadSanitizer. JavaScriptCore interrupts running JavaScript by sending its
+    /// thread a signal and waiting for the handler, and ThreadSanitizer delivers a signal only when the thread
+    /// calls a function it intercepts, which JIT-compiled code or a spinning lock never does: the suite hung in
+    /// `while (true) {}` with a one-second limit, and in a script that was allocating while the time-limit
+    /// watchdog (armed with any limit) asked to interrupt it. ``ScriptRunner`` arms no time limit here.
     public static var stopsNoRunningLoop: Bool { active == .thread }
 
     /// `bound` stretched by ``slowdown``.

@@ -44,8 +44,9 @@ public enum ScriptRunner {
 
     /// Runs `script` with `plugins` on a fresh host, on a dedicated JS thread.
     ///
-    /// `timeout` is the run's time limit in a plain build; under a sanitizer it is stretched by
-    /// ``Sanitizer/slowdown``, so a limit chosen to catch a hang does not end a slow but healthy run.
+    /// `timeout` is the run's time limit in a plain build. Under AddressSanitizer it is stretched by
+    /// ``Sanitizer/slowdown``, so a limit chosen to catch a hang does not end a slow but healthy run; under
+    /// ThreadSanitizer none is armed (``Sanitizer/stopsNoRunningLoop``).
     public static func run(
         _ script: Script,
         plugins: [any BridgePlugin] = [],
@@ -62,14 +63,14 @@ public enum ScriptRunner {
                 return ScriptResult(stdout: "", stderr: "\(error)\n", exitCode: 2, uncaughtErrors: [])
             }
         }
+        let limit = Sanitizer.stopsNoRunningLoop ? nil : Sanitizer.scaled(timeout)
         return await withCheckedContinuation { continuation in
             let thread = Thread {
                 let output = CapturedOutput()
                 let runtime = JSRuntime(
                     host: host,
                     options: RuntimeOptions(
-                        arguments: arguments, environment: environment, timeout: Sanitizer.scaled(timeout),
-                        output: output))
+                        arguments: arguments, environment: environment, timeout: limit, output: output))
                 let code = runtime.run(script)
                 continuation.resume(
                     returning: ScriptResult(
