@@ -319,8 +319,9 @@ import Testing
               await fetch(base + "/slow", { signal: AbortSignal.any([c2.signal]) }).catch((e) => console.log(e === reason));
               await fetch(base + "/text", { signal: AbortSignal.abort() }).catch((e) => console.log("pre", e.name));
               const c3 = new AbortController();
-              setTimeout(() => c3.abort(), 400);
-              await fetch(base + "/trickle", { signal: c3.signal }).then((r) => r.text()).catch((e) => console.log("mid-body", e.name));
+              await fetch(base + "/trickle", { signal: c3.signal })
+                .then((r) => { setTimeout(() => c3.abort(), 200); return r.text(); })
+                .catch((e) => console.log("mid-body", e.name));
               console.log("pending", bridge.pendingCalls, Date.now() - started < 30000);
             })();
             """,
