@@ -318,7 +318,7 @@ import Testing
             """
             const Slow = HTTP.dao({ name: "Slow", baseURL: base, path: "/slow-body", timeout: { totalMs: 200, connectMs: 1000 } });
             const started = Date.now();
-            Slow.send().catch((e) => console.log(e.domain, e.code, Date.now() - started < 2000));
+            Slow.send().catch((e) => console.log(e.domain, e.code, Date.now() - started < \(2000 * Sanitizer.slowdown)));
             """,
             routes: { server in
                 server.route("/slow-body") { _ in .chunked(["a", "b", "c"], interval: .seconds(1)) }
@@ -655,7 +655,7 @@ import Testing
               const answer = await Put.request({ doc: { path: "\(directory)/note.txt" } });
               console.log(answer.status, answer.attempts, answer.data.includes("file body"));
               const started = Date.now();
-              try { await Slow.send({ doc: { data: "x" } }); } catch (e) { console.log(e.domain, e.code, Date.now() - started < 3000); }
+              try { await Slow.send({ doc: { data: "x" } }); } catch (e) { console.log(e.domain, e.code, Date.now() - started < \(3000 * Sanitizer.slowdown)); }
             })();
             """,
             permissions: Permissions(allowing: .net, .read),

@@ -311,7 +311,7 @@ import Testing
               const controller = new AbortController();
               setTimeout(() => controller.abort(), 300);
               await fetch(base + "/slow", { signal: controller.signal })
-                .catch((e) => console.log(e.name, e instanceof DOMException, Date.now() - started < 9000));
+                .catch((e) => console.log(e.name, e instanceof DOMException, Date.now() - started < \(9000 * Sanitizer.slowdown)));
               await fetch(base + "/slow", { signal: AbortSignal.timeout(300) }).catch((e) => console.log(e.name));
               const reason = new Error("mine");
               const c2 = new AbortController();
@@ -322,7 +322,7 @@ import Testing
               await fetch(base + "/trickle", { signal: c3.signal })
                 .then((r) => { setTimeout(() => c3.abort(), 200); return r.text(); })
                 .catch((e) => console.log("mid-body", e.name));
-              console.log("pending", bridge.pendingCalls, Date.now() - started < 30000);
+              console.log("pending", bridge.pendingCalls, Date.now() - started < \(30000 * Sanitizer.slowdown));
             })();
             """,
             routes: { server in
@@ -359,7 +359,7 @@ import Testing
             const c = new AbortController();
             setTimeout(() => c.abort(), 1000);
             const started = Date.now();
-            fetch("http://a.test/", { signal: c.signal }).catch((e) => console.log(e.name, Date.now() - started < 5000));
+            fetch("http://a.test/", { signal: c.signal }).catch((e) => console.log(e.name, Date.now() - started < \(5000 * Sanitizer.slowdown)));
             """, plugins: [HTTPPlugin(transport: transport)], options: Self.allowAll, timeout: .seconds(10))
         #expect(result.lines == ["AbortError true"])
         #expect(result.exitCode == 0)

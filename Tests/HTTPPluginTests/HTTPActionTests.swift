@@ -259,10 +259,11 @@ import Testing
     @Test func liveTransportMapsNetworkFailures() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/reset") { _ in .reset(contentLength: 1000, sending: "partial") }
-        server.route("/slow") { _ in .text("late", delay: .seconds(20)) }
+        server.route("/slow") { _ in .text("late", delay: Sanitizer.scaled(.seconds(20))) }
         // A head timeout that a loaded machine (other tests stream a gigabyte meanwhile) cannot hit by accident.
+        let timeoutMs = JSONValue.number(Double(2000 * Sanitizer.slowdown))
         let tester = try await PluginTester(
-            HTTPPlugin(), options: .testing(configuration: ["HTTP": ["timeoutMs": 2000]], permissions: .all))
+            HTTPPlugin(), options: .testing(configuration: ["HTTP": ["timeoutMs": timeoutMs]], permissions: .all))
         let reset = await #expect(throws: BridgeError.self) {
             try await tester.call("request", ["url": .string(server.url("/reset"))])
         }
