@@ -150,8 +150,10 @@ import Testing
     @Test func aCallbackThatThrowsIsAnUncaughtError() async {
         let result = await runScript(
             #"""
-            cordova.exec(() => { throw new Error("callback broke"); }, null, "Echo", "echo", [{}]);
-            setTimeout(() => console.log("never"), 5000);
+            cordova.exec(() => {
+              setTimeout(() => console.log("never"), 0);
+              throw new Error("callback broke");
+            }, null, "Echo", "echo", [{}]);
             """#)
         #expect(result.exitCode == 1)
         #expect(result.uncaughtErrors.count == 1)
