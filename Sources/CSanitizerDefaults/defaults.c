@@ -13,10 +13,18 @@
 // process (its VM-wide tables), which LeakSanitizer reports at exit.
 HOOK const char *__lsan_default_suppressions(void) { return "leak:libjavascriptcoregtk-4.1.so.0\n"; }
 
-// glibc's name of the running program (declared here: this module has no C includes).
-extern char *program_invocation_short_name;
+// The helpers the hooks call are built without instrumentation too: AddressSanitizer's checks read shadow
+// memory that is not mapped yet while the runtime starts (an instrumented helper crashed there).
+#define UNINSTRUMENTED __attribute__((disable_sanitizer_instrumentation))
 
-static int ends_with(const char *text, const char *suffix) {
+// The path the program was started with, from the kernel's auxiliary vector: set before any code runs,
+// whereas glibc sets `program_invocation_short_name` only after the sanitizer runtimes have read their
+// options. Declared here: this module has no C includes.
+extern unsigned long getauxval(unsigned long type);
+#define JSB_AT_EXECFN 31
+
+UNINSTRUMENTED static int ends_with(const char *text, const char *suffix) {
+    if (!text) return 0;
     const char *t = text, *s = suffix;
     while (*t) t++;
     while (*s) s++;
@@ -33,7 +41,7 @@ static int ends_with(const char *text, const char *suffix) {
 // state) are reported at exit. The `jsbridge` processes the CLI tests start keep it on, and per-call leaks
 // are measured by RSS over a million calls (Benchmarks).
 HOOK const char *__lsan_default_options(void) {
-    return ends_with(program_invocation_short_name, ".xctest") ? "print_suppressions=0:detect_leaks=0"
+    return ends_with((const char *)getauxval(JSB_AT_EXECFN), ".xctest") ? "print_suppressions=0:detect_leaks=0"
                                                                 : "print_suppressions=0";
 }
 
