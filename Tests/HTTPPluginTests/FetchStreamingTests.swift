@@ -175,6 +175,56 @@ import Testing
         #expect(result.exitCode == 0)
     }
 
+    /// A transport whose response body gives "ab", then waits; cancelled, its body ends quietly (as a
+    /// transport may end a stream whose request it dropped), which must not read as the body's end.
+    static func quietlyEndingTransport() -> RecordingHTTPTransport {
+        RecordingHTTPTransport { _ in
+            let body = HTTPResponseBody {
+                let sent = Locked(false)
+                return {
+                    if !sent.withLock({ $0 }) {
+                        sent.withLock { $0 = true }
+                        return Array("ab".utf8)
+                    }
+                    try? await Task.sleep(for: .seconds(30))
+                    return nil
+                }
+            }
+            return HTTPTransportResponse(status: 200, body: body)
+        }
+    }
+
+    /// An abort while `text()` reads the rest of the body rejects with the abort, never with what had arrived.
+    @Test func anAbortDuringAWholeReadRejectsIt() async {
+        let result = await ScriptRunner.run(
+            """
+            const c = new AbortController();
+            fetch("http://a.test/", { signal: c.signal })
+              .then((r) => { setTimeout(() => c.abort(), 100); return r.text(); })
+              .then((t) => console.log("resolved", JSON.stringify(t)), (e) => console.log("rejected", e.name));
+            """, plugins: [HTTPPlugin(transport: Self.quietlyEndingTransport())], options: Self.allowAll)
+        #expect(result.lines == ["rejected AbortError"], "\(result.stderr)")
+    }
+
+    /// `bodyCancel` during a `bodyRead` (of the next chunk, or `all` of the rest) makes that read `CANCELLED`,
+    /// not the end of the body.
+    @Test(arguments: [false, true])
+    func aCancelledBodyReadIsCancelledNotDone(all: Bool) async throws {
+        let tester = try await PluginTester(
+            HTTPPlugin(transport: Self.quietlyEndingTransport()), options: Self.allowAll)
+        let head = try await tester.call("request", ["url": "http://a.test/", "stream": true])
+        let id = try #require(head["bodyId"])
+        if !all {
+            #expect(try await tester.call("bodyRead", ["id": id])["done"] == false)  // "ab"; the next read waits
+        }
+        let read = Task { try await tester.call("bodyRead", ["id": id, "all": .bool(all)]) }
+        try await Task.sleep(for: .milliseconds(100))
+        _ = try tester.callSync("bodyCancel", ["id": id])
+        let error = await #expect(throws: BridgeError.self) { try await read.value }
+        #expect(error?.code == "CANCELLED")
+        await tester.shutdown()
+    }
+
     /// A ReadableStream body goes out chunked (no Content-Length) with every byte; a Request made with one can
     /// be fetched; without `duplex: "half"` it is a TypeError, and so is a chunk that is not a Uint8Array.
     @Test func aStreamBodyIsSentChunked() async throws {

@@ -145,10 +145,12 @@ final class OpenBodies: Sendable {
                     if bytes.count + chunk.count > limit { throw HTTPError.bodyTooLarge(limit: limit, url: body.url) }
                     if bytes.isEmpty { bytes = chunk } else { bytes += chunk }
                 }
+                try Self.checkNotCancelled()
                 forget(id)
                 return BodyChunk(bytes: Bytes(bytes), done: true)
             }
             guard let chunk = try await body.next() else {
+                try Self.checkNotCancelled()
                 forget(id)
                 return BodyChunk(bytes: nil, done: true)
             }
@@ -157,6 +159,13 @@ final class OpenBodies: Sendable {
         } catch {
             forget(id)
             throw error
+        }
+    }
+
+    /// A body whose request was cancelled ends early: its read reports `CANCELLED`, not the end of the body.
+    private static func checkNotCancelled() throws(BridgeError) {
+        if Task.isCancelled {
+            throw BridgeError(code: BridgeError.Code.cancelled, message: "The response body was cancelled.")
         }
     }
 

@@ -1044,7 +1044,12 @@ class NativeBody {
   readAll() {
     if (this.error !== undefined) return PromiseReject(this.error);
     return PromisePrototypeThen(plugin.call("bodyRead", { id: this.id, all: true }),
-      (answer) => { this.end(false); return answer.bytes; },
+      (answer) => {
+        // An abort while the read was in flight wins over what the read gathered until the cancellation.
+        if (this.error !== undefined) throw this.error;
+        this.end(false);
+        return answer.bytes;
+      },
       (error) => { throw this.failure(error); });
   }
 
@@ -1060,6 +1065,7 @@ class NativeBody {
         disturbedStreams.add(stream);
         if (body.error !== undefined) return PromiseReject(body.error);
         return PromisePrototypeThen(plugin.call("bodyRead", { id: body.id }), (answer) => {
+          if (body.error !== undefined) return;  // an abort has errored the stream meanwhile
           if (!answer.done) {
             controller.enqueue(answer.bytes);
             return;
