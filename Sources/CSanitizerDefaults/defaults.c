@@ -48,7 +48,7 @@ UNINSTRUMENTED static int ends_with(const char *text, const char *suffix) {
 // are measured by RSS over a million calls (Benchmarks).
 HOOK const char *__lsan_default_options(void) {
     return ends_with((const char *)getauxval(JSB_AT_EXECFN), ".xctest") ? "print_suppressions=0:detect_leaks=0"
-                                                                : "print_suppressions=0";
+                                                                        : "print_suppressions=0";
 }
 
 // ThreadSanitizer: JavaScriptCore suspends threads for its collector with a signal whose handler, inside the
