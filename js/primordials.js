@@ -159,5 +159,11 @@ primordials.SafeSet = makeSafe(Set, class SafeSet extends Set {
 primordials.SafeWeakMap = makeSafe(WeakMap, class SafeWeakMap extends WeakMap {
   constructor(entries) { super(entries); }
 });
+// `new SafeRegExp(/.../)`: a regex whose `test`, `exec` and `Symbol.replace`/`split`/... are the captured ones, so
+// that a hot path can call `re.test(s)` as a method (JavaScriptCore inlines it; an uncurried
+// `RegExpPrototypeTest` costs a bound call) without reaching a script's replacement.
+primordials.SafeRegExp = makeSafe(RegExp, class SafeRegExp extends RegExp {
+  constructor(pattern, flags) { super(pattern, flags); }
+});
 
 internal.primordials = Object.freeze(primordials);

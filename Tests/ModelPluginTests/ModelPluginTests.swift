@@ -73,11 +73,16 @@ import Testing
                   results[results.length] = fast.name + Model.toJSON("Post", post).tags.length;
                   results[results.length] = (await Model.convertAsync("Tag", { name: "async" })).name;
                   try { Model.convert("Post", { id: "x" }); } catch (e) { results[results.length] = e.code; }
+                  Model.define("Link", { href: "url" });  // the fast path's URL checks are regexes
+                  results[results.length] = Model.convert("Link", { href: "https://a.example/x" }).href;
+                  try { Model.convert("Link", { href: "a b" }); } catch (e) { results[results.length] = e.code; }
                   restoreBuiltIns();
                   console.log(results.join(" | "));
                 })();
                 """)
-        #expect(result.lines == ["7tatrue | plain1 | async | DATA_FORMAT"], "\(result.stderr)")
+        #expect(
+            result.lines == ["7tatrue | plain1 | async | DATA_FORMAT | https://a.example/x | DATA_FORMAT"],
+            "\(result.stderr)")
     }
 
     /// `"[User]"` and `"{User}"` convert arrays and objects of models (YYModel's modelArrayWithClass and

@@ -11,7 +11,8 @@ const {
   MethodEndsWith, MethodForEach, MethodIncludes, MethodJoin, MethodMap, MethodReplace, MethodSlice, MethodSome,
   MethodSplit, MethodStartsWith, MethodTrim, NumberIsSafeInteger, Object: ObjectConstructor, ObjectCreate,
   ObjectEntries, ObjectFreeze, ObjectGetPrototypeOf, ObjectHasOwn, ObjectKeys, ObjectValues, PromisePrototypeThen,
-  PromiseReject, RegExpPrototypeExec, RegExpPrototypeTest, SafeMap, SafeSet, StringPrototypeIsWellFormed,
+  PromiseReject, RegExpPrototypeExec, RegExpPrototypeTest, SafeMap, SafeRegExp, SafeSet,
+  StringPrototypeIsWellFormed,
 } = runtime.primordials;
 const schemas = new SafeMap();   // name -> { fields: {name: {type}}, options }
 const hooks = new SafeMap();     // name -> { after, before, resolve }
@@ -409,7 +410,8 @@ const fastStats = { fast: 0, native: 0 };
 /// well-formedness check; a URL with a valid pair only takes the native path). A URL passes when it is
 /// non-empty and this finds nothing. JSC scans either this search or an anchored `^[^...]+$` match at ~1 ns per
 /// character (as a charCodeAt loop does); that scan is most of a URL field's cost (docs/model-conversion.md).
-const URL_BAD = /[\x00-\x20"<>\ud800-\udfff]|^(?![A-Za-z][A-Za-z0-9+.\-]*:)[^\/?#]*:/;
+/// A `SafeRegExp`: the generated code calls `URL_BAD.test` as a method, which a script cannot replace.
+const URL_BAD = new SafeRegExp(/[\x00-\x20"<>\ud800-\udfff]|^(?![A-Za-z][A-Za-z0-9+.\-]*:)[^\/?#]*:/);
 
 function compileModel(name, plans, fns) {
   let counter = 0;
@@ -474,7 +476,8 @@ function compileModel(name, plans, fns) {
       }
     }
   }
-  const present = MethodJoin(MethodMap([...keyVars.values()], (k) => `(${k} !== undefined)`), " + ") || "0";
+  // A sum that starts at 0, so that one key's `(k0 !== undefined)` is a number, not a boolean `!==` a count.
+  const present = "0" + MethodJoin(MethodMap([...keyVars.values()], (k) => ` + (${k} !== undefined)`), "");
   ArrayPrototypePush(lines, `if (keys(o).length !== ${present}) return B;`);
   const out = [];
   MethodForEach(plan.fields, (field, index) => {
@@ -571,7 +574,9 @@ const Model = {
   /// array of models and `"{User}"` an object of them (YYModel's modelArrayWithClass /
   /// modelDictionaryWithClass), every item as `Model.convert("User", item)` would, issues under `[i]` / `key`.
   convert(name, value, options) {
-    const collection = typeof name === "string" ? RegExpPrototypeExec(COLLECTION, name) : null;
+    // The regex only for a name that can be a collection's (an uncurried exec costs ~0.1 us a call).
+    const collection = typeof name === "string" && (name[0] === "[" || name[0] === "{")
+      ? RegExpPrototypeExec(COLLECTION, name) : null;
     if (collection !== null) return convertCollection(collection[1] === "[", collection[2], value, options);
     let input = value, resolved = null;
     if (hooks.size !== 0) [input, resolved] = prepareInput(name, value);
