@@ -36,7 +36,7 @@ import Testing
         class Point { constructor() { this.x = 1; } get login() { return "getter"; } }
         const variants = ["null", "NULL", "<null>", "nil", "undefined", "", " ", "x", "facebook", "12", "-3", "1.5", "true", "no",
           "https://a b", "http://x\"y", "<x>", "2024-01-01T10:00", "1a:b", ":x", "mailto:x", "a+b.c-d:/e", "a/b:c",
-          "http:a:b", "https:x", "https", "http", "htt:p:", "hTTp:x:y", "https:/a?b:c", "httpx:y:z", "a\u0001b", "\ud800", "\udc00x", "😀", "é", "https://ok.example/😀",
+          "http:a:b", "https:x", "https", "http", "htt:p:", "hTTp:x:y", "https:/a?b:c", "httpx:y:z", "a:b/c", "?x:y", "#:", "9:x", "a\u0001b", "\ud800", "\udc00x", "😀", "é", "https://ok.example/😀",
           0, -0, 1, -1, 1.5, 2 ** 53, 2 ** 53 + 2, -(2 ** 53 - 1), NaN, Infinity, 1e21, true, false, null, undefined,
           [], [1], ["a"], [null], {}, { a: 1 }, new Date(0), Object.create(null), new Point(), { toJSON() { return "j"; } }];
         function describe(v, seen = 0) {
