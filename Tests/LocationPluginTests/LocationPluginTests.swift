@@ -75,7 +75,7 @@ func gpsdConfig(_ port: Int) -> JSONObject {
                   n++;
                   console.log(p instanceof GeolocationPosition, p.coords.latitude.toFixed(4), typeof p.timestamp);
                   if (n === 3) { navigator.geolocation.clearWatch(id); setTimeout(() => console.log("after", n), 500); }
-                }, (e) => console.log("error", e.code, e.message), { timeout: 10000 });
+                }, (e) => console.log("error", e.code, e.message), { timeout: \(10000 * Sanitizer.slowdown) });
                 console.log("id", id);
                 """, plugins: [LocationPlugin(source: source)], options: .testing(permissions: allowLocation),
                 timeout: .seconds(30))
