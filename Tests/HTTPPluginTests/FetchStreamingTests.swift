@@ -43,7 +43,7 @@ import Testing
               const r = await fetch(base + "/held");
               const reader = r.body.getReader();
               const first = await reader.read();
-              console.log(new TextDecoder().decode(first.value), first.done, Date.now() - started < \(20000 * Sanitizer.slowdown), r.bodyUsed);
+              console.log(new TextDecoder().decode(first.value), first.done, Date.now() - started < \(60000 * Sanitizer.slowdown), r.bodyUsed);
               await reader.cancel();
               const whole = await fetch(base + "/pieces");
               console.log(await whole.text(), whole.bodyUsed, bridge.pendingCalls);
@@ -52,7 +52,9 @@ import Testing
             routes: { server in
                 server.route("/held") { _ in
                     TestHTTPServer.Response(
-                        body: .chunked([(.zero, Array("first".utf8)), (.seconds(30), Array("second".utf8))]))
+                        body: .chunked([
+                            (.zero, Array("first".utf8)), (Sanitizer.scaled(.seconds(120)), Array("second".utf8)),
+                        ]))
                 }
                 server.route("/pieces") { _ in .chunked(["a", "b", "c"], interval: .milliseconds(50)) }
             })

@@ -328,8 +328,10 @@ import Testing
             routes: { server in
                 // Far longer than the aborts take, even on a loaded machine.
                 server.route("/slow") { _ in .text("late", delay: .seconds(10)) }
+                // A minute long, so that it is still arriving when the abort comes even if the machine stalls
+                // the test for seconds (a body complete before the script sees the head would read whole).
                 server.route("/trickle") { _ in
-                    .chunked(Array(repeating: "x", count: 100), interval: .milliseconds(100))
+                    .chunked(Array(repeating: "x", count: 600), interval: .milliseconds(100))
                 }
             })
         #expect(
