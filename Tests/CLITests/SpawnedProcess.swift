@@ -106,22 +106,26 @@ final class SpawnedProcess: Sendable {
 
     /// Waits until stdout contains `text`; false after `seconds` (stretched by `Sanitizer.slowdown`).
     func waitForOutput(_ text: String, seconds: Double = 20) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds * Double(Sanitizer.slowdown))
-        while Date() < deadline {
-            if stdout.contains(text) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return stdout.contains(text)
+        await waitUntil(seconds: seconds) { stdout.contains(text) }
     }
 
     /// Waits until stderr contains `text`; false after `seconds` (stretched by `Sanitizer.slowdown`).
     func waitForError(_ text: String, seconds: Double = 20) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds * Double(Sanitizer.slowdown))
+        await waitUntil(seconds: seconds) { stderr.contains(text) }
+    }
+
+    private func waitUntil(seconds: Double, _ condition: () -> Bool) async -> Bool {
+        let deadline = Self.deadline(after: seconds)
         while Date() < deadline {
-            if stderr.contains(text) { return true }
+            if condition() { return true }
             try? await Task.sleep(for: .milliseconds(20))
         }
-        return stderr.contains(text)
+        return condition()
+    }
+
+    /// `seconds` from now, stretched by `Sanitizer.slowdown`: the process runs slower under a sanitizer.
+    private static func deadline(after seconds: Double) -> Date {
+        Date().addingTimeInterval(seconds * Double(Sanitizer.slowdown))
     }
 
     func send(_ signo: Int32) { kill(pid, signo) }
@@ -129,7 +133,7 @@ final class SpawnedProcess: Sendable {
     /// The next change of state (exit, death, stop); nil after `seconds`, stretched by `Sanitizer.slowdown`
     /// (the process is then killed).
     func waitForStatus(seconds: Double = 20) async -> Status? {
-        let deadline = Date().addingTimeInterval(seconds * Double(Sanitizer.slowdown))
+        let deadline = Self.deadline(after: seconds)
         while Date() < deadline {
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG | WUNTRACED)

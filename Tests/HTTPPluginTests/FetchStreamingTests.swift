@@ -184,10 +184,11 @@ import Testing
             let body = HTTPResponseBody {
                 let sent = Locked(false)
                 return {
-                    if !sent.withLock({ $0 }) {
-                        sent.withLock { $0 = true }
-                        return Array("ab".utf8)
+                    let first = sent.withLock { sent in
+                        defer { sent = true }
+                        return !sent
                     }
+                    if first { return Array("ab".utf8) }
                     try? await Task.sleep(for: .seconds(30))
                     return nil
                 }
