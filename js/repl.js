@@ -33,7 +33,7 @@ internal.startRepl = function (terminalName) {
   const action = (name) => internal.syncAction(terminalName, name);
   terminal = {
     prompt: action("prompt"), feed: action("feed"), complete: action("complete"), interject: action("interject"),
-    cooked: action("cooked"),
+    cooked: action("cooked"), restore: action("restore"),
   };
   colors = internal.isatty(1);
   defineResultGlobals();
@@ -85,7 +85,7 @@ function handleEvent(event) {
 }
 
 function exitRepl() {
-  terminal.cooked();
+  terminal.restore();
   internal.stdinRef(false);
   internal.process.exit();
 }

@@ -520,6 +520,16 @@ static inline int jsb_tty_raw(int fd) {
     return tcsetattr(fd, TCSADRAIN, &settings);
 }
 
+/// The settings the terminal had before `jsb_tty_raw`, except that Ctrl-D is an ordinary key: while the REPL
+/// evaluates, Ctrl-C is SIGINT as usual, but a Ctrl-D typed then must reach the line editor afterwards as a
+/// key, not be turned by the line discipline into an end of input that raw mode later delivers as a NUL.
+static inline void jsb_tty_evaluating(void) {
+    if (jsb_tty_saved_fd < 0) return;
+    struct termios settings = *jsb_tty_saved();
+    settings.c_cc[VEOF] = _POSIX_VDISABLE;
+    tcsetattr(jsb_tty_saved_fd, TCSADRAIN, &settings);
+}
+
 /// Gives the terminal back the settings it had before `jsb_tty_raw` (a no-op if it never ran).
 static inline void jsb_tty_restore(void) {
     if (jsb_tty_saved_fd >= 0) tcsetattr(jsb_tty_saved_fd, TCSADRAIN, jsb_tty_saved());

@@ -16,7 +16,8 @@ import Synchronization
 /// | `feed` | `{data}` (base64 bytes from stdin) | `{output, events}` |
 /// | `complete` | `{token, candidates}` | `{output, events}` |
 /// | `interject` | `{text}` | `text` to print over the line being read, followed by the prompt and line again |
-/// | `cooked` | none | the terminal's own settings back (for an evaluation, or at exit) |
+/// | `cooked` | none | for an evaluation: the terminal's own settings, but Ctrl-D stays a key for the editor |
+/// | `restore` | none | the terminal's own settings back, at exit |
 ///
 /// Events: `{type: "line", text}`, `{type: "interrupt", empty}`, `{type: "eof"}`, `{type: "complete", before}`.
 public struct TerminalPlugin: BridgePlugin {
@@ -33,7 +34,7 @@ public struct TerminalPlugin: BridgePlugin {
 
     public func setUp(_ context: SetUpContext<Self>) async throws -> TerminalSession { session }
 
-    public func shutdown(_ state: TerminalSession) async { state.cooked() }
+    public func shutdown(_ state: TerminalSession) async { state.restore() }
 
     public static func declare(_ plugin: inout PluginDeclaration<Self>) {
         plugin.sync("prompt", args: PromptArguments.self) { context, args in
@@ -53,6 +54,10 @@ public struct TerminalPlugin: BridgePlugin {
         }
         plugin.sync("cooked") { context in
             context.state.cooked()
+            return JSONValue.null
+        }
+        plugin.sync("restore") { context in
+            context.state.restore()
             return JSONValue.null
         }
     }
@@ -101,9 +106,16 @@ public final class TerminalSession: Sendable {
         editor.withLock { $0.interject(text) }
     }
 
-    /// Gives the terminal its own settings back.
+    /// The terminal's own settings while code runs (Ctrl-C is SIGINT), except that a Ctrl-D typed meanwhile
+    /// stays a key, which the editor reads once the next prompt is shown (it then ends the session).
     func cooked() {
-        if raw.exchange(false, ordering: .relaxed) { jsb_tty_restore() }
+        if raw.exchange(false, ordering: .relaxed) { jsb_tty_evaluating() }
+    }
+
+    /// Gives the terminal its own settings back.
+    func restore() {
+        raw.store(false, ordering: .relaxed)
+        jsb_tty_restore()
     }
 
     /// Runs one editor step; saves the history when a line was added to it.

@@ -129,6 +129,24 @@ import Testing
         #expect(await repl.waitForExit() == .exited(0))
     }
 
+    /// A Ctrl-D typed while code runs ends the session once the code is done, as one typed at the prompt does
+    /// (the terminal is then in its own mode, whose line discipline must not turn the key into an end of input).
+    @Test(arguments: [
+        "const t = Date.now(); while (Date.now() - t < 700); 'done'",
+        "await new Promise((resolve) => setTimeout(resolve, 700)); 'done'",
+    ])
+    func aCtrlDTypedWhileCodeRunsEndsTheSessionAfterIt(_ code: String) async throws {
+        let directory = try ReplHome()
+        let repl = try await session(in: directory)
+        let start = repl.mark
+        repl.type("console.log('started'); " + code + "\r")
+        // `started` is printed once the terminal has left raw mode for the evaluation.
+        #expect(await repl.waitFor("started\n", after: start))
+        repl.type("\u{4}")
+        #expect(await repl.waitFor("'done'\n", after: start))
+        #expect(await repl.waitForExit(seconds: 20) == .exited(0), "\(repl.plain(after: start))")
+    }
+
     @Test func ctrlCCancelsTheLineAndTwiceOnAnEmptyLineExits() async throws {
         let directory = try ReplHome()
         let repl = try await session(in: directory)
