@@ -33,7 +33,7 @@ internal.startRepl = function (terminalName) {
   const action = (name) => internal.syncAction(terminalName, name);
   terminal = {
     prompt: action("prompt"), feed: action("feed"), complete: action("complete"), interject: action("interject"),
-    cooked: action("cooked"), restore: action("restore"),
+    evaluating: action("evaluating"), restore: action("restore"),
   };
   colors = internal.isatty(1);
   defineResultGlobals();
@@ -173,8 +173,9 @@ function run(plan) {
     reportError(plan.syntaxError);
     return showPrompt();
   }
-  // The terminal's own mode while code runs: Ctrl-C is SIGINT again, and output is not raw.
-  terminal.cooked();
+  // The terminal's own mode while code runs: Ctrl-C is SIGINT again, and output is not raw (a Ctrl-D typed
+  // meanwhile stays a key, read at the next prompt).
+  terminal.evaluating();
   let value;
   try {
     if (plan.prelude !== "" && plan.prelude !== undefined) internal.evaluateScript(plan.prelude, URL_NAME);

@@ -16,7 +16,7 @@ import Synchronization
 /// | `feed` | `{data}` (base64 bytes from stdin) | `{output, events}` |
 /// | `complete` | `{token, candidates}` | `{output, events}` |
 /// | `interject` | `{text}` | `text` to print over the line being read, followed by the prompt and line again |
-/// | `cooked` | none | for an evaluation: the terminal's own settings, but Ctrl-D stays a key for the editor |
+/// | `evaluating` | none | while code runs: the terminal's own settings, but Ctrl-D stays a key for the editor |
 /// | `restore` | none | the terminal's own settings back, at exit |
 ///
 /// Events: `{type: "line", text}`, `{type: "interrupt", empty}`, `{type: "eof"}`, `{type: "complete", before}`.
@@ -52,8 +52,8 @@ public struct TerminalPlugin: BridgePlugin {
         plugin.sync("interject", args: InterjectArguments.self) { context, args in
             context.state.interject(args.text)
         }
-        plugin.sync("cooked") { context in
-            context.state.cooked()
+        plugin.sync("evaluating") { context in
+            context.state.evaluating()
             return JSONValue.null
         }
         plugin.sync("restore") { context in
@@ -108,7 +108,7 @@ public final class TerminalSession: Sendable {
 
     /// The terminal's own settings while code runs (Ctrl-C is SIGINT), except that a Ctrl-D typed meanwhile
     /// stays a key, which the editor reads once the next prompt is shown (it then ends the session).
-    func cooked() {
+    func evaluating() {
         if raw.exchange(false, ordering: .relaxed) { jsb_tty_evaluating() }
     }
 
