@@ -94,9 +94,16 @@ static inline void jsb_tune_malloc(void) {
 /// code tiers up to the FTL compiler after 10x the default warm-up. An FTL compile costs milliseconds of a
 /// core each, and a script that runs for a second or two (the common case for a command-line runtime) paid
 /// ~0.4 s of CPU for FTL compiles that mostly finished too late to pay back (Benchmarks/README.md, "JIT tiers").
+///
+/// Traps (the watchdog's time limit, `process.exit()` of running code) are polled by JIT code instead of
+/// signalled: with signals, JavaScriptCore's one "Signal Sender" thread per process suspends and resumes the
+/// JS thread, and with several VMs busy in one process (the test suites, a host app's runtimes) it was seen
+/// stuck in `Thread::resume` while JS threads spun on an allocator lock, stalling every runtime of the process
+/// for tens of seconds (docs/architecture.md, "Interrupting JavaScript").
 /// A variable the user set wins (`setenv` without overwrite).
 static inline void jsb_tune_jsc(void) {
     setenv("JSC_thresholdForFTLOptimizeAfterWarmUp", "1000000", 0);
+    setenv("JSC_usePollingTraps", "1", 0);
 }
 
 /// Resident set size in bytes, from /proc/self/statm.

@@ -75,6 +75,21 @@ import Testing
         #expect(result.stderr.contains("stopped after the --timeout of \(Sanitizer.slowdown)s"))
         #expect(ContinuousClock.now - started < Sanitizer.scaled(.seconds(30)))
     }
+
+    /// Traps are polled, not signalled: JavaScriptCore's signalled traps suspend and resume the JS thread from
+    /// one thread per process, which stalled every engine of a process running many. The engine reads the
+    /// option once, so the runtime sets it before its first engine; a user's own setting would win.
+    @Test(
+        .disabled(
+            if: Sanitizer.stopsNoRunningLoop,
+            "a running loop can not be stopped under ThreadSanitizer (Sanitizer.stopsNoRunningLoop)"))
+    func trapsArePolledAndStillStopAnAllocatingLoop() async {
+        let result = await ScriptRunner.run(
+            "let a = []; while (true) { a.push({ n: a.length }); if (a.length > 1000) a = []; }",
+            timeout: .milliseconds(300))
+        #expect(result.stderr.contains("stopped after the --timeout"))
+        #expect(getenv("JSC_usePollingTraps").map { String(cString: $0) } == "1")
+    }
 }
 
 @Suite struct ProcessTests {

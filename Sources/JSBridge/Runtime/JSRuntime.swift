@@ -104,6 +104,7 @@ public final class JSRuntime {
             for script in plugin.scripts { scripts[plugin.name + "/" + script.name] = script }
         }
         pluginScripts = scripts
+        Self.engineOptions
         group = JSContextGroupCreate()
         context = JSGlobalContextCreateInGroup(group, nil)
         termination = TerminationState(group: group)
@@ -128,11 +129,14 @@ public final class JSRuntime {
 
     /// Process-wide settings for a runtime binary (call once, first thing in `main`, before any thread
     /// starts): malloc tuned for allocations handed between threads, which keeps RSS flat under a steady
-    /// stream of calls, and JavaScriptCore's top JIT tier kept for code that stays hot (see `jsb_tune_jsc`).
+    /// stream of calls. JavaScriptCore's options are set by the first runtime itself (``engineOptions``).
     public static func tuneProcess() {
         jsb_tune_malloc()
-        jsb_tune_jsc()
     }
+
+    /// JavaScriptCore's options (`jsb_tune_jsc`), set once per process before the first engine starts (it
+    /// reads them once), in every process that runs one: the CLI, the test kit, a host app.
+    private static let engineOptions: Void = jsb_tune_jsc()
 
     /// Runs `script` and the event loop until nothing keeps the process alive; returns the exit code.
     ///
