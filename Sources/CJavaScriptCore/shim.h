@@ -97,13 +97,21 @@ static inline void jsb_tune_malloc(void) {
 ///
 /// Traps (the watchdog's time limit, `process.exit()` of running code) are polled by JIT code instead of
 /// signalled: with signals, JavaScriptCore's one "Signal Sender" thread per process suspends and resumes the
-/// JS thread, and with several VMs busy in one process (the test suites, a host app's runtimes) it was seen
+/// JS threads, and in a process running many engines (the test suites, a host app's runtimes) it was seen
 /// stuck in `Thread::resume` while JS threads spun on an allocator lock, stalling every runtime of the process
-/// for tens of seconds (docs/architecture.md, "Interrupting JavaScript").
-/// A variable the user set wins (`setenv` without overwrite).
+/// for tens of seconds (docs/architecture.md, "Interrupting JavaScript"). `jsb_prefer_signalled_traps`
+/// keeps signals for a process with one engine.
+/// A variable already set wins (`setenv` without overwrite).
 static inline void jsb_tune_jsc(void) {
     setenv("JSC_thresholdForFTLOptimizeAfterWarmUp", "1000000", 0);
     setenv("JSC_usePollingTraps", "1", 0);
+}
+
+/// Signalled traps, for a process that runs one engine (the `jsbridge` CLI): its JIT code then carries no
+/// polling checks, which cost ~15% on the busiest call row (Benchmarks/README.md, "Polling traps"), and
+/// the stall polling avoids needs several engines. Call before the first runtime; a variable already set wins.
+static inline void jsb_prefer_signalled_traps(void) {
+    setenv("JSC_usePollingTraps", "0", 0);
 }
 
 /// Resident set size in bytes, from /proc/self/statm.

@@ -127,11 +127,13 @@ public final class JSRuntime {
         JSContextGroupRelease(group)
     }
 
-    /// Process-wide settings for a runtime binary (call once, first thing in `main`, before any thread
-    /// starts): malloc tuned for allocations handed between threads, which keeps RSS flat under a steady
-    /// stream of calls. JavaScriptCore's options are set by the first runtime itself (``engineOptions``).
+    /// Process-wide settings for a binary that runs one runtime (call once, first thing in `main`, before any
+    /// thread starts): malloc tuned for allocations handed between threads, which keeps RSS flat under a
+    /// steady stream of calls, and JavaScriptCore's signalled traps (`jsb_prefer_signalled_traps`). The
+    /// other engine options are set by the first runtime itself (``engineOptions``).
     public static func tuneProcess() {
         jsb_tune_malloc()
+        jsb_prefer_signalled_traps()
     }
 
     /// JavaScriptCore's options (`jsb_tune_jsc`), set once per process before the first engine starts (it
