@@ -167,6 +167,8 @@ private struct SignalRun {
         #expect(await run.process.waitForOutput("ready\n"), "\(run.summary)")
         run.process.send(SIGTSTP)
         #expect(await run.process.waitForStatus() == .stopped(SIGTSTP), "\(run.summary)")
+        // Written before the process stopped; the pipe is read on another thread, which may not have read it yet.
+        #expect(await run.process.waitForOutput("ready\npause\n"), "\(run.summary)")
         #expect(run.process.stdout == "ready\npause\n", "\(run.summary)")
         run.process.send(SIGCONT)
         #expect(await run.process.waitForStatus() == .exited(0), "\(run.summary)")

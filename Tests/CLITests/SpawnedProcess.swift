@@ -25,9 +25,10 @@ final class SpawnedProcess: Sendable {
         }
     }
 
-    /// Bytes read from one of the process's outputs.
+    /// Bytes read from one of the process's outputs, and whether it has reached its end.
     final class Buffer: Sendable {
         let data = Locked(Data())
+        let ended = Locked(false)
     }
 
     let pid: pid_t
@@ -98,6 +99,7 @@ final class SpawnedProcess: Sendable {
                 buffer.data.withLock { $0.append(contentsOf: bytes[0..<count]) }
             }
             close(fd)
+            buffer.ended.withLock { $0 = true }
         }
     }
 
@@ -140,12 +142,9 @@ final class SpawnedProcess: Sendable {
             if result == pid {
                 let low = status & 0x7F
                 if status & 0xFF == 0x7F { return .stopped((status >> 8) & 0xFF) }
-                if low == 0 {
-                    try? await Task.sleep(for: .milliseconds(50))  // the output threads read to the end
-                    return .exited((status >> 8) & 0xFF)
-                }
-                try? await Task.sleep(for: .milliseconds(50))
-                return .signaled(low)
+                // Ended: its outputs are read to their ends first, so `stdout` and `stderr` are whole.
+                _ = await waitUntil(seconds: 5) { out.ended.withLock { $0 } && err.ended.withLock { $0 } }
+                return low == 0 ? .exited((status >> 8) & 0xFF) : .signaled(low)
             }
             try? await Task.sleep(for: .milliseconds(10))
         }
