@@ -108,8 +108,9 @@ static inline void jsb_tune_jsc(void) {
 }
 
 /// Signalled traps, for a process that runs one engine (the `jsbridge` CLI): its JIT code then carries no
-/// polling checks, which cost ~15% on the busiest call row (Benchmarks/README.md, "Polling traps"), and
-/// the stall polling avoids needs several engines. Call before the first runtime; a variable already set wins.
+/// polling checks, which slow the busiest call row (Benchmarks/README.md, "Polling traps"), and the stall
+/// polling avoids was seen only with several engines. Call before the first runtime; a variable already set
+/// wins.
 static inline void jsb_prefer_signalled_traps(void) {
     setenv("JSC_usePollingTraps", "0", 0);
 }
