@@ -6,6 +6,22 @@ let nioLoops: [Target.Dependency] = [
     .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
 ]
 
+/// An engine extension's target (`Extensions/<Folder>`): its natives, its JavaScript (`js/*.js`, embedded) and
+/// its declarations (`js/*.d.ts`, read by the TypeScript check), with its C modules beside it (`C/`).
+func extensionTarget(
+    _ name: String, folder: String, dependencies: [Target.Dependency], cModules: Bool = false, scripts: [String]
+) -> Target {
+    .target(
+        name: name, dependencies: ["JSBridge"] + dependencies, path: "Extensions/\(folder)",
+        exclude: ["js/internal.d.ts", "js/natives.d.ts"] + (cModules ? ["C"] : []),
+        resources: scripts.map { .embedInCode("js/\($0)") })
+}
+
+/// The built-in plugins: each a product of its own, and together in `JSBridgeRuntime` (`RuntimeDescription.jsbridge`).
+let builtInPlugins = [
+    "DevicePlugin", "EchoPlugin", "FileSystemPlugin", "HTTPPlugin", "LocationPlugin", "ModelPlugin", "StoragePlugin",
+]
+
 /// A built-in plugin's adapter target: the plugin type over its core, with its JavaScript and typings
 /// embedded (`Plugins/<Name>/Plugin`).
 func pluginTarget(_ name: String, folder: String, dependencies: [Target.Dependency], embedding files: [String])
@@ -24,37 +40,49 @@ let package = Package(
         .library(name: "JSBridgeBase", targets: ["JSBridgeBase"]),
         .library(name: "JSBridgeCore", targets: ["JSBridgeCore"]),
         .library(name: "JSBridge", targets: ["JSBridge"]),
+        .library(name: "JSBridgeExtensions", targets: ["JSBridgeExtensions"]),
         .library(name: "JSBridgeTesting", targets: ["JSBridgeTesting"]),
         .library(name: "JSBridgeCLI", targets: ["JSBridgeCLI"]),
-        .library(name: "EchoPlugin", targets: ["EchoPlugin"]),
+        // A custom runtime's one product: the command line, every engine extension and the built-in plugins.
+        .library(name: "JSBridgeRuntime", targets: ["JSBridgeRuntime"]),
         .library(name: "ModelConversion", targets: ["ModelConversion"]),
-        .library(name: "ModelPlugin", targets: ["ModelPlugin"]),
         .library(name: "StorageCore", targets: ["StorageCore"]),
         .library(name: "StoragePostgres", targets: ["StoragePostgres"]),
-        .library(name: "StoragePlugin", targets: ["StoragePlugin"]),
         .library(name: "StoragePluginTesting", targets: ["StoragePluginTesting"]),
         .library(name: "LocationCore", targets: ["LocationCore"]),
-        .library(name: "LocationPlugin", targets: ["LocationPlugin"]),
         .library(name: "DeviceCore", targets: ["DeviceCore"]),
-        .library(name: "DevicePlugin", targets: ["DevicePlugin"]),
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
-        .library(name: "HTTPPlugin", targets: ["HTTPPlugin"]),
         .library(name: "HTTPPluginTesting", targets: ["HTTPPluginTesting"]),
         .library(name: "FileSystemCore", targets: ["FileSystemCore"]),
-        .library(name: "FileSystemPlugin", targets: ["FileSystemPlugin"]),
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
-    ],
+    ] + builtInPlugins.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
-        // C: the JavaScriptCore C API and small C helpers (all C includes live in shim.h).
+        // C, one module per concern, each with its state in its own .c file.
+        // JavaScriptCore's C API (the system library, through pkg-config) and what it does not ship.
         .systemLibrary(
-            name: "CJavaScriptCore",
-            pkgConfig: "javascriptcoregtk-4.1",
-            providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
-        ),
+            name: "CJavaScriptCore", path: "Sources/JSBridge/C/JavaScriptCore", pkgConfig: "javascriptcoregtk-4.1",
+            providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]),
+        .target(
+            name: "CJavaScriptCoreExtras", dependencies: ["CJavaScriptCore"],
+            path: "Sources/JSBridge/C/JavaScriptCoreExtras"),
+        // The process: clock, resident memory, allocator tuning, environment, standard streams.
+        .target(name: "CProcess", path: "Sources/JSBridge/C/Process"),
+        // Signals for the runtime's loop: a self-pipe handler.
+        .target(name: "CSignals", path: "Sources/JSBridge/C/Signals"),
+        // zlib streams (CompressionStream) and ICU's converters and UTS #46 (TextDecoder, URL hosts).
+        .target(
+            name: "CCompression", path: "Extensions/Web/C/Compression", linkerSettings: [.linkedLibrary("z")]),
+        .target(
+            name: "CTextEncodings", path: "Extensions/Web/C/TextEncodings",
+            linkerSettings: [.linkedLibrary("icuuc")]),
+        // The REPL's terminal modes, and pseudo-terminals for its tests.
+        .target(name: "CTerminal", path: "Extensions/REPL/C/Terminal"),
+        // posix_spawn's GNU extensions, for the processes tests start.
+        .target(name: "CSpawn"),
         // The sanitizers' default options (C: built without their instrumentation), linked into the engine, and
         // which sanitizer a build has (for the test kit's time bounds).
         .target(name: "CSanitizerDefaults"),
@@ -63,34 +91,56 @@ let package = Package(
         .target(name: "JSBridgeBase"),
         // The plugin API: declarations, capabilities, contexts, the registry, executors, typings. No JavaScriptCore.
         .target(name: "JSBridgeCore", dependencies: ["JSBridgeBase"]),
-        // The engine's own JavaScript (js/*.js), embedded in the binary.
-        .target(
-            name: "JSBridgeScripts",
-            path: "js",
-            exclude: ["test", "jsbridge.d.ts", "typings", "tsconfig.json"],
-            resources: [
-                "loader.js", "inspect.js", "console.js", "errors.js", "encoding.js", "events.js", "url.js",
-                "structured-clone.js", "timers.js", "process.js", "module.js", "bridge.js", "primordials.js",
-                "resolve.js", "esm.js", "blob.js", "form-data.js", "streams.js", "compression.js", "message-channel.js",
-                "node/node-builtins.js", "node/node-path.js", "node/node-events.js", "node/node-util.js",
-                "node/node-os.js", "node/node-buffer.js", "node/node-timers.js", "node/node-assert.js",
-                "node/node-url.js", "node/node-string-decoder.js", "node/node-crypto.js", "node/node-process.js",
-                "node/node-stdin.js", "node/node-hash.js",
-                "cordova.js",
-                "repl.js",
-            ].map { .embedInCode($0) }
-        ),
-        // The engine: JavaScriptCore host, event loop (the JS thread is a SwiftNIO event loop), command queue.
-        // It knows no plugin by name.
+        // The host: JavaScriptCore, the event loop (the JS thread is a SwiftNIO event loop), the command queue,
+        // timers, the console, and the engine-extension mechanism; its own JavaScript in js/. It knows no plugin
+        // and no extension by name.
         .target(
             name: "JSBridge",
-            dependencies: ["CJavaScriptCore", "CSanitizerDefaults", "JSBridgeCore", "JSBridgeScripts"] + nioLoops
-        ),
+            dependencies: [
+                "CJavaScriptCore", "CJavaScriptCoreExtras", "CProcess", "CSignals", "CSanitizerDefaults",
+                "JSBridgeCore",
+            ] + nioLoops,
+            exclude: ["C", "js/internal.d.ts", "js/natives.d.ts", "js/environment.d.ts"],
+            resources: ["primordials", "loader", "errors", "bridge", "timers", "inspect", "console"].map {
+                .embedInCode("js/\($0).js")
+            }),
+
+        // MARK: Engine extensions: Extensions/<Name> (natives, js/, declarations, C/)
+
+        extensionTarget(
+            "JSBridgeWeb", folder: "Web", dependencies: ["CCompression", "CTextEncodings"], cModules: true,
+            scripts: [
+                "events.js", "encoding.js", "url.js", "structured-clone.js", "blob.js", "form-data.js", "streams.js",
+                "compression.js", "message-channel.js", "performance.js",
+            ]),
+        extensionTarget(
+            "JSBridgeNode", folder: "Node", dependencies: ["JSBridgeWeb", "CProcess"],
+            scripts: [
+                "process.js", "node-builtins.js", "node-buffer.js", "node-crypto.js", "node-path.js", "node-events.js",
+                "node-util.js", "node-os.js", "node-timers.js", "node-assert.js", "node-url.js",
+                "node-string-decoder.js",
+                "node-process.js", "node-stdin.js", "node-hash.js",
+            ]),
+        extensionTarget(
+            "JSBridgeModules", folder: "Modules", dependencies: ["JSBridgeNode"],
+            scripts: ["module.js", "resolve.js", "esm.js"]),
+        extensionTarget("JSBridgeCordova", folder: "Cordova", dependencies: ["JSBridgeWeb"], scripts: ["cordova.js"]),
+        extensionTarget(
+            "JSBridgeREPL", folder: "REPL", dependencies: ["JSBridgeNode", "JSBridgeModules", "CTerminal"], cModules: true,
+            scripts: ["repl.js"]),
+        // Every engine extension, and their list (`[EngineExtension].jsbridge`).
+        .target(
+            name: "JSBridgeExtensions",
+            dependencies: ["JSBridgeWeb", "JSBridgeNode", "JSBridgeModules", "JSBridgeCordova", "JSBridgeREPL"]),
+
         // Headless test kit for plugin authors: no built-in plugin in it.
-        .target(name: "JSBridgeTesting", dependencies: ["CSanitizerDefaults", "JSBridge", "JSBridgeCore"]),
+        .target(
+            name: "JSBridgeTesting",
+            dependencies: ["CSanitizerDefaults", "JSBridge", "JSBridgeCore", "JSBridgeExtensions"]
+        ),
         // The command line (flags, exit codes, --help and --typings from the plugins' declarations) as a
         // library, for `jsbridge` and users' own runtimes.
-        .target(name: "JSBridgeCLI", dependencies: ["JSBridge", "CJavaScriptCore"]),
+        .target(name: "JSBridgeCLI", dependencies: ["JSBridge"]),
 
         // MARK: Built-in plugins: Plugins/<Name>/Core (bridge-free) + Plugins/<Name>/Plugin (adapter, JS, typings)
 
@@ -114,7 +164,7 @@ let package = Package(
             embedding: ["storage.js", "storage.d.ts"]),
         // A throwaway PostgreSQL cluster for tests (initdb in a temporary directory, a free port).
         .target(
-            name: "StoragePluginTesting", dependencies: ["CJavaScriptCore", "JSBridgeBase"],
+            name: "StoragePluginTesting", dependencies: ["CSpawn", "JSBridgeBase"],
             path: "Plugins/Storage/Testing"),
         // Location: gpsd / fixed / NMEA sources, offline reverse geocoding, and the plugin.
         .target(name: "LocationCore", dependencies: ["JSBridgeBase"], path: "Plugins/Location/Core"),
@@ -149,13 +199,15 @@ let package = Package(
                 "filesystem.d.ts",
             ]),
 
-        // The `jsbridge` executable: the CLI with the built-in plugins.
+        // jsbridge as one value for custom runtimes: the command line, every engine extension and the built-in
+        // plugins (`RuntimeDescription.jsbridge`).
+        .target(
+            name: "JSBridgeRuntime",
+            dependencies: ["JSBridgeCLI", "JSBridgeExtensions"] + builtInPlugins.map { .target(name: $0) }),
+        // The `jsbridge` executable: `JSBridgeCLI.main(.jsbridge)`.
         .executableTarget(
             name: "jsbridge",
-            dependencies: [
-                "JSBridge", "JSBridgeCLI", "DevicePlugin", "EchoPlugin", "FileSystemPlugin", "HTTPPlugin",
-                "LocationPlugin", "ModelPlugin", "StoragePlugin",
-            ],
+            dependencies: ["JSBridgeRuntime"],
             // mimalloc in place of glibc's malloc: the bridge allocates on one thread and frees on another,
             // which glibc serialises on its arena locks (docs/architecture.md, "Memory allocator").
             linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]),
@@ -173,8 +225,13 @@ let package = Package(
             name: "CounterPlugin", dependencies: ["JSBridgeCore"], path: "examples/counter-plugin/Sources/CounterPlugin"
         ),
         .executableTarget(
-            name: "counter-runtime", dependencies: ["JSBridgeCLI", "CounterPlugin", "EchoPlugin"],
+            name: "counter-runtime", dependencies: ["JSBridgeRuntime", "CounterPlugin"],
             path: "examples/counter-plugin/Sources/counter-runtime"),
+
+        // The smallest useful runtime: the host, the web extension and one plugin (measured in Benchmarks/run).
+        .executableTarget(
+            name: "web-runtime", dependencies: ["JSBridgeCLI", "JSBridgeWeb", "EchoPlugin"], path: "examples/web-runtime",
+            linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]),
 
         // MARK: Tests
 
@@ -182,6 +239,9 @@ let package = Package(
         .testTarget(
             name: "JSBridgeTests",
             dependencies: ["JSBridge", "JSBridgeTesting", "EchoPlugin"] + nioLoops),
+        .testTarget(
+            name: "EngineExtensionsTests",
+            dependencies: ["JSBridge", "JSBridgeExtensions", "JSBridgeTesting", "EchoPlugin"]),
         .testTarget(name: "EchoPluginTests", dependencies: ["EchoPlugin", "JSBridgeTesting"]),
         .testTarget(name: "ModelConversionTests", dependencies: ["ModelConversion"]),
         .testTarget(name: "ModelPluginTests", dependencies: ["ModelPlugin", "JSBridgeTesting"]),
@@ -208,7 +268,9 @@ let package = Package(
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"]),
         .testTarget(
             name: "CLITests",
-            dependencies: ["jsbridge", "JSBridgeCLI", "DeviceCore", "CJavaScriptCore", "HTTPPluginTesting"],
+            dependencies: [
+                "jsbridge", "JSBridgeRuntime", "JSBridgeREPL", "DeviceCore", "CSpawn", "CTerminal", "HTTPPluginTesting",
+            ],
             exclude: ["Specs"]),
         .testTarget(
             name: "CounterPluginTests", dependencies: ["CounterPlugin", "JSBridgeTesting"],

@@ -11,11 +11,20 @@ else
   echo "test: node not found; skipping js/test (the Swift suite below still runs the JS globals)" >&2
 fi
 # Style: the committed .swift-format, warnings as errors.
-swift format lint --strict -r Sources Plugins Tests Benchmarks examples/sensors-plugin/Sources \
-  examples/sensors-plugin/Tests
+swift format lint --strict -r Sources Extensions Plugins Tests Benchmarks examples/sensors-plugin \
+  examples/sensors-runtime
 swift build --build-tests -q
 swift test --skip-build "$@"
-# The example third-party plugin package (examples/sensors-plugin): built and tested on its own, as a plugin
-# author's package is, against this checkout.
-swift build --build-tests -q --package-path examples/sensors-plugin
-swift test --skip-build --package-path examples/sensors-plugin
+# What ships is what is tested: the binary scripts/release.sh builds, and every test that starts a jsbridge
+# process (the CLI, signals, the REPL, modules, Cordova, storage across processes) run again against it.
+echo "test: building the shipping binary (scripts/release.sh) and running the process tests against it" >&2
+scripts/release.sh -q
+JSBRIDGE_BIN="$PWD/.build/release/jsbridge" swift test --skip-build \
+  --filter 'CLITests\.|StoragePluginTests\.(StorageProcessTests|PostgresProcessTests|PostgresConfigurationTests)' "$@"
+echo "test: the release-binary pass passed ($PWD/.build/release/jsbridge)" >&2
+# The example third-party plugin package (examples/sensors-plugin) and its runtime's (examples/sensors-runtime),
+# each built and tested on its own, as a plugin author's packages are, against this checkout.
+for package in examples/sensors-plugin examples/sensors-runtime; do
+  swift build --build-tests -q --package-path "$package"
+  swift test --skip-build --package-path "$package"
+done

@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 swift build --product jsbridge -q
-for plugin in Device Echo FileSystem HTTP Location Model Storage; do
+# The runtime's own list of its plugins.
+for plugin in $(.build/debug/jsbridge -e 'console.log(Object.keys(bridge.plugins).join(" "))'); do
   declarations="Plugins/$plugin/Plugin/$(echo "$plugin" | tr 'A-Z' 'a-z').d.ts"
   .build/debug/jsbridge --typings "$plugin" | python3 -c '
 import sys

@@ -1,7 +1,9 @@
+import JSBridge
 import JSBridgeCore
 
-/// A command line read against the engine's own options and what the plugins declare: capability flags
-/// (`--allow-<name>[=scopes]`, `--allow-all`) and plugin options.
+/// A command line read against the engine's own options and what the extensions and plugins declare: the
+/// extensions' switches (`--cordova`), capability flags (`--allow-<name>[=scopes]`, `--allow-all`) and plugin
+/// options.
 ///
 /// Options end at the script (or after `--`): it and everything after it are the script's. One table of the
 /// engine's options (``engineOptions``) serves parsing and `--help` alike.
@@ -22,6 +24,8 @@ struct CommandLineArguments {
     var permissions = Permissions.none
     /// Plugin options given: which plugin's, which option, the value.
     var optionValues: [(plugin: String, option: CommandLineOption, value: String)] = []
+    /// The engine extensions' switches given (`["cordova": true]`).
+    var extensionSettings: [String: JSONValue] = [:]
 
     /// One option of the engine itself.
     struct EngineOption: Sendable {
@@ -87,7 +91,11 @@ struct CommandLineArguments {
     ]
 
     /// Reads `arguments` (without the program's name).
-    init(_ arguments: [String], plugins: [any PluginRegistration], capabilities: [Capability]) throws(UsageError) {
+    init(
+        _ arguments: [String], plugins: [any PluginRegistration], capabilities: [Capability],
+        extensions: [EngineExtension]
+    ) throws(UsageError) {
+        let switches = extensions.flatMap(\.options)
         var pluginOptions: [String: (plugin: String, option: CommandLineOption)] = [:]
         for plugin in plugins {
             for option in plugin.options { pluginOptions["--" + option.name] = (plugin.name, option) }
@@ -124,8 +132,15 @@ struct CommandLineArguments {
                 try grant(capability, inline)
             } else if let (plugin, option) = pluginOptions[name] {
                 optionValues.append((plugin, option, try value(for: name, inline, option.valueName)))
+            } else if let option = switches.first(where: { "--" + $0.name == name }) {
+                guard inline == nil else { throw UsageError("\(name) takes no value.") }
+                extensionSettings[option.name] = true
             } else {
-                throw UsageError("Unknown option '\(argument)'.")
+                let known =
+                    Self.engineOptions.flatMap(\.names) + ["--allow-all"] + capabilities.map(\.flag)
+                    + pluginOptions.keys + switches.map { "--" + $0.name }
+                let hint = closestName(to: name, among: known).map { " Did you mean '\($0)'?" } ?? ""
+                throw UsageError("Unknown option '\(argument)'.\(hint)")
             }
         }
         // No script: a REPL on a terminal, else stdin is the script (JSBridgeCommand decides).
@@ -172,6 +187,7 @@ struct CommandLineArguments {
 
     /// `--help`: the runtime's description, usage, the engine's options and what the plugins contribute.
     static func help(_ runtime: RuntimeDescription, plugins: [any PluginRegistration]) -> String {
+        let hasREPL = runtime.hasREPL
         var text = "OVERVIEW: \(runtime.abstract)\n\n"
         if !runtime.discussion.isEmpty { text += wrap(runtime.discussion, indent: 0) + "\n\n" }
         text += usage(runtime.name) + "\n\nARGUMENTS:\n"
@@ -179,13 +195,16 @@ struct CommandLineArguments {
             ("<script.js>", "The script to run, then its arguments."),
             ("-", "Read the script from stdin (also what no script does when stdin is not a terminal)."),
         ])
-        text +=
-            "\n"
-            + wrap(
-                "With no script and stdin a terminal, \(runtime.name) starts a REPL (read-eval-print loop): "
-                    + "top-level await, multi-line input, Tab completion, history in $JSBRIDGE_REPL_HISTORY (default "
-                    + "~/.jsbridge_repl_history); type .help in it. The options below apply to it too.", indent: 0)
-            + "\n"
+        if hasREPL {
+            text +=
+                "\n"
+                + wrap(
+                    "With no script and stdin a terminal, \(runtime.name) starts a REPL (read-eval-print loop): "
+                        + "top-level await, multi-line input, Tab completion, history in $JSBRIDGE_REPL_HISTORY "
+                        + "(default ~/.jsbridge_repl_history); type .help in it. The options below apply to it too.",
+                    indent: 0)
+                + "\n"
+        }
         text += "\nOPTIONS:\n"
         text += table(
             engineOptions.map { option in
@@ -212,6 +231,11 @@ struct CommandLineArguments {
             plugin.options.map { ("--\($0.name) <\($0.valueName)>", "\($0.help) (\(plugin.name))") }
         }
         if !options.isEmpty { text += "\nPLUGIN OPTIONS:\n" + table(options) }
+        text += "\nENGINE EXTENSIONS: " + runtime.extensions.map(\.name).joined(separator: ", ") + "\n"
+        let switches = runtime.extensions.flatMap { ext in
+            ext.options.map { ("--\($0.name)", "\($0.help) (\(ext.name); or \"\($0.name)\": true in --config)") }
+        }
+        if !switches.isEmpty { text += table(switches) }
         return text
     }
 

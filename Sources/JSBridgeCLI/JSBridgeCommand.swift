@@ -2,15 +2,18 @@ import Foundation
 import JSBridge
 import JSBridgeCore
 
-/// A runtime binary: its name, version and help, and the plugins it is built with.
+/// A runtime binary: its name, version and help, the engine extensions and the plugins it is built with.
+///
+/// `JSBridgeRuntime`'s ``jsbridge`` is `jsbridge` itself; a custom runtime starts from it or from nothing:
 ///
 /// ```swift
 /// // Sources/sensors-runtime/main.swift
-/// import JSBridgeCLI
-/// JSBridgeCLI.main(RuntimeDescription(name: "sensors", version: "1.0.0", plugins: { [SensorsPlugin()] }))
+/// import JSBridgeRuntime
+/// import SensorsPlugin
+/// JSBridgeCLI.main(.jsbridge.named("sensors", version: "1.0.0").adding { [SensorsPlugin()] })
 /// ```
 public struct RuntimeDescription: Sendable {
-    /// The command's name in `--help` and messages.
+    /// The command's name in `--help`, messages, `--trace` lines and typings.
     public var name: String
     /// What `--version` prints after the name.
     public var version: String
@@ -18,6 +21,8 @@ public struct RuntimeDescription: Sendable {
     public var abstract: String
     /// More help text, printed under the abstract.
     public var discussion: String
+    /// The engine extensions (`[.web, .node, …]`; `JSBridgeExtensions`' `.jsbridge` has them all).
+    public var extensions: [EngineExtension]
     /// Makes the plugins (called once per run).
     public var plugins: @Sendable () -> [any BridgePlugin]
 
@@ -28,30 +33,46 @@ public struct RuntimeDescription: Sendable {
         discussion: String =
             "Capabilities are denied unless granted with their --allow-… flag or --allow-all. Exit codes: 0 success, "
             + "1 uncaught error, the code given to process.exit(), 2 usage error.",
+        extensions: [EngineExtension],
         plugins: @escaping @Sendable () -> [any BridgePlugin]
     ) {
         self.name = name
         self.version = version
         self.abstract = abstract
         self.discussion = discussion
+        self.extensions = extensions
         self.plugins = plugins
     }
+
+    /// This runtime under another name (and version).
+    public func named(_ name: String, version: String? = nil) -> Self {
+        var copy = self
+        copy.name = name
+        if let version { copy.version = version }
+        return copy
+    }
+
+    /// This runtime with `plugins` made beside its own, on every run.
+    public func adding(_ plugins: @escaping @Sendable () -> [any BridgePlugin]) -> Self {
+        var copy = self
+        let existing = self.plugins
+        copy.plugins = { existing() + plugins() }
+        return copy
+    }
+
+    /// Whether one of its extensions runs a REPL (the `repl` extension's `startRepl`).
+    var hasREPL: Bool { extensions.contains { $0.provides("startRepl") } }
 }
 
 /// The `jsbridge` command line as a library: build your own runtime binary with your plugins and the
 /// same flags, exit codes and behaviour as `jsbridge`; each plugin contributes its capabilities' flags and
-/// its options.
+/// its options, each engine extension its switches.
 public enum JSBridgeCLI {
-    /// Parses the process's arguments, runs the script with `runtime`'s plugins, and exits.
+    /// Parses the process's arguments, runs the script with `runtime`'s extensions and plugins, and exits.
     public static func main(_ runtime: RuntimeDescription) -> Never {
         JSRuntime.tuneProcess()
         let code = JSBridgeCommand(runtime: runtime).run(Array(CommandLine.arguments.dropFirst()))
         exit(code)
-    }
-
-    /// ``main(_:)`` for a runtime called `jsbridge` with `plugins`.
-    public static func main(plugins: @escaping @Sendable () -> [any BridgePlugin]) -> Never {
-        main(RuntimeDescription(plugins: plugins))
     }
 }
 
@@ -65,24 +86,15 @@ struct JSBridgeCommand {
 
     /// Runs the command; returns the exit code (2 for usage errors).
     func run(_ commandLine: [String]) -> Int32 {
-        let plugins = runtime.plugins()
         let host = BridgeHost()
         do {
-            for plugin in plugins { try host.register(plugin) }
-            if Self.startsREPL(commandLine) {
-                // Only an interactive session has the terminal plugin; its name must not clash with the runtime's.
-                let environment = RuntimeOptions.processEnvironment()
-                try host.register(
-                    TerminalPlugin(
-                        historyPath: TerminalHistory.path(environment: environment),
-                        historySize: TerminalHistory.size(environment: environment)))
-            }
+            for plugin in runtime.plugins() { try host.register(plugin) }
         } catch {
             return fail("\(error.message)", code: 70)
         }
         do throws(UsageError) {
             let arguments = try CommandLineArguments(
-                commandLine, plugins: host.plugins, capabilities: host.capabilities)
+                commandLine, plugins: host.plugins, capabilities: host.capabilities, extensions: runtime.extensions)
             if arguments.wantsHelp {
                 print(CommandLineArguments.help(runtime, plugins: host.plugins), terminator: "")
                 return 0
@@ -97,7 +109,7 @@ struct JSBridgeCommand {
                         "--typings: no plugin named '\(name)'; this runtime has \(host.pluginNames.joined(separator: ", "))."
                     )
                 }
-                print(plugin.typings, terminator: "")
+                print(plugin.typings(runtime: runtime.name), terminator: "")
                 return 0
             }
             return try run(arguments, declarations: host)
@@ -123,7 +135,8 @@ struct JSBridgeCommand {
             if !scriptArguments.isEmpty { scriptArguments.removeFirst() }
             script = .eval(try Self.readStandardInput())
         } else if scriptArguments.isEmpty {
-            script = .repl(terminal: TerminalPlugin.name)
+            guard runtime.hasREPL else { throw UsageError("no script given (this runtime has no REPL).") }
+            script = .repl
         } else {
             script = .file(scriptArguments.removeFirst())
         }
@@ -131,6 +144,15 @@ struct JSBridgeCommand {
         var permissions = arguments.permissions
         if let allow = configuration.removeValue(forKey: "allow") {
             try Self.grant(allow, from: declarations.capabilities, into: &permissions)
+        }
+        // The extensions' switches: `--cordova` or `"cordova": true` in --config.
+        var extensionSettings = arguments.extensionSettings
+        for option in runtime.extensions.flatMap(\.options) {
+            guard let value = configuration.removeValue(forKey: option.name) else { continue }
+            guard case .bool(let on) = value else {
+                throw UsageError("--config: \"\(option.name)\" must be true or false.")
+            }
+            if extensionSettings[option.name] == nil { extensionSettings[option.name] = .bool(on) }
         }
         for (plugin, option, value) in arguments.optionValues {
             var section = configuration[plugin]?.objectValue ?? [:]
@@ -142,7 +164,9 @@ struct JSBridgeCommand {
             appID: arguments.appID ?? Self.defaultAppID(for: script),
             directory: arguments.storageDir ?? StorageLocation.defaultDirectory(environment: environment))
         let host = declarations.with(
-            options: .init(permissions: permissions, configuration: configuration, storage: storage))
+            options: .init(
+                permissions: permissions, configuration: configuration, storage: storage,
+                runtime: RuntimeIdentity(name: runtime.name, version: runtime.version)))
         if !arguments.optionValues.isEmpty { try arguments.checkOptions(against: host.configurationIssues()) }
 
         let options = RuntimeOptions(
@@ -152,35 +176,13 @@ struct JSBridgeCommand {
             timeout: arguments.timeout.map { .milliseconds(Int64(($0 * 1000).rounded(.up))) },
             executablePath: Self.executablePath(),
             handlesSignals: true,
-            baseURL: arguments.baseURL)
-        let runtime = JSRuntime(host: host, options: options)
+            baseURL: arguments.baseURL,
+            extensionSettings: extensionSettings,
+            runtimeName: runtime.name)
+        let runtime = JSRuntime(host: host, extensions: self.runtime.extensions, options: options)
         let code = runtime.run(script)
         // Exit without tearing the engine down: the OS reclaims it faster than a final GC would.
         withExtendedLifetime(runtime) { Foundation.exit(code) }
-    }
-
-    /// Whether `commandLine` starts a REPL: no script, no `-e`, and stdin a terminal (a quick look; the
-    /// parser decides the rest).
-    static func startsREPL(_ commandLine: [String]) -> Bool {
-        guard isatty(0) == 1 else { return false }
-        var index = 0
-        while index < commandLine.count {
-            let argument = commandLine[index]
-            if argument == "--" { return index + 1 == commandLine.count }
-            if !argument.hasPrefix("-") || argument == "-" { return false }
-            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            if ["-e", "--eval", "--typings", "--help", "-h", "--version"].contains(name) { return false }
-            index += 1
-            // An option's separate value is not the script.
-            if !argument.contains("="),
-                let option = CommandLineArguments.engineOptions.first(where: {
-                    $0.names.contains(name)
-                }), option.valueName != nil
-            {
-                index += 1
-            }
-        }
-        return true
     }
 
     /// The most a script read from stdin may hold (the bound a file script has in practice: memory).

@@ -1,6 +1,7 @@
 import Foundation
 import JSBridge
 import JSBridgeCore
+import JSBridgeExtensions
 
 /// What a script run produced.
 public struct ScriptResult: Sendable {
@@ -21,25 +22,29 @@ public struct ScriptResult: Sendable {
     }
 }
 
-/// Runs JavaScript against a real engine with chosen plugins, headlessly, and returns what it printed.
+/// Runs JavaScript against a real engine with chosen plugins (and, by default, every engine extension
+/// `jsbridge` has), headlessly, and returns what it printed.
 ///
 /// ```swift
 /// let result = await ScriptRunner.run("console.log(bridge.execSync('Greeter', 'hello', ['Ann']))", plugins: [GreeterPlugin()])
 /// #expect(result.lines == ["Hello, Ann!"])
 /// ```
 public enum ScriptRunner {
-    /// Runs `code` (as `-e` would) with `plugins` registered on a fresh host.
+    /// Runs `code` (as `-e` would) with `plugins` registered on a fresh host, in a runtime of `extensions`
+    /// (their switches set by `extensionSettings`: `["cordova": true]`).
     public static func run(
         _ code: String,
         plugins: [any BridgePlugin] = [],
+        extensions: [EngineExtension] = .jsbridge,
         options: BridgeHost.Options = .testing(),
         arguments: [String] = [],
         environment: [String: String] = [:],
+        extensionSettings: [String: JSONValue] = [:],
         timeout: Duration = .seconds(60)
     ) async -> ScriptResult {
         await run(
-            .eval(code), plugins: plugins, options: options, arguments: arguments, environment: environment,
-            timeout: timeout)
+            .eval(code), plugins: plugins, extensions: extensions, options: options, arguments: arguments,
+            environment: environment, extensionSettings: extensionSettings, timeout: timeout)
     }
 
     /// Runs `script` with `plugins` on a fresh host, on a dedicated JS thread.
@@ -50,9 +55,11 @@ public enum ScriptRunner {
     public static func run(
         _ script: Script,
         plugins: [any BridgePlugin] = [],
+        extensions: [EngineExtension] = .jsbridge,
         options: BridgeHost.Options = .testing(),
         arguments: [String] = [],
         environment: [String: String] = [:],
+        extensionSettings: [String: JSONValue] = [:],
         timeout: Duration = .seconds(60)
     ) async -> ScriptResult {
         let host = BridgeHost(options: options)
@@ -68,9 +75,10 @@ public enum ScriptRunner {
             let thread = Thread {
                 let output = CapturedOutput()
                 let runtime = JSRuntime(
-                    host: host,
+                    host: host, extensions: extensions,
                     options: RuntimeOptions(
-                        arguments: arguments, environment: environment, timeout: limit, output: output))
+                        arguments: arguments, environment: environment, timeout: limit, output: output,
+                        extensionSettings: extensionSettings))
                 let code = runtime.run(script)
                 continuation.resume(
                     returning: ScriptResult(

@@ -1,4 +1,5 @@
 import Foundation
+import JSBridgeRuntime
 import JSBridgeTesting
 import Testing
 
@@ -294,7 +295,7 @@ private func withScratchDirectory<T>(_ body: (String) async throws -> T) async t
 /// The built-in plugins' typings in js/typings/ are what `jsbridge --typings` writes from their declarations
 /// (scripts/typings.sh rewrites them).
 @Suite("Typings") struct TypingsTests {
-    @Test(arguments: ["Device", "Echo", "FileSystem", "HTTP", "Location", "Model", "Storage"])
+    @Test(arguments: BuiltInPlugins.make().map { type(of: $0).name })
     func builtInTypingsMatchTheirDeclarations(_ plugin: String) async throws {
         let result = try await CLI.run(["--typings", plugin])
         #expect(result.exitCode == 0, "\(result.summary)")

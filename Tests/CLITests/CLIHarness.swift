@@ -24,36 +24,8 @@ enum CLIPaths {
     static let packageRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().standardizedFileURL.path
 
-    /// The `jsbridge` binary: `$JSBRIDGE_BIN`, else the one next to the running test binary (under
-    /// `swift test` that is `.build/<triple>/debug/`), else `<package>/.build/debug/jsbridge`.
-    static func binary() throws -> String {
-        let fm = FileManager.default
-        if let explicit = ProcessInfo.processInfo.environment["JSBRIDGE_BIN"], !explicit.isEmpty {
-            guard fm.isExecutableFile(atPath: explicit) else {
-                throw HarnessError(description: "JSBRIDGE_BIN='\(explicit)' is not an executable file.")
-            }
-            return explicit
-        }
-        var candidates: [String] = []
-        if let exe = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            let directory = URL(fileURLWithPath: exe).deletingLastPathComponent()
-            candidates.append(directory.appendingPathComponent("jsbridge").path)
-            // A test bundle directory (`*.xctest/`) sits inside the build directory on some platforms.
-            candidates.append(directory.deletingLastPathComponent().appendingPathComponent("jsbridge").path)
-        }
-        candidates.append(packageRoot + "/.build/debug/jsbridge")
-        for candidate in candidates where fm.isExecutableFile(atPath: candidate) {
-            var isDirectory: ObjCBool = false
-            if fm.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue {
-                return URL(fileURLWithPath: candidate).standardizedFileURL.path
-            }
-        }
-        throw HarnessError(
-            description: """
-                The jsbridge binary was not found (looked at: \(candidates.joined(separator: ", "))). \
-                Build it first (`swift build --build-tests`) or set JSBRIDGE_BIN to its path.
-                """)
-    }
+    /// The `jsbridge` binary under test (``BuiltBinary``: `$JSBRIDGE_BIN` or the one beside the tests).
+    static func binary() throws -> String { try BuiltBinary.path() }
 }
 
 /// What one run of the binary produced.

@@ -115,7 +115,7 @@ private let deviceModule = """
             }, false);
             """,
         ])
-        let result = try await CLI.run(["--app-id", "org.example.app", project.path("app.js")])
+        let result = try await CLI.run(["--cordova", "--app-id", "org.example.app", project.path("app.js")])
         #expect(result.exitCode == 0, "\(result.summary)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "before deviceready: undefined", "\(result.summary)")
@@ -301,7 +301,8 @@ private let deviceModule = """
             """
         let project = try Project(files)
         let result = try await CLI.run(
-            ["--allow-location", "--location", "fixed:48.8584,2.2945,35", project.path("app.js")], timeLimit: 20)
+            ["--cordova", "--allow-location", "--location", "fixed:48.8584,2.2945,35", project.path("app.js")],
+            timeLimit: 20)
         #expect(result.exitCode == 0, "\(result.summary)")
         #expect(
             result.stdout == """
@@ -391,7 +392,7 @@ private let deviceModule = """
               channel.initializationComplete("onMyFeature");
             }, 30);
             """
-        let result = try await CLI.run(["-e", script])
+        let result = try await CLI.run(["--cordova", "-e", script])
         #expect(result.exitCode == 0, "\(result.summary)")
         #expect(
             result.stdout == """
@@ -537,11 +538,11 @@ private let deviceModule = """
               log("window is globalThis:", window === globalThis, String(document));
             }, 20);
             """
-        let result = try await CLI.run(["-e", script])
+        let result = try await CLI.run(["--cordova", "-e", script])
         #expect(result.exitCode == 0, "\(result.summary)")
         #expect(
             result.stdout == """
-                window before: undefined
+                window before: object
                 custom custom 1 true
                 after sync fire
                 after detached fire
@@ -560,11 +561,31 @@ private let deviceModule = """
     @Test func theLayerLoadsOnlyWhenUsed() async throws {
         let script = """
             const lazy = (name) => typeof Object.getOwnPropertyDescriptor(globalThis, name).get === "function";
-            console.log(lazy("cordova"), lazy("jsCoreBridge"), lazy("document"), typeof window);
+            console.log(lazy("cordova"), lazy("jsCoreBridge"), lazy("document"), lazy("window"));
             void jsCoreBridge;
             console.log(lazy("cordova"), lazy("document"), window === globalThis, cordova === jsCoreBridge);
             """
-        let result = try await CLI.run(["-e", script])
-        #expect(result.stdout == "true true true undefined\nfalse false true true\n", "\(result.summary)")
+        let result = try await CLI.run(["--cordova", "-e", script])
+        #expect(result.stdout == "true true true true\nfalse false true true\n", "\(result.summary)")
+    }
+
+    /// Without the switch, no script sees `document` or `window` (libraries telling a browser by them take their
+    /// other branch, as in Node and Deno); `cordova` and `jsCoreBridge` stay there, lazily. `--config`'s
+    /// `"cordova": true` turns it on as `--cordova` does.
+    @Test func documentAndWindowOnlyWithTheCordovaSwitch() async throws {
+        let script = """
+            console.log(typeof document, typeof window, "document" in globalThis, "window" in globalThis);
+            console.log(typeof cordova.exec, jsCoreBridge === cordova, typeof document, typeof window);
+            """
+        let off = try await CLI.run(["-e", script])
+        #expect(off.stdout == "undefined undefined false false\nfunction true undefined undefined\n", "\(off.summary)")
+        let on = try await CLI.run(["--cordova", "-e", script])
+        #expect(on.stdout == "object object true true\nfunction true object object\n", "\(on.summary)")
+        let project = try Project(["config.json": #"{"cordova": true}"#])
+        let configured = try await CLI.run(["--config", project.path("config.json"), "-e", script])
+        #expect(configured.stdout == on.stdout, "\(configured.summary)")
+        let wrong = try await CLI.run(["--config", project.path("config.json"), "--cordov", "-e", "0"])
+        #expect(wrong.exitCode == 2)
+        #expect(wrong.stderr.contains("Unknown option '--cordov'. Did you mean '--cordova'?"), "\(wrong.summary)")
     }
 }

@@ -1,4 +1,4 @@
-import JSBridgeCLI
+import JSBridgeREPL
 import Testing
 
 /// The REPL's line editor without a terminal: key bytes in, buffer, cursor, output and events out.

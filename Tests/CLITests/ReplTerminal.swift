@@ -1,4 +1,5 @@
-import CJavaScriptCore
+import CSpawn
+import CTerminal
 import Foundation
 import Synchronization
 

@@ -163,7 +163,7 @@ private struct SignalRun {
             document.addEventListener("resume", () => { console.log("resume"); clearInterval(timer); });
             process.on("exit", (code) => console.log("exit", code));
             console.log("ready");
-            """)
+            """, options: ["--cordova"])
         #expect(await run.process.waitForOutput("ready\n"), "\(run.summary)")
         run.process.send(SIGTSTP)
         #expect(await run.process.waitForStatus() == .stopped(SIGTSTP), "\(run.summary)")

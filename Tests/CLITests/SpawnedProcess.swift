@@ -1,4 +1,4 @@
-import CJavaScriptCore
+import CSpawn
 import Foundation
 import JSBridgeBase
 import JSBridgeTesting

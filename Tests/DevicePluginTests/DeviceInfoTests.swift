@@ -105,7 +105,9 @@ private struct FakeRoot {
         let root = try FakeRoot([
             "/sys/class/dmi/id/sys_vendor": "Dell Inc.\n", "/etc/machine-id": "0123456789abcdef0123456789abcdef",
         ])
-        let tester = try await PluginTester(DevicePlugin(reader: root.reader, runtimeVersion: "2.0.0"))
+        var options = BridgeHost.Options.testing()
+        options.runtime = RuntimeIdentity(name: "devices", version: "2.0.0")
+        let tester = try await PluginTester(DevicePlugin(reader: root.reader), options: options)
         let info = try await tester.call("getDeviceInfo")
         #expect(info["manufacturer"] == "Dell Inc.")
         #expect(info["platform"] == "Linux")

@@ -8,20 +8,13 @@ import Testing
 
 // Reliability with real processes on one database: concurrent writers, kill -9 mid-stream.
 //
-// A worker is the built `jsbridge` binary (next to the test binary; it registers the Storage plugin) running a
+// A worker is the built `jsbridge` binary (``BuiltBinary``; it registers the Storage plugin) running a
 // script against a given app id and storage directory. The script calls `ack(key)` after each acknowledged
 // write, which prints the key on stdout.
 
 enum Worker {
-    /// The `jsbridge` binary next to the test binary (`swift build --build-tests` builds it).
-    static let jsbridge: String = {
-        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        let directory = URL(fileURLWithPath: own).deletingLastPathComponent()
-        return [directory, directory.deletingLastPathComponent()]
-            .map { $0.appendingPathComponent("jsbridge").path }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-            ?? directory.appendingPathComponent("jsbridge").path
-    }()
+    /// The `jsbridge` binary under test (``BuiltBinary``: `$JSBRIDGE_BIN` or the one beside the tests).
+    static let jsbridge = (try? BuiltBinary.path()) ?? "jsbridge"
 
     /// A process running `script` (with `ack(key)` defined) on `appID` in `directory`, stdout to a pipe.
     static func start(_ script: String, appID: String, directory: String) throws -> (Process, Pipe) {

@@ -8,17 +8,20 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+/// The `.js` files of `folder` (relative to the root), or none when it does not exist.
+function scripts(folder) {
+  try {
+    return readdirSync(join(root, folder)).filter((f) => f.endsWith(".js")).map((f) => join(folder, f));
+  } catch {
+    return [];
+  }
+}
+
+// The host's, every engine extension's and every plugin's JavaScript.
 const files = [
-  ...readdirSync(join(root, "js")).filter((f) => f.endsWith(".js")).map((f) => join("js", f)),
-  ...readdirSync(join(root, "js", "node")).filter((f) => f.endsWith(".js")).map((f) => join("js", "node", f)),
-  ...readdirSync(join(root, "Plugins")).flatMap((plugin) => {
-    const folder = join("Plugins", plugin, "Plugin");
-    try {
-      return readdirSync(join(root, folder)).filter((f) => f.endsWith(".js")).map((f) => join(folder, f));
-    } catch {
-      return [];
-    }
-  }),
+  ...scripts(join("Sources", "JSBridge", "js")),
+  ...readdirSync(join(root, "Extensions")).flatMap((extension) => scripts(join("Extensions", extension, "js"))),
+  ...readdirSync(join(root, "Plugins")).flatMap((plugin) => scripts(join("Plugins", plugin, "Plugin"))),
 ];
 
 test("the runtime's and plugins' JavaScript files are ASCII", () => {

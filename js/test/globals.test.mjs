@@ -10,11 +10,22 @@ import { Console } from 'node:console';
 import { Writable } from 'node:stream';
 import url, { fileURLToPath } from 'node:url';
 
-const jsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const runtimeFiles = ['primordials', 'inspect', 'console', 'encoding', 'events', 'url', 'structured-clone'];
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+// The host's files, then the web extension's.
+const runtimeFiles = [
+  'Sources/JSBridge/js/primordials', 'Sources/JSBridge/js/inspect', 'Sources/JSBridge/js/console',
+  'Extensions/Web/js/encoding', 'Extensions/Web/js/events', 'Extensions/Web/js/url', 'Extensions/Web/js/structured-clone',
+];
 
 // Evaluates the runtime files the way the engine does, with a fake `internal` and a private globals object.
 function loadRuntime() {
+  const decode = (name, fatal, buffer, offset, length) => {
+    try {
+      return new TextDecoder(name, { fatal, ignoreBOM: true }).decode(new Uint8Array(buffer, offset, length));
+    } catch {
+      return null;
+    }
+  };
   const output = [];
   const globals = {};
   const uncaught = [];
@@ -23,36 +34,27 @@ function loadRuntime() {
     now: () => performance.now(),
     defineGlobal: (name, value) => { globals[name] = value; },
     reportUncaught: (error, kind) => uncaught.push({ error, kind }),
-    // The encoding natives (Sources/JSBridge/Runtime/EncodingNatives.swift), stood in for by Node's own.
-    loadEncodingNatives() {
-      const decode = (name, fatal, buffer, offset, length) => {
-        try {
-          return new TextDecoder(name, { fatal, ignoreBOM: true }).decode(new Uint8Array(buffer, offset, length));
-        } catch {
-          return null;
-        }
-      };
-      internal.textDecodeUTF8 = (buffer, offset, length, fatal) => decode('utf-8', fatal, buffer, offset, length);
-      internal.textDecodeUTF16 = (buffer, offset, length, bigEndian, fatal) =>
-        decode(bigEndian ? 'utf-16be' : 'utf-16le', fatal, buffer, offset, length);
-      internal.textDecoderOpen = (name, fatal) => ({ decoder: new TextDecoder(name, { fatal }) });
-      internal.textDecode = (handle, buffer, offset, length, flush) => {
-        try {
-          return handle.decoder.decode(new Uint8Array(buffer, offset, length), { stream: !flush });
-        } catch {
-          return null;
-        }
-      };
-      internal.textEncodeInto = (string, buffer, offset, length) => {
-        const { read, written } = new TextEncoder().encodeInto(string, new Uint8Array(buffer, offset, length));
-        return [read, written];
-      };
-      internal.domainToASCII = (domain) => url.domainToASCII(domain) || null;
+    // The web extension's natives (Extensions/Web/EncodingNatives.swift), stood in for by Node's own.
+    textDecodeUTF8: (buffer, offset, length, fatal) => decode('utf-8', fatal, buffer, offset, length),
+    textDecodeUTF16: (buffer, offset, length, bigEndian, fatal) =>
+      decode(bigEndian ? 'utf-16be' : 'utf-16le', fatal, buffer, offset, length),
+    textDecoderOpen: (name, fatal) => ({ decoder: new TextDecoder(name, { fatal }) }),
+    textDecode: (handle, buffer, offset, length, flush) => {
+      try {
+        return handle.decoder.decode(new Uint8Array(buffer, offset, length), { stream: !flush });
+      } catch {
+        return null;
+      }
     },
-    bufferUTF8Encode: (string) => new TextEncoder().encode(string).buffer,
+    textEncodeInto: (string, buffer, offset, length) => {
+      const { read, written } = new TextEncoder().encodeInto(string, new Uint8Array(buffer, offset, length));
+      return [read, written];
+    },
+    textEncodeUTF8: (string) => new TextEncoder().encode(string).buffer,
+    domainToASCII: (domain) => url.domainToASCII(domain) || null,
   };
   for (const name of runtimeFiles) {
-    const source = fs.readFileSync(path.join(jsDir, `${name}.js`), 'utf8');
+    const source = fs.readFileSync(path.join(root, `${name}.js`), 'utf8');
     new Function('internal', `"use strict";\n${source}`)(internal);
   }
   return { internal, globals, output, uncaught };
@@ -571,7 +573,7 @@ describe('structuredClone', () => {
 });
 
 test('the smoke fixture prints the same as Node', () => {
-  const fixture = path.join(jsDir, 'test', 'fixtures', 'globals-smoke.txt');
+  const fixture = path.join(root, 'js', 'test', 'fixtures', 'globals-smoke.txt');
   const expected = spawnSync(process.execPath, [fixture], { encoding: 'utf8' });
   assert.equal(expected.status, 0, expected.stderr);
   const sandbox = loadRuntime();

@@ -41,12 +41,10 @@ interface JSBridgePluginTypes {
       rmSync: { kind: "sync"; args: unknown; result: unknown };
       rmdir: { kind: "async"; args: unknown; result: unknown };
       rmdirSync: { kind: "sync"; args: unknown; result: unknown };
-      stage: { kind: "sync"; args: unknown; result: number };
       stat: { kind: "async"; args: unknown; result: unknown };
       statSync: { kind: "sync"; args: unknown; result: unknown };
       symlink: { kind: "async"; args: unknown; result: unknown };
       symlinkSync: { kind: "sync"; args: unknown; result: unknown };
-      take: { kind: "sync"; args: number; result: string };
       truncate: { kind: "async"; args: unknown; result: unknown };
       truncateSync: { kind: "sync"; args: unknown; result: unknown };
       unlink: { kind: "async"; args: unknown; result: unknown };

@@ -11,33 +11,24 @@ public struct DevicePlugin: BridgePlugin {
     public static let name = "Device"
 
     private let reader: DeviceInfoReader
-    private let runtimeVersion: String
 
-    /// A plugin reading the real machine for a runtime of `runtimeVersion` (reported as `cordova`).
-    public init(runtimeVersion: String = DeviceInfoReader.unknown) {
-        self.init(reader: DeviceInfoReader(), runtimeVersion: runtimeVersion)
+    /// A plugin reading the real machine; `cordova` is the version of the runtime it runs in
+    /// (``HostEnvironment/runtime``).
+    public init() {
+        self.init(reader: DeviceInfoReader())
     }
 
     /// A plugin reading through `reader` (a fake DMI tree in tests).
-    public init(reader: DeviceInfoReader, runtimeVersion: String = DeviceInfoReader.unknown) {
+    public init(reader: DeviceInfoReader) {
         self.reader = reader
-        self.runtimeVersion = runtimeVersion
     }
 
-    /// The reader and the runtime version the answers report.
-    public struct State: Sendable {
-        let reader: DeviceInfoReader
-        let runtimeVersion: String
-    }
-
-    public func setUp(_ context: SetUpContext<Self>) async throws -> State {
-        State(reader: reader, runtimeVersion: runtimeVersion)
-    }
+    public func setUp(_ context: SetUpContext<Self>) async throws -> DeviceInfoReader { reader }
 
     public static func declare(_ plugin: inout PluginDeclaration<Self>) {
         // A few small files: read off the JS thread, once per call (the answer is cheap and never stale).
         plugin.async("getDeviceInfo") { context in
-            context.state.reader.read(appID: context.storage.appID, runtimeVersion: context.state.runtimeVersion)
+            context.state.read(appID: context.storage.appID, runtimeVersion: context.runtime.version)
         }
     }
 }

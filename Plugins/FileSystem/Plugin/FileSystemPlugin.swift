@@ -78,6 +78,8 @@ public struct FileSystemPlugin: BridgePlugin {
             }
             return text
         }
+        // The crossing of large text is the plugin's own JavaScript's business.
+        plugin.keepPrivate("stage", "take")
     }
 
     /// A sync answer holding contents as the string itself: a sync action's string result reaches JavaScript

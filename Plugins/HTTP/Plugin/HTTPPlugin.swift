@@ -165,6 +165,10 @@ public struct HTTPPlugin: BridgePlugin {
             ]
         }
         transferActions(&plugin)
+        // Glue for the plugin's own JavaScript (fetch bodies, DAOs, the DAO cache, mock settings): not API.
+        plugin.keepPrivate(
+            "bodyRead", "bodyCancel", "bodyOpen", "bodyWrite", "daoDefine", "daoRequest", "daoSend", "daoRead",
+            "cacheCommit", "cacheDiscard", "settings")
     }
 
     /// Answers a call that makes an HTTP exchange with the whole body read: without a Swift task when the call is

@@ -1,4 +1,4 @@
-import CJavaScriptCore
+import CSpawn
 import Foundation
 
 /// A throwaway PostgreSQL cluster for tests: `initdb` into a temporary directory, a server on 127.0.0.1 at a

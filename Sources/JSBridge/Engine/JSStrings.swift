@@ -5,14 +5,14 @@ import CJavaScriptCore
 /// The closure scope keeps the string alive for the whole C call (DESIGN §7: a wrapper released in
 /// `deinit` may be freed before the call that uses it).
 @inline(__always)
-func withJSString<R>(_ string: String, _ body: (JSStringRef) throws -> R) rethrows -> R {
+package func withJSString<R>(_ string: String, _ body: (JSStringRef) throws -> R) rethrows -> R {
     let ref = makeJSString(string)
     defer { JSStringRelease(ref) }
     return try body(ref)
 }
 
 /// Creates a retained `JSStringRef` (the caller releases it); exact for any Swift string, NULs included.
-func makeJSString(_ string: String) -> JSStringRef {
+package func makeJSString(_ string: String) -> JSStringRef {
     // Fast path: text without NUL goes through the UTF-8 C-string constructor (a Swift string is valid UTF-8,
     // which it decodes exactly); converting to UTF-16 here cost ~100 instructions a character.
     if !string.utf8.contains(0) {
@@ -23,7 +23,7 @@ func makeJSString(_ string: String) -> JSStringRef {
 }
 
 /// Creates a retained `JSStringRef` from text known to contain no NUL (JSON text), via UTF-8.
-func makeJSStringFromNULFreeUTF8(_ string: String) -> JSStringRef {
+package func makeJSStringFromNULFreeUTF8(_ string: String) -> JSStringRef {
     string.withCString { JSStringCreateWithUTF8CString($0) }
 }
 
@@ -67,7 +67,7 @@ private func utf16Length(ofUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
 }
 
 /// A string literal as a C string: literals are stored NUL-terminated, for the life of the process.
-func staticCString(_ literal: StaticString) -> UnsafePointer<CChar> {
+package func staticCString(_ literal: StaticString) -> UnsafePointer<CChar> {
     UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 

@@ -1,4 +1,5 @@
 import CJavaScriptCore
+import CProcess
 import JSBridgeCore
 import Synchronization
 
@@ -190,14 +191,21 @@ extension InboxMessage {
         self.init(callID: id, kind: kind, text: text + "]", bytes: value.bytes.map(\.bytes))
     }
 
-    /// The message delivering a plugin event.
-    init(plugin: String, event: String, payload: JSONValue) {
+    /// The message delivering event `event` of `plugin` ("" for the engine's own): `[0,4,plugin,event,payload]`,
+    /// and with bytes `[0,4,plugin,event,payload,[paths]]`, the bytes beside the text.
+    init(plugin: String, event: String, payload: BridgeValue) {
         var text = "[0,4,"
         JSONValue.string(plugin).serialize(into: &text)
         text += ","
         JSONValue.string(event).serialize(into: &text)
         text += ","
-        payload.serialize(into: &text)
-        self.init(callID: 0, kind: .event, text: text + "]")
+        payload.json.serialize(into: &text)
+        guard !payload.bytes.isEmpty else {
+            self.init(callID: 0, kind: .event, text: text + "]")
+            return
+        }
+        text += ","
+        JSONValue.array(payload.bytes.map { .array($0.path.map(\.jsonValue)) }).serialize(into: &text)
+        self.init(callID: 0, kind: .event, text: text + "]", bytes: payload.bytes.map(\.bytes))
     }
 }

@@ -15,17 +15,21 @@ public final class BridgeHost: Sendable {
         public var clock: any BridgeClock
         /// Where this script's data lives.
         public var storage: StorageLocation
+        /// The runtime the plugins run in (what the Device plugin reports, for one).
+        public var runtime: RuntimeIdentity
 
         public init(
             permissions: Permissions = .none,
             configuration: JSONObject = [:],
             clock: any BridgeClock = SystemClock(),
-            storage: StorageLocation = StorageLocation(appID: "default", directory: StorageLocation.defaultDirectory())
+            storage: StorageLocation = StorageLocation(appID: "default", directory: StorageLocation.defaultDirectory()),
+            runtime: RuntimeIdentity = .jsbridge
         ) {
             self.permissions = permissions
             self.configuration = configuration
             self.clock = clock
             self.storage = storage
+            self.runtime = runtime
         }
     }
 
@@ -93,7 +97,7 @@ public final class BridgeHost: Sendable {
     ) -> PluginRegistry {
         let plugins = self.plugins
         let environment = HostEnvironment(
-            permissions: options.permissions, clock: options.clock, storage: options.storage,
+            runtime: options.runtime, permissions: options.permissions, clock: options.clock, storage: options.storage,
             capabilities: capabilities)
         return PluginRegistry(
             plugins: plugins.map {
@@ -114,8 +118,8 @@ public protocol PluginRegistration: Sendable {
     var options: [CommandLineOption] { get }
     /// Its JavaScript API files.
     var scripts: [PluginScript] { get }
-    /// Its typings (`jsbridge --typings <name>`).
-    var typings: String { get }
+    /// Its typings as runtime `runtime` writes them (`<runtime> --typings <name>`).
+    func typings(runtime: String) -> String
     /// The problems of `section` as the plugin's configuration (none when it decodes and validates).
     func configurationIssues(_ section: JSONValue) -> [ArgumentIssue]
     /// Makes the plugin's runtime instance: actions bound; configuration decoded and state made at set-up.
@@ -123,6 +127,11 @@ public protocol PluginRegistration: Sendable {
         configuration: JSONValue, environment: HostEnvironment,
         events: @escaping @Sendable (String, String, JSONValue) -> Void, misuse: @escaping @Sendable (String) -> Void
     ) -> RegisteredPlugin
+}
+
+extension PluginRegistration {
+    /// Its typings as `jsbridge` writes them (`jsbridge --typings <name>`).
+    public var typings: String { typings(runtime: "jsbridge") }
 }
 
 struct Registration<Plugin: BridgePlugin>: PluginRegistration {
@@ -141,7 +150,7 @@ struct Registration<Plugin: BridgePlugin>: PluginRegistration {
     var capabilities: [Capability] { declaration.capabilities }
     var options: [CommandLineOption] { declaration.options }
     var scripts: [PluginScript] { declaration.scripts }
-    var typings: String { PluginTypings(declaration).text }
+    func typings(runtime: String) -> String { PluginTypings(declaration, runtime: runtime).text }
 
     func configurationIssues(_ section: JSONValue) -> [ArgumentIssue] {
         switch Self.decodeConfiguration(section) {

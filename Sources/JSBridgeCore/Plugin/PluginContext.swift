@@ -1,5 +1,7 @@
 /// What every plugin of a host shares: granted capabilities, clock, storage location.
 public struct HostEnvironment: Sendable {
+    /// The runtime the plugins run in.
+    public var runtime: RuntimeIdentity
     /// The capabilities granted to the script.
     public var permissions: Permissions
     /// The injected clock.
@@ -33,6 +35,25 @@ public struct PluginEvents: Sendable {
     }
 }
 
+/// A runtime's name and version: `jsbridge` and its version, or a custom runtime's own.
+public struct RuntimeIdentity: Sendable, Equatable {
+    public var name: String
+    public var version: String
+
+    public init(name: String, version: String) {
+        self.name = name
+        self.version = version
+    }
+
+    /// `jsbridge` at this version.
+    public static let jsbridge = RuntimeIdentity(name: "jsbridge", version: JSBridgeVersion.string)
+}
+
+/// The jsbridge version.
+public enum JSBridgeVersion {
+    public static let string = "0.1.0"
+}
+
 /// What a plugin's ``BridgePlugin/setUp(_:)`` sees: its configuration and the host's environment.
 public final class SetUpContext<Plugin: BridgePlugin>: Sendable {
     /// The plugin's decoded, validated configuration.
@@ -56,6 +77,8 @@ public final class SetUpContext<Plugin: BridgePlugin>: Sendable {
     public var clock: any BridgeClock { environment.clock }
     /// Where this script's data lives.
     public var storage: StorageLocation { environment.storage }
+    /// The runtime the plugin runs in.
+    public var runtime: RuntimeIdentity { environment.runtime }
 }
 
 /// What an action sees: the plugin's state and configuration, the host's environment, events.
@@ -83,6 +106,8 @@ public struct PluginContext<Plugin: BridgePlugin>: Sendable {
     public var storage: StorageLocation { setUp.environment.storage }
     /// The host's environment.
     public var environment: HostEnvironment { setUp.environment }
+    /// The runtime the plugin runs in.
+    public var runtime: RuntimeIdentity { setUp.environment.runtime }
     /// The plugin's event emitter (to keep for later).
     public var events: PluginEvents { setUp.events }
 

@@ -67,6 +67,19 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
         scripts.append(script)
     }
 
+    /// Keeps actions `names` for the plugin's own JavaScript (glue its API files call through their `plugin`
+    /// handle): they are left out of its typings and of `bridge.plugins`, and a script that calls one by name
+    /// gets `ACTION_NOT_FOUND`. ``PluginTester`` still calls them, for the plugin's own tests.
+    public mutating func keepPrivate(_ names: String...) {
+        for name in names {
+            guard actions[name] != nil else {
+                problems.append("keepPrivate: no action named '\(name)' is declared (declare it first)")
+                continue
+            }
+            actions[name]?.isPrivate = true
+        }
+    }
+
     /// Declares a value the plugin's JavaScript files read as `plugin.constants.<name>`: a limit or default
     /// that both sides apply is then written once, in Swift.
     public mutating func constant(_ name: String, _ value: JSONValue) {
@@ -282,6 +295,8 @@ public struct ActionDeclaration<Plugin: BridgePlugin>: Sendable {
     public let requires: Capability?
     /// The types of its arguments and of its result (a stream's values).
     public let arguments: TypeDescription, result: TypeDescription
+    /// Whether it is glue for the plugin's own JavaScript only (``PluginDeclaration/keepPrivate(_:)``).
+    public internal(set) var isPrivate = false
     @usableFromInline let body: Body
 
     @usableFromInline

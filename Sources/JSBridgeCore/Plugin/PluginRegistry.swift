@@ -16,6 +16,8 @@ public struct Action: Sendable {
 
     public let kind: Kind
     public let executor: ActionExecutorChoice
+    /// Whether only the plugin's own JavaScript may call it (``PluginDeclaration/keepPrivate(_:)``).
+    public let isPrivate: Bool
     let body: Body
 }
 
@@ -44,6 +46,11 @@ public final class RegisteredPlugin: Sendable {
     /// The names of the plugin's actions with their kinds, sorted by name.
     public var actionKinds: [(name: String, kind: Action.Kind)] {
         actions.map { ($0.key, $0.value.kind) }.sorted { $0.name < $1.name }
+    }
+
+    /// The plugin's actions, sorted by name.
+    public var sortedActions: [(name: String, action: Action)] {
+        actions.map { ($0.key, $0.value) }.sorted { $0.name < $1.name }
     }
 }
 
@@ -91,7 +98,8 @@ public final class PluginRegistry: Sendable {
             }
             return error
         }
-        let suggestion = closestName(to: action, among: Array(registered.actions.keys))
+        let suggestion = closestName(
+            to: action, among: registered.actions.filter { !$0.value.isPrivate }.map(\.key))
         return .actionNotFound(plugin, action, hint: suggestion.map { "did you mean '\($0)'?" })
     }
 
@@ -169,7 +177,7 @@ public final class PluginRegistry: Sendable {
 
 /// The candidate closest to `name` (edit distance at most a third of its length, or a case-insensitive
 /// match), for "did you mean" hints.
-func closestName(to name: String, among candidates: [String]) -> String? {
+package func closestName(to name: String, among candidates: [String]) -> String? {
     let target = Array(name.lowercased().utf8)
     var best: (name: String, distance: Int)?
     for candidate in candidates.sorted() {

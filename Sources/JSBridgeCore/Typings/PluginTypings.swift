@@ -8,10 +8,13 @@ public struct PluginTypings: Sendable {
     /// The typings' text.
     public let text: String
 
-    init<Plugin: BridgePlugin>(_ declaration: PluginDeclaration<Plugin>) {
+    /// The typings of the plugin `declaration` declares, as runtime `runtime` (`jsbridge`, or a custom
+    /// runtime's name) writes them.
+    init<Plugin: BridgePlugin>(_ declaration: PluginDeclaration<Plugin>, runtime: String) {
         let namespace = "\(Plugin.name)Plugin"
         var interfaces: [TypeScriptType] = []
-        let actions = declaration.actions.sorted { $0.key < $1.key }.map {
+        // Private actions are the plugin's own glue: not part of what scripts are offered.
+        let actions = declaration.actions.filter { !$0.value.isPrivate }.sorted { $0.key < $1.key }.map {
             (
                 name: $0.key, kind: $0.value.kind, requires: $0.value.requires,
                 arguments: $0.value.arguments.typeScript,
@@ -25,7 +28,7 @@ public struct PluginTypings: Sendable {
         let events = declaration.events.sorted { $0.key < $1.key }.map { ($0.key, $0.value.typeScript) }
         for (_, payload) in events { payload.interfaces(into: &interfaces) }
 
-        var out = "// Typings of the \(Plugin.name) plugin, written from its declaration by `jsbridge --typings "
+        var out = "// Typings of the \(Plugin.name) plugin, written from its declaration by `\(runtime) --typings "
         out += "\(Plugin.name)`.\n// Do not edit: regenerate instead.\n"
         if !interfaces.isEmpty {
             out += "\ndeclare namespace \(namespace) {\n"

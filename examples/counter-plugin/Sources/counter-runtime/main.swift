@@ -1,5 +1,4 @@
 import CounterPlugin
-import EchoPlugin
-import JSBridgeCLI
+import JSBridgeRuntime
 
-JSBridgeCLI.main(plugins: { [EchoPlugin(), CounterPlugin()] })
+JSBridgeCLI.main(.jsbridge.named("counter").adding { [CounterPlugin()] })

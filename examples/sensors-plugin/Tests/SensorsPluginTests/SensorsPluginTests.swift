@@ -73,26 +73,4 @@ func thermalZones(_ millidegrees: [String], clock: any BridgeClock = SystemClock
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(result.lines.sorted() == ["2 75.5", "hot 1", "watched 41"])
     }
-
-    /// The runtime binary built from the package offers the plugin's flag and option.
-    @Test func theRuntimeBinaryShowsThePluginsFlags() async throws {
-        let exe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let folder = URL(fileURLWithPath: exe).deletingLastPathComponent()
-        let binary = [folder, folder.deletingLastPathComponent()].map {
-            $0.appendingPathComponent("sensors-runtime").path
-        }
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-        let path = try #require(binary, "build the package first")
-        let help = try await runBlocking {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = ["--help"]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            defer { process.waitUntilExit() }
-            return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        }
-        #expect(help.contains("--allow-sensors") && help.contains("--sensors-root <dir>"), "\(help)")
-    }
 }

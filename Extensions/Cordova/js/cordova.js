@@ -1,0 +1,575 @@
+// Cordova and JSCoreBridge compatibility: `cordova` (= `jsCoreBridge`), Cordova's module system
+// (`cordova.define`/`cordova.require`) with the modules plugin `www/` files use (`cordova`, `cordova/exec`,
+// `cordova/channel`, `cordova/utils`, `cordova/argscheck`, `cordova/builder`, `cordova/modulemapper`), and a
+// minimal `document` for `deviceready`, `pause` and `resume`. Lazy: it loads the first time a script reads
+// `cordova` or `jsCoreBridge` (or, with `--cordova`, `document` or `window`). The behaviour follows cordova-js as its documentation and
+// plugins rely on it; see docs/cordova.md.
+
+const {
+  ArrayIsArray, ArrayPrototypeIndexOf, ArrayPrototypeJoin, ArrayPrototypePush, ArrayPrototypeSlice,
+  ArrayPrototypeSplice, Error, FunctionPrototypeCall, MathFloor, MethodJoin, MethodToUpperCase, ObjectCreate,
+  ObjectDefineProperty, ObjectHasOwn, ObjectKeys, ObjectPrototypeToString, ReflectApply, RegExpPrototypeExec,
+  StringPrototypeIndexOf, StringPrototypeLastIndexOf, StringPrototypeSlice, StringPrototypeSplit, TypeError,
+} = internal.primordials;
+
+const version = internal.startup.version;
+
+function codedError(ErrorType, code, message) {
+  const error = new ErrorType(message);
+  error.code = code;
+  return error;
+}
+
+/// Runs `callback` on a later turn of the loop (Cordova's `setTimeout(..., 0)`), untouched by a script's timers.
+function later(callback) {
+  new internal.Timeout(callback, 1, [], false);
+}
+
+// MARK: - Module system (cordova.define / cordova.require)
+
+const modules = ObjectCreate(null); // id -> {id, factory?, exports?}
+const requireStack = [];
+const inProgress = ObjectCreate(null); // id -> index in requireStack
+
+/// The id `request` names from inside module `fromId`: "./x" and "../x" are relative to `fromId`'s last
+/// segment (segments end at "." as in plugin ids like "cordova-plugin-device.device", or at "/").
+function resolveId(fromId, request) {
+  if (typeof request !== "string" || request[0] !== ".") return request;
+  const separator = StringPrototypeIndexOf(fromId, "/") >= 0 && StringPrototypeIndexOf(fromId, ".") < 0 ? "/" : ".";
+  let base = StringPrototypeSlice(fromId, 0, StringPrototypeLastIndexOf(fromId, separator));
+  let rest = request;
+  while (true) {
+    if (StringPrototypeSlice(rest, 0, 2) === "./") {
+      rest = StringPrototypeSlice(rest, 2);
+    } else if (StringPrototypeSlice(rest, 0, 3) === "../") {
+      rest = StringPrototypeSlice(rest, 3);
+      const cut = StringPrototypeLastIndexOf(base, separator);
+      base = cut < 0 ? "" : StringPrototypeSlice(base, 0, cut);
+    } else {
+      break;
+    }
+  }
+  return base === "" ? rest : base + separator + rest;
+}
+
+function build(module) {
+  const factory = module.factory;
+  const localRequire = (request) => requireModule(resolveId(module.id, request));
+  module.exports = {};
+  delete module.factory;
+  FunctionPrototypeCall(factory, undefined, localRequire, module.exports, module);
+  return module.exports;
+}
+
+/// `cordova.require(id)`: the module's exports, building it on first use. A module required while it is
+/// being built (a cycle) throws, as in Cordova, naming the cycle.
+function requireModule(id) {
+  if (typeof id !== "string" || !ObjectHasOwn(modules, id)) {
+    throw codedError(Error, "CORDOVA_MODULE_NOT_FOUND", `module ${id} not found`);
+  }
+  if (id in inProgress) {
+    const cycle = ArrayPrototypeJoin(ArrayPrototypeSlice(requireStack, inProgress[id]), "->") + "->" + id;
+    throw codedError(Error, "CORDOVA_MODULE_CYCLE", `Cycle in require graph: ${cycle}`);
+  }
+  const module = modules[id];
+  if (module.factory === undefined) return module.exports;
+  inProgress[id] = requireStack.length;
+  ArrayPrototypePush(requireStack, id);
+  try {
+    return build(module);
+  } finally {
+    delete inProgress[id];
+    requireStack.length -= 1;
+  }
+}
+
+/// `cordova.define(id, factory(require, exports, module))`.
+function define(id, factory) {
+  if (typeof id !== "string" || id === "") {
+    throw codedError(TypeError, "CORDOVA_INVALID_MODULE", "cordova.define needs a module id (a non-empty string).");
+  }
+  if (typeof factory !== "function") {
+    throw codedError(TypeError, "CORDOVA_INVALID_MODULE", `cordova.define('${id}') needs a factory function.`);
+  }
+  if (ObjectHasOwn(modules, id)) throw codedError(Error, "CORDOVA_MODULE_DEFINED", `module ${id} already defined`);
+  modules[id] = { id, factory };
+}
+define.remove = function (id) { delete modules[id]; };
+define.moduleMap = modules;
+
+/// Defines a module whose exports are ready-made (the engine's own modules).
+function defineValue(id, exports) {
+  modules[id] = { id, exports };
+}
+
+// MARK: - cordova/utils
+
+const utils = {};
+utils.defineGetterSetter = function (obj, key, getFunc, opt_setFunc) {
+  ObjectDefineProperty(obj, key, { get: getFunc, set: opt_setFunc, configurable: true, enumerable: true });
+};
+utils.defineGetter = utils.defineGetterSetter;
+utils.arrayIndexOf = (a, item) => ArrayPrototypeIndexOf(a, item);
+utils.arrayRemove = function (a, item) {
+  const index = ArrayPrototypeIndexOf(a, item);
+  if (index !== -1) ArrayPrototypeSplice(a, index, 1);
+  return index !== -1;
+};
+/// The `[[Class]]` name: "Array", "Date", "Null", "Undefined", "Object", ...
+utils.typeName = (value) => StringPrototypeSlice(ObjectPrototypeToString(value), 8, -1);
+utils.isArray = ArrayIsArray;
+utils.isDate = (d) => d instanceof Date;
+utils.clone = function clone(obj) {
+  if (!obj || typeof obj === "function" || utils.isDate(obj) || typeof obj !== "object") return obj;
+  if (ArrayIsArray(obj)) {
+    const copy = [];
+    for (let i = 0; i < obj.length; i++) ArrayPrototypePush(copy, clone(obj[i]));
+    return copy;
+  }
+  const copy = {};
+  for (const key in obj) {
+    if (!(key in copy) || copy[key] !== obj[key]) copy[key] = clone(obj[key]);
+  }
+  return copy;
+};
+utils.close = function (context, func, params) {
+  return function (...args) {
+    return ReflectApply(func, context, params || args);
+  };
+};
+utils.createUUID = function () {
+  const hex = (n) => {
+    let text = "";
+    for (let i = 0; i < n; i++) text += "0123456789abcdef"[MathFloor(Math.random() * 16)];
+    return text;
+  };
+  return `${hex(8)}-${hex(4)}-${hex(4)}-${hex(4)}-${hex(12)}`;
+};
+utils.extend = function (Child, Parent) {
+  function F() {}
+  F.prototype = Parent.prototype;
+  Child.prototype = new F();
+  Child.__super__ = Parent.prototype;
+  Child.prototype.constructor = Child;
+};
+utils.alert = function (msg) { internal.console.log(msg); };
+
+// MARK: - cordova/channel
+
+let nextGuid = 1;
+
+function requireFunction(f) {
+  if (typeof f !== "function") throw codedError(TypeError, "CORDOVA_INVALID_ARGUMENT", "Function required as first argument!");
+}
+
+/// A Cordova channel: state 0 = plain, 1 = sticky not fired, 2 = sticky fired (late subscribers run at once).
+function Channel(type, sticky) {
+  this.type = type;
+  this.handlers = {};
+  this.state = sticky ? 1 : 0;
+  this.fireArgs = null;
+  this.numHandlers = 0;
+  this.onHasSubscribersChange = null;
+}
+
+Channel.prototype.subscribe = function (eventListenerOrFunction, eventListener) {
+  let handleEvent;
+  if (eventListenerOrFunction !== null && typeof eventListenerOrFunction === "object") {
+    handleEvent = eventListenerOrFunction.handleEvent;
+    eventListener = eventListenerOrFunction;
+  } else {
+    handleEvent = eventListenerOrFunction;
+  }
+  requireFunction(handleEvent);
+  if (this.state === 2) {
+    ReflectApply(handleEvent, eventListener || this, this.fireArgs);
+    return;
+  }
+  let guid = eventListenerOrFunction.observer_guid;
+  if (typeof eventListener === "object") handleEvent = utils.close(eventListener, handleEvent);
+  if (!guid) guid = "" + nextGuid++;
+  handleEvent.observer_guid = guid;
+  eventListenerOrFunction.observer_guid = guid;
+  if (!this.handlers[guid]) {
+    this.handlers[guid] = handleEvent;
+    this.numHandlers++;
+    if (this.numHandlers === 1 && this.onHasSubscribersChange) this.onHasSubscribersChange();
+  }
+};
+
+Channel.prototype.unsubscribe = function (eventListenerOrFunction) {
+  const handleEvent = eventListenerOrFunction !== null && typeof eventListenerOrFunction === "object"
+    ? eventListenerOrFunction.handleEvent : eventListenerOrFunction;
+  requireFunction(handleEvent);
+  const guid = handleEvent.observer_guid;
+  if (guid !== undefined && this.handlers[guid]) {
+    delete this.handlers[guid];
+    this.numHandlers--;
+    if (this.numHandlers === 0 && this.onHasSubscribersChange) this.onHasSubscribersChange();
+  }
+};
+
+/// Calls every handler with the arguments; a sticky channel remembers them and drops its handlers.
+Channel.prototype.fire = function (...fireArgs) {
+  if (this.state === 1) {
+    this.state = 2;
+    this.fireArgs = fireArgs;
+  }
+  if (this.numHandlers) {
+    const toCall = [];
+    for (const guid in this.handlers) ArrayPrototypePush(toCall, this.handlers[guid]);
+    for (let i = 0; i < toCall.length; i++) ReflectApply(toCall[i], this, fireArgs);
+    if (this.state === 2 && this.numHandlers) {
+      this.numHandlers = 0;
+      this.handlers = {};
+      if (this.onHasSubscribersChange) this.onHasSubscribersChange();
+    }
+  }
+};
+
+const channel = {
+  /// Calls `h` once every (sticky) channel in `c` has fired.
+  join(h, c) {
+    const length = c.length;
+    let remaining = length;
+    const f = function () { if (!(--remaining)) h(); };
+    for (let i = 0; i < length; i++) {
+      if (c[i].state === 0) throw codedError(Error, "CORDOVA_INVALID_ARGUMENT", "Can only use join with sticky channels.");
+      c[i].subscribe(f);
+    }
+    if (!length) h();
+  },
+  create(type) { return (channel[type] = new Channel(type, false)); },
+  createSticky(type) { return (channel[type] = new Channel(type, true)); },
+  /// The channels `deviceready` waits for.
+  deviceReadyChannelsArray: [],
+  deviceReadyChannelsMap: {},
+  /// Makes `deviceready` wait until channel `feature` fires (it is created sticky if needed).
+  waitForInitialization(feature) {
+    if (feature) {
+      const c = channel[feature] || channel.createSticky(feature);
+      channel.deviceReadyChannelsMap[feature] = c;
+      ArrayPrototypePush(channel.deviceReadyChannelsArray, c);
+    }
+  },
+  /// Fires the channel `feature` that `deviceready` waits for.
+  initializationComplete(feature) {
+    const c = channel.deviceReadyChannelsMap[feature];
+    if (c) c.fire();
+  },
+  Channel,
+};
+
+channel.createSticky("onDOMContentLoaded");
+channel.createSticky("onNativeReady");
+channel.createSticky("onCordovaReady");
+channel.createSticky("onPluginsReady");
+channel.createSticky("onDeviceReady");
+channel.create("onResume");
+channel.create("onPause");
+channel.waitForInitialization("onCordovaReady");
+channel.waitForInitialization("onDOMContentLoaded");
+
+// MARK: - cordova/argscheck
+
+const typeMap = { A: "Array", D: "Date", N: "Number", S: "String", F: "Function", O: "Object" };
+
+/// The name of parameter `index` in `callee`'s source, or its position when the source does not tell.
+function parameterName(callee, index) {
+  try {
+    const match = RegExpPrototypeExec(/\(\s*([^)]*?)\s*\)/, String(callee));
+    const name = match && StringPrototypeSplit(match[1], /\s*,\s*/)[index];
+    if (name) return name;
+  } catch {
+    // A callee that cannot be printed: fall back to the position.
+  }
+  return `#${index + 1}`;
+}
+
+const argscheck = {
+  enableChecks: true,
+  /// Checks `args` against `spec`: one letter per argument (A Array, D Date, N Number, S String, F Function,
+  /// O Object, * anything); upper case = may also be null or undefined. Throws Cordova's TypeError.
+  checkArgs(spec, functionName, args, opt_callee) {
+    if (!argscheck.enableChecks) return;
+    let message = null, typeName, i;
+    for (i = 0; i < spec.length; i++) {
+      const c = spec[i], upper = MethodToUpperCase(c), arg = args[i];
+      if (c === "*") continue;
+      typeName = utils.typeName(arg);
+      if ((arg === null || arg === undefined) && c === upper) continue;
+      if (typeName !== typeMap[upper]) {
+        message = "Expected " + typeMap[upper];
+        break;
+      }
+    }
+    if (message === null) return;
+    let callee = opt_callee;
+    if (callee === undefined) {
+      try {
+        callee = args.callee;
+      } catch {
+        // Strict-mode `arguments` have no callee.
+      }
+    }
+    message += ", but got " + typeName + ".";
+    message = 'Wrong type for parameter "' + parameterName(callee, i) + '" of ' + functionName + ": " + message;
+    internal.console.error(message);
+    const error = new TypeError(message);
+    error.code = "CORDOVA_INVALID_ARGUMENT";
+    throw error;
+  },
+  getValue(value, defaultValue) { return value === undefined ? defaultValue : value; },
+};
+
+// MARK: - cordova/builder and cordova/modulemapper
+
+function each(objects, func) {
+  for (const key in objects) {
+    if (ObjectHasOwn(objects, key)) func(objects[key], key);
+  }
+}
+
+function clobber(obj, key, value) {
+  obj[key] = value;
+  // A read-only property (a getter, a non-writable value) is replaced by a getter.
+  if (obj[key] !== value) utils.defineGetter(obj, key, () => value);
+}
+
+function recursiveMerge(target, src) {
+  for (const prop in src) {
+    if (!ObjectHasOwn(src, prop)) continue;
+    if (target.prototype && target.prototype.constructor === target) {
+      clobber(target.prototype, prop, src[prop]);
+    } else if (typeof src[prop] === "object" && src[prop] !== null && typeof target[prop] === "object" && target[prop] !== null) {
+      recursiveMerge(target[prop], src[prop]);
+    } else {
+      clobber(target, prop, src[prop]);
+    }
+  }
+}
+
+const builder = {
+  each,
+  assignOrWrapInDeprecateGetter(obj, key, value, message) {
+    if (!message) return clobber(obj, key, value);
+    utils.defineGetter(obj, key, () => {
+      internal.console.log(message);
+      delete obj[key];
+      clobber(obj, key, value);
+      return value;
+    });
+  },
+  recursiveMerge,
+};
+
+const symbolList = [];
+const deprecations = ObjectCreate(null);
+
+function addEntry(strategy, moduleName, symbolPath, deprecationMessage) {
+  if (!ObjectHasOwn(modules, moduleName)) {
+    throw codedError(Error, "CORDOVA_MODULE_NOT_FOUND", `Module ${moduleName} does not exist.`);
+  }
+  ArrayPrototypePush(symbolList, strategy, moduleName, symbolPath);
+  if (deprecationMessage) deprecations[symbolPath] = deprecationMessage;
+}
+
+function prepareNamespace(symbolPath, context) {
+  if (!symbolPath) return context;
+  let current = context;
+  for (const part of StringPrototypeSplit(symbolPath, ".")) current = current[part] = current[part] || {};
+  return current;
+}
+
+const modulemapper = {
+  clobbers: (moduleName, symbolPath, message) => addEntry("c", moduleName, symbolPath, message),
+  merges: (moduleName, symbolPath, message) => addEntry("m", moduleName, symbolPath, message),
+  defaults: (moduleName, symbolPath, message) => addEntry("d", moduleName, symbolPath, message),
+  runs: (moduleName) => addEntry("r", moduleName, null),
+  /// Applies the entries to `context` (the global object): requires each module and puts its exports at
+  /// its symbol path (clobbers), merges them into what is there (merges), or only where nothing is (defaults).
+  mapModules(context) {
+    const original = {};
+    context.CDV_origSymbols = original;
+    for (let i = 0; i < symbolList.length; i += 3) {
+      const strategy = symbolList[i], moduleName = symbolList[i + 1];
+      const module = requireModule(moduleName);
+      if (strategy === "r") continue;
+      const symbolPath = symbolList[i + 2];
+      const lastDot = StringPrototypeLastIndexOf(symbolPath, ".");
+      const namespace = lastDot < 0 ? "" : StringPrototypeSlice(symbolPath, 0, lastDot);
+      const lastName = StringPrototypeSlice(symbolPath, lastDot + 1);
+      const parent = prepareNamespace(namespace, context);
+      const target = parent[lastName];
+      if (strategy === "m" && target) {
+        recursiveMerge(target, module);
+      } else if (strategy !== "d" || !target) {
+        if (!(symbolPath in original)) original[symbolPath] = target;
+        builder.assignOrWrapInDeprecateGetter(parent, lastName, module, deprecations[symbolPath]);
+      }
+    }
+  },
+  getOriginalSymbol(context, symbolPath) {
+    const original = context.CDV_origSymbols;
+    if (original && symbolPath in original) return original[symbolPath];
+    let value = context;
+    for (const part of StringPrototypeSplit(symbolPath, ".")) value = value && value[part];
+    return value;
+  },
+  reset() {
+    symbolList.length = 0;
+    for (const key of ObjectKeys(deprecations)) delete deprecations[key];
+  },
+};
+
+// MARK: - document and window events
+
+const documentEventHandlers = ObjectCreate(null); // type -> Channel
+const windowEventHandlers = ObjectCreate(null);
+
+function channelFor(handlers, type) {
+  return handlers[type] || (handlers[type] = new Channel(type, false));
+}
+
+/// An event object for `type` carrying `data`'s fields (Cordova's createEvent).
+function createEvent(type, data) {
+  const event = new internal.Event(type);
+  if (data) {
+    for (const key in data) {
+      if (ObjectHasOwn(data, key)) ObjectDefineProperty(event, key, { value: data[key], enumerable: true, configurable: true, writable: true });
+    }
+  }
+  return event;
+}
+
+/// The global `document`: an event target for Cordova's lifecycle events (nothing of the DOM).
+const documentObject = {
+  addEventListener(type, listener) {
+    if (listener === null || listener === undefined) return;
+    channelFor(documentEventHandlers, String(type)).subscribe(listener);
+  },
+  removeEventListener(type, listener) {
+    if (listener === null || listener === undefined) return;
+    const c = documentEventHandlers[String(type)];
+    if (c !== undefined) c.unsubscribe(listener);
+  },
+  /// Delivers `event` to the listeners of `event.type`; always true (events here cannot be cancelled).
+  dispatchEvent(event) {
+    if (event === null || typeof event !== "object" || typeof event.type !== "string") {
+      throw codedError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "event" argument must be an Event (an object with a type).');
+    }
+    const c = documentEventHandlers[event.type];
+    if (c !== undefined) c.fire(event);
+    return true;
+  },
+};
+ObjectDefineProperty(documentObject, Symbol.toStringTag, { value: "Document" });
+
+/// `cordova` (the same object as `jsCoreBridge`).
+const cordova = {
+  define,
+  require: requireModule,
+  version,
+  platformVersion: version,
+  platformId: "linux",
+  /// Cordova's exec (the same function as `bridge.exec`): failures carry JSCoreBridge's `resCode`/`resMsg`.
+  exec: internal.bridgeExec,
+  execSync: internal.bridgeExecSync,
+  plugins: internal.bridgePlugins,
+  callbackStatus: {
+    NO_RESULT: 0, OK: 1, CLASS_NOT_FOUND_EXCEPTION: 2, ILLEGAL_ACCESS_EXCEPTION: 3, INSTANTIATION_EXCEPTION: 4,
+    MALFORMED_URL_EXCEPTION: 5, IO_EXCEPTION: 6, INVALID_ACTION: 7, JSON_EXCEPTION: 8, ERROR: 9,
+  },
+  addWindowEventHandler: (type) => (windowEventHandlers[type] = new Channel(type, false)),
+  addDocumentEventHandler: (type) => (documentEventHandlers[type] = new Channel(type, false)),
+  addStickyDocumentEventHandler: (type) => (documentEventHandlers[type] = new Channel(type, true)),
+  removeWindowEventHandler(type) { delete windowEventHandlers[type]; },
+  removeDocumentEventHandler(type) { delete documentEventHandlers[type]; },
+  getOriginalHandlers() {
+    return { document: { addEventListener: documentObject.addEventListener, removeEventListener: documentObject.removeEventListener } };
+  },
+  /// Fires document event `type` with `data`'s fields: on a later turn, or at once with `bNoDetach`.
+  fireDocumentEvent(type, data, bNoDetach) {
+    const event = createEvent(type, data);
+    const c = documentEventHandlers[type];
+    if (c === undefined) return;
+    if (bNoDetach) c.fire(event);
+    else later(() => c.fire(event));
+  },
+  /// Fires window event `type` at once.
+  fireWindowEvent(type, data) {
+    const event = createEvent(type, data);
+    const c = windowEventHandlers[type];
+    if (c !== undefined) c.fire(event);
+    const target = globalThis.window;
+    if (target !== undefined && target !== null && typeof target.dispatchEvent === "function") target.dispatchEvent(event);
+  },
+  /// Calls `func` once Cordova is ready (plugins mapped) with no arguments.
+  addConstructor(func) {
+    channel.onCordovaReady.subscribe(() => {
+      try {
+        func();
+      } catch (error) {
+        internal.console.error("Failed to run constructor: " + error);
+      }
+    });
+  },
+};
+
+channel.onPause = cordova.addDocumentEventHandler("pause");
+channel.onResume = cordova.addDocumentEventHandler("resume");
+channel.onActivated = cordova.addDocumentEventHandler("activated");
+channel.onDeviceReady = cordova.addStickyDocumentEventHandler("deviceready");
+
+defineValue("cordova", cordova);
+defineValue("cordova/exec", cordova.exec);
+defineValue("cordova/channel", channel);
+defineValue("cordova/utils", utils);
+defineValue("cordova/argscheck", argscheck);
+defineValue("cordova/builder", builder);
+defineValue("cordova/modulemapper", modulemapper);
+defineValue("cordova/platform", { id: "linux", bootstrap() {} });
+
+// MARK: - Start-up sequence
+
+/// Cordova's start-up, on the turn after the script's own code (as a page's `DOMContentLoaded` follows its
+/// scripts): the native side and the DOM are ready; the modules listed in `cordova/plugin_list` are mapped
+/// onto the global object (clobbers, merges, runs); then `onPluginsReady`, `onCordovaReady`, and `deviceready`
+/// once every channel passed to `waitForInitialization` has fired.
+function bootstrap() {
+  channel.onDOMContentLoaded.fire();
+  channel.onNativeReady.fire();
+  if (ObjectHasOwn(modules, "cordova/plugin_list")) {
+    const list = requireModule("cordova/plugin_list");
+    for (let i = 0; i < list.length; i++) {
+      const entry = list[i];
+      if (!ObjectHasOwn(modules, entry.id)) {
+        throw codedError(Error, "CORDOVA_MODULE_NOT_FOUND", `cordova/plugin_list names module ${entry.id}, which is not defined.`);
+      }
+      for (const path of entry.clobbers || []) modulemapper.clobbers(entry.id, path);
+      for (const path of entry.merges || []) modulemapper.merges(entry.id, path);
+      if (entry.runs) modulemapper.runs(entry.id);
+    }
+  }
+  modulemapper.mapModules(globalThis);
+  channel.onPluginsReady.fire();
+  // Plugins' modules ran by now: the channels they asked `deviceready` to wait for are all in the array.
+  MethodJoin(channel, () => cordova.fireDocumentEvent("deviceready"), channel.deviceReadyChannelsArray);
+  channel.onCordovaReady.fire();
+}
+
+later(bootstrap);
+
+/// The signals' lifecycle events (SIGTSTP: `pause`, SIGCONT: `resume`), fired at once.
+internal.cordovaLifecycle = function (type) {
+  cordova.fireDocumentEvent(type, null, true);
+};
+
+internal.defineGlobal("cordova", cordova);
+internal.defineGlobal("jsCoreBridge", cordova);
+// `document` and `window` only with the cordova switch (`--cordova`): without it they stay undefined, as in Node
+// and Deno, and libraries that tell a browser by them take their non-browser branch.
+if (internal.startup.options.cordova) {
+  if (globalThis.window === undefined) internal.defineGlobal("window", globalThis);
+  internal.defineGlobal("document", documentObject);
+}

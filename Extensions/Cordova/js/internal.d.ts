@@ -1,0 +1,6 @@
+// The cordova extension's part of `internal` (it has no natives). docs/cordova.md.
+
+interface JSBridgeInternal {
+  /** Fires Cordova's document event `type` (`pause`, `resume`) at once. */
+  cordovaLifecycle(type: "pause" | "resume"): void;
+}

@@ -1,0 +1,227 @@
+// Resolution of bare specifiers for both module loaders (loaded on first use): `node:` names and Node's
+// built-in names (through `internal.nodeBuiltin`), `jsbridge:` plugin modules, then packages found in
+// `node_modules` folders up the directory tree, through their package.json `exports` (subpaths, `*`
+// patterns, nested conditions) or `main`. See docs/running-scripts.md, "Modules and packages".
+
+const { ArrayIsArray, ArrayPrototypeIncludes, JSONStringify, ObjectHasOwn, ArrayPrototypeJoin, ArrayPrototypeSlice, ObjectCreate,
+  ObjectFreeze, ObjectKeys, SafeSet, StringPrototypeEndsWith, StringPrototypeIncludes, StringPrototypeIndexOf,
+  StringPrototypeLastIndexOf, StringPrototypeSlice, StringPrototypeSplit, StringPrototypeStartsWith } =
+  internal.primordials;
+
+/// Node's built-in module names (without `node:`), as `require("node:module").builtinModules` lists them.
+const builtinNames = ObjectFreeze([
+  "assert", "assert/strict", "async_hooks", "buffer", "child_process", "cluster", "console", "constants",
+  "crypto", "dgram", "diagnostics_channel", "dns", "dns/promises", "domain", "events", "fs", "fs/promises",
+  "http", "http2", "https", "inspector", "inspector/promises", "module", "net", "os", "path", "path/posix",
+  "path/win32", "perf_hooks", "process", "punycode", "querystring", "readline", "readline/promises", "repl",
+  "stream", "stream/consumers", "stream/promises", "stream/web", "string_decoder", "sys", "timers",
+  "timers/promises", "tls", "trace_events", "tty", "url", "util", "util/types", "v8", "vm", "wasi",
+  "worker_threads", "zlib",
+]);
+const builtinSet = new SafeSet(builtinNames);
+
+function codedError(message, code, Type = Error) {
+  const error = new Type(message);
+  error.code = code;
+  return error;
+}
+
+// MARK: - node:module
+
+/** @type {Record<string, any>} */
+let nodeModuleExports;
+
+/// `node:module`: `createRequire`, `builtinModules`, `isBuiltin`.
+function nodeModule() {
+  if (nodeModuleExports !== undefined) return nodeModuleExports;
+  const Module = internal.CommonJSModule;
+  function createRequire(from) {
+    let filename = from instanceof internal.URL || (from !== null && typeof from === "object" && "href" in from)
+      ? String(from.href) : from;
+    if (typeof filename === "string" && StringPrototypeStartsWith(filename, "file:")) {
+      filename = internal.fileURLToPath(filename);
+    }
+    if (typeof filename !== "string" || !StringPrototypeStartsWith(filename, "/")) {
+      throw codedError(`The argument 'filename' must be a file URL object, file URL string, or absolute path string. ` +
+        `Received ${internal.inspect(from)}`, "ERR_INVALID_ARG_VALUE", TypeError);
+    }
+    // A directory path ends with "/": its modules resolve from the directory itself.
+    const module = new Module(StringPrototypeEndsWith(filename, "/") ? filename + "[require]" : filename, null);
+    return internal.makeRequire(module);
+  }
+  function isBuiltin(name) {
+    if (typeof name !== "string") return false;
+    return builtinSet.has(StringPrototypeStartsWith(name, "node:") ? StringPrototypeSlice(name, 5) : name);
+  }
+  nodeModuleExports = { createRequire, builtinModules: builtinNames, isBuiltin };
+  nodeModuleExports.Module = Module;
+  return nodeModuleExports;
+}
+
+/// The exports of built-in `name` (without `node:`), or undefined. `module` is this file's own; the others
+/// come from `internal.nodeBuiltin` (js/node/node-builtins.js), which falls back to a plugin's module of that
+/// name (a plugin may declare `node:fs`).
+function builtinExports(name) {
+  return name === "module" ? nodeModule() : internal.nodeBuiltin(name);
+}
+
+// MARK: - Packages
+
+/// Splits a bare specifier into its package name and subpath ("." or "./..."); null when invalid.
+function parsePackageName(specifier) {
+  let end = StringPrototypeIndexOf(specifier, "/");
+  if (StringPrototypeStartsWith(specifier, "@")) {
+    if (end === -1) return null;
+    end = StringPrototypeIndexOf(specifier, "/", end + 1);
+  }
+  const name = end === -1 ? specifier : StringPrototypeSlice(specifier, 0, end);
+  if (name === "" || StringPrototypeStartsWith(name, ".") || StringPrototypeIncludes(name, "\\") ||
+    StringPrototypeIncludes(name, "%")) return null;
+  return { name, subpath: end === -1 ? "." : "." + StringPrototypeSlice(specifier, end) };
+}
+
+/// Resolves `subpath` through a package's `exports` with `conditions`; the target path, null when the
+/// subpath is not exported, or throws ERR_INVALID_PACKAGE_TARGET.
+function resolveExports(packageDirectory, exports, subpath, conditions) {
+  let map = exports;
+  if (typeof exports === "string" || ArrayIsArray(exports) || !isSubpathMap(exports)) map = { ".": exports };
+  if (ObjectHasOwn(map, subpath) && !StringPrototypeIncludes(subpath, "*")) {
+    return resolveTarget(packageDirectory, map[subpath], undefined, conditions);
+  }
+  // The most specific `*` pattern (longest prefix) wins.
+  let bestKey, bestMatch;
+  for (const key of ObjectKeys(map)) {
+    const star = StringPrototypeIndexOf(key, "*");
+    if (star === -1) continue;
+    const prefix = StringPrototypeSlice(key, 0, star), suffix = StringPrototypeSlice(key, star + 1);
+    if (!StringPrototypeStartsWith(subpath, prefix) || subpath === prefix) continue;
+    if (suffix !== "" && (!StringPrototypeEndsWith(subpath, suffix) || subpath.length < key.length)) continue;
+    if (bestKey === undefined || prefix.length > StringPrototypeIndexOf(bestKey, "*")) {
+      bestKey = key;
+      bestMatch = StringPrototypeSlice(subpath, prefix.length, subpath.length - suffix.length);
+    }
+  }
+  if (bestKey === undefined) return null;
+  return resolveTarget(packageDirectory, map[bestKey], bestMatch, conditions);
+}
+
+function isSubpathMap(exports) {
+  if (exports === null || typeof exports !== "object") return false;
+  const keys = ObjectKeys(exports);
+  return keys.length > 0 && StringPrototypeStartsWith(keys[0], ".");
+}
+
+function resolveTarget(packageDirectory, target, patternMatch, conditions) {
+  if (typeof target === "string") {
+    if (!StringPrototypeStartsWith(target, "./")) {
+      throw codedError(`Invalid "exports" target ${JSONStringify(target)} in ${packageDirectory}/package.json: ` +
+        `targets start with "./"`, "ERR_INVALID_PACKAGE_TARGET");
+    }
+    const filled = patternMatch === undefined ? target : ArrayPrototypeJoin(StringPrototypeSplit(target, "*"), patternMatch);
+    const path = internal.normalizePath(packageDirectory + "/" + filled);
+    if (!StringPrototypeStartsWith(path, packageDirectory + "/")) {
+      throw codedError(`Invalid "exports" target ${JSONStringify(target)} in ${packageDirectory}/package.json: ` +
+        `it leaves the package`, "ERR_INVALID_PACKAGE_TARGET");
+    }
+    return path;
+  }
+  if (ArrayIsArray(target)) {
+    let lastError;
+    for (const item of target) {
+      try {
+        const resolved = resolveTarget(packageDirectory, item, patternMatch, conditions);
+        if (resolved !== null) return resolved;
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    if (lastError !== undefined) throw lastError;
+    return null;
+  }
+  if (target !== null && typeof target === "object") {
+    for (const key of ObjectKeys(target)) {
+      if (key !== "default" && !ArrayPrototypeIncludes(conditions, key)) continue;
+      const resolved = resolveTarget(packageDirectory, target[key], patternMatch, conditions);
+      if (resolved !== null) return resolved;
+    }
+    return null;
+  }
+  return null;
+}
+
+/// `main`, or index.js, for a package without `exports` (an ES import tries the same files as require).
+function resolveMain(packageDirectory, json) {
+  return internal.resolveCommonJSFile(packageDirectory);
+}
+
+/// Resolves a bare specifier (not relative, not absolute) from `fromDirectory`. `mode` is "require" or
+/// "import". Returns `{exports}` for a built-in or plugin module, `{path}` for a file.
+internal.resolveBare = function (specifier, fromDirectory, parent, mode) {
+  const importing = mode === "import";
+  if (StringPrototypeStartsWith(specifier, "node:")) {
+    const name = StringPrototypeSlice(specifier, 5);
+    const exports = builtinExports(name);
+    if (exports === undefined) {
+      throw codedError(`No such built-in module: ${specifier}` +
+        (builtinSet.has(name) ? " (jsbridge does not provide it)" : ""), "ERR_UNKNOWN_BUILTIN_MODULE");
+    }
+    return { exports, builtin: name };
+  }
+  if (StringPrototypeStartsWith(specifier, "jsbridge:")) {
+    const exports = internal.pluginModule(StringPrototypeSlice(specifier, 9));
+    if (exports === undefined) throw notFound(specifier, parent, mode);
+    return { exports, builtin: specifier };
+  }
+  if (builtinSet.has(specifier)) {
+    const exports = builtinExports(specifier);
+    if (exports !== undefined) return { exports, builtin: specifier };
+    // Not provided here: a package of that name (a polyfill in node_modules) may stand in for it.
+  }
+  const parsed = parsePackageName(specifier);
+  if (parsed === null) {
+    throw codedError(`Invalid module specifier '${specifier}'` + (parent ? ` imported from ${parent}` : ""),
+      importing ? "ERR_INVALID_MODULE_SPECIFIER" : "MODULE_NOT_FOUND", TypeError);
+  }
+  const conditions = importing ? ["node", "import"] : ["node", "require"];
+  for (let directory = fromDirectory; ; directory = internal.dirname(directory)) {
+    if (!StringPrototypeEndsWith(directory, "/node_modules")) {
+      const packageDirectory = (directory === "/" ? "" : directory) + "/node_modules/" + parsed.name;
+      if (internal.stat(packageDirectory) === 2) {
+        return { path: resolveInPackage(packageDirectory, parsed, specifier, parent, conditions, mode) };
+      }
+    }
+    if (directory === "/") break;
+  }
+  throw notFound(specifier, parent, mode, true);
+};
+
+function resolveInPackage(packageDirectory, parsed, specifier, parent, conditions, mode) {
+  const json = internal.readPackageJson(packageDirectory) ?? {};
+  let path;
+  if (json.exports !== undefined && json.exports !== null) {
+    path = resolveExports(packageDirectory, json.exports, parsed.subpath, conditions);
+    if (path === null) {
+      const error = codedError(parsed.subpath === "."
+        ? `No "exports" main defined in ${packageDirectory}/package.json`
+        : `Package subpath '${parsed.subpath}' is not defined by "exports" in ${packageDirectory}/package.json` +
+          (parent ? ` imported from ${parent}` : ""), "ERR_PACKAGE_PATH_NOT_EXPORTED");
+      throw error;
+    }
+    if (internal.stat(path) !== 1) throw notFound(path, parent, mode);
+    return internal.realpath(path);
+  }
+  path = parsed.subpath === "."
+    ? resolveMain(packageDirectory, json)
+    : internal.resolveCommonJSFile(internal.normalizePath(packageDirectory + "/" + parsed.subpath));
+  if (path === undefined) throw notFound(specifier, parent, mode);
+  return path;
+}
+
+function notFound(specifier, parent, mode, isPackage = false) {
+  if (mode !== "import") return internal.requireNotFound(specifier, parent);
+  const error = new Error(`Cannot find ${isPackage ? "package" : "module"} '${specifier}'` +
+    (parent ? ` imported from ${parent}` : ""));
+  error.code = "ERR_MODULE_NOT_FOUND";
+  return error;
+}
+internal.importNotFound = notFound;

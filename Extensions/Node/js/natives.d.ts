@@ -1,0 +1,18 @@
+// The natives of the `node` engine extension, written from its Swift declaration.
+// Do not edit: change the declaration (the test suite checks that this file matches it).
+
+interface JSBridgeInternal {
+  bufferBase64Decode(text: string): ArrayBuffer;
+  bufferBase64Encode(buffer: ArrayBuffer, offset: number, length: number, url: boolean): string;
+  bufferHexDecode(text: string): ArrayBuffer;
+  bufferLatin1Encode(text: string): ArrayBuffer;
+  bufferUTF16LEEncode(text: string): ArrayBuffer;
+  cpus(): { model: string; speed: number; times: Record<string, number> }[];
+  isatty(fd: number): boolean;
+  randomFill(buffer: ArrayBuffer, offset: number, length: number): void;
+  rss(): number;
+  signalListened(signo: number, listened: boolean): void;
+  stdinRef(consuming: boolean): void;
+  stdinStart(): void;
+  systemInfo(): JSBridgeSystemInfo;
+}

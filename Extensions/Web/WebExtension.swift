@@ -1,0 +1,71 @@
+import JSBridge
+
+/// The `web` engine extension: the web platform's APIs that WinterTC's Minimum Common API and scripts written
+/// for browsers expect — events and `AbortController`, `TextEncoder`/`TextDecoder`, `URL`, `structuredClone`,
+/// `Blob`/`File`/`FormData`, streams, compression streams, `MessageChannel`, `performance`. Every global is
+/// lazy: its file runs the first time a script reads it.
+public enum WebExtension {
+    static let declaration = EngineExtension("web") { ext in
+        ext.script(
+            .lazy(
+                "events.js", PackageResources.events_js,
+                globals: ["DOMException", "Event", "CustomEvent", "EventTarget", "AbortSignal", "AbortController"],
+                internals: [
+                    "DOMException", "Event", "CustomEvent", "EventTarget", "AbortSignal", "AbortController",
+                    "abortSignal", "isDOMException",
+                ]))
+        ext.script(
+            .lazy(
+                "encoding.js", PackageResources.encoding_js, globals: ["TextEncoder", "TextDecoder", "btoa", "atob"],
+                internals: ["utf8Encode", "utf8Decode", "TextEncoder", "TextDecoder"]))
+        ext.script(
+            .lazy(
+                "url.js", PackageResources.url_js, globals: ["URL", "URLSearchParams"],
+                internals: ["URL", "URLSearchParams"]))
+        ext.script(
+            .lazy(
+                "structured-clone.js", PackageResources.structured_clone_js, globals: ["structuredClone"],
+                internals: ["structuredClone"]))
+        ext.script(
+            .lazy(
+                "blob.js", PackageResources.blob_js, globals: ["Blob", "File"],
+                internals: ["Blob", "File", "blobInternals"]))
+        ext.script(
+            .lazy(
+                "form-data.js", PackageResources.form_data_js, globals: ["FormData"],
+                internals: ["FormData", "formDataInternals"]))
+        ext.script(
+            .lazy(
+                "streams.js", PackageResources.streams_js,
+                globals: [
+                    "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamBYOBReader",
+                    "ReadableStreamBYOBRequest", "ReadableStreamDefaultController", "ReadableByteStreamController",
+                    "WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController",
+                    "TransformStream", "TransformStreamDefaultController", "ByteLengthQueuingStrategy",
+                    "CountQueuingStrategy", "TextEncoderStream", "TextDecoderStream",
+                ],
+                internals: ["streams", "ReadableStream", "TransformStream"]))
+        ext.script(
+            .lazy(
+                "compression.js", PackageResources.compression_js,
+                globals: ["CompressionStream", "DecompressionStream"]))
+        ext.script(
+            .lazy(
+                "message-channel.js", PackageResources.message_channel_js,
+                globals: ["MessageChannel", "MessagePort", "MessageEvent"], internals: ["messagePorts"]))
+        ext.script(.lazy("performance.js", PackageResources.performance_js, globals: ["performance"]))
+        // The web APIs as the runtime loaded them, for plugins' JavaScript (a script's reassignment of a global
+        // does not reach there).
+        ext.exposeToPlugins(
+            "utf8Encode", "utf8Decode", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget",
+            "AbortSignal", "AbortController", "Blob", "File", "FormData", "blobInternals", "formDataInternals",
+            "ReadableStream", "streams")
+        declareEncodingNatives(&ext)
+        declareCompressionNatives(&ext)
+    }
+}
+
+extension EngineExtension {
+    /// The web platform's APIs (``WebExtension``).
+    public static var web: EngineExtension { WebExtension.declaration }
+}

@@ -1,0 +1,47 @@
+// The web extension's part of `internal`: the names its files provide (each file is lazy: reading a name
+// loads it), beside its natives (natives.d.ts). docs/architecture.md, "Engine extensions".
+
+interface JSBridgeInternal {
+  // events.js
+  DOMException: any;
+  Event: any;
+  CustomEvent: any;
+  EventTarget: any;
+  AbortSignal: any;
+  AbortController: any;
+  /** Aborts `signal` with `reason` (an AbortError DOMException when undefined). */
+  abortSignal(signal: any, reason?: unknown): void;
+  isDOMException(value: unknown): boolean;
+
+  // encoding.js
+  utf8Encode(text: string): Uint8Array;
+  utf8Decode(bytes: Uint8Array | ArrayBuffer): string;
+  TextEncoder: any;
+  TextDecoder: any;
+
+  // url.js
+  URL: any;
+  URLSearchParams: any;
+
+  // structured-clone.js
+  structuredClone(value: unknown, options?: { transfer?: unknown[] }): any;
+
+  // blob.js, form-data.js
+  Blob: any;
+  File: any;
+  /** Blob's bytes, parts and MIME rules, for form-data.js and plugins' JavaScript (fetch bodies). */
+  blobInternals: Record<string, any>;
+  FormData: any;
+  /** FormData's multipart writer and reader. */
+  formDataInternals: Record<string, any>;
+
+  // streams.js
+  /** The streams' internals: create, read, pipe, and tell streams apart. */
+  streams: Record<string, any>;
+  ReadableStream: any;
+  TransformStream: any;
+
+  // message-channel.js
+  /** MessagePort's transfer and delivery, for structuredClone. */
+  messagePorts: Record<string, any>;
+}

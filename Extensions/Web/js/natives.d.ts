@@ -1,0 +1,13 @@
+// The natives of the `web` engine extension, written from its Swift declaration.
+// Do not edit: change the declaration (the test suite checks that this file matches it).
+
+interface JSBridgeInternal {
+  domainToASCII(domain: string): string | null;
+  textDecode(handle: object, buffer: ArrayBuffer, offset: number, length: number, flush: boolean): string | null;
+  textDecodeUTF16(buffer: ArrayBuffer, offset: number, length: number, bigEndian: boolean, fatal: boolean): string | null;
+  textDecodeUTF8(buffer: ArrayBuffer, offset: number, length: number, fatal: boolean): string | null;
+  textDecoderOpen(icuName: string, fatal: boolean, flags: number): object | null;
+  textEncodeInto(text: string, buffer: ArrayBuffer, offset: number, length: number): [number, number];
+  textEncodeUTF8(text: string): ArrayBuffer;
+  zlibCreate(format: 0 | 1 | 2, decompress: boolean): (buffer: ArrayBuffer | undefined, offset: number, length: number, finish: boolean) => ArrayBuffer | undefined;
+}

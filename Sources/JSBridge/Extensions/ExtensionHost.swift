@@ -1,0 +1,84 @@
+import CJavaScriptCore
+import CSignals
+import JSBridgeCore
+
+/// What the host offers an engine extension's state: the engine, the run's options and output, and the
+/// points where an extension joins the host's loop — what keeps the loop alive, what a signal does, what the
+/// end of the run does (JS thread only, for the runtime's life).
+package struct ExtensionHost {
+    unowned(unsafe) let runtime: JSRuntime
+
+    /// The runtime's JavaScriptCore context and conversions.
+    package var engine: JSEngine { runtime.engine }
+
+    /// The run's options (arguments, environment, time limit, trace, …).
+    package var options: RuntimeOptions { runtime.options }
+
+    /// Where console output goes.
+    package var output: any OutputSink { runtime.output }
+
+    /// The value of the extension's switch `name` (``ExtensionOption``), or nil when not given.
+    package func option(_ name: String) -> JSONValue? { runtime.options.extensionSettings[name] }
+
+    /// Posts native events to the runtime's JavaScript from any thread (`internal.onNativeEvent("", name, …)`).
+    package var events: NativeEvents { NativeEvents(inbox: runtime.inbox) }
+
+    /// Whether the run is ending: no more JavaScript runs once the current call returns.
+    package var isStopping: Bool { runtime.stopping }
+
+    /// Keeps the loop alive while `condition` holds (checked each time the loop would wait).
+    package func keepAlive(while condition: @escaping () -> Bool) {
+        runtime.keepAlive.append(condition)
+    }
+
+    /// Calls `handler` for each SIGINT, SIGTERM, SIGTSTP and SIGCONT the runtime receives (when it handles
+    /// signals: ``RuntimeOptions/handlesSignals``); a handler that answers true took the signal instead of
+    /// its default action (ending the run, stopping the process).
+    package func onSignal(_ handler: @escaping (Int32) -> Bool) {
+        runtime.signalHandlers.append(handler)
+    }
+
+    /// Tells the C signal handler whether the script listens to `signo`: a second SIGINT/SIGTERM while the
+    /// run ends kills the process at once only when nobody listens.
+    package func setSignalListened(_ signo: Int32, _ listened: Bool) {
+        jsb_signals_set_listened(signo, listened)
+    }
+
+    /// Calls `handler` when the run ends, before the plugins shut down: with nil at its natural end (the
+    /// handler may answer the exit code, as `process.exitCode` does), or with the exit code an uncaught error
+    /// or a signal ended it with.
+    package func onRunEnd(_ handler: @escaping (Int32?) -> Int32?) {
+        runtime.runEndHandlers.append(handler)
+    }
+
+    /// Whether the runtime file `name` ran (a lazy file's hooks exist only then).
+    package func hasLoaded(_ file: String) -> Bool { runtime.loadedFiles.contains(file) }
+
+    /// The function `internal[name]` that file `file` defines, or nil while that file has not run.
+    package func hook(_ name: String, definedBy file: String) -> JSObjectRef? {
+        runtime.hook(name, definedBy: file)
+    }
+
+    /// Calls `function`; an exception is reported as uncaught (exit code 1). Nil on exception or when stopping.
+    @discardableResult
+    package func callJS(_ function: JSObjectRef, _ arguments: [JSValueRef?]) -> JSValueRef? {
+        runtime.callJS(function, arguments)
+    }
+
+    /// Ends the run with `code` once the current call returns (`process.exit`).
+    package func stop(exitCode code: Int32) { runtime.stop(exitCode: code) }
+
+    /// Throws the exit sentinel once the run is ending, so no more work starts.
+    package func ensureRunning() throws(NativeError) { try runtime.ensureRunning() }
+}
+
+/// Posts events to a runtime's JavaScript from any thread: `internal.onNativeEvent("", name, listener)` hears
+/// them on the JS thread (`process.stdin`'s chunks, for one).
+package struct NativeEvents: Sendable {
+    let inbox: Inbox
+
+    /// Posts event `name` with `payload`, whose bytes reach JavaScript as `Uint8Array`s at their paths.
+    package func post(_ name: String, _ payload: BridgeValue) {
+        inbox.post(InboxMessage(plugin: "", event: name, payload: payload))
+    }
+}

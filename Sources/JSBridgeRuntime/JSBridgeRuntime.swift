@@ -1,0 +1,36 @@
+import DevicePlugin
+import EchoPlugin
+import FileSystemPlugin
+import HTTPPlugin
+@_exported import JSBridgeCLI
+@_exported import JSBridgeCore
+@_exported import JSBridgeExtensions
+import LocationPlugin
+import ModelPlugin
+import StoragePlugin
+
+extension RuntimeDescription {
+    /// `jsbridge` itself: every engine extension and every built-in plugin. A custom runtime is this with
+    /// plugins added (``RuntimeDescription/adding(_:)``) and a name of its own (``RuntimeDescription/named(_:version:)``):
+    ///
+    /// ```swift
+    /// import JSBridgeRuntime
+    /// import SensorsPlugin
+    ///
+    /// JSBridgeCLI.main(.jsbridge.named("sensors", version: "1.0.0").adding { [SensorsPlugin()] })
+    /// ```
+    public static var jsbridge: RuntimeDescription {
+        RuntimeDescription(extensions: .jsbridge, plugins: { BuiltInPlugins.make() })
+    }
+}
+
+/// jsbridge's built-in plugins.
+public enum BuiltInPlugins {
+    /// One instance of each built-in plugin.
+    public static func make() -> [any BridgePlugin] {
+        [
+            DevicePlugin(), EchoPlugin(), FileSystemPlugin(), HTTPPlugin(), LocationPlugin(), ModelPlugin(),
+            StoragePlugin(),
+        ]
+    }
+}
