@@ -48,7 +48,7 @@ extension NodeExtension {
             // Digit pairs up to the first pair that is not hex, as Node does.
             call.engine.withUTF16(call[0]) { units in
                 let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, units.count / 2))
-                return call.engine.makeArrayBuffer(bytes, count: hexDecode(units, into: bytes))
+                return call.engine.makeArrayBuffer(bytes, count: Hex.decodeForgiving(units, into: bytes))
             }
         }
         ext.native("randomFill", "(buffer: ArrayBuffer, offset: number, length: number): void") {
@@ -98,26 +98,6 @@ extension NodeExtension {
             state.stdinReferenced = call.bool(0)
             return nil
         }
-    }
-
-    /// Decodes pairs of hex digits (either case) until a pair that is not one; returns the bytes written.
-    static func hexDecode(_ units: UnsafeBufferPointer<UInt16>, into output: UnsafeMutablePointer<UInt8>) -> Int {
-        func value(_ unit: UInt16) -> UInt8? {
-            switch unit {
-            case 48...57: UInt8(unit - 48)
-            case 65...70: UInt8(unit - 55)
-            case 97...102: UInt8(unit - 87)
-            default: nil
-            }
-        }
-        var written = 0
-        while 2 * written + 1 < units.count, let high = value(units[2 * written]),
-            let low = value(units[2 * written + 1])
-        {
-            output[written] = high << 4 | low
-            written += 1
-        }
-        return written
     }
 
 }

@@ -1,3 +1,5 @@
+import JSBridgeBase
+
 /// Name-based UUIDs (RFC 9562 version 5: SHA-1 of a namespace UUID and a name).
 public enum UUIDv5 {
     /// The UUID for `name` in `namespace` (16 bytes), lower-case and hyphenated.
@@ -16,30 +18,15 @@ public enum UUIDv5 {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16)
         for index in stride(from: 0, to: 32, by: 2) {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            guard let high = Hex.value(digits[index]), let low = Hex.value(digits[index + 1]) else { return nil }
             bytes.append(high << 4 | low)
         }
         return bytes
     }
 
     static func format(_ bytes: [UInt8]) -> String {
-        let hex = Array("0123456789abcdef")
-        var text = ""
-        for (index, byte) in bytes.enumerated() {
-            if [4, 6, 8, 10].contains(index) { text.append("-") }
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0x0F)])
-        }
-        return text
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        let groups: [ArraySlice<UInt8>] = [bytes[0..<4], bytes[4..<6], bytes[6..<8], bytes[8..<10], bytes[10...]]
+        return groups.map { Hex.encode($0) }.joined(separator: "-")
     }
 }
 

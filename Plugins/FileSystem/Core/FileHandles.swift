@@ -17,7 +17,7 @@ public final class FileHandles: Sendable {
         var append: Bool
     }
 
-    private let entries = Locked<(next: Int, open: [Int: Entry])>((1, [:]))
+    private let entries = HandleTable<Entry>()
     /// How many files may be open at once.
     public let limit: Int
 
@@ -45,20 +45,14 @@ public final class FileHandles: Sendable {
         guard let (openFlags, append) = Self.openFlags(flags) else {
             throw FileSystemError(errno: EINVAL, syscall: "open", path: path)
         }
-        let full = entries.withLock { $0.open.count >= limit }
-        if full { throw FileSystemError(errno: EMFILE, syscall: "open", path: path) }
+        if entries.count >= limit { throw FileSystemError(errno: EMFILE, syscall: "open", path: path) }
         let fd = try FileOperations.openFile(path, flags: openFlags, mode: mode)
         var info = Glibc.stat()
         if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, openFlags & O_ACCMODE != O_RDONLY {
             Glibc.close(fd)
             throw FileSystemError(errno: EISDIR, syscall: "open", path: path)
         }
-        return entries.withLock {
-            let handle = $0.next
-            $0.next += 1
-            $0.open[handle] = Entry(fd: fd, path: path, position: 0, append: append)
-            return handle
-        }
+        return entries.insert(Entry(fd: fd, path: path, position: 0, append: append))
     }
 
     /// Reads up to `length` bytes at `position` (nil: the handle's position, which then advances); fewer at
@@ -170,7 +164,7 @@ public final class FileHandles: Sendable {
 
     /// Closes a handle; `EBADF` when it is not open.
     public func close(_ handle: Int) throws(FileSystemError) {
-        guard let entry = entries.withLock({ $0.open.removeValue(forKey: handle) }) else {
+        guard let entry = entries.remove(handle) else {
             throw FileSystemError(errno: EBADF, syscall: "close", path: "")
         }
         guard Glibc.close(entry.fd) == 0 else {
@@ -180,25 +174,20 @@ public final class FileHandles: Sendable {
 
     /// Closes every open handle (at shutdown).
     public func closeAll() {
-        let all = entries.withLock {
-            let all = $0.open.values
-            $0.open.removeAll()
-            return Array(all)
-        }
-        for entry in all { Glibc.close(entry.fd) }
+        for entry in entries.removeAll() { Glibc.close(entry.fd) }
     }
 
     /// How many handles are open.
-    public var count: Int { entries.withLock { $0.open.count } }
+    public var count: Int { entries.count }
 
     private func entry(_ handle: Int, _ syscall: String) throws(FileSystemError) -> Entry {
-        guard let entry = entries.withLock({ $0.open[handle] }) else {
+        guard let entry = entries[handle] else {
             throw FileSystemError(errno: EBADF, syscall: syscall, path: "")
         }
         return entry
     }
 
     private func advance(_ handle: Int, by count: Int) {
-        entries.withLock { $0.open[handle]?.position += count }
+        entries.update(handle) { $0.position += count }
     }
 }

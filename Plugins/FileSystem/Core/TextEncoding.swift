@@ -22,16 +22,8 @@ public enum TextEncoding: String, Sendable, CaseIterable {
         switch self {
         case .utf8: return String(decoding: bytes, as: UTF8.self)
         case .latin1: return Self.latin1String(bytes)
-        case .hex:
-            let digits = Array("0123456789abcdef".utf8)
-            return String(unsafeUninitializedCapacity: bytes.count * 2) { out in
-                for (i, byte) in bytes.enumerated() {
-                    out[2 * i] = digits[Int(byte >> 4)]
-                    out[2 * i + 1] = digits[Int(byte & 15)]
-                }
-                return bytes.count * 2
-            }
-        case .base64, .base64url: return Self.base64(bytes, url: self == .base64url)
+        case .hex: return Hex.encode(bytes)
+        case .base64, .base64url: return bytes.withUnsafeBytes { Base64.encode($0, url: self == .base64url) }
         }
     }
 
@@ -41,20 +33,9 @@ public enum TextEncoding: String, Sendable, CaseIterable {
         switch self {
         case .utf8: return Array(text.utf8)
         case .latin1: return Self.latin1Bytes(text)
-        case .hex:
-            var bytes: [UInt8] = []
-            var high: UInt8?
-            for unit in text.utf8 {
-                guard let value = Self.hexValue(unit) else { break }
-                if let h = high {
-                    bytes.append(h << 4 | value)
-                    high = nil
-                } else {
-                    high = value
-                }
-            }
-            return bytes
-        case .base64, .base64url: return Self.fromBase64(text)
+        case .hex: return Self.decoding(text, capacity: text.utf8.count / 2) { Hex.decodeForgiving($0, into: $1) }
+        case .base64, .base64url:
+            return Self.decoding(text, capacity: text.utf8.count * 3 / 4) { Base64.decodeForgiving($0, into: $1) }
         }
     }
 
@@ -103,78 +84,16 @@ public enum TextEncoding: String, Sendable, CaseIterable {
         return bytes
     }
 
-    private static func hexValue(_ unit: UInt8) -> UInt8? {
-        switch unit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): unit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): unit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): unit - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
-    private static func base64(_ bytes: [UInt8], url: Bool) -> String {
-        let alphabet = Array(
-            (url
-                ? "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-                : "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/").utf8)
-        let full = bytes.count / 3
-        let rest = bytes.count % 3
-        let length = url ? full * 4 + (rest == 0 ? 0 : rest + 1) : (bytes.count + 2) / 3 * 4
-        return String(unsafeUninitializedCapacity: length) { out in
-            var o = 0
-            var i = 0
-            for _ in 0..<full {
-                let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-                out[o] = alphabet[Int(n >> 18 & 63)]
-                out[o + 1] = alphabet[Int(n >> 12 & 63)]
-                out[o + 2] = alphabet[Int(n >> 6 & 63)]
-                out[o + 3] = alphabet[Int(n & 63)]
-                i += 3
-                o += 4
-            }
-            if rest > 0 {
-                let n = UInt32(bytes[i]) << 16 | (rest == 2 ? UInt32(bytes[i + 1]) << 8 : 0)
-                out[o] = alphabet[Int(n >> 18 & 63)]
-                out[o + 1] = alphabet[Int(n >> 12 & 63)]
-                o += 2
-                if rest == 2 {
-                    out[o] = alphabet[Int(n >> 6 & 63)]
-                    o += 1
-                }
-                if !url {
-                    while o < length {
-                        out[o] = UInt8(ascii: "=")
-                        o += 1
-                    }
-                }
-            }
-            return o
-        }
-    }
-
-    private static func fromBase64(_ text: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count * 3 / 4)
-        var buffer: UInt32 = 0
-        var bits = 0
-        for unit in text.utf8 {
-            if unit == UInt8(ascii: "=") { break }
-            let value: UInt32
-            switch unit {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = UInt32(unit - UInt8(ascii: "A"))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = UInt32(unit - UInt8(ascii: "a")) + 26
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt32(unit - UInt8(ascii: "0")) + 52
-            case UInt8(ascii: "+"), UInt8(ascii: "-"): value = 62
-            case UInt8(ascii: "/"), UInt8(ascii: "_"): value = 63
-            default: continue
-            }
-            buffer = buffer << 6 | value
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                bytes.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+    /// The bytes `decode` writes from `text`'s UTF-8 into a buffer of `capacity` bytes.
+    private static func decoding(
+        _ text: String, capacity: Int,
+        _ decode: (UnsafeBufferPointer<UInt8>, UnsafeMutablePointer<UInt8>) -> Int
+    ) -> [UInt8] {
+        var text = text
+        return text.withUTF8 { units in
+            [UInt8](unsafeUninitializedCapacity: max(1, capacity)) { output, count in
+                count = decode(units, output.baseAddress!)
             }
         }
-        return bytes
     }
 }

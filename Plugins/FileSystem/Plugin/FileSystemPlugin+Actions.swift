@@ -62,7 +62,7 @@ extension FileSystemPlugin {
     /// Text to hand back: inside the answer when small, else staged for `take`.
     static func answer(_ text: String, _ context: PluginContext<Self>) -> JSONValue {
         text.utf8.count <= inlineLimit
-            ? ["data": .string(text)] : ["token": .number(Double(context.state.staged.put(text)))]
+            ? ["data": .string(text)] : ["token": .number(Double(context.state.staged.insert(text)))]
     }
 
     /// Content arriving from JavaScript: `[options, data]` (a string argument inside an array crosses without
@@ -78,7 +78,7 @@ extension FileSystemPlugin {
         }
         let reader = try ArgumentReader(args)
         if let token = try reader.int("token") {
-            guard let text = context.state.staged.take(token) else {
+            guard let text = context.state.staged.remove(token) else {
                 throw BridgeError.invalidArgument(at: "token", "no staged content \(token)")
             }
             return (reader, text)

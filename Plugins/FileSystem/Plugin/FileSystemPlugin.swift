@@ -34,13 +34,14 @@ public struct FileSystemPlugin: BridgePlugin {
     /// The open files and the contents waiting to cross.
     public struct State: Sendable {
         let handles: FileHandles
-        let staged: StagedStrings
+        /// Strings waiting to cross the bridge, by token (`stage`, `take`).
+        let staged: HandleTable<String>
     }
 
     public init() {}
 
     public func setUp(_ context: SetUpContext<Self>) async throws -> State {
-        State(handles: FileHandles(limit: context.configuration.maxOpenFiles ?? 1024), staged: StagedStrings())
+        State(handles: FileHandles(limit: context.configuration.maxOpenFiles ?? 1024), staged: HandleTable())
     }
 
     public func shutdown(_ state: State) async {
@@ -70,10 +71,10 @@ public struct FileSystemPlugin: BridgePlugin {
             guard case .string(let text) = args else {
                 throw BridgeError.invalidArgument(at: "", "expected a string, got \(args.kindDescription)")
             }
-            return context.state.staged.put(text)
+            return context.state.staged.insert(text)
         }
         plugin.sync("take", args: Int.self) { context, token -> String in
-            guard let text = context.state.staged.take(token) else {
+            guard let text = context.state.staged.remove(token) else {
                 throw BridgeError.invalidArgument(at: "", "no staged content \(token)")
             }
             return text
@@ -87,7 +88,7 @@ public struct FileSystemPlugin: BridgePlugin {
     static func direct(_ answer: BridgeValue, _ context: PluginContext<Self>) -> BridgeValue {
         guard answer.bytes.isEmpty, case .object(let object) = answer.json, object.count == 1 else { return answer }
         if case .string(let text)? = object["data"] { return BridgeValue(.string(text)) }
-        if case .number(let token)? = object["token"], let text = context.state.staged.take(Int(token)) {
+        if case .number(let token)? = object["token"], let text = context.state.staged.remove(Int(token)) {
             return BridgeValue(.string(text))
         }
         return answer
@@ -112,22 +113,4 @@ public struct FileSystemPlugin: BridgePlugin {
         ("read", read), ("write", write), ("close", json(close)), ("fstat", json(fstat)),
         ("ftruncate", json(ftruncate)),
     ]
-}
-
-/// Strings waiting to cross the bridge, by token (see ``FileSystemPlugin``).
-final class StagedStrings: Sendable {
-    private let entries = Locked<(next: Int, strings: [Int: String])>((1, [:]))
-
-    func put(_ text: String) -> Int {
-        entries.withLock {
-            let token = $0.next
-            $0.next += 1
-            $0.strings[token] = text
-            return token
-        }
-    }
-
-    func take(_ token: Int) -> String? {
-        entries.withLock { $0.strings.removeValue(forKey: token) }
-    }
 }

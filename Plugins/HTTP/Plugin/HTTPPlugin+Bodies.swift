@@ -105,37 +105,30 @@ final class OpenBodies: Sendable {
         func next() async throws -> [UInt8]? { try await iterator.next() }
     }
 
-    private struct State {
-        var next = 1
-        var responses: [Int: ResponseBody] = [:]
-        /// The task of the read under way on a response body.
-        var reads: [Int: Task<Void, Never>] = [:]
-        var requests: [Int: RequestBodyPipe] = [:]
+    /// A body by id: a response being read (with the read under way, if any) or a request's pipe.
+    private enum Body: Sendable {
+        case response(ResponseBody, read: Task<Void, Never>?)
+        case request(RequestBodyPipe)
     }
 
-    private let state = Locked(State())
+    private let bodies = HandleTable<Body>()
 
     /// Keeps `body` (of the response from `url`) to be read; returns its id.
     func add(_ body: HTTPResponseBody, url: String) -> Int {
-        let entry = ResponseBody(body, url: url)
-        return state.withLock { state in
-            defer { state.next += 1 }
-            state.responses[state.next] = entry
-            return state.next
-        }
+        bodies.insert(.response(ResponseBody(body, url: url), read: nil))
     }
 
     /// Records the task reading body `id` (cancelled by ``cancel(_:)``).
-    func reading(_ id: Int, _ task: Task<Void, Never>) {
-        state.withLock { state in
-            if state.responses[id] != nil { state.reads[id] = task }
+    func reading(_ id: Int, _ task: Task<Void, Never>?) {
+        bodies.update(id) { entry in
+            if case .response(let body, _) = entry { entry = .response(body, read: task) }
         }
     }
 
     /// The next bytes of body `id` (with `all`, the rest of it, at most `limit` bytes); the body is forgotten at
     /// its end or on an error.
     func read(_ id: Int, all: Bool, limit: Int) async throws -> BodyChunk {
-        guard let body = state.withLock({ $0.responses[id] }) else {
+        guard case .response(let body, _)? = bodies[id] else {
             throw BridgeError(code: BridgeError.Code.cancelled, message: "The response body was cancelled or read.")
         }
         do {
@@ -154,7 +147,7 @@ final class OpenBodies: Sendable {
                 forget(id)
                 return BodyChunk(bytes: nil, done: true)
             }
-            state.withLock { _ = $0.reads.removeValue(forKey: id) }
+            reading(id, nil)
             return BodyChunk(bytes: Bytes(chunk), done: false)
         } catch {
             forget(id)
@@ -170,37 +163,27 @@ final class OpenBodies: Sendable {
     }
 
     private func forget(_ id: Int) {
-        // Dropped after the lock: dropping a body may cancel its request.
-        let body = state.withLock { state in
-            state.reads[id] = nil
-            return state.responses.removeValue(forKey: id)
-        }
-        withExtendedLifetime(body) {}
+        // Dropped after the table's lock: dropping a body may cancel its request.
+        withExtendedLifetime(bodies.remove(id)) {}
     }
 
     /// Cancels response body `id`: its read under way ends with `CANCELLED`, and dropping the body cancels its
     /// request.
     func cancel(_ id: Int) {
-        let (body, read) = state.withLock { state in
-            (state.responses.removeValue(forKey: id), state.reads.removeValue(forKey: id))
-        }
+        guard case .response(let body, let read)? = bodies[id] else { return }
+        bodies.remove(id)
         read?.cancel()
         withExtendedLifetime(body) {}
     }
 
     /// A new request body pipe's id.
     func openRequestBody() -> Int {
-        let pipe = RequestBodyPipe()
-        return state.withLock { state in
-            defer { state.next += 1 }
-            state.requests[state.next] = pipe
-            return state.next
-        }
+        bodies.insert(.request(RequestBodyPipe()))
     }
 
     /// Request body pipe `id`; `INVALID_ARGUMENT` when there is none (its request has ended).
     func requestBody(_ id: Int) throws(BridgeError) -> RequestBodyPipe {
-        guard let pipe = state.withLock({ $0.requests[id] }) else {
+        guard case .request(let pipe)? = bodies[id] else {
             throw BridgeError(code: BridgeError.Code.cancelled, message: "The request of this body has ended.")
         }
         return pipe
@@ -208,17 +191,20 @@ final class OpenBodies: Sendable {
 
     /// Forgets request body pipe `id` once its request has ended: a write still waiting fails.
     func closeRequestBody(_ id: Int) {
-        state.withLock { $0.requests.removeValue(forKey: id) }?.fail(CancellationError())
+        guard case .request(let pipe)? = bodies[id] else { return }
+        bodies.remove(id)
+        pipe.fail(CancellationError())
     }
 
     /// Cancels every body (the plugin's shutdown).
     func cancelAll() {
-        let (bodies, reads, pipes) = state.withLock { state in
-            defer { state = State(next: state.next) }
-            return (Array(state.responses.values), Array(state.reads.values), Array(state.requests.values))
+        let all = bodies.removeAll()
+        for body in all {
+            switch body {
+            case .response(_, let read): read?.cancel()
+            case .request(let pipe): pipe.fail(CancellationError())
+            }
         }
-        for read in reads { read.cancel() }
-        for pipe in pipes { pipe.fail(CancellationError()) }
-        withExtendedLifetime(bodies) {}
+        withExtendedLifetime(all) {}
     }
 }

@@ -14,16 +14,10 @@ public struct CacheConfiguration: Codable, Sendable {
 /// The runtime's HTTP cache (opened on first use: a script that never asks for it creates no folder) and the
 /// responses waiting for their DAO's validation.
 final class CacheState: Sendable {
-    private struct State {
-        var cache: HTTPCache?
-        var pending: [Int: HTTPCachePendingEntry] = [:]
-        var order: [Int] = []
-        var nextToken = 1
-    }
-
-    /// Pending entries kept at most (a DAO commits or discards each; older ones are dropped past this).
-    static let pendingLimit = 256
-    private let state = Locked(State())
+    private let cacheState = Locked<HTTPCache?>(nil)
+    /// Responses waiting for their DAO to commit or discard them, by token; past 256, the oldest are dropped
+    /// (a DAO that never answers does not keep them).
+    private let pending = HandleTable<HTTPCachePendingEntry>(limit: 256)
     private let configuration: CacheConfiguration?
     private let storage: StorageLocation
     private let clock: any BridgeClock
@@ -36,37 +30,23 @@ final class CacheState: Sendable {
 
     /// The cache; opened when `create` or already open, else nil.
     func cache(create: Bool) throws -> HTTPCache? {
-        try state.withLock { state in
-            if let cache = state.cache { return cache }
+        try cacheState.withLock { cached in
+            if let cache = cached { return cache }
             guard create else { return nil }
             let store = try DiskHTTPCacheStore(
                 directory: configuration?.dir ?? DiskHTTPCacheStore.defaultDirectory(for: storage),
                 sizeLimit: configuration?.sizeLimitBytes ?? (64 << 20),
                 maxEntryAge: .seconds(configuration?.maxEntryAgeSeconds ?? 7 * 86_400), clock: clock)
             let cache = HTTPCache(store: store, clock: clock)
-            state.cache = cache
+            cached = cache
             return cache
         }
     }
 
     /// Keeps `entry` until ``take(_:)``; returns its token.
-    func hold(_ entry: HTTPCachePendingEntry) -> Int {
-        state.withLock { state in
-            let token = state.nextToken
-            state.nextToken += 1
-            state.pending[token] = entry
-            state.order.append(token)
-            if state.order.count > Self.pendingLimit { state.pending[state.order.removeFirst()] = nil }
-            return token
-        }
-    }
+    func hold(_ entry: HTTPCachePendingEntry) -> Int { pending.insert(entry) }
 
-    func take(_ token: Int) -> HTTPCachePendingEntry? {
-        state.withLock { state in
-            state.order.removeAll { $0 == token }
-            return state.pending.removeValue(forKey: token)
-        }
-    }
+    func take(_ token: Int) -> HTTPCachePendingEntry? { pending.remove(token) }
 }
 
 extension HTTPPlugin {

@@ -479,7 +479,7 @@ private final class DAOSend: Sendable {
         case .text(let text):
             head["data"] = keyPath.isEmpty ? .string(text) : nil
         case .bytes(let bytes):
-            if keyPath.isEmpty { head["dataBase64"] = .string(Data(bytes).base64EncodedString()) }
+            if keyPath.isEmpty { head["dataBase64"] = .string(bytes.withUnsafeBytes { Base64.encode($0) }) }
         }
         return EncodedJSON(.object(head))
     }

@@ -179,10 +179,10 @@ struct UploadArguments: Decodable, Sendable {
                 if let text = piece.text {
                     pieces.append(.bytes(Array(text.utf8)))
                 } else if let base64 = piece.base64 {
-                    guard let data = Data(base64Encoded: base64) else {
+                    guard let bytes = Base64.decode(base64) else {
                         throw BridgeError.invalidArgument(at: "multipart.pieces[\(index)].base64", "is not base64")
                     }
-                    pieces.append(.bytes(Array(data)))
+                    pieces.append(.bytes(bytes))
                 } else if let path = piece.path {
                     guard !path.isEmpty else {
                         throw BridgeError.invalidArgument(at: "multipart.pieces[\(index)].path", "must not be empty")
@@ -214,12 +214,11 @@ struct UploadArguments: Decodable, Sendable {
                     data: file.name, bytes: Array(text.utf8), filename: file.filename ?? "blob",
                     contentType: file.contentType)
             } else if let base64 = file.base64 {
-                guard let data = Data(base64Encoded: base64) else {
+                guard let bytes = Base64.decode(base64) else {
                     throw BridgeError.invalidArgument(at: "files[\(index)].base64", "is not base64")
                 }
                 form.append(
-                    data: file.name, bytes: Array(data), filename: file.filename ?? "blob",
-                    contentType: file.contentType)
+                    data: file.name, bytes: bytes, filename: file.filename ?? "blob", contentType: file.contentType)
             }
         }
         return form

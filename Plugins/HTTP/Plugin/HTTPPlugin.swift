@@ -282,7 +282,7 @@ public struct HTTPPlugin: BridgePlugin {
         if let text = String(validating: body, as: UTF8.self) {
             object["body"] = .string(text)
         } else {
-            object["bodyBase64"] = .string(Data(body).base64EncodedString())
+            object["bodyBase64"] = .string(body.withUnsafeBytes { Base64.encode($0) })
         }
     }
 }
@@ -291,10 +291,8 @@ public struct HTTPPlugin: BridgePlugin {
 /// decoded (`INVALID_ARGUMENT` at `path` when it is not base64); nil when there is neither.
 func bodyBytes(text: String?, base64: String?, at path: String) throws(BridgeError) -> [UInt8]? {
     if let base64 {
-        guard let data = Data(base64Encoded: base64) else {
-            throw BridgeError.invalidArgument(at: path, "is not base64")
-        }
-        return Array(data)
+        guard let bytes = Base64.decode(base64) else { throw BridgeError.invalidArgument(at: path, "is not base64") }
+        return bytes
     }
     return text.map { Array($0.utf8) }
 }

@@ -256,15 +256,8 @@ func checkUnicode(_ b: UnsafeBufferPointer<UInt8>) -> ModelIssue? {
         guard at + 4 <= n else { return nil }
         var v: UInt32 = 0
         for j in at..<(at + 4) {
-            let c = b[j]
-            let d: UInt32
-            switch c {
-            case 0x30...0x39: d = UInt32(c - 0x30)
-            case 0x41...0x46: d = UInt32(c - 0x41 + 10)
-            case 0x61...0x66: d = UInt32(c - 0x61 + 10)
-            default: return nil
-            }
-            v = v << 4 | d
+            guard let digit = Hex.value(b[j]) else { return nil }
+            v = v << 4 | UInt32(digit)
         }
         return v
     }
@@ -309,25 +302,13 @@ func checkUnicode(_ b: UnsafeBufferPointer<UInt8>) -> ModelIssue? {
             i += 1
             continue
         }
-        let len: Int
-        var cp: UInt32
-        switch c {
-        case 0xC2...0xDF: len = 2; cp = UInt32(c & 0x1F)
-        case 0xE0...0xEF: len = 3; cp = UInt32(c & 0x0F)
-        case 0xF0...0xF4: len = 4; cp = UInt32(c & 0x07)
-        default: return bad("invalid UTF-8 byte 0x\(String(c, radix: 16, uppercase: true))")
+        // A sequence of several bytes: UTF-8's rule is JSBridgeBase's (``UTF8Codec``).
+        let (scalar, next) = UTF8Codec.step(b.baseAddress!, n, at: i)
+        guard scalar != nil else {
+            if c < 0xC2 || c > 0xF4 { return bad("invalid UTF-8 byte 0x\(String(c, radix: 16, uppercase: true))") }
+            return bad(next >= n ? "truncated UTF-8 sequence" : "invalid UTF-8 sequence")
         }
-        guard i + len <= n else { return bad("truncated UTF-8 sequence") }
-        for j in 1..<len {
-            let cc = b[i + j]
-            guard cc & 0xC0 == 0x80 else { return bad("invalid UTF-8 sequence") }
-            cp = cp << 6 | UInt32(cc & 0x3F)
-        }
-        if (len == 3 && (cp < 0x800 || (0xD800...0xDFFF).contains(cp))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF))
-        {
-            return bad("invalid UTF-8 sequence")
-        }
-        i += len
+        i = next
     }
     return nil
 }

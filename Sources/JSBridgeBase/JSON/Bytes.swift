@@ -55,14 +55,11 @@ public struct Bytes: Sendable {
         storage = ByteStorage(borrowing: UnsafeMutableRawPointer(mutating: pointer), count: count, release: release)
     }
 
-    /// Bytes decoded from base64 (standard or URL alphabet, padding optional); nil when `text` is not base64.
+    /// Bytes decoded from base64 (standard or URL alphabet, padding optional); nil when `text` is not base64
+    /// (``Base64/decode(_:)``).
     public init?(base64Encoded text: String) {
-        var normalized = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        let remainder = normalized.utf8.count % 4
-        if remainder == 1 { return nil }
-        if remainder > 0 { normalized += String(repeating: "=", count: 4 - remainder) }
-        guard let data = Data(base64Encoded: normalized) else { return nil }
-        self.init(data)
+        guard let bytes = Base64.decode(text) else { return nil }
+        self.init(bytes)
     }
 
     /// The number of bytes.
@@ -76,7 +73,7 @@ public struct Bytes: Sendable {
 
     /// The bytes as standard base64 with padding: their form in plain JSON.
     public func base64EncodedString() -> String {
-        withUnsafeBytes { Data($0).base64EncodedString() }
+        withUnsafeBytes { Base64.encode($0) }
     }
 
     /// For hosts handing the bytes to JavaScript without a copy: the `malloc`ed buffer and its length, which

@@ -170,8 +170,8 @@ enum JSONUnbox {
         guard case .string(let text) = value else {
             throw mismatch(Data.self, expected: "a base64 string", got: value, path)
         }
-        guard let data = Data(base64Encoded: text) else { throw corrupted("invalid base64 string", path) }
-        return data
+        guard let bytes = Base64.decode(text) else { throw corrupted("invalid base64 string", path) }
+        return Data(bytes)
     }
 
     static func url(_ value: JSONValue, _ path: () -> [any CodingKey]) throws -> URL {

@@ -81,7 +81,7 @@ enum JSONBox {
         if T.self == Double.self { return try double(value as! Double, path) }
         if T.self == Bool.self { return .bool(value as! Bool) }
         if T.self == Date.self { return try date(value as! Date, path) }
-        if T.self == Data.self { return .string((value as! Data).base64EncodedString()) }
+        if T.self == Data.self { return .string((value as! Data).withUnsafeBytes { Base64.encode($0) }) }
         if T.self == URL.self { return .string((value as! URL).absoluteString) }
         if T.self == Decimal.self { return try decimal(value as! Decimal, path) }
         return nil

@@ -3,11 +3,11 @@
 /// UTF-16 with lone surrogates as U+FFFD (``encode(_:into:capacity:)``). The engine's `TextDecoder`,
 /// `TextEncoder` and `Buffer`, and the plugins' checks of text, all use these.
 public enum UTF8Codec {
-    /// One step over a sequence that is not ASCII at `index`: its scalar and where the next sequence starts,
-    /// or `scalar == nil` for an ill-formed one, with `next` after its maximal subpart (the lead and the
-    /// continuation bytes that fit).
-    @inline(__always)
-    static func step(_ base: UnsafePointer<UInt8>, _ count: Int, at index: Int) -> (scalar: UInt32?, next: Int) {
+    /// One step over the sequence of `count` bytes at `base` that starts at `index` with a byte that is not
+    /// ASCII: its scalar and where the next sequence starts, or `scalar == nil` for an ill-formed one, with
+    /// `next` after its maximal subpart (the lead and the continuation bytes that fit).
+    @inlinable @inline(__always)
+    public static func step(_ base: UnsafePointer<UInt8>, _ count: Int, at index: Int) -> (scalar: UInt32?, next: Int) {
         let lead = base[index]
         var needed = 0, code: UInt32 = 0, lower: UInt8 = 0x80, upper: UInt8 = 0xBF
         switch lead {
@@ -36,7 +36,7 @@ public enum UTF8Codec {
     }
 
     /// Whether eight bytes from `index` are all ASCII.
-    @inline(__always)
+    @usableFromInline @inline(__always)
     static func asciiWord(_ base: UnsafePointer<UInt8>, at index: Int) -> UInt64? {
         let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
         return word & 0x8080_8080_8080_8080 == 0 ? word : nil

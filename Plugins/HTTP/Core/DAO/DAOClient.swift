@@ -134,7 +134,7 @@ public struct DAOClient: Sendable {
             {
             case .json(let value): value
             case .text(let text): .string(text)
-            case .bytes(let bytes): .string(Data(bytes).base64EncodedString())
+            case .bytes(let bytes): .string(bytes.withUnsafeBytes { Base64.encode($0) })
             }
         let entity = try await dao.outputEntity(json, context: context)
         let value = dao.endpoint.keyPath.map { DAOResponseReader.value(at: $0, in: entity) ?? .null } ?? entity

@@ -1,4 +1,5 @@
 import Foundation
+import JSBridgeBase
 
 /// File names for downloads: what the server suggests (`Content-Disposition`, else the URL), made safe to
 /// use as one file name inside the downloads folder.
@@ -169,7 +170,7 @@ public enum DownloadFileName {
         var utf8 = Array(parts[2].utf8)[...]
         while let byte = utf8.popFirst() {
             if byte == UInt8(ascii: "%"), utf8.count >= 2,
-                let high = hexValue(utf8[utf8.startIndex]), let low = hexValue(utf8[utf8.startIndex + 1])
+                let high = Hex.value(utf8[utf8.startIndex]), let low = Hex.value(utf8[utf8.startIndex + 1])
             {
                 bytes.append(high << 4 | low)
                 utf8.removeFirst(2)
@@ -181,15 +182,6 @@ public enum DownloadFileName {
         case "utf-8": return String(validating: bytes, as: UTF8.self)
         case "iso-8859-1": return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
         default: return nil
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 }
