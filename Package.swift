@@ -220,7 +220,7 @@ let package = Package(
 
         // MARK: Examples
 
-        // The example plugin that docs/writing-a-plugin.md walks through.
+        // A small example plugin and a runtime with it (examples/counter-plugin).
         .target(
             name: "CounterPlugin", dependencies: ["JSBridgeCore"], path: "examples/counter-plugin/Sources/CounterPlugin"
         ),

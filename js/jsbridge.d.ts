@@ -323,14 +323,8 @@ interface CordovaGlobal {
 declare var cordova: CordovaGlobal;
 declare var jsCoreBridge: CordovaGlobal;
 
-/** A minimal `document`: an event target for Cordova's `deviceready` (sticky), `pause`, `resume`. */
-declare var document: {
-  addEventListener(type: string, listener: ((event: Event) => void) | { handleEvent(event: Event): void }, options?: unknown): void;
-  removeEventListener(type: string, listener: ((event: Event) => void) | { handleEvent(event: Event): void }): void;
-  dispatchEvent(event: Event): boolean;
-};
-/** The global object, once the Cordova layer loaded (Cordova code reads `window`). */
-declare var window: typeof globalThis;
+// `document` and `window` exist only with `--cordova` (docs/cordova.md): their declarations are in cordova.d.ts,
+// for scripts that run with it.
 
 // MARK: - Timers (Node's conventions)
 

@@ -94,6 +94,8 @@ def main():
     ap.add_argument("--jsbridge", required=True)
     ap.add_argument("--jsbridge-error", default="", help="why jsbridge is unusable (build failed)")
     ap.add_argument("--quick", action="store_true", help="small counts, for checking the harness")
+    ap.add_argument("--custom-runtime", default="",
+                    help="a runtime of the host, the web extension and one plugin (examples/web-runtime)")
     a = ap.parse_args()
 
     bench = os.path.join(a.root, "Benchmarks")
@@ -226,6 +228,28 @@ def main():
             j_peak.fail(j_start.error)
         n_peak.measure(lambda: peak_rss(["node", "-e", "0"]))
     rows.append(("start-up: peak RSS of -e 0 (best)", "MiB", j_peak, n_peak, "node -e 0", "le", 1.0))
+
+    # 4c. a custom runtime of the host, the web extension and one plugin (no node, modules, cordova, repl), beside
+    # jsbridge: what the engine extensions a runtime leaves out save at start-up.
+    if a.custom_runtime:
+        progress("start-up of a custom runtime (host + web + Echo) beside jsbridge's")
+        c_start, c_peer, c_peak, c_peak_peer = Side(False), Side(False), Side(False), Side(False)
+        try:
+            if not os.access(a.custom_runtime, os.X_OK):
+                raise BenchError(f"{a.custom_runtime} not built")
+            if j_start.error:
+                raise BenchError(j_start.error)
+            r = run_json([timer, str(startup_runs), a.custom_runtime, "-e", "0", "::", jsb, "-e", "0"], timeout, log)
+            c_start.measure(lambda: (number(r["a"], "medianMs"), r["a"]))
+            c_peer.measure(lambda: (number(r["b"], "medianMs"), r["b"]))
+            for _ in range(3):
+                c_peak.measure(lambda: peak_rss([a.custom_runtime, "-e", "0"]))
+                c_peak_peer.measure(lambda: peak_rss([jsb, "-e", "0"]))
+        except (BenchError, KeyError, TypeError) as e:
+            for side in (c_start, c_peer, c_peak, c_peak_peer):
+                side.fail(str(e))
+        rows.append(("  web-runtime (host+web+Echo): -e 0", "ms", c_start, c_peer, "jsbridge -e 0", "info", None))
+        rows.append(("  web-runtime: peak RSS of -e 0", "MiB", c_peak, c_peak_peer, "jsbridge -e 0", "info", None))
 
     # 5. memory
     progress(f"memory: RSS around {mem_total} async calls in batches of {mem_batch}")

@@ -4,28 +4,11 @@ import Foundation
 import JSBridge
 import JSBridgeBase
 
-/// The natives behind Node's built-in modules and `process`: Buffer's codecs (UTF-8 through ``UTF8Codec``,
-/// base64 through ``Base64``), random bytes, the facts `node:os` reports, stdin's reader, and the signals a
+/// The natives behind Node's built-in modules and `process`: Buffer's latin1, UTF-16LE and hex codecs (its
+/// UTF-8 and base64 are the web extension's), random bytes, the facts `node:os` reports, stdin's reader, and the signals a
 /// script listens to.
 extension NodeExtension {
     static func declareBufferNatives(_ ext: inout ExtensionDeclaration<NodeState>) {
-        ext.native(
-            "bufferBase64Encode", "(buffer: ArrayBuffer, offset: number, length: number, url: boolean): string"
-        ) { call, _ throws(NativeError) in
-            // url: base64url without padding.
-            guard let range = call.arrayBuffer(0) else { throw .type("bufferBase64Encode needs an ArrayBuffer.") }
-            let url = call.bool(3)
-            return call.engine.makeUTF16String(capacity: Base64.encodedLength(range.count, url: url)) {
-                Base64.encode(UnsafeBufferPointer(range), into: $0, url: url)
-            }
-        }
-        ext.native("bufferBase64Decode", "(text: string): ArrayBuffer") { call, _ throws(NativeError) in
-            // Either alphabet; other characters skipped, as Node does.
-            call.engine.withUTF16(call[0]) { units in
-                let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, units.count * 3 / 4 + 3))
-                return call.engine.makeArrayBuffer(bytes, count: Base64.decodeForgiving(units, into: bytes))
-            }
-        }
         ext.native("bufferLatin1Encode", "(text: string): ArrayBuffer") { call, _ throws(NativeError) in
             // Each UTF-16 unit's low byte (Node's "latin1" and "ascii").
             call.engine.withUTF16(call[0]) { units in

@@ -83,6 +83,24 @@ extension WebExtension {
                 return call.engine.makeArrayBuffer(realloc(bytes, max(1, written))!, count: written)
             }
         }
+        ext.native(
+            "textBase64Encode", "(buffer: ArrayBuffer, offset: number, length: number, url: boolean): string"
+        ) { call, _ throws(NativeError) in
+            // url: base64url without padding.
+            guard let range = call.arrayBuffer(0) else { throw .type("textBase64Encode needs an ArrayBuffer.") }
+            let url = call.bool(3)
+            return call.engine.makeUTF16String(capacity: Base64.encodedLength(range.count, url: url)) {
+                Base64.encode(UnsafeBufferPointer(range), into: $0, url: url)
+            }
+        }
+        ext.native("textBase64Decode", "(text: string): ArrayBuffer") { call, _ throws(NativeError) in
+            // Either alphabet; other characters skipped, stopping at "=" (Node's rule; encoding.js checks first
+            // where the Infra standard's forgiving-base64 asks).
+            call.engine.withUTF16(call[0]) { units in
+                let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, units.count * 3 / 4 + 3))
+                return call.engine.makeArrayBuffer(bytes, count: Base64.decodeForgiving(units, into: bytes))
+            }
+        }
         ext.native("domainToASCII", "(domain: string): string | null") { call, _ throws(NativeError) in
             // UTS #46 ToASCII as the URL Standard's "domain to ASCII" asks, or null on failure.
             call.engine.withUTF16(call[0]) { name -> JSValueRef in

@@ -17,7 +17,10 @@ public enum WebExtension {
         ext.script(
             .lazy(
                 "encoding.js", PackageResources.encoding_js, globals: ["TextEncoder", "TextDecoder", "btoa", "atob"],
-                internals: ["utf8Encode", "utf8Decode", "TextEncoder", "TextDecoder"]))
+                internals: [
+                    "utf8Encode", "utf8Decode", "TextEncoder", "TextDecoder", "base64Encode", "base64Decode",
+                    "forgivingBase64Decode",
+                ]))
         ext.script(
             .lazy(
                 "url.js", PackageResources.url_js, globals: ["URL", "URLSearchParams"],
@@ -57,7 +60,8 @@ public enum WebExtension {
         // The web APIs as the runtime loaded them, for plugins' JavaScript (a script's reassignment of a global
         // does not reach there).
         ext.exposeToPlugins(
-            "utf8Encode", "utf8Decode", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget",
+            "utf8Encode", "utf8Decode", "base64Encode", "base64Decode", "forgivingBase64Decode", "URL",
+            "URLSearchParams", "DOMException", "Event", "EventTarget",
             "AbortSignal", "AbortController", "Blob", "File", "FormData", "blobInternals", "formDataInternals",
             "ReadableStream", "streams")
         declareEncodingNatives(&ext)

@@ -60,6 +60,9 @@ public struct RuntimeDescription: Sendable {
         return copy
     }
 
+    /// Its name and version.
+    var identity: RuntimeIdentity { RuntimeIdentity(name: name, version: version) }
+
     /// Whether one of its extensions runs a REPL (the `repl` extension's `startRepl`).
     var hasREPL: Bool { extensions.contains { $0.provides("startRepl") } }
 }
@@ -166,7 +169,7 @@ struct JSBridgeCommand {
         let host = declarations.with(
             options: .init(
                 permissions: permissions, configuration: configuration, storage: storage,
-                runtime: RuntimeIdentity(name: runtime.name, version: runtime.version)))
+                runtime: runtime.identity))
         if !arguments.optionValues.isEmpty { try arguments.checkOptions(against: host.configurationIssues()) }
 
         let options = RuntimeOptions(
@@ -178,7 +181,7 @@ struct JSBridgeCommand {
             handlesSignals: true,
             baseURL: arguments.baseURL,
             extensionSettings: extensionSettings,
-            runtimeName: runtime.name)
+            runtime: runtime.identity)
         let runtime = JSRuntime(host: host, extensions: self.runtime.extensions, options: options)
         let code = runtime.run(script)
         // Exit without tearing the engine down: the OS reclaims it faster than a final GC would.

@@ -3,19 +3,20 @@ import Foundation
 /// A runtime binary the package builds (an executable product), for tests that start it as a process: the
 /// CLI's, a custom runtime's.
 ///
-/// `$JSBRIDGE_BIN` wins when set, so the same tests run against another build of it — `scripts/test.sh` runs
-/// every test that starts `jsbridge` again against the shipping binary `scripts/release.sh` builds.
+/// For `jsbridge`, `$JSBRIDGE_BIN` wins when set, so the same tests run against another build of it —
+/// `scripts/test.sh` runs every test that starts `jsbridge` again against the shipping binary
+/// `scripts/release.sh` builds.
 public enum BuiltBinary {
     /// Why no binary can be used.
     public struct NotFound: Error, CustomStringConvertible {
         public let description: String
     }
 
-    /// The path of executable `name`: `$JSBRIDGE_BIN`, else the one beside the running test binary (under
-    /// `swift test` that is `.build/<triple>/debug/`).
+    /// The path of executable `name`: for `jsbridge`, `$JSBRIDGE_BIN` when set; else the one beside the running
+    /// test binary (under `swift test` that is `.build/<triple>/debug/`).
     public static func path(_ name: String = "jsbridge") throws(NotFound) -> String {
         let fm = FileManager.default
-        if let explicit = ProcessInfo.processInfo.environment["JSBRIDGE_BIN"], !explicit.isEmpty {
+        if name == "jsbridge", let explicit = ProcessInfo.processInfo.environment["JSBRIDGE_BIN"], !explicit.isEmpty {
             guard fm.isExecutableFile(atPath: explicit) else {
                 throw NotFound(description: "JSBRIDGE_BIN='\(explicit)' is not an executable file.")
             }

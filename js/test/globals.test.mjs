@@ -51,6 +51,12 @@ function loadRuntime() {
       return [read, written];
     },
     textEncodeUTF8: (string) => new TextEncoder().encode(string).buffer,
+    textBase64Encode: (buffer, offset, length, url) =>
+      Buffer.from(buffer, offset, length).toString(url ? 'base64url' : 'base64'),
+    textBase64Decode: (text) => {
+      const bytes = Buffer.from(text, 'base64');
+      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    },
     domainToASCII: (domain) => url.domainToASCII(domain) || null,
   };
   for (const name of runtimeFiles) {

@@ -12,7 +12,8 @@ const {
   StringPrototypeIndexOf, StringPrototypeLastIndexOf, StringPrototypeSlice, StringPrototypeSplit, TypeError,
 } = internal.primordials;
 
-const version = internal.startup.version;
+// The runtime's version (a custom runtime's own), as a Cordova platform's.
+const version = internal.startup.runtime.version;
 
 function codedError(ErrorType, code, message) {
   const error = new ErrorType(message);

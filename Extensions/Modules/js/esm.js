@@ -20,7 +20,7 @@ const decodeURIComponentPrimordial = decodeURIComponent;
 
 // MARK: - Scanner
 
-/// Splits `src` into tokens (Sources/JSBridge/Modules/ModuleScanner.swift): parallel arrays of type (1 name,
+/// Splits `src` into tokens (ModuleScanner.swift): parallel arrays of type (1 name,
 /// 2 punctuator, 3 string, 4 template, 5 regular expression, 6 number), start, end, value (the text of names
 /// and punctuators) and whether a line break came before; a SyntaxError with `offset` when `src` is malformed.
 function tokenize(src) {
@@ -607,6 +607,6 @@ internal.esm = {
       return source; // the engine reports the syntax error itself
     }
   },
-  /// The scanner, for js/repl.js (its top-level await rewrite).
+  /// The scanner, for repl.js (its top-level await rewrite).
   tokenize,
 };

@@ -59,7 +59,7 @@ function nodeModule() {
 }
 
 /// The exports of built-in `name` (without `node:`), or undefined. `module` is this file's own; the others
-/// come from `internal.nodeBuiltin` (js/node/node-builtins.js), which falls back to a plugin's module of that
+/// come from `internal.nodeBuiltin` (node-builtins.js, the node extension), which falls back to a plugin's module of that
 /// name (a plugin may declare `node:fs`).
 function builtinExports(name) {
   return name === "module" ? nodeModule() : internal.nodeBuiltin(name);

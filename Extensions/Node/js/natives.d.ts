@@ -2,8 +2,6 @@
 // Do not edit: change the declaration (the test suite checks that this file matches it).
 
 interface JSBridgeInternal {
-  bufferBase64Decode(text: string): ArrayBuffer;
-  bufferBase64Encode(buffer: ArrayBuffer, offset: number, length: number, url: boolean): string;
   bufferHexDecode(text: string): ArrayBuffer;
   bufferLatin1Encode(text: string): ArrayBuffer;
   bufferUTF16LEEncode(text: string): ArrayBuffer;

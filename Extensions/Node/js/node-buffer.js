@@ -1,6 +1,6 @@
 // `node:buffer` and the global `Buffer`: a Uint8Array subclass with Node's API. UTF-8 goes through the web
-// extension's natives (textEncodeUTF8, textEncodeInto, textDecodeUTF8: the one UTF-8 codec), base64, latin1,
-// UTF-16LE and hex through Buffer's own (NodeNatives.swift).
+// extension's natives (textEncodeUTF8, textEncodeInto, textDecodeUTF8, textBase64Encode/Decode: the one UTF-8 and
+// base64 codecs), latin1, UTF-16LE and hex through Buffer's own (NodeNatives.swift).
 // As in Node, `Buffer.prototype` is the prototype of a plain Uint8Array subclass (`FastBuffer`), so
 // `new FastBuffer(...)` makes Buffers and `instanceof Buffer` holds for them.
 
@@ -13,7 +13,7 @@ const {
 } = internal.primordials;
 const { invalidArgType, invalidArgValue, outOfRange, make } = internal.nodeErrors;
 const {
-  textEncodeUTF8, textEncodeInto, textDecodeUTF8, bufferBase64Encode, bufferBase64Decode, bufferLatin1Encode,
+  textEncodeUTF8, textEncodeInto, textDecodeUTF8, textBase64Encode, textBase64Decode, bufferLatin1Encode,
   bufferUTF16LEEncode, bufferHexDecode,
 } = internal;
 
@@ -68,7 +68,7 @@ function encode(string, encoding) {
       }
       return new FastBuffer(textEncodeUTF8(string));
     }
-    case "base64": case "base64url": return new FastBuffer(bufferBase64Decode(string));
+    case "base64": case "base64url": return new FastBuffer(textBase64Decode(string));
     case "hex": return new FastBuffer(bufferHexDecode(string));
     case "utf16le": return new FastBuffer(bufferUTF16LEEncode(string));
     default: return new FastBuffer(bufferLatin1Encode(string)); // latin1, ascii
@@ -79,8 +79,8 @@ function encode(string, encoding) {
 function decode(bytes, encoding, start, end) {
   switch (encoding) {
     case "utf8": return utf8Slice(bytes, start, end);
-    case "base64": return bufferBase64Encode(bytes.buffer, bytes.byteOffset + start, end - start, false);
-    case "base64url": return bufferBase64Encode(bytes.buffer, bytes.byteOffset + start, end - start, true);
+    case "base64": return textBase64Encode(bytes.buffer, bytes.byteOffset + start, end - start, false);
+    case "base64url": return textBase64Encode(bytes.buffer, bytes.byteOffset + start, end - start, true);
     case "hex": {
       let text = "";
       for (let i = start; i < end; i++) text += hexDigits[bytes[i]];

@@ -1,3 +1,3 @@
-// `node:process`: the global `process` object (js/process.js).
+// `node:process`: the global `process` object (process.js).
 
 internal.nodeExport("process", internal.process);

@@ -46,7 +46,7 @@ internal.startRepl = function () {
     // Printed over the prompt when a line is being read, which is then shown again below it.
     internal.print(STDOUT, terminal.interject(text + "\r\n"));
   };
-  internal.print(STDOUT, `Welcome to ${internal.startup.runtimeName} ${internal.startup.version}.\nType ".help" for more information.\n`);
+  internal.print(STDOUT, `Welcome to ${internal.startup.runtime.name} ${internal.startup.runtime.version}.\nType ".help" for more information.\n`);
   internal.onNativeEvent("", "stdin", (payload) => {
     if (payload.data !== undefined) apply(terminal.feed(payload.data));
     else exitRepl();

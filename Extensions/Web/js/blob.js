@@ -216,7 +216,7 @@ class Blob {
   /// A ReadableStream of the bytes, in chunks of at most 64 KiB.
   stream() {
     const bytes = checkBlob(this).#bytes;
-    // Reading `internal.streams` loads js/streams.js, which sets `internal.ReadableStream`.
+    // Reading `internal.streams` loads streams.js, which sets `internal.ReadableStream`.
     if (ReadableStreamCtor === undefined && internal.streams !== undefined) ReadableStreamCtor = internal.ReadableStream;
     if (typeof ReadableStreamCtor !== "function") throw new TypeError("Blob.stream(): ReadableStream is not implemented");
     let offset = 0;

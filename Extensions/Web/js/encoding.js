@@ -13,7 +13,10 @@ const {
   TypedArrayPrototypeGetByteOffset, TypedArrayPrototypeGetSymbolToStringTag, Uint8Array,
 } = internal.primordials;
 
-const { textDecodeUTF8, textDecodeUTF16, textDecoderOpen, textDecode, textEncodeInto, textEncodeUTF8 } = internal;
+const {
+  textDecodeUTF8, textDecodeUTF16, textDecoderOpen, textDecode, textEncodeInto, textEncodeUTF8, textBase64Encode,
+  textBase64Decode,
+} = internal;
 
 // The Encoding Standard's encodings: name, the ICU converter that decodes it (null: decoded here), labels.
 // GBK decodes as gb18030 (the standard's GBK decoder is the gb18030 decoder); ISO-8859-8-I maps like ISO-8859-8.
@@ -229,7 +232,7 @@ class UserDefinedDecoder {
   }
 }
 
-// Where the standard's decoders differ from ICU's converters (flags of jsb_icu_decoder_open in shim.h):
+// Where the standard's decoders differ from ICU's converters (flags of jsb_icu_decoder_open in jsb_text_encodings.h):
 // 1 = an invalid pair with an ASCII second byte gives U+FFFD and that character; 2 = gb18030's 0x80 is U+20AC.
 const ICU_FLAGS = { big5: 1, 'euc-kr': 1, 'euc-jp': 1, shift_jis: 1, gbk: 3, gb18030: 3 };
 
@@ -408,47 +411,51 @@ function invalidCharacter(message) {
   return new internal.DOMException(message, 'InvalidCharacterError');
 }
 
-const base64Alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const base64Values = new SafeMap(ArrayFrom(base64Alphabet, (c, i) => [c, i]));
+/// Base64 (or, with `url`, base64url without padding) of `bytes`, a Uint8Array.
+function base64Encode(bytes, url = false) {
+  return textBase64Encode(TypedArrayPrototypeGetBuffer(bytes), TypedArrayPrototypeGetByteOffset(bytes), bytes.length, url);
+}
+
+/// The bytes of base64 or base64url `text` as Node reads it: other characters skipped, up to the first "=".
+function base64Decode(text) {
+  return new Uint8Array(textBase64Decode(text));
+}
+
+/// The Infra standard's forgiving-base64 decode of `text` (atob, data: URLs): null when it is not base64.
+function forgivingBase64Decode(text) {
+  text = MethodReplace(text, /[\t\n\f\r ]/g, '');
+  if (text.length % 4 === 0) text = MethodReplace(text, /==?$/, '');
+  if (text.length % 4 === 1 || RegExpPrototypeTest(/[^A-Za-z0-9+/]/, text)) return null;
+  return base64Decode(text);
+}
 
 /// Base64 of a Latin-1 string; characters above U+00FF throw InvalidCharacterError.
 function btoa(data) {
   if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
   const str = `${data}`;
   if (RegExpPrototypeTest(/[^\x00-\xff]/, str)) throw invalidCharacter('Invalid character');
-  let out = '';
-  for (let i = 0; i < str.length; i += 3) {
-    const n = (MethodCharCodeAt(str, i) << 16) | ((MethodCharCodeAt(str, i + 1) || 0) << 8) | (MethodCharCodeAt(str, i + 2) || 0);
-    const count = MathMin(3, str.length - i);
-    for (let k = 0; k < 4; k++) out += k <= count ? base64Alphabet[(n >> (18 - 6 * k)) & 63] : '=';
-  }
-  return out;
+  const bytes = new Uint8Array(str.length);
+  for (let i = 0; i < str.length; i++) bytes[i] = MethodCharCodeAt(str, i);
+  return base64Encode(bytes);
 }
 
 /// Latin-1 string decoded from forgiving base64; invalid input throws InvalidCharacterError.
 function atob(data) {
   if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
-  let str = MethodReplace(`${data}`, /[\t\n\f\r ]/g, '');
-  if (str.length % 4 === 0) str = MethodReplace(str, /==?$/, '');
-  if (str.length % 4 === 1 || RegExpPrototypeTest(/[^A-Za-z0-9+/]/, str)) {
-    throw invalidCharacter('The string to be decoded is not correctly encoded.');
-  }
+  const bytes = forgivingBase64Decode(`${data}`);
+  if (bytes === null) throw invalidCharacter('The string to be decoded is not correctly encoded.');
   let out = '';
-  let buffer = 0;
-  let bits = 0;
-  for (const c of str) {
-    buffer = (buffer << 6) | base64Values.get(c);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += StringFromCharCode((buffer >> bits) & 0xff);
-    }
+  for (let i = 0; i < bytes.length; i += 8192) {
+    out += FunctionPrototypeApply(StringFromCharCode, null, bytes.subarray(i, i + 8192));
   }
   return out;
 }
 
 internal.utf8Encode = utf8Encode;
 internal.utf8Decode = utf8Decode;
+internal.base64Encode = base64Encode;
+internal.base64Decode = base64Decode;
+internal.forgivingBase64Decode = forgivingBase64Decode;
 internal.TextEncoder = TextEncoder;
 internal.TextDecoder = TextDecoder;
 internal.defineGlobal('TextEncoder', TextEncoder);

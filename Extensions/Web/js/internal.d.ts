@@ -16,6 +16,12 @@ interface JSBridgeInternal {
   // encoding.js
   utf8Encode(text: string): Uint8Array;
   utf8Decode(bytes: Uint8Array | ArrayBuffer): string;
+  /** Base64 (with `url`: base64url, unpadded) of `bytes`. */
+  base64Encode(bytes: Uint8Array, url?: boolean): string;
+  /** Base64 or base64url as Node reads it: other characters skipped, up to the first "=". */
+  base64Decode(text: string): Uint8Array;
+  /** The Infra standard's forgiving-base64 decode (atob, data: URLs), or null. */
+  forgivingBase64Decode(text: string): Uint8Array | null;
   TextEncoder: any;
   TextDecoder: any;
 

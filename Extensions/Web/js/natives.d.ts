@@ -3,6 +3,8 @@
 
 interface JSBridgeInternal {
   domainToASCII(domain: string): string | null;
+  textBase64Decode(text: string): ArrayBuffer;
+  textBase64Encode(buffer: ArrayBuffer, offset: number, length: number, url: boolean): string;
   textDecode(handle: object, buffer: ArrayBuffer, offset: number, length: number, flush: boolean): string | null;
   textDecodeUTF16(buffer: ArrayBuffer, offset: number, length: number, bigEndian: boolean, fatal: boolean): string | null;
   textDecodeUTF8(buffer: ArrayBuffer, offset: number, length: number, fatal: boolean): string | null;

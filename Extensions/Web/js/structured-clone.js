@@ -447,7 +447,7 @@ function structuredClone(value, options = undefined) {
   }
   const transfer = transferList(options);
   const memory = new SafeMap();
-  const ports = internal.messagePorts; // set once js/message-channel.js has loaded (no port exists before)
+  const ports = internal.messagePorts; // set once message-channel.js has loaded (no port exists before)
   const isPort = (item) => ports !== undefined && ports.isPort(item);
   for (let i = 0; i < transfer.length; i++) {
     const item = transfer[i];

@@ -199,7 +199,7 @@ function serializeIPv6(address) {
 }
 
 // The URL Standard's "domain to ASCII" (beStrict false): UTS #46 ToASCII through ICU, with the URL
-// Standard's flags (js natives: Sources/JSBridge/Runtime/EncodingNatives.swift); null on failure.
+// Standard's flags (the web extension's native, EncodingNatives.swift); null on failure.
 function domainToASCII(domain) {
   if (!RegExpPrototypeTest(/[^\x00-\x7f]/, domain) && !RegExpPrototypeTest(/(?:^|\.)xn--/i, domain)) return MethodToLowerCase(domain);
   const ascii = internal.domainToASCII(domain);

@@ -9,8 +9,8 @@
 const { BridgeError, utf8Decode } = runtime;
 const {
   ArrayPrototypePush, ArrayPrototypeShift, ArrayPrototypeSplice, Date, Error, MathMin, MethodFindIndex,
-  MethodIncludes, MethodJoin, MethodMap, MethodSlice, MethodToLowerCase, PromisePrototypeThen, ReflectApply, SafeMap,
-  String, TypeError, Uint8Array,
+  MethodIncludes, MethodJoin, MethodMap, MethodSlice, MethodToLowerCase, NumberPrototypeToString, PromisePrototypeThen,
+  ReflectApply, SafeMap, String, TypeError, Uint8Array,
 } = runtime.primordials;
 const INLINE = plugin.constants.inlineLimit;
 const take = plugin.syncAction("take");
@@ -141,32 +141,16 @@ function decodeAnswer(answer, encoding, buffers) {
   return buffers ? asBuffer(answer) : answer;
 }
 
-const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
 /// Bytes as text in `encoding` (for contents read through a file handle; whole files are encoded in Swift).
 function encodeBytes(bytes, encoding) {
   if (encoding === "utf8") return utf8Decode(bytes);
   if (encoding === "latin1") return bytesToLatin1(bytes);
   if (encoding === "hex") {
     let out = "";
-    for (let i = 0; i < bytes.length; i++) out += (bytes[i] < 16 ? "0" : "") + bytes[i].toString(16);
+    for (let i = 0; i < bytes.length; i++) out += (bytes[i] < 16 ? "0" : "") + NumberPrototypeToString(bytes[i], 16);
     return out;
   }
-  const alphabet = encoding === "base64url" ? BASE64URL : BASE64;
-  let out = "";
-  let i = 0;
-  for (; i + 2 < bytes.length; i += 3) {
-    const v = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    out += alphabet[v >> 18] + alphabet[(v >> 12) & 63] + alphabet[(v >> 6) & 63] + alphabet[v & 63];
-  }
-  if (i < bytes.length) {
-    const two = i + 1 < bytes.length;
-    const v = (bytes[i] << 16) | (two ? bytes[i + 1] << 8 : 0);
-    out += alphabet[v >> 18] + alphabet[(v >> 12) & 63] + (two ? alphabet[(v >> 6) & 63] : "");
-    if (encoding === "base64") out += two ? "=" : "==";
-  }
-  return out;
+  return runtime.base64Encode(bytes, encoding === "base64url");
 }
 
 function checkEncoding(encoding) {

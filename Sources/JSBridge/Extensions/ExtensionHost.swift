@@ -28,14 +28,14 @@ package struct ExtensionHost {
 
     /// Keeps the loop alive while `condition` holds (checked each time the loop would wait).
     package func keepAlive(while condition: @escaping () -> Bool) {
-        runtime.keepAlive.append(condition)
+        runtime.joined.keepAlive.append(condition)
     }
 
     /// Calls `handler` for each SIGINT, SIGTERM, SIGTSTP and SIGCONT the runtime receives (when it handles
     /// signals: ``RuntimeOptions/handlesSignals``); a handler that answers true took the signal instead of
     /// its default action (ending the run, stopping the process).
     package func onSignal(_ handler: @escaping (Int32) -> Bool) {
-        runtime.signalHandlers.append(handler)
+        runtime.joined.signal.append(handler)
     }
 
     /// Tells the C signal handler whether the script listens to `signo`: a second SIGINT/SIGTERM while the
@@ -48,7 +48,7 @@ package struct ExtensionHost {
     /// handler may answer the exit code, as `process.exitCode` does), or with the exit code an uncaught error
     /// or a signal ended it with.
     package func onRunEnd(_ handler: @escaping (Int32?) -> Int32?) {
-        runtime.runEndHandlers.append(handler)
+        runtime.joined.runEnd.append(handler)
     }
 
     /// Whether the runtime file `name` ran (a lazy file's hooks exist only then).
@@ -70,6 +70,16 @@ package struct ExtensionHost {
 
     /// Throws the exit sentinel once the run is ending, so no more work starts.
     package func ensureRunning() throws(NativeError) { try runtime.ensureRunning() }
+}
+
+/// Where a runtime's extensions joined its loop (JS thread only).
+struct ExtensionJoins {
+    /// Conditions that keep the loop alive (``ExtensionHost/keepAlive(while:)``).
+    var keepAlive: [() -> Bool] = []
+    /// Signal handlers, in the order the extensions registered them (``ExtensionHost/onSignal(_:)``).
+    var signal: [(Int32) -> Bool] = []
+    /// Run-end handlers (``ExtensionHost/onRunEnd(_:)``).
+    var runEnd: [(Int32?) -> Int32?] = []
 }
 
 /// Posts events to a runtime's JavaScript from any thread: `internal.onNativeEvent("", name, listener)` hears

@@ -36,7 +36,7 @@ extension JSRuntime {
         for (script, owner) in allScripts() where script.loading == .eager {
             if let exception = evaluateRuntimeFile(script, of: owner) {
                 output.write(
-                    "\(options.runtimeName): internal error loading \(script.name): \(engine.describe(exception))\n",
+                    "\(options.runtime.name): internal error loading \(script.name): \(engine.describe(exception))\n",
                     to: .stderr)
                 exitCode = 70
                 return false
@@ -138,7 +138,7 @@ extension JSRuntime {
             callJS(runMain, [engine.makeString("eval"), engine.makeString(code)])
         case .repl:
             guard let startRepl = engine.internalFunction("startRepl") else {
-                return fatal("\(options.runtimeName): this runtime has no REPL (its engine extensions lack 'repl')\n")
+                return fatal("\(options.runtime.name): this runtime has no REPL (its engine extensions lack 'repl')\n")
             }
             callJS(startRepl, [])
         }
@@ -146,7 +146,7 @@ extension JSRuntime {
 
     private func runClassicScript(file path: String) {
         guard let data = FileManager.default.contents(atPath: path) else {
-            return fatal("\(options.runtimeName): cannot read script '\(path)'\n")
+            return fatal("\(options.runtime.name): cannot read script '\(path)'\n")
         }
         runClassicScript(String(decoding: data, as: UTF8.self), sourceURL: path)
     }
@@ -190,7 +190,7 @@ extension JSRuntime {
             "execPath": .string(options.executablePath),
             "env": .object(env),
             "version": .string(JSBridgeVersion.string),
-            "runtimeName": .string(options.runtimeName),
+            "runtime": ["name": .string(options.runtime.name), "version": .string(options.runtime.version)],
             "pid": .number(Double(getpid())),
             "lazyFiles": .array(lazyFiles),
             "pluginFiles": .array(pluginFiles),

@@ -178,7 +178,7 @@ extension JSRuntime {
 
     /// `[<runtime>] <text>` on stderr (`--trace`).
     func traceLine(_ text: String) {
-        output.write("[\(options.runtimeName)] \(text)\n", to: .stderr)
+        output.write("[\(options.runtime.name)] \(text)\n", to: .stderr)
     }
 
     /// With `--trace`, the line that ends call `id` of action `index` (-1: `bridge.ready`).
@@ -209,7 +209,7 @@ extension JSRuntime {
             let message = batch[i]
             switch message.kind {
             case .diagnostic:
-                output.write("\(options.runtimeName): warning: \(message.text)\n", to: .stderr)
+                output.write("\(options.runtime.name): warning: \(message.text)\n", to: .stderr)
                 continue
             case .signal:
                 signals.queued.append(Int32(message.callID))

@@ -29,10 +29,8 @@ public final class JSRuntime {
     var calls: CallTable
     /// The engine extensions, host first, each after those it requires (Bootstrap.swift).
     let extensions: [EngineExtension]
-    /// Where the extensions join the loop: keep-alive conditions, signal and run-end handlers.
-    var keepAlive: [() -> Bool] = []
-    var signalHandlers: [(Int32) -> Bool] = []
-    var runEndHandlers: [(Int32?) -> Int32?] = []
+    /// Where the extensions join the loop (``ExtensionHost``).
+    var joined = ExtensionJoins()
     /// The runtime files that ran (lazy ones run on first use), and the extensions whose natives are on
     /// `internal` (each before its first file runs).
     var loadedFiles: Set<String> = []
@@ -80,7 +78,7 @@ public final class JSRuntime {
         calls = CallTable(registry: registry)
         self.extensions = [.host] + Self.ordered(extensions)
         Self.engineOptions
-        engine = JSEngine(name: options.runtimeName)
+        engine = JSEngine(name: options.runtime.name)
         termination = TerminationState(group: engine.group)
     }
 
@@ -108,7 +106,7 @@ public final class JSRuntime {
     public func run(_ script: Script) -> Int32 {
         defer { output.flush() }
         if let problem = Self.checkScript(script) ?? missingExtension() {
-            output.write("\(options.runtimeName): \(problem)\n", to: .stderr)
+            output.write("\(options.runtime.name): \(problem)\n", to: .stderr)
             return 1
         }
         signals.installed = installSignalHandlers()
@@ -134,7 +132,7 @@ public final class JSRuntime {
 
     /// Whether anything keeps the process alive: a referenced timer, a call in flight, an extension's source.
     var isAlive: Bool {
-        timers.referencedCount > 0 || !calls.inFlight.isEmpty || keepAlive.contains { $0() }
+        timers.referencedCount > 0 || !calls.inFlight.isEmpty || joined.keepAlive.contains { $0() }
     }
 
     /// Loads the runtime and runs the script; false if the runtime did not load.
@@ -154,21 +152,21 @@ public final class JSRuntime {
         if ranScript {
             if !stopping {
                 // Natural end: the extensions' exit handlers run (`process.on('exit')`) and may set the code.
-                for handler in runEndHandlers where !stopping {
+                for handler in joined.runEnd where !stopping {
                     if let code = handler(nil) { exitCode = code }
                 }
             } else if !uncaughtErrors.isEmpty {
                 // As in Node, 'exit' listeners still run (with code 1) after an uncaught error.
                 stopping = false
                 termination.terminate.store(false, ordering: .relaxed)
-                for handler in runEndHandlers { _ = handler(1) }
+                for handler in joined.runEnd { _ = handler(1) }
                 stopping = true
                 exitCode = 1
             }
         }
         if termination.timedOut.load(ordering: .relaxed) {
             output.write(
-                "\(options.runtimeName): the script was stopped after the --timeout of \(timeoutText)\n", to: .stderr)
+                "\(options.runtime.name): the script was stopped after the --timeout of \(timeoutText)\n", to: .stderr)
             exitCode = 1
         }
         calls.cancelAll()

@@ -63,8 +63,9 @@ public struct RuntimeOptions {
     public var baseURL: String?
     /// The values of the engine extensions' switches, by name (`["cordova": true]` for `--cordova`).
     public var extensionSettings: [String: JSONValue]
-    /// The runtime's name in its messages and `--trace` lines (a custom runtime's own, else `jsbridge`).
-    public var runtimeName: String
+    /// The runtime's name (in its messages and `--trace` lines) and version (`cordova.version`, the REPL's
+    /// banner): a custom runtime's own, else jsbridge's.
+    public var runtime: RuntimeIdentity
 
     public init(
         arguments: [String] = [],
@@ -76,7 +77,7 @@ public struct RuntimeOptions {
         handlesSignals: Bool = false,
         baseURL: String? = nil,
         extensionSettings: [String: JSONValue] = [:],
-        runtimeName: String = "jsbridge"
+        runtime: RuntimeIdentity = .jsbridge
     ) {
         self.arguments = arguments
         self.environment = environment
@@ -87,7 +88,7 @@ public struct RuntimeOptions {
         self.handlesSignals = handlesSignals
         self.baseURL = baseURL
         self.extensionSettings = extensionSettings
-        self.runtimeName = runtimeName
+        self.runtime = runtime
     }
 }
 

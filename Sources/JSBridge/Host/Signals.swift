@@ -59,7 +59,7 @@ extension JSRuntime {
 
     private func handleSignal(_ signo: Int32) {
         var taken = false
-        for handler in signalHandlers where !stopping {
+        for handler in joined.signal where !stopping {
             if handler(signo) { taken = true }
         }
         // A handler that threw ended the run (exit code 1): nothing more to do.
@@ -69,7 +69,7 @@ extension JSRuntime {
             let code = 128 + signo
             signals.terminating = signo
             output.flush()
-            for handler in runEndHandlers where !stopping { _ = handler(code) }
+            for handler in joined.runEnd where !stopping { _ = handler(code) }
             stop(exitCode: code)
         case SIGTSTP:
             output.flush()

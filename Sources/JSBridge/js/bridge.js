@@ -1,4 +1,4 @@
-// The JS half of the command queue: `bridge`, `BridgeError` (and the exec that js/cordova.js offers as `cordova.exec`).
+// The JS half of the command queue: `bridge`, `BridgeError` (and the exec that the cordova extension offers as `cordova.exec`).
 // JS owns the callback table (`pending`); ids are never reused; every entry is removed when its call
 // ends (result, error, cancel, timeout), so a million completed calls leave it empty.
 

@@ -39,7 +39,7 @@ function describeUncaught(error, kind) {
   return (where ? where + "\n" : "") + prefix + text;
 }
 
-/// Reports `error` and ends the run; returns true instead when a REPL session took it (js/repl.js sets
+/// Reports `error` and ends the run; returns true instead when a REPL session took it (the repl extension sets
 /// `internal.replUncaught`), which goes on as Node's REPL does.
 internal.reportUncaught = function (error, kind) {
   if (error === internal.exitSentinel) return false;

@@ -14,8 +14,10 @@ interface JSBridgeStartup {
   arguments: string[];
   execPath: string;
   env: Record<string, string>;
+  /** jsbridge's version (the engine's: `process.versions.jsbridge`, a plugin's `runtime.version`). */
   version: string;
-  runtimeName: string;
+  /** The runtime's name and version: jsbridge's, or a custom runtime's own. */
+  runtime: { name: string; version: string };
   pid: number;
   lazyFiles: { file: string; globals: string[]; internals: string[] }[];
   pluginFiles: { plugin: string; file: string; globals: string[]; shares: string[]; module: string | null }[];

@@ -1,4 +1,4 @@
-// The REPL's terminal (the repl extension's TerminalPlugin) and pseudo-terminals for its tests. The settings
+// The REPL's terminal (the repl extension's terminal natives) and pseudo-terminals for its tests. The settings
 // saved before raw mode live in terminal.c: one terminal per process.
 #ifndef JSB_TERMINAL_H
 #define JSB_TERMINAL_H

@@ -1,0 +1,96 @@
+import EchoPlugin
+import JSBridge
+import JSBridgeExtensions
+import JSBridgeTesting
+import Testing
+
+/// A plugin with a private action (glue for its own JavaScript) beside a public one.
+struct GluePlugin: BridgePlugin {
+    static let name = "Glue"
+
+    static func declare(_ plugin: inout PluginDeclaration<Self>) {
+        plugin.script(
+            .global(
+                "glue.js",
+                source: Array(
+                    #"""
+                    runtime.defineGlobal("Glue", {
+                      viaHandle: () => plugin.execSync("secret", 20),
+                      viaCall: () => plugin.call("secret", 1),
+                    });
+                    """#.utf8),
+                defines: ["Glue"]))
+        plugin.sync("open", args: Int.self) { _, n in n + 1 }
+        plugin.sync("secret", args: Int.self) { _, n in n * 2 }
+        plugin.keepPrivate("secret")
+    }
+}
+
+/// Runtimes made of the host and chosen engine extensions: what each extension brings, what a runtime without
+/// it does, and the host's checks of the list.
+@Suite struct CompositionTests {
+    @Test func aRuntimeOfTheHostAndWebHasTheWebAPIsAndNoNodeModulesOrCordova() async {
+        let result = await ScriptRunner.run(
+            """
+            var declared = 1;
+            console.log(typeof URL, typeof TextEncoder, typeof structuredClone, typeof performance.now());
+            console.log(typeof process, typeof require, typeof Buffer, typeof cordova, typeof document);
+            console.log(globalThis.declared, bridge.execSync("Echo", "ping", [1]));
+            """, plugins: [EchoPlugin()], extensions: [.web])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        // The main script runs as a classic script: its `var` is a global.
+        #expect(
+            result.lines == [
+                "function function function number", "undefined undefined undefined undefined undefined", "1 2",
+            ])
+    }
+
+    @Test func aRuntimeWithoutAnExtensionAnotherRequiresDoesNotRun() async {
+        let result = await ScriptRunner.run("console.log(1)", extensions: [.node])
+        #expect(result.exitCode == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("the engine extension 'node' requires 'web', which this runtime lacks"))
+    }
+
+    @Test func aRuntimeWithoutTheREPLExtensionRefusesASession() async {
+        let result = await ScriptRunner.run(.repl, extensions: [.web])
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains("this runtime has no REPL"), "\(result.stderr)")
+    }
+
+    @Test func documentAndWindowFollowTheCordovaSwitch() async {
+        let script = "console.log(typeof document, typeof window, typeof cordova.exec)"
+        let off = await ScriptRunner.run(script)
+        let on = await ScriptRunner.run(script, extensionSettings: ["cordova": true])
+        #expect(off.lines == ["undefined undefined function"], "\(off.stderr)")
+        #expect(on.lines == ["object object function"], "\(on.stderr)")
+    }
+
+    @Test func aPrivateActionIsRefusedToScriptsAndServesThePluginsOwnJavaScript() async {
+        let result = await ScriptRunner.run(
+            """
+            try { bridge.execSync("Glue", "secret", [1]); } catch (e) { console.log("execSync:", e.code); }
+            bridge.plugins.Glue.secret(1).catch((e) => console.log("plugins:", e.code));
+            bridge.call("Glue", "secret", 1).catch((e) => console.log("call:", e.code, e.message));
+            cordova.exec(null, (e) => console.log("exec:", e.code, e.resCode), "Glue", "secret", [1]);
+            console.log(bridge.execSync("Glue", "open", [1]), Glue.viaHandle());
+            Glue.viaCall().then((n) => console.log("handle call:", n));
+            """, plugins: [GluePlugin()])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(
+            result.lines.sorted() == [
+                "2 40", "call: ACTION_NOT_FOUND Plugin 'Glue' has no action 'secret'.", "exec: ACTION_NOT_FOUND 4003",
+                "execSync: ACTION_NOT_FOUND", "handle call: 2", "plugins: ACTION_NOT_FOUND",
+            ])
+    }
+
+    @Test func aPrivateActionIsLeftOutOfTheTypingsButTheTestKitCallsIt() async throws {
+        let host = BridgeHost()
+        try host.register(GluePlugin())
+        let typings = try #require(host.plugins.first).typings
+        #expect(typings.contains("open: { kind: \"sync\""))
+        #expect(!typings.contains("secret"))
+        let tester = try await PluginTester(GluePlugin())
+        #expect(try tester.callSync("secret", 4) == 8)
+    }
+}
