@@ -126,7 +126,8 @@ let package = Package(
             scripts: ["module.js", "resolve.js", "esm.js"]),
         extensionTarget("JSBridgeCordova", folder: "Cordova", dependencies: ["JSBridgeWeb"], scripts: ["cordova.js"]),
         extensionTarget(
-            "JSBridgeREPL", folder: "REPL", dependencies: ["JSBridgeNode", "JSBridgeModules", "CTerminal"], cModules: true,
+            "JSBridgeREPL", folder: "REPL", dependencies: ["JSBridgeNode", "JSBridgeModules", "CTerminal"],
+            cModules: true,
             scripts: ["repl.js"]),
         // Every engine extension, and their list (`[EngineExtension].jsbridge`).
         .target(
@@ -230,7 +231,8 @@ let package = Package(
 
         // The smallest useful runtime: the host, the web extension and one plugin (measured in Benchmarks/run).
         .executableTarget(
-            name: "web-runtime", dependencies: ["JSBridgeCLI", "JSBridgeWeb", "EchoPlugin"], path: "examples/web-runtime",
+            name: "web-runtime", dependencies: ["JSBridgeCLI", "JSBridgeWeb", "EchoPlugin"],
+            path: "examples/web-runtime",
             linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]),
 
         // MARK: Tests
@@ -257,7 +259,8 @@ let package = Package(
         .testTarget(
             name: "HTTPPluginTests",
             dependencies: [
-                "HTTPPlugin", "HTTPCore", "HTTPPluginTesting", "ModelPlugin", "ModelConversion", "JSBridgeTesting",
+                "HTTPPlugin", "HTTPCore", "HTTPPluginTesting", "ModelPlugin", "ModelConversion", "JSBridge",
+                "JSBridgeExtensions", "JSBridgeTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),

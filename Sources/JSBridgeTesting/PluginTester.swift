@@ -71,6 +71,7 @@ public final class PluginTester: Sendable {
         case .value(let value): return BridgeValue(value)
         case .valueWithBytes(let value): return value
         case .encoded(let value): return BridgeValue(value.value)
+        case .encodedWithBytes(let value, let bytes): return BridgeValue(value.value, bytes: bytes)
         case .failed(let error): throw error
         case .item, .itemWithBytes, .finished: return BridgeValue(.null)
         }
@@ -264,6 +265,7 @@ private struct StreamSink: CallOutcomeSink {
         case .item(let value), .value(let value): continuation.yield(BridgeValue(value))
         case .itemWithBytes(let value), .valueWithBytes(let value): continuation.yield(value)
         case .encoded(let value): continuation.yield(BridgeValue(value.value))
+        case .encodedWithBytes(let value, let bytes): continuation.yield(BridgeValue(value.value, bytes: bytes))
         case .finished: continuation.finish()
         case .failed(let error): continuation.finish(throwing: error)
         }

@@ -35,7 +35,9 @@ import Testing
             ])
     }
 
-    @Test func binaryBodiesCrossAsBase64() async throws {
+    /// A binary body crosses beside the JSON (BodyBytesTests); in PluginTester's plain JSON its bytes are base64
+    /// text, as every `Bytes` is where there is no bridge.
+    @Test func binaryBodiesAreBytes() async throws {
         let binary: [UInt8] = [0, 0xff, 0xfe, 0x80, 65]
         let transport = RecordingHTTPTransport { _ in
             HTTPTransportResponse(status: 200, body: .chunks([[0, 0xff], [0xfe, 0x80, 65]]))
@@ -43,8 +45,8 @@ import Testing
         let tester = try await PluginTester(HTTPPlugin(transport: transport), options: Self.allowAll)
         let answer = try await tester.call(
             "request",
-            ["url": "https://example.com/", "method": "PUT", "bodyBase64": .string(Data(binary).base64EncodedString())])
-        #expect(answer["bodyBase64"] == .string(Data(binary).base64EncodedString()))
+            ["url": "https://example.com/", "method": "PUT", "bodyBytes": .string(Data(binary).base64EncodedString())])
+        #expect(answer["bodyBytes"] == .string(Data(binary).base64EncodedString()))
         #expect(answer["body"] == nil)
         #expect(transport.requests.map(\.body) == [binary])
     }

@@ -29,7 +29,7 @@ declare namespace HTTPPlugin {
     name: string;
     path?: string;
     text?: string;
-    base64?: string;
+    bytes?: Uint8Array;
     filename?: string;
     contentType?: string;
   }
@@ -39,7 +39,7 @@ declare namespace HTTPPlugin {
   }
   interface Piece {
     text?: string;
-    base64?: string;
+    bytes?: Uint8Array;
     path?: string;
   }
   interface RetryPolicy {
@@ -57,7 +57,7 @@ interface JSBridgePluginTypes {
     actions: {
       cacheClear: { kind: "async"; args: void; result: unknown };
       download: { kind: "stream"; args: HTTPPlugin.DownloadArguments; value: unknown };
-      request: { kind: "async"; args: { url: string; method?: string; headers?: Array<[string, string]>; body?: string; bodyBase64?: string; redirect?: "follow" | "manual" | "error"; connectTimeoutMs?: number; totalTimeoutMs?: number; retry?: object; stream?: boolean; bodyStream?: number }; result: unknown };
+      request: { kind: "async"; args: { url: string; method?: string; headers?: Array<[string, string]>; body?: string; bodyBytes?: Uint8Array; redirect?: "follow" | "manual" | "error"; connectTimeoutMs?: number; totalTimeoutMs?: number; retry?: object; stream?: boolean; bodyStream?: number }; result: unknown };
       upload: { kind: "stream"; args: HTTPPlugin.UploadArguments; value: unknown };
     };
     events: {

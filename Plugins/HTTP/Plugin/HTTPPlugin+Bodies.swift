@@ -5,7 +5,7 @@ import JSBridgeCore
 /// "Streaming bodies"):
 ///
 /// - `request` with `stream: true` answers once the response head is in; a body not complete by then stays
-///   here, answered as `bodyId` instead of `body`/`bodyBase64`.
+///   here, answered as `bodyId` instead of `body`/`bodyBytes`.
 /// - start `bodyRead` — `{id, all?}`: the body's next bytes, `{bytes, done: false}`, or `{done: true}` at its
 ///   end; with `all`, the rest of the body at once (at most `maxBodyBytes`), `{bytes, done: true}`. Reads are
 ///   pulled one at a time: the network is read only as fast as the script reads.
@@ -53,16 +53,13 @@ extension HTTPPlugin {
 
     /// An answer of `request` with `stream: true`: the head, and the body whole when it came with the head, else
     /// the id of the body left here to be read.
-    static func encode(opened: OpenedResponse, bodies: OpenBodies) -> EncodedJSON {
+    static func encode(opened: OpenedResponse, bodies: OpenBodies) -> WireAnswer {
         var object = head(
             status: opened.head.status, statusText: opened.head.reason, headers: opened.head.headers, url: opened.url,
             redirected: opened.redirected, attempts: nil)
-        if let body = opened.head.body.buffered {
-            addBody(body, to: &object)
-        } else {
-            object["bodyId"] = .number(Double(bodies.add(opened.head.body, url: opened.url)))
-        }
-        return EncodedJSON(.object(object))
+        if let body = opened.head.body.buffered { return WireAnswer(object, body: body) }
+        object["bodyId"] = .number(Double(bodies.add(opened.head.body, url: opened.url)))
+        return WireAnswer(EncodedJSON(.object(object)))
     }
 }
 

@@ -163,7 +163,8 @@ struct DAORequestArguments: Decodable, Sendable {
     var wire: JSONValue?
 }
 
-/// `daoSend`'s arguments: the parameters (the engine builds the request) or the request that hooks built.
+/// `daoSend`'s arguments: the parameters (the engine builds the request) or the request that hooks built (its
+/// `bodyBytes` beside the JSON).
 struct DAOSendArguments: ArgumentsReadable {
     struct Mock: Decodable, Sendable {
         var dir: String?
@@ -195,8 +196,12 @@ struct DAOSendArguments: ArgumentsReadable {
 
     /// Read without the decoder, as `request`'s arguments are: a plain DAO call's only Swift beside the
     /// exchange.
-    init(arguments json: JSONValue) throws(BridgeError) {
-        let reader = try ArgumentReader(json)
+    init(arguments value: JSONValue) throws(BridgeError) {
+        try self.init(arguments: BridgeValue(value))
+    }
+
+    init(arguments value: BridgeValue) throws(BridgeError) {
+        let reader = try ArgumentReader(value.json)
         let stage = try reader.requiredString("read")
         guard let read = DAOReadStage(rawValue: stage) else {
             throw reader.issue("read", "expected \"response\", \"entity\" or \"data\", got \"\(stage)\"")
@@ -205,7 +210,7 @@ struct DAOSendArguments: ArgumentsReadable {
         guard let dao = reader.value("dao") else { throw reader.issue("dao", "is required") }
         self.dao = dao
         params = reader.value("params")
-        request = try reader.value("request").map { (value) throws(BridgeError) in
+        request = try value.member("request").map { (value) throws(BridgeError) in
             try RequestArguments(arguments: value)
         }
         wire = reader.value("wire")
@@ -224,8 +229,9 @@ struct DAOReadArguments: Decodable, Sendable {
         var statusText: String?
         var headers: [[String]]?
         var url: String
+        /// The body as the answer gave it: text, or bytes (beside the JSON).
         var body: String?
-        var bodyBase64: String?
+        var bodyBytes: Bytes?
     }
     var dao: JSONValue
     var method: String
@@ -255,15 +261,15 @@ extension HTTPPlugin {
                 read: { try call.answer($0, source: "network", attempts: nil, token: nil) },
                 work: { try await call.run(context) })
         }
-        plugin.sync("daoRead", args: DAOReadArguments.self) { context, args -> JSONValue in
+        plugin.sync("daoRead", args: DAOReadArguments.self) { context, args -> BridgeValue in
             let dao = try context.state.daoDefinitions.dao(args.dao)
             do {
-                let answer: EncodedJSON
+                let answer: WireAnswer
                 if let entity = args.entity {
                     answer = DAOSend.data(dao, entity, head: [:])
                 } else if let given = args.answer {
                     let body =
-                        try bodyBytes(text: given.body, base64: given.bodyBase64, at: "answer.bodyBase64") ?? []
+                        given.bodyBytes.map { $0.withUnsafeBytes { Array($0) } } ?? Array((given.body ?? "").utf8)
                     let response = FetchResponse(
                         status: given.status, statusText: given.statusText ?? "",
                         headers: try namedPairs(given.headers, at: "answer.headers").map {
@@ -382,7 +388,7 @@ private final class DAOSend: Sendable {
     }
 
     /// The call from a mock, the cache or the network, read as far as `args.read` says.
-    func run(_ context: PluginContext<HTTPPlugin>) async throws -> EncodedJSON {
+    func run(_ context: PluginContext<HTTPPlugin>) async throws -> WireAnswer {
         if args.mock != nil || args.mockContent != nil {
             return try answer(try await mocked(context), source: "mock", attempts: nil, token: nil)
         }
@@ -408,7 +414,7 @@ private final class DAOSend: Sendable {
             }
             if args.lookup == true {
                 guard let stored = await cache.cachedResponse(for: request, options: options) else {
-                    return EncodedJSON(.null)
+                    return WireAnswer(EncodedJSON(.null))
                 }
                 return try answer(stored, source: "cache", attempts: nil, token: nil)
             }
@@ -438,7 +444,7 @@ private final class DAOSend: Sendable {
 
     /// The answer to the call: its head (`{status, url}` when brief) with the response read to `args.read`.
     func answer(_ response: FetchResponse, source: String, attempts: Int?, token: Int?) throws
-        -> EncodedJSON
+        -> WireAnswer
     {
         var head: JSONObject
         if args.brief == true {
@@ -452,17 +458,14 @@ private final class DAOSend: Sendable {
         return try Self.read(dao, response, method: request.method, stage: args.read, head: head)
     }
 
-    /// `head` with `response` read to `stage`: its body (`body`, or `bodyBase64` when not UTF-8), or its
-    /// checked body as `data` (`dataBase64` for bytes), at the key path for stage `data` (absent when the
-    /// path leads nowhere).
+    /// `head` with `response` read to `stage`: its body (`body`, or `bodyBytes` beside the JSON when it is not
+    /// UTF-8), or its checked body as `data` (bytes beside the JSON for a `bytes` response), at the key path
+    /// for stage `data` (absent when the path leads nowhere).
     static func read(
         _ dao: JavaScriptDAO, _ response: FetchResponse, method: String, stage: DAOReadStage, head: JSONObject
-    ) throws(DAOError) -> EncodedJSON {
+    ) throws(DAOError) -> WireAnswer {
         var head = head
-        guard stage != .response else {
-            HTTPPlugin.addBody(response.body, to: &head)
-            return EncodedJSON(.object(head))
-        }
+        guard stage != .response else { return WireAnswer(head, body: response.body) }
         try DAOResponseReader.checkStatus(response, dao: dao.name)
         let endpoint = dao.endpoint
         let keyPath = stage == .data ? endpoint.keyPath ?? "" : ""
@@ -471,7 +474,7 @@ private final class DAOSend: Sendable {
         if endpoint.responseType == .json, keyPath.isEmpty, !DAOResponseReader.hasNoJSONBody(response, method: method),
             let text = String(validating: response.body, as: UTF8.self), let body = EncodedJSON(validating: text)
         {
-            return EncodedJSON(head, adding: "data", body)
+            return WireAnswer(EncodedJSON(head, adding: "data", body))
         }
         switch try DAOResponseReader.body(response, method: method, type: endpoint.responseType, dao: dao.name) {
         case .json(let value):
@@ -479,18 +482,22 @@ private final class DAOSend: Sendable {
         case .text(let text):
             head["data"] = keyPath.isEmpty ? .string(text) : nil
         case .bytes(let bytes):
-            if keyPath.isEmpty { head["dataBase64"] = .string(bytes.withUnsafeBytes { Base64.encode($0) }) }
+            if keyPath.isEmpty {
+                head["data"] = .null
+                return WireAnswer(
+                    EncodedJSON(.object(head)), bytes: [ByteAttachment(path: [.key("data")], bytes: Bytes(bytes))])
+            }
         }
-        return EncodedJSON(.object(head))
+        return WireAnswer(EncodedJSON(.object(head)))
     }
 
     /// `head` with the value at the DAO's key path in `entity` as `data`.
     static func data(_ dao: JavaScriptDAO, _ entity: JSONValue, head: JSONObject, keyPath: String? = nil)
-        -> EncodedJSON
+        -> WireAnswer
     {
         var head = head
         head["data"] = DAOResponseReader.value(at: keyPath ?? dao.endpoint.keyPath ?? "", in: entity)
-        return EncodedJSON(.object(head))
+        return WireAnswer(EncodedJSON(.object(head)))
     }
 }
 

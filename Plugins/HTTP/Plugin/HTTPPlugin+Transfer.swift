@@ -7,9 +7,10 @@ import JSBridgeCore
 ///   progressIntervalMs?}`; yields `{type: "progress", loaded, total}` (only with `progress: true`) and
 ///   finally `{type: "result", filePath, mimeType, length, suggestedFilename}`.
 /// - stream `upload` — `{url, method?, headers?, fields?: [[name, value]], files?: [{name, path | text |
-///   base64, filename?, contentType?}], progress?, progressIntervalMs?, connectTimeoutMs?, totalTimeoutMs?,
-///   retry?}`; yields progress values and finally `{type: "result", status, statusText, headers, url,
-///   redirected, body | bodyBase64, attempts?}` (as `request`).
+///   bytes, filename?, contentType?}] | multipart?: {boundary, pieces: [{text} | {bytes} | {path}]}, progress?,
+///   progressIntervalMs?, connectTimeoutMs?, totalTimeoutMs?, retry?}`; yields progress values and finally
+///   `{type: "result", status, statusText, headers, url, redirected, body | bodyBytes, attempts?}` (as
+///   `request`). Bytes cross beside the JSON both ways (a `Uint8Array` in JavaScript).
 ///
 /// Cancelling either stream stops the transfer; a cancelled or failed download leaves no file.
 extension HTTPPlugin {
@@ -18,7 +19,7 @@ extension HTTPPlugin {
         plugin.stream("download", args: DownloadArguments.self, of: JSONValue.self) { context, args, out in
             try await download(context: context, args: args, out: out)
         }
-        plugin.stream("upload", args: UploadArguments.self, of: JSONValue.self) { context, args, out in
+        plugin.stream("upload", args: UploadArguments.self, of: BridgeValue.self) { context, args, out in
             try await upload(context: context, args: args, out: out)
         }
     }
@@ -47,7 +48,7 @@ extension HTTPPlugin {
         try await out.yield(.object(object))
     }
 
-    static func upload(context: PluginContext<Self>, args: UploadArguments, out: StreamWriter<JSONValue>)
+    static func upload(context: PluginContext<Self>, args: UploadArguments, out: StreamWriter<BridgeValue>)
         async throws
     {
         let settings = context.state.transfers
@@ -61,7 +62,7 @@ extension HTTPPlugin {
             url: validated.url, method: validated.method, headers: validated.headers,
             form: try args.form { (path) throws(BridgeError) in try context.requirePath(.read, path).path },
             connectTimeout: validated.connectTimeout)
-        let report: TransferProgressHandler = { value in try await out.yield(Self.encode(value)) }
+        let report: TransferProgressHandler = { value in try await out.yield(BridgeValue(Self.encode(value))) }
         let progress = args.progress == true ? report : nil
         let response: FetchResponse
         var attempts: Int?
@@ -75,9 +76,10 @@ extension HTTPPlugin {
         } else {
             response = try await uploader.upload(request, progress: progress)
         }
-        guard case .object(var object) = Self.encode(response, attempts: attempts) else { return }
+        var object = head(response, attempts: attempts)
         object["type"] = "result"
-        try await out.yield(.object(object))
+        let bytes = addBody(response.body, to: &object)
+        try await out.yield(BridgeValue(.object(object), bytes: bytes))
     }
 
     static func encode(_ progress: TransferProgress) -> JSONValue {
@@ -140,22 +142,22 @@ struct UploadArguments: Decodable, Sendable {
     /// Tries again per the policy (idempotent methods only, unless `methods` says otherwise).
     var retry: RetryPolicy?
 
-    /// One file part: exactly one of `path` (streamed from disk), `text` (UTF-8) or `base64`.
+    /// One file part: exactly one of `path` (streamed from disk), `text` (UTF-8) or `bytes`.
     struct FileArgument: Decodable, Sendable {
         var name: String
         var path: String?
         var text: String?
-        var base64: String?
+        var bytes: Bytes?
         var filename: String?
         var contentType: String?
     }
 
-    /// A framed multipart body: its boundary and its pieces, each exactly one of `text` (UTF-8), `base64` or
+    /// A framed multipart body: its boundary and its pieces, each exactly one of `text` (UTF-8), `bytes` or
     /// `path` (a file streamed from disk).
     struct FramedArgument: Decodable, Sendable {
         struct Piece: Decodable, Sendable {
             var text: String?
-            var base64: String?
+            var bytes: Bytes?
             var path: String?
         }
         var boundary: String
@@ -171,18 +173,15 @@ struct UploadArguments: Decodable, Sendable {
             }
             var pieces: [MultipartFormData.Part.Content] = []
             for (index, piece) in multipart.pieces.enumerated() {
-                let sources = [piece.text != nil, piece.base64 != nil, piece.path != nil].filter { $0 }.count
+                let sources = [piece.text != nil, piece.bytes != nil, piece.path != nil].filter { $0 }.count
                 guard sources == 1 else {
                     throw BridgeError.invalidArgument(
-                        at: "multipart.pieces[\(index)]", "needs exactly one of text, base64 or path")
+                        at: "multipart.pieces[\(index)]", "needs exactly one of text, bytes or path")
                 }
                 if let text = piece.text {
                     pieces.append(.bytes(Array(text.utf8)))
-                } else if let base64 = piece.base64 {
-                    guard let bytes = Base64.decode(base64) else {
-                        throw BridgeError.invalidArgument(at: "multipart.pieces[\(index)].base64", "is not base64")
-                    }
-                    pieces.append(.bytes(bytes))
+                } else if let bytes = piece.bytes {
+                    pieces.append(.bytes(bytes.withUnsafeBytes { Array($0) }))
                 } else if let path = piece.path {
                     guard !path.isEmpty else {
                         throw BridgeError.invalidArgument(at: "multipart.pieces[\(index)].path", "must not be empty")
@@ -195,9 +194,9 @@ struct UploadArguments: Decodable, Sendable {
         var form = MultipartFormData()
         for field in try namedPairs(fields, at: "fields") { form.append(field: field.name, value: field.value) }
         for (index, file) in (files ?? []).enumerated() {
-            let sources = [file.path != nil, file.text != nil, file.base64 != nil].filter { $0 }.count
+            let sources = [file.path != nil, file.text != nil, file.bytes != nil].filter { $0 }.count
             guard sources == 1 else {
-                throw BridgeError.invalidArgument(at: "files[\(index)]", "needs exactly one of path, text or base64")
+                throw BridgeError.invalidArgument(at: "files[\(index)]", "needs exactly one of path, text or bytes")
             }
             if let path = file.path {
                 guard !path.isEmpty else {
@@ -213,12 +212,10 @@ struct UploadArguments: Decodable, Sendable {
                 form.append(
                     data: file.name, bytes: Array(text.utf8), filename: file.filename ?? "blob",
                     contentType: file.contentType)
-            } else if let base64 = file.base64 {
-                guard let bytes = Base64.decode(base64) else {
-                    throw BridgeError.invalidArgument(at: "files[\(index)].base64", "is not base64")
-                }
+            } else if let bytes = file.bytes {
                 form.append(
-                    data: file.name, bytes: bytes, filename: file.filename ?? "blob", contentType: file.contentType)
+                    data: file.name, bytes: bytes.withUnsafeBytes { Array($0) }, filename: file.filename ?? "blob",
+                    contentType: file.contentType)
             }
         }
         return form

@@ -4,11 +4,12 @@ import JSBridgeCore
 
 /// The HTTP plugin: `fetch()` (http.js) over an ``HTTPTransport``.
 ///
-/// Action `request` takes `{url, method?, headers?: [[name, value]], body? (UTF-8 text) | bodyBase64?,
+/// Action `request` takes `{url, method?, headers?: [[name, value]], body? (text) | bodyBytes? (bytes),
 /// redirect?: "follow" | "manual" | "error"}` and answers `{status, statusText, headers: [[name, value]],
-/// url, redirected, body | bodyBase64}` — the body crosses as text when it is valid UTF-8, else base64 —
-/// and `attempts` with a retry policy. DAOs go through `daoSend` (HTTPPlugin+DAO.swift). Network access needs `--allow-net` for the URL's host and
-/// effective port (checked on every redirect hop, before connecting). See docs/http.md.
+/// url, redirected, body | bodyBytes}` — the body crosses as text when it is valid UTF-8, else as bytes beside
+/// the JSON (a `Uint8Array` in JavaScript): bytes never become text on the bridge — and `attempts` with a retry
+/// policy. DAOs go through `daoSend` (HTTPPlugin+DAO.swift). Network access needs `--allow-net` for the URL's
+/// host and effective port (checked on every redirect hop, before connecting). See docs/http.md.
 public struct HTTPPlugin: BridgePlugin {
     public static let name = "HTTP"
 
@@ -145,11 +146,11 @@ public struct HTTPPlugin: BridgePlugin {
                 return open(context, reply, request, bodyStream: args.bodyStream)
             }
             exchange(context, reply, plain: policy == nil ? request : nil) {
-                EncodedJSON(encode($0))
+                encode($0)
             } work: {
-                guard let policy else { return EncodedJSON(encode(try await context.state.fetcher.fetch(request))) }
+                guard let policy else { return encode(try await context.state.fetcher.fetch(request)) }
                 let (response, attempts) = try await policy.fetch(request)
-                return EncodedJSON(encode(response, attempts: attempts))
+                return encode(response, attempts: attempts)
             }
         }
         bodyActions(&plugin)
@@ -177,8 +178,8 @@ public struct HTTPPlugin: BridgePlugin {
     static func exchange(
         _ context: PluginContext<Self>, _ reply: CallReply, plain: FetchRequest?,
         failure: @escaping @Sendable (any Error) -> any Error = { $0 },
-        read: @escaping @Sendable (FetchResponse) throws -> EncodedJSON,
-        work: @escaping @Sendable () async throws -> EncodedJSON
+        read: @escaping @Sendable (FetchResponse) throws -> WireAnswer,
+        work: @escaping @Sendable () async throws -> WireAnswer
     ) {
         var start: ExchangeStart?
         if let plain {
@@ -195,8 +196,8 @@ public struct HTTPPlugin: BridgePlugin {
     static func open(_ context: PluginContext<Self>, _ reply: CallReply, _ request: FetchRequest, bodyStream: Int?) {
         let state = context.state
         // A call cancelled meanwhile drops the response (and so cancels a streamed body) instead of keeping it.
-        let answer: @Sendable (OpenedResponse) -> EncodedJSON = { opened in
-            reply.isCancelled ? EncodedJSON(.null) : encode(opened: opened, bodies: state.bodies)
+        let answer: @Sendable (OpenedResponse) -> WireAnswer = { opened in
+            reply.isCancelled ? WireAnswer(EncodedJSON(.null)) : encode(opened: opened, bodies: state.bodies)
         }
         var start: ExchangeStart?
         if bodyStream == nil {
@@ -210,7 +211,7 @@ public struct HTTPPlugin: BridgePlugin {
 
     /// Starts an exchange on the fetcher, answering through the completion it is given; returns how to cancel it,
     /// or nil having done nothing when the transport cannot start it without a task.
-    typealias ExchangeStart = (Fetcher, @escaping @Sendable (Result<EncodedJSON, any Error>) -> Void) -> (
+    typealias ExchangeStart = (Fetcher, @escaping @Sendable (Result<WireAnswer, any Error>) -> Void) -> (
         @Sendable () -> Void
     )?
 
@@ -221,15 +222,15 @@ public struct HTTPPlugin: BridgePlugin {
         _ context: PluginContext<Self>, _ reply: CallReply,
         failure: @escaping @Sendable (any Error) -> any Error = { $0 },
         start: ExchangeStart?,
-        work: @escaping @Sendable () async throws -> EncodedJSON
+        work: @escaping @Sendable () async throws -> WireAnswer
     ) {
         let state = context.state
         // The chooser counts the call and, on a JS thread, knows its loop (see `requestExecutors`).
         let executor = state.executors?.next() ?? ActionExecutor.shared
-        let end: @Sendable (Result<EncodedJSON, any Error>) -> Void = { result in
+        let end: @Sendable (Result<WireAnswer, any Error>) -> Void = { result in
             state.executors?.ended()
             switch result {
-            case .success(let answer): reply.resolve(encoded: answer)
+            case .success(let answer): reply.resolve(encoded: answer.json, bytes: answer.bytes)
             case .failure(let error): reply.reject(failure(error))
             }
         }
@@ -269,32 +270,43 @@ public struct HTTPPlugin: BridgePlugin {
         return object
     }
 
-    /// A response as `request` answers it, the body as `body` (text) or `bodyBase64`.
-    static func encode(_ response: FetchResponse, attempts: Int? = nil) -> JSONValue {
-        var object = head(response, attempts: attempts)
-        addBody(response.body, to: &object)
-        return .object(object)
+    /// A response as `request` answers it, the body as `body` (text) or `bodyBytes` (beside the JSON).
+    static func encode(_ response: FetchResponse, attempts: Int? = nil) -> WireAnswer {
+        WireAnswer(head(response, attempts: attempts), body: response.body)
     }
 
-    /// Adds `body` to an answer as it crosses the bridge: `body` (text) when it is valid UTF-8, else
-    /// `bodyBase64`.
-    static func addBody(_ body: [UInt8], to object: inout JSONObject) {
+    /// Adds `body` to an answer as it crosses the bridge: `body` (a string) when it is valid UTF-8, else
+    /// `bodyBytes`, whose bytes go beside the JSON (returned, at their path; the JSON holds `null` there).
+    static func addBody(_ body: [UInt8], to object: inout JSONObject) -> [ByteAttachment] {
         if let text = String(validating: body, as: UTF8.self) {
             object["body"] = .string(text)
-        } else {
-            object["bodyBase64"] = .string(body.withUnsafeBytes { Base64.encode($0) })
+            return []
         }
+        object["bodyBytes"] = .null
+        return [ByteAttachment(path: [.key("bodyBytes")], bytes: Bytes(body))]
     }
 }
 
-/// The bytes of a body as it crosses the bridge (``HTTPPlugin/addBody(_:to:)``): `text` as UTF-8, or `base64`
-/// decoded (`INVALID_ARGUMENT` at `path` when it is not base64); nil when there is neither.
-func bodyBytes(text: String?, base64: String?, at path: String) throws(BridgeError) -> [UInt8]? {
-    if let base64 {
-        guard let bytes = Base64.decode(base64) else { throw BridgeError.invalidArgument(at: path, "is not base64") }
-        return bytes
+/// An answer as it crosses the bridge: its JSON text, built once and embedded in the answer as is, and the
+/// bytes that go beside it, each at its path in the value (where the text holds `null`).
+struct WireAnswer: Sendable {
+    var json: EncodedJSON
+    var bytes: [ByteAttachment]
+
+    init(_ json: EncodedJSON, bytes: [ByteAttachment] = []) {
+        self.json = json
+        self.bytes = bytes
     }
-    return text.map { Array($0.utf8) }
+
+    /// `object` with `body` added as it crosses the bridge (``HTTPPlugin/addBody(_:to:)``).
+    init(_ object: JSONObject, body: [UInt8]) {
+        var object = object
+        let bytes = HTTPPlugin.addBody(body, to: &object)
+        self.init(EncodedJSON(.object(object)), bytes: bytes)
+    }
+
+    /// The answer as a value (for a sync action).
+    var value: BridgeValue { BridgeValue(json.value, bytes: bytes) }
 }
 
 /// The `[[name, value]]` pairs of an argument at `path` (headers, form fields, cache parameters); a pair of
@@ -316,8 +328,10 @@ struct RequestArguments: ArgumentsReadable {
     var url: String
     var method: String?
     var headers: [[String]]?
+    /// A text body, sent as UTF-8…
     var body: String?
-    var bodyBase64: String?
+    /// …or a body of bytes (beside the JSON).
+    var bodyBytes: Bytes?
     var redirect: String?
     /// How long to wait for a connection, in milliseconds.
     var connectTimeoutMs: Int?
@@ -330,7 +344,7 @@ struct RequestArguments: ArgumentsReadable {
     var bodyStream: Int?
 
     static let typeScript = TypeScriptType.raw(
-        "{ url: string; method?: string; headers?: Array<[string, string]>; body?: string; bodyBase64?: string; "
+        "{ url: string; method?: string; headers?: Array<[string, string]>; body?: string; bodyBytes?: Uint8Array; "
             + "redirect?: \"follow\" | \"manual\" | \"error\"; connectTimeoutMs?: number; totalTimeoutMs?: number; "
             + "retry?: object; stream?: boolean; bodyStream?: number }")
 
@@ -343,7 +357,10 @@ struct RequestArguments: ArgumentsReadable {
             throw BridgeError.invalidArgument(at: "method", "'\(method)' is not a valid HTTP method")
         }
         let fields = try namedPairs(headers, at: "headers").map { HTTPField($0.name, $0.value) }
-        let bytes = try bodyBytes(text: body, base64: bodyBase64, at: "bodyBase64")
+        if body != nil, bodyBytes != nil {
+            throw BridgeError.invalidArgument(at: "bodyBytes", "a request has one body: give body or bodyBytes")
+        }
+        let bytes = bodyBytes.map { $0.withUnsafeBytes { Array($0) } } ?? body.map { Array($0.utf8) }
         let mode: RedirectMode
         switch redirect {
         case nil: mode = .follow
@@ -372,9 +389,14 @@ struct RequestArguments: ArgumentsReadable {
 extension RequestArguments {
     /// Reads the arguments without the decoder: `request` runs once per HTTP request, and the decoder cost
     /// several times more than the rest of the action's own Swift. Same paths and messages as decoding would
-    /// give (`ArgumentReader`); the nested `retry` goes through the decoder.
-    init(arguments json: JSONValue) throws(BridgeError) {
-        let reader = try ArgumentReader(json)
+    /// give (`ArgumentReader`); the nested `retry` goes through the decoder. `bodyBytes` is the bytes beside
+    /// the JSON at that member.
+    init(arguments value: JSONValue) throws(BridgeError) {
+        try self.init(arguments: BridgeValue(value))
+    }
+
+    init(arguments value: BridgeValue) throws(BridgeError) {
+        let reader = try ArgumentReader(value.json)
         var headers: [[String]]?
         if let pairs = try reader.array("headers") {
             headers = try pairs.indices.map { (index) throws(BridgeError) -> [String] in
@@ -394,7 +416,7 @@ extension RequestArguments {
         }
         self.init(
             url: try reader.requiredString("url"), method: try reader.string("method"), headers: headers,
-            body: try reader.string("body"), bodyBase64: try reader.string("bodyBase64"),
+            body: try reader.string("body"), bodyBytes: try value.bytesArgument("bodyBytes"),
             redirect: try reader.string("redirect"), connectTimeoutMs: try reader.int("connectTimeoutMs"),
             totalTimeoutMs: try reader.int("totalTimeoutMs"), retry: try reader.decode(RetryPolicy.self, "retry"),
             stream: try reader.bool("stream"), bodyStream: try reader.int("bodyStream"))

@@ -11,7 +11,7 @@ const {
   ObjectEntries, ObjectFreeze, ObjectFromEntries, ObjectKeys, PromisePrototypeThen, PromiseReject, SafeSet,
   SafeWeakMap,
 } = runtime.primordials;
-const { Headers, headersFrom, headerPairs, base64Encode, base64Decode, queue } = plugin.shared.httpCore;
+const { Headers, headersFrom, headerPairs, queue } = plugin.shared.httpCore;
 
 /// The hooks in the order they run.
 const HOOKS = ["setUpHeaders", "setUpParams", "didSetUpParams", "willSend", "didReceive", "outputEntity", "deliver"];
@@ -229,11 +229,11 @@ async function runHook(def, hook, value, ctx) {
   return value;
 }
 
-/// `request` as `daoSend` and `daoRead` take it.
+/// `request` as `daoSend` takes it: a text body as `body`, bytes as `bodyBytes` (beside the JSON).
 function nativeRequest(def, request) {
   const args = { url: request.url, method: request.method, headers: headerPairs(request.headers) };
   if (typeof request.body === "string") args.body = request.body;
-  else if (request.body instanceof Uint8Array) args.bodyBase64 = base64Encode(request.body);
+  else if (request.body instanceof Uint8Array) args.bodyBytes = request.body;
   else if (request.body !== undefined) throw new TypeError(`${def.name}: willSend left a body that is neither a string nor a Uint8Array.`);
   if (request.multipart !== undefined && request.body !== undefined) {
     throw new TypeError(`${def.name}: a multipart request has fields and files, not a body.`);
@@ -259,13 +259,8 @@ function daoResponse(answer, source, request) {
     headers: answer.headers === undefined ? NO_HEADERS : headersFrom(answer.headers, "immutable"),
     url: answer.url ?? request?.url, redirected: answer.redirected === true, attempts: answer.attempts ?? 1,
     source: answer.source ?? source,
-    text: answer.body, bytes: answer.bodyBase64 !== undefined ? base64Decode(answer.bodyBase64) : undefined,
+    text: answer.body, bytes: answer.bodyBytes,
   };
-}
-
-/// An answer's `data` (`dataBase64` for a bytes response).
-function dataOf(answer) {
-  return answer.dataBase64 !== undefined ? base64Decode(answer.dataBase64) : answer.data;
 }
 
 /// What an error keeps of a response: status, headers, url and the text of the body (or of the data, for a
@@ -441,7 +436,7 @@ function settlePlain(def, answer, dataOnly) {
   const responseOf = () => daoResponse(answer, "network", undefined);
   let data;
   try {
-    data = convertEntity(def, dataOf(answer), responseOf);
+    data = convertEntity(def, answer.data, responseOf);
   } catch (error) {
     if (answer.cacheToken === undefined) throw error;
     return PromisePrototypeThen(settleCacheEntry(answer, false), () => { throw error; });
@@ -531,10 +526,10 @@ async function processAnswer(def, ctx, answer, raw, source) {
   }
   let read = answer;
   if (raw) {
-    const { status, statusText, headers, url, body, bodyBase64 } = answer;
-    read = daoRead(def, ctx, { answer: { status, statusText, headers, url, body, bodyBase64 }, read: def.hooks.outputEntity ? "entity" : "data" });
+    const { status, statusText, headers, url, body, bodyBytes } = answer;
+    read = daoRead(def, ctx, { answer: { status, statusText, headers, url, body, bodyBytes }, read: def.hooks.outputEntity ? "entity" : "data" });
   }
-  let value = dataOf(read);
+  let value = read.data;
   if (def.hooks.outputEntity) {
     const entity = await runHook(def, "outputEntity", value, ctx);
     if (entity?.[RETRY] === true) return { retry: entity.afterMs };

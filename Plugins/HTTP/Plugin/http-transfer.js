@@ -5,14 +5,13 @@
 const PLUGIN = "HTTP";
 const { DOMException, AbortSignal, BridgeError, utf8Decode } = runtime;
 const {
-  ArrayIsArray, ArrayPrototypePush, FunctionPrototypeCall, MethodFilter, MethodIncludes, MethodLastIndexOf,
-  MethodMap, MethodSlice, MethodSplit, MethodToLowerCase, NumberIsInteger, ObjectDefineProperty, ObjectEntries,
-  ObjectFreeze, ObjectPrototypeHasOwnProperty, PromisePrototypeThen, PromiseReject,
+  ArrayBuffer, ArrayBufferIsView, ArrayIsArray, ArrayPrototypePush, FunctionPrototypeCall, MethodFilter,
+  MethodIncludes, MethodLastIndexOf, MethodMap, MethodSlice, MethodSplit, MethodToLowerCase, NumberIsInteger,
+  ObjectDefineProperty, ObjectEntries, ObjectFreeze, ObjectPrototypeHasOwnProperty, PromisePrototypeThen,
+  PromiseReject,
 } = runtime.primordials;
 
 // MARK: - Helpers
-
-const { base64Encode, base64Decode } = plugin.shared.httpCore;
 
 function abortReason(signal) {
   return signal.reason !== undefined ? signal.reason : new DOMException("This operation was aborted", "AbortError");
@@ -149,14 +148,14 @@ function fileEntry(file, index) {
   } else if (typeof file.data === "string") {
     entry.text = file.data;
   } else if (runtime.blobInternals.bytesOf(file.data) !== undefined) {
-    // A Blob or File: its bytes, and its name and type unless the entry gives them.
-    entry.base64 = base64Encode(runtime.blobInternals.bytesOf(file.data));
+    // A Blob or File: its bytes (beside the JSON), and its name and type unless the entry gives them.
+    entry.bytes = runtime.blobInternals.bytesOf(file.data);
     if (file.filename === undefined && runtime.blobInternals.isFile(file.data)) entry.filename = file.data.name;
     if (file.contentType === undefined && file.data.type !== "") entry.contentType = file.data.type;
   } else if (file.data instanceof ArrayBuffer) {
-    entry.base64 = base64Encode(new Uint8Array(file.data));
-  } else if (ArrayBuffer.isView(file.data)) {
-    entry.base64 = base64Encode(new Uint8Array(file.data.buffer, file.data.byteOffset, file.data.byteLength));
+    entry.bytes = new Uint8Array(file.data);
+  } else if (ArrayBufferIsView(file.data)) {
+    entry.bytes = new Uint8Array(file.data.buffer, file.data.byteOffset, file.data.byteLength);
   } else {
     throw new TypeError(`HTTP.upload: files[${index}].data must be a string, an ArrayBuffer, a typed array or a Blob.`);
   }
@@ -170,7 +169,7 @@ const NULL_BODY_STATUS = [101, 103, 204, 205, 304];
 /// The upload's response as a `Response` (with `url` and `redirected` of the answer).
 function responseFrom(result) {
   const body = MethodIncludes(NULL_BODY_STATUS, result.status) ? null
-    : result.body !== undefined ? result.body : base64Decode(result.bodyBase64);
+    : result.body !== undefined ? result.body : result.bodyBytes;
   const response = new Response(body, { status: result.status, statusText: result.statusText, headers: result.headers });
   ObjectDefineProperty(response, "url", { value: result.url, enumerable: false });
   ObjectDefineProperty(response, "redirected", { value: result.redirected, enumerable: false });
@@ -188,7 +187,8 @@ function guessType(filename) {
 }
 
 /// The form as the `upload` action's `multipart` argument: framed by the engine's one multipart serialiser
-/// (js/form-data.js), each file part's bytes left as its source (`path` files are streamed natively).
+/// (js/form-data.js), each file part's bytes left as its source (`path` files are streamed natively; bytes
+/// cross beside the JSON).
 function framedMultipart(fields, files) {
   const { multipartSegments, makeBoundary } = runtime.formDataInternals;
   const entries = MethodMap(fields, ([name, value]) => [name, value]);
@@ -199,8 +199,8 @@ function framedMultipart(fields, files) {
   const boundary = makeBoundary();
   const pieces = MethodMap(multipartSegments(entries, boundary), (segment) => {
     if (typeof segment === "string") return { text: segment };
-    const { path, text, base64 } = segment.file.source;
-    return path !== undefined ? { path } : text !== undefined ? { text } : { base64 };
+    const { path, text, bytes } = segment.file.source;
+    return path !== undefined ? { path } : text !== undefined ? { text } : { bytes };
   });
   return { boundary, pieces };
 }

@@ -1,59 +1,19 @@
 // http.js - the HTTP plugin's JS API: WHATWG `fetch`, `Headers`, `Request`, `Response`, and the `HTTP`
-// namespace. Requests go through the plugin's async action `request`; bodies cross the bridge as UTF-8
-// text when they are valid UTF-8, else as base64 (see docs/http.md). Blob, File and FormData are the engine's
-// (js/blob.js, js/form-data.js): multipart bodies are serialised and parsed there only.
+// namespace. Requests go through the plugin's async action `request`; a body crosses the bridge as a string
+// when it is text, else as bytes beside the JSON (a Uint8Array: never base64; see docs/http.md). Blob, File and
+// FormData are the engine's (js/blob.js, js/form-data.js): multipart bodies are serialised and parsed there only.
 
 const PLUGIN = "HTTP";
 const { URL, URLSearchParams, DOMException, AbortSignal, BridgeError, utf8Encode, utf8Decode } = runtime;
 const {
   ArrayBuffer, ArrayPrototypePush, ArrayPrototypeShift, ArrayPrototypeSplice, FunctionPrototypeCall, JSONParse,
-  JSONStringify, MathFloor, MathTrunc, MethodCharCodeAt, MethodFilter, MethodFindIndex, MethodIncludes,
-  MethodIndexOf, MethodJoin, MethodMap, MethodReplace, MethodSlice, MethodSome, MethodSort, MethodStartsWith,
+  JSONStringify, MathTrunc, MethodCharCodeAt, MethodFilter, MethodFindIndex, MethodIncludes, MethodIndexOf,
+  MethodJoin, MethodMap, MethodReplace, MethodSlice, MethodSome, MethodSort, MethodStartsWith,
   MethodToLowerCase, MethodToUpperCase, MethodToWellFormed, NumberIsFinite, NumberIsInteger, ObjectAssign,
   ObjectDefineProperty, ObjectFreeze, ObjectGetPrototypeOf, ObjectKeys, ObjectSetPrototypeOf, PromisePrototypeThen,
   PromiseReject, PromiseResolve, ReflectApply, ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, RegExpPrototypeExec,
   RegExpPrototypeTest, SafeMap, SafeSet, SafeWeakMap, StringFromCharCode,
 } = runtime.primordials;
-
-// MARK: - Base64 (request bodies out, binary response bodies in)
-
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const DECODE = new Uint8Array(128).fill(255);
-for (let i = 0; i < 64; i++) DECODE[MethodCharCodeAt(ALPHABET, i)] = i;
-
-function base64Encode(bytes) {
-  const parts = [];
-  let out = "";
-  const n = bytes.length;
-  let i = 0;
-  for (; i + 2 < n; i += 3) {
-    const v = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    out += ALPHABET[v >> 18] + ALPHABET[(v >> 12) & 63] + ALPHABET[(v >> 6) & 63] + ALPHABET[v & 63];
-    if (out.length >= 8192) { ArrayPrototypePush(parts, out); out = ""; }
-  }
-  if (i < n) {
-    const v = (bytes[i] << 16) | (i + 1 < n ? bytes[i + 1] << 8 : 0);
-    out += ALPHABET[v >> 18] + ALPHABET[(v >> 12) & 63] + (i + 1 < n ? ALPHABET[(v >> 6) & 63] : "=") + "=";
-  }
-  ArrayPrototypePush(parts, out);
-  return MethodJoin(parts, "");
-}
-
-function base64Decode(text) {
-  let end = text.length;
-  while (end > 0 && MethodCharCodeAt(text, end - 1) === 61) end--;
-  const bytes = new Uint8Array(MathFloor(end * 3 / 4));
-  let j = 0, buffer = 0, bits = 0;
-  for (let i = 0; i < end; i++) {
-    buffer = (buffer << 6) | DECODE[MethodCharCodeAt(text, i)];
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes[j++] = (buffer >> bits) & 0xff;
-    }
-  }
-  return bytes;
-}
 
 // MARK: - WebIDL conversions
 
@@ -314,9 +274,9 @@ class BodyContent {
     if (this.bytes === undefined) this.bytes = utf8Encode(this.text);
     return this.bytes;
   }
-  /// What crosses the bridge: text when we have it, else base64.
+  /// What crosses the bridge: text when we have it, else the bytes (beside the JSON).
   wire() {
-    return this.text !== undefined ? { body: this.text } : { bodyBase64: base64Encode(this.bytes) };
+    return this.text !== undefined ? { body: this.text } : { bodyBytes: this.bytes };
   }
 }
 
@@ -863,7 +823,7 @@ class Response {
       state.content = new BodyContent(undefined, undefined, null, new NativeBody(answer.bodyId, signal));
     } else {
       state.content = answer.body !== undefined ? new BodyContent(answer.body, undefined)
-        : new BodyContent(undefined, base64Decode(answer.bodyBase64));
+        : new BodyContent(undefined, answer.bodyBytes);
     }
     return response;
   }
@@ -921,24 +881,6 @@ function percentDecode(text) {
   return out.subarray(0, j);
 }
 
-/// The Infra standard's forgiving-base64 decode of `text`, or null on failure.
-function forgivingBase64(text) {
-  text = MethodReplace(text, /[\t\n\f\r ]/g, "");
-  if (text.length % 4 === 0) text = MethodReplace(text, /==?$/, "");
-  if (text.length % 4 === 1 || RegExpPrototypeTest(/[^A-Za-z0-9+/]/, text)) return null;
-  const bytes = new Uint8Array(MathFloor(text.length * 3 / 4));
-  let j = 0, buffer = 0, bits = 0;
-  for (let i = 0; i < text.length; i++) {
-    buffer = ((buffer << 6) | DECODE[MethodCharCodeAt(text, i)]) & 0xffffff;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes[j++] = (buffer >> bits) & 0xff;
-    }
-  }
-  return bytes.subarray(0, j);
-}
-
 /// `{ mimeType, body }` of a data: URL, or null when it is not valid (fetch rejects with a TypeError).
 function processDataURL(href) {
   let input = MethodSlice(withoutFragment(href), "data:".length);
@@ -951,7 +893,7 @@ function processDataURL(href) {
     mimeType = MethodSlice(mimeType, 0, base64.index);
     let latin1 = "";
     for (let i = 0; i < body.length; i += 8192) latin1 += ReflectApply(StringFromCharCode, null, body.subarray(i, i + 8192));
-    body = forgivingBase64(latin1);
+    body = runtime.forgivingBase64Decode(latin1);
     if (body === null) return null;
   }
   if (MethodStartsWith(mimeType, ";")) mimeType = `text/plain${mimeType}`;
@@ -1317,7 +1259,7 @@ function queue(name, options) {
 /// The `[name, value]` pairs of `headers` in the order they were added (no sorting, no combining).
 const headerPairs = (headers) => MethodMap(headersState(headers).list, (entry) => [entry[0], entry[1]]);
 
-plugin.shared.httpCore = { Headers, headersFrom, headerPairs, base64Encode, base64Decode, queue };
+plugin.shared.httpCore = { Headers, headersFrom, headerPairs, queue };
 
 const HTTP = ObjectFreeze({
   fetch, Headers, Request, Response, queue, RequestQueue,

@@ -2,7 +2,7 @@ import CJavaScriptCore
 import CSignals
 import JSBridgeCore
 
-/// What the host offers an engine extension's state: the engine, the run's options and output, and the
+/// What the host offers an engine extension's state: the engine, the run's options, and the
 /// points where an extension joins the host's loop — what keeps the loop alive, what a signal does, what the
 /// end of the run does (JS thread only, for the runtime's life).
 package struct ExtensionHost {
@@ -13,12 +13,6 @@ package struct ExtensionHost {
 
     /// The run's options (arguments, environment, time limit, trace, …).
     package var options: RuntimeOptions { runtime.options }
-
-    /// Where console output goes.
-    package var output: any OutputSink { runtime.output }
-
-    /// The value of the extension's switch `name` (``ExtensionOption``), or nil when not given.
-    package func option(_ name: String) -> JSONValue? { runtime.options.extensionSettings[name] }
 
     /// Posts native events to the runtime's JavaScript from any thread (`internal.onNativeEvent("", name, …)`).
     package var events: NativeEvents { NativeEvents(inbox: runtime.inbox) }
@@ -51,9 +45,6 @@ package struct ExtensionHost {
         runtime.joined.runEnd.append(handler)
     }
 
-    /// Whether the runtime file `name` ran (a lazy file's hooks exist only then).
-    package func hasLoaded(_ file: String) -> Bool { runtime.loadedFiles.contains(file) }
-
     /// The function `internal[name]` that file `file` defines, or nil while that file has not run.
     package func hook(_ name: String, definedBy file: String) -> JSObjectRef? {
         runtime.hook(name, definedBy: file)
@@ -64,12 +55,6 @@ package struct ExtensionHost {
     package func callJS(_ function: JSObjectRef, _ arguments: [JSValueRef?]) -> JSValueRef? {
         runtime.callJS(function, arguments)
     }
-
-    /// Ends the run with `code` once the current call returns (`process.exit`).
-    package func stop(exitCode code: Int32) { runtime.stop(exitCode: code) }
-
-    /// Throws the exit sentinel once the run is ending, so no more work starts.
-    package func ensureRunning() throws(NativeError) { try runtime.ensureRunning() }
 }
 
 /// Where a runtime's extensions joined its loop (JS thread only).

@@ -176,6 +176,11 @@ extension InboxMessage {
         case .valueWithBytes(let value):
             text += "0,"
             self.init(callID: id, kind: .value, withBytes: value, text: text)
+        case .encodedWithBytes(let value, let bytes):
+            text.reserveCapacity(text.utf8.count + value.text.utf8.count + 16 * bytes.count + 8)
+            text += "0,"
+            text += value.text
+            self.init(callID: id, kind: .value, text: text, bytes: bytes)
         case .itemWithBytes(let value):
             text += "1,"
             self.init(callID: id, kind: .item, withBytes: value, text: text)
@@ -186,9 +191,15 @@ extension InboxMessage {
     private init(callID id: UInt64, kind: Kind, withBytes value: BridgeValue, text start: String) {
         var text = start
         value.json.serialize(into: &text)
+        self.init(callID: id, kind: kind, text: text, bytes: value.bytes)
+    }
+
+    /// `text` (`[id,kind,payload`) completed with the paths of `bytes`, which go beside it.
+    private init(callID id: UInt64, kind: Kind, text start: String, bytes: [ByteAttachment]) {
+        var text = start
         text += ","
-        JSONValue.array(value.bytes.map { .array($0.path.map(\.jsonValue)) }).serialize(into: &text)
-        self.init(callID: id, kind: kind, text: text + "]", bytes: value.bytes.map(\.bytes))
+        JSONValue.array(bytes.map { .array($0.path.map(\.jsonValue)) }).serialize(into: &text)
+        self.init(callID: id, kind: kind, text: text + "]", bytes: bytes.map(\.bytes))
     }
 
     /// The message delivering event `event` of `plugin` ("" for the engine's own): `[0,4,plugin,event,payload]`,

@@ -298,6 +298,34 @@ public struct BridgeValue: Sendable, Hashable {
     }
 }
 
+extension BridgeValue {
+    /// Member `key` of the object with the bytes under it (their paths made relative to it); nil when it is
+    /// absent or `null`.
+    public func member(_ key: String) -> BridgeValue? {
+        guard case .object(let object) = json, let value = object[key], value != .null else { return nil }
+        guard !bytes.isEmpty else { return BridgeValue(value) }
+        let step = JSONPathComponent.key(key)
+        return BridgeValue(
+            value,
+            bytes: bytes.compactMap { attachment in
+                guard attachment.path.first == step else { return nil }
+                return ByteAttachment(path: Array(attachment.path.dropFirst()), bytes: attachment.bytes)
+            })
+    }
+
+    /// The bytes at member `key` — beside the JSON (a script's `Uint8Array` or `ArrayBuffer`), or base64 text
+    /// where there is no bridge (plain JSON) — or nil when it is absent or `null`; anything else is
+    /// `INVALID_ARGUMENT` at `key`.
+    public func bytesArgument(_ key: String) throws(BridgeError) -> Bytes? {
+        do {
+            return try bytes(at: key)
+        } catch {
+            let kind = json.objectValue?[key]?.kindDescription ?? "nothing"
+            throw BridgeError.invalidArgument(at: key, "expected bytes (a Uint8Array or an ArrayBuffer), got \(kind)")
+        }
+    }
+}
+
 extension BridgeValue: Codable {
     /// The raw value with the attachments under the decoder's position (paths made relative to it).
     public init(from decoder: any Decoder) throws {

@@ -102,7 +102,7 @@ public func decodeArguments<A: Decodable>(_ type: A.Type, from value: BridgeValu
 
 @usableFromInline
 func decodeBytesArguments<A: Decodable>(_ type: A.Type, from value: BridgeValue) throws(BridgeError) -> A {
-    if A.self is any ArgumentsReadable.Type { return try decodeArguments(A.self, from: value.plainJSON) }
+    if let readable = A.self as? any ArgumentsReadable.Type { return try readable.readArguments(from: value) as! A }
     do {
         return try JSONValueDecoder().decode(A.self, from: value)
     } catch let error as DecodingError {
@@ -120,15 +120,25 @@ func decodeBytesArguments<A: Decodable>(_ type: A.Type, from value: BridgeValue)
 public protocol ArgumentsReadable: Decodable, Sendable, TypeScriptDescribable {
     /// Reads the arguments; throws `INVALID_ARGUMENT` with the path of the first problem.
     init(arguments: JSONValue) throws(BridgeError)
+    /// Reads the arguments with the bytes a script sent beside their JSON (``BridgeValue/member(_:)``,
+    /// ``BridgeValue/bytesArgument(_:)``). By default: the JSON, with those bytes as base64 text.
+    init(arguments: BridgeValue) throws(BridgeError)
 }
 
 extension ArgumentsReadable {
+    public init(arguments: BridgeValue) throws(BridgeError) {
+        try self.init(arguments: arguments.plainJSON)
+    }
+
     public init(from decoder: any Decoder) throws {
-        try self.init(arguments: JSONValue(from: decoder))
+        try self.init(arguments: BridgeValue(from: decoder))
     }
 
     @usableFromInline
     static func readArguments(from value: JSONValue) throws(BridgeError) -> Self { try Self(arguments: value) }
+
+    @usableFromInline
+    static func readArguments(from value: BridgeValue) throws(BridgeError) -> Self { try Self(arguments: value) }
 }
 
 @usableFromInline

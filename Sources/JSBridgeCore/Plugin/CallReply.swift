@@ -17,6 +17,9 @@ public enum CallOutcome: Sendable, Equatable {
     case valueWithBytes(BridgeValue)
     /// One value of a stream, with bytes beside its JSON.
     case itemWithBytes(BridgeValue)
+    /// The final value of an async call as checked JSON text, with bytes beside it: each at its path in the
+    /// value the text encodes (``CallReply/resolve(encoded:bytes:)``).
+    case encodedWithBytes(EncodedJSON, [ByteAttachment])
 
     /// Whether this outcome ends the call.
     public var isFinal: Bool {
@@ -31,6 +34,7 @@ public enum CallOutcome: Sendable, Equatable {
         switch self {
         case .valueWithBytes(let value): return .value(value.plainJSON)
         case .itemWithBytes(let value): return .item(value.plainJSON)
+        case .encodedWithBytes(let text, let bytes): return .value(BridgeValue(text.value, bytes: bytes).plainJSON)
         default: return self
         }
     }
@@ -95,6 +99,12 @@ public final class CallReply: Sendable {
 
     /// Ends the call with the value that checked JSON text encodes, embedded in the answer as is.
     public func resolve(encoded value: EncodedJSON) { finalize(.encoded(value)) }
+
+    /// Ends the call with the value that checked JSON text encodes, embedded in the answer as is, with `bytes`
+    /// beside it: each at its path in that value, where the text holds a placeholder (`null`).
+    public func resolve(encoded value: EncodedJSON, bytes: [ByteAttachment]) {
+        finalize(bytes.isEmpty ? .encoded(value) : .encodedWithBytes(value, bytes))
+    }
 
     /// Ends the call with an error; non-bridge errors become `PLUGIN_ERROR`.
     public func reject(_ error: any Error) { finalize(.failed(BridgeError(from: error))) }
