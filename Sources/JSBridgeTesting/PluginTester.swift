@@ -33,7 +33,8 @@ public final class PluginTester: Sendable {
         let misuseLog = self.misuseLog
         registry = host.makeRegistry(
             events: { plugin, event, payload in
-                continuation.yield(PluginEvent(plugin: plugin, name: event, payload: payload))
+                // The test kit's plain lane: bytes in an event's payload are base64 text.
+                continuation.yield(PluginEvent(plugin: plugin, name: event, payload: payload.plainJSON))
             },
             misuse: { message in misuseLog.append(message) })
         pluginName = Plugin.name

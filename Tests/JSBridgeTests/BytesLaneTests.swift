@@ -45,6 +45,11 @@ struct BytesProbePlugin: BridgePlugin {
         plugin.sync("echoSync", args: Bytes.self) { _, bytes in bytes }
         // A reader of raw JSON sees bytes as base64 text, in either lane.
         plugin.async("raw", args: WithRaw.self) { _, args in args.raw }
+        plugin.event("blob", of: Blob.self)
+        plugin.async("announce", args: Blob.self) { context, blob in
+            try context.emit("blob", blob)
+            return true
+        }
         plugin.stream("chunks", args: Chunking.self, of: Bytes.self) { _, args, out in
             var start = 0
             repeat {
@@ -203,5 +208,21 @@ func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
             ],
             "\(result.stderr)")
         #expect(result.exitCode == 0)
+    }
+    /// A plugin's event payload takes the lane too: its bytes reach the listener as `Uint8Array`s; the test kit
+    /// (plain JSON) sees them as base64.
+    @Test func eventPayloadsCarryBytes() async throws {
+        let result = await ScriptRunner.run(
+            """
+            bridge.on("BytesProbe", "blob", (blob) => {
+              console.log(blob.label, blob.data instanceof Uint8Array, Array.from(blob.data).join(","), blob.extra);
+            });
+            bridge.call("BytesProbe", "announce", { label: "x", data: Uint8Array.of(0, 255, 7) });
+            """, plugins: [BytesProbePlugin()])
+        #expect(result.lines == ["x true 0,255,7 undefined"], "\(result.stderr)")
+        let tester = try await PluginTester(BytesProbePlugin())
+        _ = try await tester.call("announce", ["label": "y", "data": .string(Data([1, 2]).base64EncodedString())])
+        let event = try #require(await tester.events.first { _ in true })
+        #expect(event.payload["data"] == .string("AQI="))
     }
 }

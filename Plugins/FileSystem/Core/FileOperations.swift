@@ -318,7 +318,7 @@ private func systemStat(_ path: String, _ info: inout Glibc.stat) -> Int32 {
 }
 
 /// What kind of file an entry is.
-public enum EntryType: String, Sendable, Hashable {
+public enum EntryType: String, Sendable, Hashable, CaseIterable {
     case file, directory, symlink, fifo, socket, charDevice, blockDevice, unknown
 
     init(mode: mode_t) {
@@ -348,18 +348,23 @@ public enum EntryType: String, Sendable, Hashable {
     }
 }
 
-/// One entry of a directory.
-public struct DirectoryEntry: Sendable, Hashable {
+/// One entry of a directory; encodes as ``json``.
+public struct DirectoryEntry: Sendable, Hashable, Encodable {
     public var name: String
     public var type: EntryType
     public init(name: String, type: EntryType) {
         self.name = name
         self.type = type
     }
+
+    /// The entry as the pair `[name, type]`.
+    public var json: JSONValue { [.string(name), .string(type.rawValue)] }
+
+    public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
 }
 
-/// The fields of Node's `fs.Stats`.
-public struct FileStats: Sendable, Hashable {
+/// The fields of Node's `fs.Stats`; encodes as ``json``.
+public struct FileStats: Sendable, Hashable, Encodable {
     public var type: EntryType
     public var dev, ino, mode, nlink, uid, gid, rdev, size, blksize, blocks: Int
     /// Times in milliseconds since the epoch, with sub-millisecond fractions.
@@ -385,7 +390,7 @@ public struct FileStats: Sendable, Hashable {
         birthtimeMs = ctimeMs
     }
 
-    /// The fields as JSON (`type` is the entry type's name).
+    /// The fields as JSON (`type` is the entry type's name, last).
     public var json: JSONValue {
         let numbers: [(String, Int)] = [
             ("dev", dev), ("ino", ino), ("mode", mode), ("nlink", nlink), ("uid", uid), ("gid", gid),
@@ -400,4 +405,8 @@ public struct FileStats: Sendable, Hashable {
         object["type"] = .string(type.rawValue)
         return .object(object)
     }
+
+    /// Encodes ``json`` (integers are numbers as JavaScript reads them: an inode number beyond 2^53 is rounded,
+    /// not refused).
+    public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
 }

@@ -6,8 +6,9 @@ import JSBridgeCore
 /// "Files and capabilities").
 ///
 /// Every action takes its arguments as an object (`{path, …}`) and has a sync twin named `<action>Sync` for
-/// Node's sync calls. Paths are resolved (symlinks followed, `..` removed) and checked before use; the
-/// resolved path is the one opened, and errors name the path the script gave, with Node's codes.
+/// Node's sync calls; arguments and answers are typed (FileSystemPlugin+Arguments.swift), hence the plugin's
+/// typings. Paths are resolved (symlinks followed, `..` removed) and checked before use; the resolved path is
+/// the one opened, and errors name the path the script gave, with Node's codes.
 ///
 /// Bytes cross as ``Bytes``, beside the JSON: `readFile` and `read` without an encoding answer a
 /// `Uint8Array` over the buffer the file was read into, and `writeFile`/`write` take a script's bytes at
@@ -61,18 +62,37 @@ public struct FileSystemPlugin: BridgePlugin {
             .module("node:fs/promises", file: "node-fs-promises.js", source: PackageResources.node_fs_promises_js))
         plugin.script(.module("node:fs", file: "node-fs.js", source: PackageResources.node_fs_js))
         plugin.typeScript(utf8: PackageResources.filesystem_d_ts)
-        for (name, operation) in operations {
-            plugin.async(name, args: BridgeValue.self) { context, args in try operation(context, args) }
-            plugin.sync(name + "Sync", args: BridgeValue.self) { context, args in
-                try direct(operation(context, args), context)
-            }
+        // Contents read: the async actions answer text inside the JSON or staged, their sync twins the string.
+        plugin.async("readFile", args: ReadFileArguments.self) { context, args in
+            try readFile(context, args).answer(context)
         }
-        plugin.sync("stage", args: JSONValue.self) { context, args -> Int in
-            guard case .string(let text) = args else {
-                throw BridgeError.invalidArgument(at: "", "expected a string, got \(args.kindDescription)")
-            }
-            return context.state.staged.insert(text)
-        }
+        plugin.sync("readFileSync", args: ReadFileArguments.self, readFile)
+        plugin.async("read", args: ReadArguments.self) { context, args in try read(context, args).answer(context) }
+        plugin.sync("readSync", args: ReadArguments.self, read)
+        both(&plugin, "writeFile", Writing<WriteFileArguments>.self, writeFile)
+        both(&plugin, "readdir", PathArguments.self, readdir)
+        both(&plugin, "stat", PathArguments.self) { context, args in try stat(context, args, link: false) }
+        both(&plugin, "lstat", PathArguments.self) { context, args in try stat(context, args, link: true) }
+        both(&plugin, "mkdir", MkdirArguments.self, mkdir)
+        both(&plugin, "rm", RmArguments.self, rm)
+        both(&plugin, "rmdir", PathArguments.self, rmdir)
+        both(&plugin, "unlink", PathArguments.self, unlink)
+        both(&plugin, "rename", RenameArguments.self, rename)
+        both(&plugin, "copyFile", CopyFileArguments.self, copyFile)
+        both(&plugin, "access", AccessArguments.self, access)
+        both(&plugin, "realpath", PathArguments.self, realpath)
+        both(&plugin, "symlink", SymlinkArguments.self, symlink)
+        both(&plugin, "readlink", PathArguments.self, readlink)
+        both(&plugin, "chmod", ChmodArguments.self, chmod)
+        both(&plugin, "truncate", TruncateArguments.self, truncate)
+        both(&plugin, "exists", PathArguments.self, exists)
+        both(&plugin, "open", OpenArguments.self, open)
+        both(&plugin, "write", Writing<WriteArguments>.self, write)
+        both(&plugin, "close", HandleArguments.self, close)
+        both(&plugin, "fstat", HandleArguments.self, fstat)
+        both(&plugin, "ftruncate", FtruncateArguments.self, ftruncate)
+        // A string argument or result of a sync action crosses without JSON text.
+        plugin.sync("stage", args: String.self) { context, text in context.state.staged.insert(text) }
         plugin.sync("take", args: Int.self) { context, token -> String in
             guard let text = context.state.staged.remove(token) else {
                 throw BridgeError.invalidArgument(at: "", "no staged content \(token)")
@@ -83,34 +103,13 @@ public struct FileSystemPlugin: BridgePlugin {
         plugin.keepPrivate("stage", "take")
     }
 
-    /// A sync answer holding contents as the string itself: a sync action's string result reaches JavaScript
-    /// without JSON text, so staging is not needed.
-    static func direct(_ answer: BridgeValue, _ context: PluginContext<Self>) -> BridgeValue {
-        guard answer.bytes.isEmpty, case .object(let object) = answer.json, object.count == 1 else { return answer }
-        if case .string(let text)? = object["data"] { return BridgeValue(.string(text)) }
-        if case .number(let token)? = object["token"], let text = context.state.staged.remove(Int(token)) {
-            return BridgeValue(.string(text))
-        }
-        return answer
+    /// Declares the file-system action `name` (async, on the shared pool) and its sync twin `<name>Sync`, both
+    /// running `body`.
+    static func both<A: Decodable & Sendable, R: Encodable & Sendable>(
+        _ plugin: inout PluginDeclaration<Self>, _ name: String, _ arguments: A.Type,
+        _ body: @escaping @Sendable (PluginContext<Self>, A) throws -> R
+    ) {
+        plugin.async(name, args: A.self) { context, args in try body(context, args) }
+        plugin.sync(name + "Sync", args: A.self, body)
     }
-
-    typealias Operation = @Sendable (PluginContext<Self>, BridgeValue) throws -> BridgeValue
-
-    /// An operation on JSON alone (no bytes either way).
-    static func json(_ body: @escaping @Sendable (PluginContext<Self>, JSONValue) throws -> JSONValue) -> Operation {
-        { context, args in BridgeValue(try body(context, args.json)) }
-    }
-
-    /// The file-system actions, each run as an async action and as its `Sync` twin.
-    static let operations: [(String, Operation)] = [
-        ("readFile", readFile), ("writeFile", writeFile), ("readdir", json(readdir)),
-        ("stat", json { context, args in try stat(context, args, link: false) }),
-        ("lstat", json { context, args in try stat(context, args, link: true) }),
-        ("mkdir", json(mkdir)), ("rm", json(rm)), ("rmdir", json(rmdir)), ("unlink", json(unlink)),
-        ("rename", json(rename)), ("copyFile", json(copyFile)), ("access", json(access)),
-        ("realpath", json(realpath)), ("symlink", json(symlink)), ("readlink", json(readlink)),
-        ("chmod", json(chmod)), ("truncate", json(truncate)), ("exists", json(exists)), ("open", json(open)),
-        ("read", read), ("write", write), ("close", json(close)), ("fstat", json(fstat)),
-        ("ftruncate", json(ftruncate)),
-    ]
 }

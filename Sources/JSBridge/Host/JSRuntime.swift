@@ -72,7 +72,7 @@ public final class JSRuntime {
         let inbox = self.inbox
         self.registry = host.makeRegistry(
             events: { plugin, event, payload in
-                inbox.post(InboxMessage(plugin: plugin, event: event, payload: BridgeValue(payload)))
+                inbox.post(InboxMessage(plugin: plugin, event: event, payload: payload))
             },
             misuse: { message in inbox.post(InboxMessage(callID: 0, kind: .diagnostic, text: message)) })
         calls = CallTable(registry: registry)

@@ -92,7 +92,7 @@ public final class BridgeHost: Sendable {
     /// Freezes the registered plugins into a registry whose events go to `events(plugin, event, payload)`
     /// and whose misuse reports (an undeclared event, an answer given twice) to `misuse`.
     public func makeRegistry(
-        events: @escaping @Sendable (_ plugin: String, _ event: String, _ payload: JSONValue) -> Void,
+        events: @escaping @Sendable (_ plugin: String, _ event: String, _ payload: BridgeValue) -> Void,
         misuse: @escaping @Sendable (String) -> Void = { _ in }
     ) -> PluginRegistry {
         let plugins = self.plugins
@@ -125,7 +125,7 @@ public protocol PluginRegistration: Sendable {
     /// Makes the plugin's runtime instance: actions bound; configuration decoded and state made at set-up.
     func instantiate(
         configuration: JSONValue, environment: HostEnvironment,
-        events: @escaping @Sendable (String, String, JSONValue) -> Void, misuse: @escaping @Sendable (String) -> Void
+        events: @escaping @Sendable (String, String, BridgeValue) -> Void, misuse: @escaping @Sendable (String) -> Void
     ) -> RegisteredPlugin
 }
 
@@ -178,7 +178,7 @@ struct Registration<Plugin: BridgePlugin>: PluginRegistration {
 
     func instantiate(
         configuration section: JSONValue, environment: HostEnvironment,
-        events sink: @escaping @Sendable (String, String, JSONValue) -> Void,
+        events sink: @escaping @Sendable (String, String, BridgeValue) -> Void,
         misuse: @escaping @Sendable (String) -> Void
     ) -> RegisteredPlugin {
         let events = PluginEvents(plugin: Plugin.name, declared: declaration.events, sink: sink, misuse: misuse)

@@ -17,16 +17,17 @@ public struct HostEnvironment: Sendable {
 public struct PluginEvents: Sendable {
     let plugin: String
     let declared: [String: TypeDescription]
-    let sink: @Sendable (_ plugin: String, _ event: String, _ payload: JSONValue) -> Void
+    let sink: @Sendable (_ plugin: String, _ event: String, _ payload: BridgeValue) -> Void
     let misuse: @Sendable (String) -> Void
 
-    /// Emits `event` with `payload`; an event the plugin did not declare is reported and not sent.
+    /// Emits `event` with `payload` (its ``Bytes`` beside the JSON, as an action's result's); an event the plugin
+    /// did not declare is reported and not sent.
     public func emit(_ event: String, _ payload: some Encodable & Sendable) throws {
         guard declared[event] != nil else {
             return misuse(
                 "\(plugin) emitted '\(event)', which it does not declare (plugin.event(\"\(event)\", of: …)).")
         }
-        sink(plugin, event, try encodeResult(payload))
+        sink(plugin, event, try encodeBridgeResult(payload))
     }
 
     /// Emits `event` with no payload.
