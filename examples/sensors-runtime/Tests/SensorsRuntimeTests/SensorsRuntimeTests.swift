@@ -38,6 +38,7 @@ import Testing
         // Its typings and trace lines carry its own name.
         #expect(result.stderr.contains("[sensors-runtime] call Echo.ping id=sync"), "\(result.stderr)")
         let typings = try await run(["--typings", "Sensors"]).stdout
-        #expect(typings.hasPrefix("// Typings of the Sensors plugin, written from its declaration by `sensors-runtime --typings"))
+        let header = "// Typings of the Sensors plugin, written from its declaration by `sensors-runtime --typings"
+        #expect(typings.hasPrefix(header), "\(typings)")
     }
 }
