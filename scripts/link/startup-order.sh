@@ -5,6 +5,8 @@
 # changes to what start-up runs (a stale list costs memory, never correctness: unknown names are skipped).
 #
 #   scripts/release.sh && scripts/link/startup-order.sh && scripts/release.sh
+# After a change that moves much of what start-up runs, run the last two steps again: a list written from a
+# binary laid out for old code can miss functions (Benchmarks/README.md, "The start-up order file").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v valgrind >/dev/null || { echo "startup-order: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
