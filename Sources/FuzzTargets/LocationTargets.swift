@@ -14,7 +14,7 @@ extension FuzzTargets {
     public static func nmea(_ bytes: [UInt8]) {
         guard bytes.count >= 2 else { return }
         let cap = 1 + Int(bytes[0])
-        var random = SplitMix(state: UInt64(bytes[1]))
+        var random = SplitMix64(seed: UInt64(bytes[1]))
         let stream = Array(bytes[2...])
 
         let expected = referenceLines(stream, cap: cap)

@@ -161,7 +161,7 @@ import Testing
     }
 
     @Test func randomMutationsAgree() {
-        var rng = SplitMix(seed: 0x5EED)
+        var rng = SplitMix64(seed: 0x5EED)
         let base = Array(githubUserJSON.utf8)
         let alphabet = Array(#"{}[]":,\ 0123456789.eE-+tfnulrsa"#.utf8) + [0x80, 0xC3, 0xFF, 0x0A]
         for _ in 0..<1500 {
@@ -176,18 +176,5 @@ import Testing
             }
             same(GithubUser.self, bytes)
         }
-    }
-}
-
-/// A small deterministic random number generator for the mutation test.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

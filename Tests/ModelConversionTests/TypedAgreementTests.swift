@@ -139,7 +139,7 @@ import Testing
     @Test(arguments: [ConversionOptions.lenient, .strictMode])
     func randomInputsConvertTheSameWay(options: ConversionOptions) throws {
         let registry = try Self.registry()
-        var rng = SplitMix(seed: options.strict ? 7 : 3)
+        var rng = SplitMix64(seed: options.strict ? 7 : 3)
         var converted = 0
         for round in 0..<4000 {
             var object = JSONObject()
