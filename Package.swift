@@ -39,6 +39,7 @@ let package = Package(
         .executable(name: "jsbridge", targets: ["jsbridge"]),
         .library(name: "JSBridgeBase", targets: ["JSBridgeBase"]),
         .library(name: "JSBridgeCore", targets: ["JSBridgeCore"]),
+        .library(name: "FileAccess", targets: ["FileAccess"]),
         .library(name: "JSBridge", targets: ["JSBridge"]),
         .library(name: "JSBridgeExtensions", targets: ["JSBridgeExtensions"]),
         .library(name: "JSBridgeTesting", targets: ["JSBridgeTesting"]),
@@ -83,14 +84,19 @@ let package = Package(
         .target(name: "CTerminal", path: "Extensions/REPL/C/Terminal"),
         // posix_spawn's GNU extensions, for the processes tests start.
         .target(name: "CSpawn"),
+        // openat2(2), for opening checked paths without following links (FileAccess).
+        .target(name: "COpenat2", path: "Sources/FileAccess/C/Openat2"),
         // The sanitizers' default options (C: built without their instrumentation), linked into the engine, and
         // which sanitizer a build has (for the test kit's time bounds).
         .target(name: "CSanitizerDefaults"),
         // The foundation every module builds on: JSON values, errors with codes, the clock. Plugins' domain
         // cores import only this, so the compiler keeps them free of the bridge.
         .target(name: "JSBridgeBase"),
+        // Paths as permission checks see them (resolved, compared as bytes) and opened without following links,
+        // so the object checked is the object used: for every plugin and extension that opens a script's path.
+        .target(name: "FileAccess", dependencies: ["COpenat2"], exclude: ["C"]),
         // The plugin API: declarations, capabilities, contexts, the registry, executors, typings. No JavaScriptCore.
-        .target(name: "JSBridgeCore", dependencies: ["JSBridgeBase"]),
+        .target(name: "JSBridgeCore", dependencies: ["JSBridgeBase", "FileAccess"]),
         // The host: JavaScriptCore, the event loop (the JS thread is a SwiftNIO event loop), the command queue,
         // timers, the console, and the engine-extension mechanism; its own JavaScript in js/. It knows no plugin
         // and no extension by name.
@@ -179,7 +185,7 @@ let package = Package(
         .target(
             name: "HTTPCore",
             dependencies: [
-                "JSBridgeBase", "ModelConversion",
+                "JSBridgeBase", "FileAccess", "ModelConversion",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ] + nioLoops,
@@ -192,7 +198,7 @@ let package = Package(
             dependencies: ["JSBridgeBase", .product(name: "NIOHTTP1", package: "swift-nio")] + nioLoops,
             path: "Plugins/HTTP/Testing"),
         // FileSystem: files and directories over POSIX behind --allow-read/--allow-write, and node:fs.
-        .target(name: "FileSystemCore", dependencies: ["JSBridgeBase"], path: "Plugins/FileSystem/Core"),
+        .target(name: "FileSystemCore", dependencies: ["JSBridgeBase", "FileAccess"], path: "Plugins/FileSystem/Core"),
         pluginTarget(
             "FileSystemPlugin", folder: "FileSystem", dependencies: ["FileSystemCore"],
             embedding: [
@@ -237,6 +243,7 @@ let package = Package(
 
         // MARK: Tests
 
+        .testTarget(name: "FileAccessTests", dependencies: ["FileAccess"]),
         .testTarget(name: "JSBridgeCoreTests", dependencies: ["JSBridgeBase", "JSBridgeCore", "JSBridgeTesting"]),
         .testTarget(
             name: "JSBridgeTests",
@@ -264,7 +271,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
-        .testTarget(name: "FileSystemCoreTests", dependencies: ["FileSystemCore", "JSBridgeCore"]),
+        .testTarget(name: "FileSystemCoreTests", dependencies: ["FileSystemCore", "FileAccess", "JSBridgeCore"]),
         .testTarget(
             name: "FileSystemPluginTests",
             dependencies: ["FileSystemPlugin", "FileSystemCore", "HTTPPlugin", "HTTPPluginTesting", "JSBridgeTesting"]),

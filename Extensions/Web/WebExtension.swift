@@ -61,7 +61,7 @@ public enum WebExtension {
         // does not reach there).
         ext.exposeToPlugins(
             "utf8Encode", "utf8Decode", "base64Encode", "base64Decode", "forgivingBase64Decode", "URL",
-            "URLSearchParams", "DOMException", "Event", "EventTarget",
+            "URLSearchParams", "fileURLToPath", "DOMException", "Event", "EventTarget",
             "AbortSignal", "AbortController", "Blob", "File", "FormData", "blobInternals", "formDataInternals",
             "ReadableStream", "streams")
         declareEncodingNatives(&ext)

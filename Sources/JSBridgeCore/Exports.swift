@@ -1,2 +1,4 @@
-// Plugins see the foundation module's JSON values, errors and clock through `import JSBridgeCore`.
+// Plugins see the foundation module's JSON values, errors and clock, and the paths a permission check resolves
+// (and opens without following links), through `import JSBridgeCore`.
+@_exported import FileAccess
 @_exported import JSBridgeBase

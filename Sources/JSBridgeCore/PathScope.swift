@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import FileAccess
 
 extension Capability {
     /// Reading files and directories, scoped by path (`--allow-read`, `--allow-read=/data,./fixtures`).
@@ -25,89 +21,15 @@ extension Capability.Scope {
             guard !text.utf8.contains(0) else { throw CapabilityError("'\(text)' contains a NUL byte.") }
             return ResolvedPath(text).path
         },
-        covers: { granted, requested in
-            granted == "/" || requested == granted
-                || (requested.hasPrefix(granted)
-                    && requested.utf8.dropFirst(granted.utf8.count).first == UInt8(ascii: "/"))
-        })
-}
-
-/// A path as the permission check sees it: absolute, with every symlink on the way followed and `.` and
-/// `..` removed, so `./link-to-etc/shadow` and `granted/../../etc` are checked as where they lead.
-///
-/// A path that does not exist yet resolves through its deepest existing ancestor (the rest is taken as
-/// written, with `..` removed), so creating `granted/new/file` is checked against `granted`.
-public struct ResolvedPath: Sendable, Hashable, CustomStringConvertible {
-    /// The resolved absolute path.
-    public let path: String
-
-    /// Resolves `path` against the working directory (or `base`, when given); with
-    /// `followingFinalLink: false`, a final symlink is kept (`lstat`, `unlink`, `readlink`, `rename` act on
-    /// the link itself), while its directory is still resolved.
-    public init(_ path: String, relativeTo base: String? = nil, followingFinalLink: Bool = true) {
-        var queue: [Substring] = []
-        if !path.hasPrefix("/") {
-            let directory = base ?? ResolvedPath.workingDirectory()
-            queue = directory.split(separator: "/")
-        }
-        queue += path.split(separator: "/")
-        self.path = ResolvedPath.resolve(queue, followingFinalLink: followingFinalLink)
-    }
-
-    public var description: String { path }
-
-    /// The process's working directory ("/" when it cannot be read).
-    static func workingDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return "/" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// Walks the components left to right, replacing each symlink met by its target (at most 40, as the
-    /// kernel allows); once a component does not exist, the rest cannot be links and is taken as written.
-    private static func resolve(_ components: [Substring], followingFinalLink: Bool) -> String {
-        var pending = Array(components.reversed())
-        var resolved: [Substring] = []
-        var missing = false
-        var links = 0
-        while let component = pending.popLast() {
-            if component.isEmpty || component == "." { continue }
-            if component == ".." {
-                // `resolved` holds no links, so its parent is the physical parent.
-                if !resolved.isEmpty { resolved.removeLast() }
-                missing = false
-                continue
-            }
-            let isFinal = pending.allSatisfy { $0.isEmpty || $0 == "." }
-            if !missing, followingFinalLink || !isFinal {
-                let candidate = "/" + (resolved + [component]).joined(separator: "/")
-                var info = stat()
-                if lstat(candidate, &info) != 0 {
-                    missing = true
-                } else if info.st_mode & S_IFMT == S_IFLNK, links < 40, let target = readLink(candidate) {
-                    links += 1
-                    if target.hasPrefix("/") { resolved.removeAll() }
-                    pending += target.split(separator: "/").reversed()
-                    continue
-                }
-            }
-            resolved.append(component)
-        }
-        return "/" + resolved.joined(separator: "/")
-    }
-
-    private static func readLink(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+        // Bytes, as Linux compares names: `café` does not cover `cafe\u{301}`.
+        covers: { granted, requested in ResolvedPath.isWithin(requested.utf8, granted.utf8) })
 }
 
 extension Permissions {
     /// Throws `PERMISSION_DENIED` naming the flag (`--allow-read=/etc/shadow`) unless `path`, resolved, is
-    /// granted for `capability` (``Capability/read`` or ``Capability/write``); returns the resolved path, which
-    /// is the one to open, so the check and the use agree.
+    /// granted for `capability` (``Capability/read`` or ``Capability/write``); returns the resolved path, to be
+    /// opened with ``ResolvedPath/open(_:mode:)`` or ``ResolvedPath/withParent(_:)``, which follow no link, so
+    /// the object checked is the object used.
     @discardableResult
     public func checkPath(_ capability: Capability, _ path: String, followingFinalLink: Bool = true)
         throws(BridgeError) -> ResolvedPath

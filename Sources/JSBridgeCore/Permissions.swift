@@ -124,7 +124,9 @@ public struct Permissions: Sendable, Hashable {
         switch grants[capability.name] {
         case .all?: return
         case .scopes(let existing)?:
-            grants[capability.name] = .scopes(existing + parsed.filter { !existing.contains($0) })
+            // Scopes are compared as bytes (paths are, on Linux), not as Unicode-equivalent strings.
+            let new = parsed.filter { scope in !existing.contains { $0.utf8.elementsEqual(scope.utf8) } }
+            grants[capability.name] = .scopes(existing + new)
         case nil: grants[capability.name] = .scopes(parsed)
         }
     }

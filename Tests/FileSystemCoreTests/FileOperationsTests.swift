@@ -1,3 +1,4 @@
+import FileAccess
 import FileSystemCore
 import Foundation
 import JSBridgeBase
@@ -23,27 +24,31 @@ import Testing
 
     @Test func writeReadAppendAndExclusive() throws {
         let file = root + "/a.txt"
-        try FileOperations.writeFile(file, Array("héllo".utf8))
-        #expect(try FileOperations.readFile(file) == Array("héllo".utf8))
-        try FileOperations.writeFile(file, Array(" world".utf8), mode: .append)
-        #expect(String(decoding: try FileOperations.readFile(file), as: UTF8.self) == "héllo world")
-        try FileOperations.writeFile(file, [1, 2, 3])
-        #expect(try FileOperations.readFile(file) == [1, 2, 3])
+        try FileOperations.writeFile(ResolvedPath(file), Array("héllo".utf8))
+        #expect(try FileOperations.readFile(ResolvedPath(file)) == Array("héllo".utf8))
+        try FileOperations.writeFile(ResolvedPath(file), Array(" world".utf8), mode: .append)
+        #expect(String(decoding: try FileOperations.readFile(ResolvedPath(file)), as: UTF8.self) == "héllo world")
+        try FileOperations.writeFile(ResolvedPath(file), [1, 2, 3])
+        #expect(try FileOperations.readFile(ResolvedPath(file)) == [1, 2, 3])
         #expect(
-            code { () throws(FileSystemError) in try FileOperations.writeFile(file, [4], mode: .exclusive) }?.code
+            code { () throws(FileSystemError) in try FileOperations.writeFile(ResolvedPath(file), [4], mode: .exclusive)
+            }?.code
                 == "EEXIST")
         #expect(
-            code { () throws(FileSystemError) in _ = try FileOperations.readFile(root + "/none") }! == (
+            code { () throws(FileSystemError) in _ = try FileOperations.readFile(ResolvedPath(root + "/none")) }! == (
                 "ENOENT", "open", root + "/none"
             ))
-        #expect(code { () throws(FileSystemError) in _ = try FileOperations.readFile(root) }?.code == "EISDIR")
         #expect(
-            code { () throws(FileSystemError) in try FileOperations.writeFile(file + "/x", [1]) }?.code == "ENOTDIR")
+            code { () throws(FileSystemError) in _ = try FileOperations.readFile(ResolvedPath(root)) }?.code == "EISDIR"
+        )
+        #expect(
+            code { () throws(FileSystemError) in try FileOperations.writeFile(ResolvedPath(file + "/x"), [1]) }?.code
+                == "ENOTDIR")
     }
 
     @Test func readsFilesWithoutAKnownSize() throws {
         // /proc files report size 0; the loop reads until EOF.
-        let bytes = try FileOperations.readFile("/proc/self/status")
+        let bytes = try FileOperations.readFile(ResolvedPath("/proc/self/status"))
         #expect(String(decoding: bytes, as: UTF8.self).contains("Name:"))
     }
 
@@ -59,97 +64,129 @@ import Testing
 
     @Test func mkdirRecursiveAndReaddirWithTypes() throws {
         let deep = root + "/x/y/z"
-        #expect(try FileOperations.mkdir(deep, recursive: true) == root + "/x")
-        #expect(try FileOperations.mkdir(deep, recursive: true) == nil)
-        #expect(code { () throws(FileSystemError) in try FileOperations.mkdir(deep) }?.code == "EEXIST")
-        #expect(code { () throws(FileSystemError) in try FileOperations.mkdir(root + "/q/r") }?.code == "ENOENT")
-        try FileOperations.writeFile(root + "/x/f", [0])
-        try FileOperations.symlink(target: "f", at: root + "/x/l")
-        let entries = try FileOperations.readdir(root + "/x")
+        #expect(try FileOperations.mkdir(ResolvedPath(deep), recursive: true) == root + "/x")
+        #expect(try FileOperations.mkdir(ResolvedPath(deep), recursive: true) == nil)
+        #expect(code { () throws(FileSystemError) in try FileOperations.mkdir(ResolvedPath(deep)) }?.code == "EEXIST")
+        #expect(
+            code { () throws(FileSystemError) in try FileOperations.mkdir(ResolvedPath(root + "/q/r")) }?.code
+                == "ENOENT")
+        try FileOperations.writeFile(ResolvedPath(root + "/x/f"), [0])
+        try FileOperations.symlink(target: "f", at: ResolvedPath(root + "/x/l", followingFinalLink: false))
+        let entries = try FileOperations.readdir(ResolvedPath(root + "/x"))
         #expect(
             entries == [
                 DirectoryEntry(name: "f", type: .file), DirectoryEntry(name: "l", type: .symlink),
                 DirectoryEntry(name: "y", type: .directory),
             ])
         #expect(
-            code { () throws(FileSystemError) in _ = try FileOperations.readdir(root + "/x/f") }! == (
+            code { () throws(FileSystemError) in _ = try FileOperations.readdir(ResolvedPath(root + "/x/f")) }! == (
                 "ENOTDIR", "scandir", root + "/x/f"
             ))
         #expect(
-            code { () throws(FileSystemError) in try FileOperations.mkdir(root + "/x/f/g", recursive: true) }?.code
+            code { () throws(FileSystemError) in
+                try FileOperations.mkdir(ResolvedPath(root + "/x/f/g"), recursive: true)
+            }?.code
                 == "ENOTDIR")
     }
 
     @Test func statLstatAndLinks() throws {
-        try FileOperations.writeFile(root + "/f", Array(repeating: 7, count: 1000))
-        try FileOperations.symlink(target: root + "/f", at: root + "/l")
-        let stats = try FileOperations.stat(root + "/l")
+        try FileOperations.writeFile(ResolvedPath(root + "/f"), Array(repeating: 7, count: 1000))
+        try FileOperations.symlink(target: root + "/f", at: ResolvedPath(root + "/l", followingFinalLink: false))
+        let stats = try FileOperations.stat(ResolvedPath(root + "/l"))
         #expect(stats.type == .file && stats.size == 1000 && stats.mode & 0o777 != 0)
         #expect(abs(stats.mtimeMs - Date().timeIntervalSince1970 * 1000) < 60_000)
-        #expect(try FileOperations.lstat(root + "/l").type == .symlink)
-        #expect(try FileOperations.readlink(root + "/l") == root + "/f")
-        #expect(try FileOperations.realpath(root + "/l") == (try FileOperations.realpath(root)) + "/f")
-        #expect(code { () throws(FileSystemError) in _ = try FileOperations.readlink(root + "/f") }?.code == "EINVAL")
+        #expect(try FileOperations.lstat(ResolvedPath(root + "/l", followingFinalLink: false)).type == .symlink)
+        #expect(try FileOperations.readlink(ResolvedPath(root + "/l", followingFinalLink: false)) == root + "/f")
         #expect(
-            code { () throws(FileSystemError) in try FileOperations.symlink(target: "x", at: root + "/l") }?.code
+            try FileOperations.realpath(ResolvedPath(root + "/l")) == (try FileOperations.realpath(ResolvedPath(root)))
+                + "/f")
+        #expect(
+            code { () throws(FileSystemError) in
+                _ = try FileOperations.readlink(ResolvedPath(root + "/f", followingFinalLink: false))
+            }?.code == "EINVAL")
+        #expect(
+            code { () throws(FileSystemError) in
+                try FileOperations.symlink(target: "x", at: ResolvedPath(root + "/l", followingFinalLink: false))
+            }?.code
                 == "EEXIST")
-        try FileOperations.symlink(target: "nowhere", at: root + "/dangling")
+        try FileOperations.symlink(target: "nowhere", at: ResolvedPath(root + "/dangling", followingFinalLink: false))
         #expect(
-            code { () throws(FileSystemError) in _ = try FileOperations.stat(root + "/dangling") }! == (
-                "ENOENT", "stat", root + "/dangling"
-            ))
+            code { () throws(FileSystemError) in _ = try FileOperations.stat(ResolvedPath(root + "/dangling")) }! == (
+                "ENOENT", "stat", root + "/nowhere"
+            ), "the core reports the path it used: the link's missing target")
         #expect(
-            code { () throws(FileSystemError) in _ = try FileOperations.realpath(root + "/dangling") }?.code == "ENOENT"
+            code { () throws(FileSystemError) in _ = try FileOperations.realpath(ResolvedPath(root + "/dangling")) }?
+                .code == "ENOENT"
         )
-        try FileOperations.symlink(target: "loop", at: root + "/loop")
-        #expect(code { () throws(FileSystemError) in _ = try FileOperations.stat(root + "/loop") }?.code == "ELOOP")
+        try FileOperations.symlink(target: "loop", at: ResolvedPath(root + "/loop", followingFinalLink: false))
+        #expect(
+            code { () throws(FileSystemError) in _ = try FileOperations.stat(ResolvedPath(root + "/loop")) }?.code
+                == "ELOOP")
     }
 
     @Test func removeRenameCopyAccess() throws {
-        try FileOperations.mkdir(root + "/d/e", recursive: true)
-        try FileOperations.writeFile(root + "/d/e/f", [1, 2])
-        #expect(code { () throws(FileSystemError) in try FileOperations.rmdir(root + "/d") }?.code == "ENOTEMPTY")
-        #expect(code { () throws(FileSystemError) in try FileOperations.rm(root + "/d") }?.code == "EISDIR")
-        #expect(code { () throws(FileSystemError) in try FileOperations.unlink(root + "/d") }?.code == "EISDIR")
-        try FileOperations.copyFile(root + "/d/e/f", root + "/copy")
-        #expect(try FileOperations.readFile(root + "/copy") == [1, 2])
+        try FileOperations.mkdir(ResolvedPath(root + "/d/e"), recursive: true)
+        try FileOperations.writeFile(ResolvedPath(root + "/d/e/f"), [1, 2])
+        #expect(
+            code { () throws(FileSystemError) in try FileOperations.rmdir(ResolvedPath(root + "/d")) }?.code
+                == "ENOTEMPTY")
+        #expect(
+            code { () throws(FileSystemError) in try FileOperations.rm(ResolvedPath(root + "/d")) }?.code == "EISDIR")
+        #expect(
+            code { () throws(FileSystemError) in try FileOperations.unlink(ResolvedPath(root + "/d")) }?.code
+                == "EISDIR")
+        try FileOperations.copyFile(ResolvedPath(root + "/d/e/f"), ResolvedPath(root + "/copy"))
+        #expect(try FileOperations.readFile(ResolvedPath(root + "/copy")) == [1, 2])
         #expect(
             code { () throws(FileSystemError) in
-                try FileOperations.copyFile(root + "/d/e/f", root + "/copy", exclusive: true)
+                try FileOperations.copyFile(
+                    ResolvedPath(root + "/d/e/f"), ResolvedPath(root + "/copy"), exclusive: true)
             }?.code == "EEXIST")
         #expect(
-            code { () throws(FileSystemError) in try FileOperations.copyFile(root + "/nope", root + "/c2") }! == (
+            code { () throws(FileSystemError) in
+                try FileOperations.copyFile(ResolvedPath(root + "/nope"), ResolvedPath(root + "/c2"))
+            }! == (
                 "ENOENT", "copyfile", root + "/nope"
             ))
-        try FileOperations.rename(root + "/copy", root + "/moved")
-        #expect(code { () throws(FileSystemError) in try FileOperations.access(root + "/copy") }?.code == "ENOENT")
-        try FileOperations.access(root + "/moved", mode: R_OK | W_OK)
-        try FileOperations.chmod(root + "/moved", mode: 0o400)
+        try FileOperations.rename(ResolvedPath(root + "/copy"), ResolvedPath(root + "/moved"))
+        #expect(
+            code { () throws(FileSystemError) in try FileOperations.access(ResolvedPath(root + "/copy")) }?.code
+                == "ENOENT")
+        try FileOperations.access(ResolvedPath(root + "/moved"), mode: R_OK | W_OK)
+        try FileOperations.chmod(ResolvedPath(root + "/moved"), mode: 0o400)
         if getuid() != 0 {
             #expect(
-                code { () throws(FileSystemError) in try FileOperations.access(root + "/moved", mode: W_OK) }?.code
+                code { () throws(FileSystemError) in
+                    try FileOperations.access(ResolvedPath(root + "/moved"), mode: W_OK)
+                }?.code
                     == "EACCES")
             #expect(
-                code { () throws(FileSystemError) in try FileOperations.writeFile(root + "/moved", [1]) }?.code
+                code { () throws(FileSystemError) in try FileOperations.writeFile(ResolvedPath(root + "/moved"), [1]) }?
+                    .code
                     == "EACCES")
         }
-        #expect(try FileOperations.stat(root + "/moved").mode & 0o777 == 0o400)
+        #expect(try FileOperations.stat(ResolvedPath(root + "/moved")).mode & 0o777 == 0o400)
         #expect(
-            code { () throws(FileSystemError) in try FileOperations.rename(root + "/none", root + "/x") }?.code
+            code { () throws(FileSystemError) in
+                try FileOperations.rename(ResolvedPath(root + "/none"), ResolvedPath(root + "/x"))
+            }?.code
                 == "ENOENT")
-        try FileOperations.rm(root + "/d", recursive: true)
-        #expect(code { () throws(FileSystemError) in try FileOperations.access(root + "/d") }?.code == "ENOENT")
-        try FileOperations.rm(root + "/d", force: true)
-        #expect(code { () throws(FileSystemError) in try FileOperations.rm(root + "/d") }?.code == "ENOENT")
-        try FileOperations.writeFile(root + "/t", [1, 2, 3, 4])
-        try FileOperations.truncate(root + "/t", length: 2)
-        #expect(try FileOperations.readFile(root + "/t") == [1, 2])
+        try FileOperations.rm(ResolvedPath(root + "/d"), recursive: true)
+        #expect(
+            code { () throws(FileSystemError) in try FileOperations.access(ResolvedPath(root + "/d")) }?.code
+                == "ENOENT")
+        try FileOperations.rm(ResolvedPath(root + "/d"), force: true)
+        #expect(
+            code { () throws(FileSystemError) in try FileOperations.rm(ResolvedPath(root + "/d")) }?.code == "ENOENT")
+        try FileOperations.writeFile(ResolvedPath(root + "/t"), [1, 2, 3, 4])
+        try FileOperations.truncate(ResolvedPath(root + "/t"), length: 2)
+        #expect(try FileOperations.readFile(ResolvedPath(root + "/t")) == [1, 2])
     }
 
     @Test func handlesReadWriteAtPositionsAndClose() throws {
         let handles = FileHandles(limit: 2)
         let file = root + "/h"
-        let w = try handles.open(file, flags: "w+")
+        let w = try handles.open(ResolvedPath(file), flags: "w+")
         #expect(try handles.write(w, Array("abcdef".utf8)) == 6)
         #expect(try handles.read(w, length: 3, position: 1) == Array("bcd".utf8))
         try handles.write(w, Array("XY".utf8), position: 0)
@@ -157,20 +194,28 @@ import Testing
         #expect(try handles.read(w, length: 10) == [])
         #expect(try handles.stat(w).size == 6)
         try handles.truncate(w, length: 1)
-        let r = try handles.open(file, flags: "r")
+        let r = try handles.open(ResolvedPath(file), flags: "r")
         #expect(try handles.read(r, length: 10) == Array("X".utf8))
-        #expect(code { () throws(FileSystemError) in _ = try handles.open(file, flags: "r") }?.code == "EMFILE")
+        #expect(
+            code { () throws(FileSystemError) in _ = try handles.open(ResolvedPath(file), flags: "r") }?.code
+                == "EMFILE")
         #expect(code { () throws(FileSystemError) in _ = try handles.write(r, [1]) }?.code == "EBADF")
         try handles.close(r)
         try handles.close(w)
         #expect(code { () throws(FileSystemError) in try handles.close(w) }?.code == "EBADF")
-        #expect(code { () throws(FileSystemError) in _ = try handles.open(file, flags: "wx") }?.code == "EEXIST")
-        #expect(code { () throws(FileSystemError) in _ = try handles.open(root, flags: "w") }?.code == "EISDIR")
-        #expect(code { () throws(FileSystemError) in _ = try handles.open(file, flags: "q") }?.code == "EINVAL")
-        let a = try handles.open(file, flags: "a")
+        #expect(
+            code { () throws(FileSystemError) in _ = try handles.open(ResolvedPath(file), flags: "wx") }?.code
+                == "EEXIST")
+        #expect(
+            code { () throws(FileSystemError) in _ = try handles.open(ResolvedPath(root), flags: "w") }?.code
+                == "EISDIR")
+        #expect(
+            code { () throws(FileSystemError) in _ = try handles.open(ResolvedPath(file), flags: "q") }?.code
+                == "EINVAL")
+        let a = try handles.open(ResolvedPath(file), flags: "a")
         try handles.write(a, Array("Z".utf8), position: 0)
         try handles.close(a)
-        #expect(try FileOperations.readFile(file) == Array("XZ".utf8))
+        #expect(try FileOperations.readFile(ResolvedPath(file)) == Array("XZ".utf8))
         #expect(handles.count == 0)
     }
 

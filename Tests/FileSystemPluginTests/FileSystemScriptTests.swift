@@ -221,7 +221,7 @@ import Testing
         let text = String(repeating: "é€", count: size / 4)
         #expect(
             result.lines == ["\(size) true", "\(size) true", "true \(text.utf8.count)", "\(size)"], "\(result.stderr)")
-        let bytes = try FileOperations.readFile(root + "/big.bin")
+        let bytes = try FileOperations.readFile(ResolvedPath(root + "/big.bin"))
         #expect(bytes.count == size && bytes[size - 1] == UInt8(((size - 1) * 7 + ((size - 1) >> 8)) & 255))
     }
 
@@ -264,7 +264,7 @@ import Testing
             })();
             """)
         #expect(result.lines == ["true true", "true", "5 true 300000 true", "100 true", "0"], "\(result.stderr)")
-        let written = try FileOperations.readFile(root + "/d.bin")
+        let written = try FileOperations.readFile(ResolvedPath(root + "/d.bin"))
         #expect(written.count == 300000 && written[299_999] == UInt8((299_999 * 13 + (299_999 >> 9)) & 255))
     }
 

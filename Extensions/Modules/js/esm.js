@@ -16,7 +16,6 @@ const {
 } = internal.primordials;
 const PromiseAll = FunctionPrototypeBind(Promise.all, Promise);
 const encodeURIPrimordial = encodeURI;
-const decodeURIComponentPrimordial = decodeURIComponent;
 
 // MARK: - Scanner
 
@@ -99,16 +98,6 @@ function fileURL(path) {
   return "file://" + StringPrototypeReplace(encodeURIPrimordial(path), /[?#]/g, (c) => c === "?" ? "%3F" : "%23");
 }
 
-function fileURLToPath(url) {
-  const parsed = new internal.URL(url);
-  if (parsed.protocol !== "file:") {
-    const error = new TypeError(`The URL must be of scheme file: ${url}`);
-    error.code = "ERR_INVALID_URL_SCHEME";
-    throw error;
-  }
-  return decodeURIComponentPrimordial(parsed.pathname);
-}
-internal.fileURLToPath = fileURLToPath;
 
 function codedError(Type, message, code) {
   const error = new Type(message);
@@ -128,7 +117,7 @@ const realPaths = new SafeMap();
 /// Resolves `specifier` imported by `importer` (a file path; `where` names the import's position):
 /// `{path}` or `{exports, builtin}`.
 function resolve(specifier, importer, where) {
-  if (StringPrototypeStartsWith(specifier, "file:")) specifier = fileURLToPath(specifier);
+  if (StringPrototypeStartsWith(specifier, "file:")) specifier = internal.fileURLToPath(specifier);
   if (StringPrototypeStartsWith(specifier, "./") || StringPrototypeStartsWith(specifier, "../") ||
     StringPrototypeStartsWith(specifier, "/") || specifier === "." || specifier === "..") {
     const path = internal.normalizePath(StringPrototypeStartsWith(specifier, "/") ? specifier

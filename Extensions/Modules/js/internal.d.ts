@@ -68,5 +68,4 @@ interface JSBridgeInternal {
   // esm.js
   /** The ES module loader. */
   esm: Record<string, any>;
-  fileURLToPath(url: string): string;
 }

@@ -13,20 +13,8 @@ const URLSearchParams = internal.URLSearchParams;
 // MARK: - File URLs
 
 function fileURLToPath(input) {
-  let url = input;
-  if (typeof input === "string") url = new URL(input);
-  else if (!(input instanceof URL)) throw invalidArgType("path", ["string", "URL"], input);
-  if (url.protocol !== "file:") throw make(TypeError, "ERR_INVALID_URL_SCHEME", "The URL must be of scheme file");
-  if (url.hostname !== "") {
-    throw make(TypeError, "ERR_INVALID_FILE_URL_HOST", 'File URL host must be "localhost" or empty on linux');
-  }
-  const pathname = url.pathname;
-  for (let i = 0; i + 2 < pathname.length; i++) {
-    if (pathname[i] === "%" && pathname[i + 1] === "2" && (pathname[i + 2] === "f" || pathname[i + 2] === "F")) {
-      throw make(TypeError, "ERR_INVALID_FILE_URL_PATH", "File URL path must not include encoded / characters");
-    }
-  }
-  return decodeURIComponent(pathname);
+  if (typeof input !== "string" && !(input instanceof URL)) throw invalidArgType("path", ["string", "URL"], input);
+  return internal.fileURLToPath(input);
 }
 
 function pathToFileURL(path) {

@@ -28,6 +28,8 @@ interface JSBridgeInternal {
   // url.js
   URL: any;
   URLSearchParams: any;
+  /** The path a file: URL names, as Node's url.fileURLToPath on Linux (ERR_INVALID_FILE_URL_HOST/_PATH). */
+  fileURLToPath(url: string | object): string;
 
   // structured-clone.js
   structuredClone(value: unknown, options?: { transfer?: unknown[] }): any;

@@ -8,7 +8,7 @@ const {
   MethodReplace, MethodReplaceAll, MethodSlice, MethodSome, MethodSort, MethodSplit, MethodStartsWith,
   MethodToLowerCase, MethodToUpperCase, MethodToWellFormed, NumberPrototypeToString, ObjectAssign, ObjectHasOwn,
   ReflectApply, ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, RegExpPrototypeTest, SafeMap, SafeWeakMap,
-  StringFromCharCode,
+  StringFromCharCode, RegExpPrototypeExec, TypeError, decodeURIComponent,
 } = internal.primordials;
 const FAILURE = null;
 const specialSchemes = { ftp: 21, file: null, http: 80, https: 443, ws: 80, wss: 443 };
@@ -935,7 +935,29 @@ class URL {
   }
 }
 
+/// The path a `file:` URL (or its text) names, as Node's url.fileURLToPath on Linux: the one rule for
+/// node:url, node:fs and the module loaders. A host other than localhost and an encoded `/` are refused.
+function fileURLToPath(input) {
+  const url = typeof input === 'string' ? new URL(input) : input;
+  if (url.protocol !== 'file:') throw codedTypeError('ERR_INVALID_URL_SCHEME', 'The URL must be of scheme file');
+  if (url.hostname !== '') {
+    throw codedTypeError('ERR_INVALID_FILE_URL_HOST', 'File URL host must be "localhost" or empty on linux');
+  }
+  const pathname = url.pathname;
+  if (RegExpPrototypeExec(/%2f/i, pathname) !== null) {
+    throw codedTypeError('ERR_INVALID_FILE_URL_PATH', 'File URL path must not include encoded / characters');
+  }
+  return decodeURIComponent(pathname);
+}
+
+function codedTypeError(code, message) {
+  const error = new TypeError(message);
+  error.code = code;
+  return error;
+}
+
 internal.URL = URL;
 internal.URLSearchParams = URLSearchParams;
+internal.fileURLToPath = fileURLToPath;
 internal.defineGlobal('URL', URL);
 internal.defineGlobal('URLSearchParams', URLSearchParams);

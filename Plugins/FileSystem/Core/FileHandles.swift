@@ -1,3 +1,4 @@
+import FileAccess
 import JSBridgeBase
 
 #if canImport(Glibc)
@@ -41,18 +42,18 @@ public final class FileHandles: Sendable {
     }
 
     /// Opens `path` with Node's `flags`; returns the handle number. `EMFILE` past ``limit``.
-    public func open(_ path: String, flags: String, mode: Int = 0o666) throws(FileSystemError) -> Int {
+    public func open(_ path: ResolvedPath, flags: String, mode: Int = 0o666) throws(FileSystemError) -> Int {
         guard let (openFlags, append) = Self.openFlags(flags) else {
-            throw FileSystemError(errno: EINVAL, syscall: "open", path: path)
+            throw FileSystemError(errno: EINVAL, syscall: "open", path: path.path)
         }
-        if entries.count >= limit { throw FileSystemError(errno: EMFILE, syscall: "open", path: path) }
-        let fd = try FileOperations.openFile(path, flags: openFlags, mode: mode)
+        if entries.count >= limit { throw FileSystemError(errno: EMFILE, syscall: "open", path: path.path) }
+        let fd = try FileOperations.open(path, openFlags, mode: mode)
         var info = Glibc.stat()
         if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, openFlags & O_ACCMODE != O_RDONLY {
             Glibc.close(fd)
-            throw FileSystemError(errno: EISDIR, syscall: "open", path: path)
+            throw FileSystemError(errno: EISDIR, syscall: "open", path: path.path)
         }
-        return entries.insert(Entry(fd: fd, path: path, position: 0, append: append))
+        return entries.insert(Entry(fd: fd, path: path.path, position: 0, append: append))
     }
 
     /// Reads up to `length` bytes at `position` (nil: the handle's position, which then advances); fewer at

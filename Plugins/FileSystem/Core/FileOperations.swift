@@ -1,3 +1,4 @@
+import FileAccess
 import JSBridgeBase
 
 #if canImport(Glibc)
@@ -6,29 +7,33 @@ import JSBridgeBase
     import Darwin
 #endif
 
-/// File-system operations over POSIX calls, throwing ``FileSystemError`` with Node's codes. Paths are used as
-/// given: callers pass paths already checked against the script's capabilities.
+/// File-system operations over POSIX calls, throwing ``FileSystemError`` with Node's codes. Paths come resolved
+/// and checked against the script's capabilities (``ResolvedPath``), and are opened without following any link
+/// (``ResolvedPath/open(_:mode:)``): what a call touches is what was checked, even if the script swaps a
+/// directory for a link in between.
 public enum FileOperations {
+    /// The largest file read whole: Node's limit (2 GiB − 1), below JavaScriptCore's for a buffer or a string.
+    public static let maxFileBytes = Int(Int32.max)
+
     /// The bytes of the file at `path`.
-    public static func readFile(_ path: String) throws(FileSystemError) -> [UInt8] {
-        let fd = try openFile(path, flags: O_RDONLY)
+    public static func readFile(_ path: ResolvedPath) throws(FileSystemError) -> [UInt8] {
+        let fd = try open(path, O_RDONLY)
         defer { close(fd) }
-        var info = Glibc.stat()
-        guard fstat(fd, &info) == 0 else { throw FileSystemError(errno: errno, syscall: "fstat", path: path) }
-        if info.st_mode & S_IFMT == S_IFDIR { throw FileSystemError(errno: EISDIR, syscall: "read", path: path) }
+        let size = try regularSize(fd, path)
         // Regular files are read in one allocation of their size; others (/proc, pipes) until EOF.
-        var capacity = max(Int(info.st_size), 0)
-        var bytes = [UInt8](repeating: 0, count: capacity == 0 ? 65536 : capacity)
+        var bytes = [UInt8](repeating: 0, count: size == 0 ? 65536 : size)
         var count = 0
         while true {
             if count == bytes.count {
-                capacity = bytes.count * 2
-                bytes.append(contentsOf: repeatElement(0, count: capacity - bytes.count))
+                guard bytes.count < maxFileBytes else {
+                    throw FileSystemError.tooLarge(size: count + 1, path: path.path)
+                }
+                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, maxFileBytes - bytes.count)))
             }
             let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw FileSystemError(errno: errno, syscall: "read", path: path)
+                throw FileSystemError(errno: errno, syscall: "read", path: path.path)
             }
             if n == 0 { break }
             count += n
@@ -39,14 +44,11 @@ public enum FileOperations {
 
     /// The bytes of the file at `path`, read straight into one buffer of the file's size when it is a regular
     /// file (the buffer then crosses to JavaScript as it is).
-    public static func readFileBytes(_ path: String) throws(FileSystemError) -> Bytes {
-        let fd = try openFile(path, flags: O_RDONLY)
+    public static func readFileBytes(_ path: ResolvedPath) throws(FileSystemError) -> Bytes {
+        let fd = try open(path, O_RDONLY)
         defer { close(fd) }
-        var info = Glibc.stat()
-        guard fstat(fd, &info) == 0 else { throw FileSystemError(errno: errno, syscall: "fstat", path: path) }
-        if info.st_mode & S_IFMT == S_IFDIR { throw FileSystemError(errno: EISDIR, syscall: "read", path: path) }
-        let size = Int(info.st_size)
-        guard info.st_mode & S_IFMT == S_IFREG, size > 0 else { return Bytes(try readFile(path)) }
+        let size = try regularSize(fd, path)
+        guard size > 0 else { return Bytes(try readFile(path)) }
         var failure: FileSystemError?
         let bytes = Bytes(capacity: size) { buffer in
             var count = 0
@@ -54,7 +56,7 @@ public enum FileOperations {
                 let n = read(fd, buffer.baseAddress! + count, size - count)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    failure = FileSystemError(errno: errno, syscall: "read", path: path)
+                    failure = FileSystemError(errno: errno, syscall: "read", path: path.path)
                     break
                 }
                 if n == 0 { break }
@@ -69,6 +71,18 @@ public enum FileOperations {
         return bytes
     }
 
+    /// The size of the open file `fd` when it is a regular file (0 for others, read to their end); `EISDIR`
+    /// for a directory, `ERR_FS_FILE_TOO_LARGE` past ``maxFileBytes``.
+    private static func regularSize(_ fd: Int32, _ path: ResolvedPath) throws(FileSystemError) -> Int {
+        var info = Glibc.stat()
+        guard fstat(fd, &info) == 0 else { throw FileSystemError(errno: errno, syscall: "fstat", path: path.path) }
+        if info.st_mode & S_IFMT == S_IFDIR { throw FileSystemError(errno: EISDIR, syscall: "read", path: path.path) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return 0 }
+        let size = Int(info.st_size)
+        guard size <= maxFileBytes else { throw FileSystemError.tooLarge(size: size, path: path.path) }
+        return max(size, 0)
+    }
+
     /// How `writeFile` opens its file (Node's `flag`: `w`, `a`, `wx`, `ax`).
     public enum WriteMode: Sendable {
         case truncate, append, exclusive, appendExclusive
@@ -76,7 +90,8 @@ public enum FileOperations {
 
     /// Writes `bytes` to `path`, created with `mode` (before the umask) when it does not exist.
     public static func writeFile(
-        _ path: String, _ bytes: some Collection<UInt8>, mode writeMode: WriteMode = .truncate, permissions: Int = 0o666
+        _ path: ResolvedPath, _ bytes: some Collection<UInt8>, mode writeMode: WriteMode = .truncate,
+        permissions: Int = 0o666
     ) throws(FileSystemError) {
         var flags = O_WRONLY | O_CREAT
         switch writeMode {
@@ -85,25 +100,34 @@ public enum FileOperations {
         case .exclusive: flags |= O_TRUNC | O_EXCL
         case .appendExclusive: flags |= O_APPEND | O_EXCL
         }
-        let fd = try openFile(path, flags: flags, mode: permissions)
+        let fd = try open(path, flags, mode: permissions)
         var failure: FileSystemError?
         let contiguous: Void? = bytes.withContiguousStorageIfAvailable { buffer in
-            failure = writeAll(fd, UnsafeRawBufferPointer(buffer), path: path)
+            failure = writeAll(fd, UnsafeRawBufferPointer(buffer), path: path.path)
         }
         if contiguous == nil {
             let copy = Array(bytes)
-            copy.withUnsafeBytes { failure = writeAll(fd, $0, path: path) }
+            copy.withUnsafeBytes { failure = writeAll(fd, $0, path: path.path) }
         }
         let closed = close(fd)
         if let failure { throw failure }
-        if closed != 0 { throw FileSystemError(errno: errno, syscall: "close", path: path) }
+        if closed != 0 { throw FileSystemError(errno: errno, syscall: "close", path: path.path) }
     }
 
     /// The entries of directory `path` (without `.` and `..`), sorted by name as Node's libuv does not:
     /// sorting makes scripts' output stable.
-    public static func readdir(_ path: String) throws(FileSystemError) -> [DirectoryEntry] {
-        guard let dir = opendir(path) else { throw FileSystemError(errno: errno, syscall: "scandir", path: path) }
+    public static func readdir(_ path: ResolvedPath) throws(FileSystemError) -> [DirectoryEntry] {
+        let fd = try open(path, O_RDONLY | O_DIRECTORY, syscall: "scandir")
+        guard let dir = fdopendir(fd) else {
+            close(fd)
+            throw FileSystemError(errno: errno, syscall: "scandir", path: path.path)
+        }
         defer { closedir(dir) }
+        return entries(of: dir)
+    }
+
+    /// The entries of the open directory `dir`, sorted by name.
+    private static func entries(of dir: OpaquePointer) -> [DirectoryEntry] {
         var entries: [DirectoryEntry] = []
         while let entry = Glibc.readdir(dir) {
             let name = withUnsafePointer(to: entry.pointee.d_name) {
@@ -111,180 +135,257 @@ public enum FileOperations {
             }
             if name == "." || name == ".." { continue }
             var type = EntryType(direntType: entry.pointee.d_type)
-            if type == .unknown, let info = try? lstat(path + "/" + name) { type = info.type }
+            var info = Glibc.stat()
+            if type == .unknown, fstatat(dirfd(dir), name, &info, AT_SYMLINK_NOFOLLOW) == 0 {
+                type = EntryType(mode: info.st_mode)
+            }
             entries.append(DirectoryEntry(name: name, type: type))
         }
         entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         return entries
     }
 
-    /// `stat` (symlinks followed).
-    public static func stat(_ path: String) throws(FileSystemError) -> FileStats {
+    /// `stat` (symlinks followed: the check resolved them).
+    public static func stat(_ path: ResolvedPath) throws(FileSystemError) -> FileStats {
+        let fd = try open(path, O_PATH, syscall: "stat")
+        defer { close(fd) }
         var info = Glibc.stat()
-        guard systemStat(path, &info) == 0 else { throw FileSystemError(errno: errno, syscall: "stat", path: path) }
+        guard fstat(fd, &info) == 0 else { throw FileSystemError(errno: errno, syscall: "stat", path: path.path) }
         return FileStats(info)
     }
 
     /// `lstat` (a symlink itself).
-    public static func lstat(_ path: String) throws(FileSystemError) -> FileStats {
+    public static func lstat(_ path: ResolvedPath) throws(FileSystemError) -> FileStats {
         var info = Glibc.stat()
-        guard Glibc.lstat(path, &info) == 0 else { throw FileSystemError(errno: errno, syscall: "lstat", path: path) }
+        try entryCall(path, "lstat") { fstatat($0, $1, &info, AT_SYMLINK_NOFOLLOW) }
         return FileStats(info)
     }
 
     /// Creates directory `path`; with `recursive`, its missing parents too, and an existing directory is no
     /// error. Returns the first directory created (nil when none was), as Node's `mkdir` does.
     @discardableResult
-    public static func mkdir(_ path: String, recursive: Bool = false, mode: Int = 0o777) throws(FileSystemError)
-        -> String?
+    public static func mkdir(_ path: ResolvedPath, recursive: Bool = false, mode: Int = 0o777)
+        throws(FileSystemError) -> String?
     {
-        if Glibc.mkdir(path, mode_t(mode)) == 0 { return path }
-        let failure = errno
-        guard recursive else { throw FileSystemError(errno: failure, syscall: "mkdir", path: path) }
-        if failure == EEXIST {
+        let failure: FileSystemError
+        do throws(FileSystemError) {
+            try entryCall(path, "mkdir") { mkdirat($0, $1, mode_t(mode)) }
+            return path.path
+        } catch {
+            failure = error
+        }
+        guard recursive else { throw failure }
+        if failure.errno == EEXIST {
             if (try? stat(path))?.type == .directory { return nil }
-            throw FileSystemError(errno: EEXIST, syscall: "mkdir", path: path)
+            throw failure
         }
-        guard failure == ENOENT else { throw FileSystemError(errno: failure, syscall: "mkdir", path: path) }
-        let parent = parentDirectory(of: path)
-        guard parent != path else { throw FileSystemError(errno: failure, syscall: "mkdir", path: path) }
-        let first = try mkdir(parent, recursive: true, mode: mode)
-        if Glibc.mkdir(path, mode_t(mode)) != 0, errno != EEXIST {
-            throw FileSystemError(errno: errno, syscall: "mkdir", path: path)
-        }
-        return first ?? path
+        guard failure.errno == ENOENT, path.parent != path else { throw failure }
+        let first = try mkdir(path.parent, recursive: true, mode: mode)
+        do throws(FileSystemError) {
+            try entryCall(path, "mkdir") { mkdirat($0, $1, mode_t(mode)) }
+        } catch  where error.errno == EEXIST {}
+        return first ?? path.path
     }
 
-    /// Removes `path`: a file or link; a directory only with `recursive` (its contents first). With `force`,
-    /// a missing path is no error.
-    public static func rm(_ path: String, recursive: Bool = false, force: Bool = false) throws(FileSystemError) {
+    /// Removes `path`: a file or link; a directory only with `recursive` (its contents first, each entry
+    /// removed through its directory's descriptor, never by following a link). With `force`, a missing path is
+    /// no error.
+    public static func rm(_ path: ResolvedPath, recursive: Bool = false, force: Bool = false) throws(FileSystemError) {
         let info: FileStats
         do throws(FileSystemError) {
             info = try lstat(path)
         } catch {
             if force, error.errno == ENOENT { return }
-            throw FileSystemError(errno: error.errno, syscall: "rm", path: path)
+            throw FileSystemError(errno: error.errno, syscall: "rm", path: path.path)
         }
         if info.type == .directory {
-            guard recursive else { throw FileSystemError(errno: EISDIR, syscall: "rm", path: path) }
-            for entry in try readdir(path) { try rm(path + "/" + entry.name, recursive: true, force: force) }
-            guard Glibc.rmdir(path) == 0 else { throw FileSystemError(errno: errno, syscall: "rmdir", path: path) }
+            guard recursive else { throw FileSystemError(errno: EISDIR, syscall: "rm", path: path.path) }
+            let fd = try open(path, O_RDONLY | O_DIRECTORY, syscall: "rm")
+            try removeContents(fd, path: path.path)
+            try entryCall(path, "rmdir") { unlinkat($0, $1, AT_REMOVEDIR) }
         } else {
-            guard Glibc.unlink(path) == 0 else {
-                if force, errno == ENOENT { return }
-                throw FileSystemError(errno: errno, syscall: "unlink", path: path)
+            do throws(FileSystemError) {
+                try entryCall(path, "unlink") { unlinkat($0, $1, 0) }
+            } catch  where force && error.errno == ENOENT {}
+        }
+    }
+
+    /// Removes everything in the directory open at `fd` (closing it), depth first.
+    private static func removeContents(_ fd: Int32, path: String) throws(FileSystemError) {
+        guard let dir = fdopendir(fd) else {
+            close(fd)
+            throw FileSystemError(errno: errno, syscall: "rm", path: path)
+        }
+        defer { closedir(dir) }
+        for entry in entries(of: dir) {
+            let name = path + "/" + entry.name
+            if entry.type == .directory {
+                let child = openat(dirfd(dir), entry.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                guard child >= 0 else { throw FileSystemError(errno: errno, syscall: "rm", path: name) }
+                try removeContents(child, path: name)
+            }
+            guard unlinkat(dirfd(dir), entry.name, entry.type == .directory ? AT_REMOVEDIR : 0) == 0 else {
+                throw FileSystemError(errno: errno, syscall: entry.type == .directory ? "rmdir" : "unlink", path: name)
             }
         }
     }
 
     /// Removes the empty directory `path`.
-    public static func rmdir(_ path: String) throws(FileSystemError) {
-        guard Glibc.rmdir(path) == 0 else { throw FileSystemError(errno: errno, syscall: "rmdir", path: path) }
+    public static func rmdir(_ path: ResolvedPath) throws(FileSystemError) {
+        try entryCall(path, "rmdir") { unlinkat($0, $1, AT_REMOVEDIR) }
     }
 
     /// Removes the file or link `path`.
-    public static func unlink(_ path: String) throws(FileSystemError) {
-        guard Glibc.unlink(path) == 0 else { throw FileSystemError(errno: errno, syscall: "unlink", path: path) }
+    public static func unlink(_ path: ResolvedPath) throws(FileSystemError) {
+        try entryCall(path, "unlink") { unlinkat($0, $1, 0) }
     }
 
     /// Renames `from` to `to`, replacing a file at `to`.
-    public static func rename(_ from: String, _ to: String) throws(FileSystemError) {
-        guard Glibc.rename(from, to) == 0 else {
-            throw FileSystemError(errno: errno, syscall: "rename", path: from, dest: to)
+    public static func rename(_ from: ResolvedPath, _ to: ResolvedPath) throws(FileSystemError) {
+        let source = try parent(from, "rename", dest: to)
+        let target = try parent(to, "rename", dest: to, reportAs: from)
+        let failure = source.withEntry { fromDirectory, fromName in
+            target.withEntry { renameat(fromDirectory, fromName, $0, $1) == 0 ? 0 : errno }
+        }
+        guard failure == 0 else {
+            throw FileSystemError(errno: failure, syscall: "rename", path: from.path, dest: to.path)
         }
     }
 
     /// Copies the file `from` to `to` (its permission bits too); with `exclusive`, an existing `to` is
     /// `EEXIST`.
-    public static func copyFile(_ from: String, _ to: String, exclusive: Bool = false) throws(FileSystemError) {
-        let source = try openFile(from, flags: O_RDONLY, syscall: "copyfile", dest: to)
+    public static func copyFile(_ from: ResolvedPath, _ to: ResolvedPath, exclusive: Bool = false)
+        throws(FileSystemError)
+    {
+        let source = try open(from, O_RDONLY, syscall: "copyfile", dest: to)
         defer { close(source) }
         var info = Glibc.stat()
         guard fstat(source, &info) == 0 else {
-            throw FileSystemError(errno: errno, syscall: "copyfile", path: from, dest: to)
+            throw FileSystemError(errno: errno, syscall: "copyfile", path: from.path, dest: to.path)
         }
         if info.st_mode & S_IFMT == S_IFDIR {
-            throw FileSystemError(errno: EISDIR, syscall: "copyfile", path: from, dest: to)
+            throw FileSystemError(errno: EISDIR, syscall: "copyfile", path: from.path, dest: to.path)
         }
         let flags = O_WRONLY | O_CREAT | O_TRUNC | (exclusive ? O_EXCL : 0)
-        let target = try openFile(
-            to, flags: flags, mode: Int(info.st_mode & 0o7777), syscall: "copyfile", dest: to,
-            reportAs: from)
+        let target = try open(
+            to, flags, mode: Int(info.st_mode & 0o7777), syscall: "copyfile", dest: to, reportAs: from)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var failure: FileSystemError?
         while failure == nil {
             let n = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress!, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                failure = FileSystemError(errno: errno, syscall: "copyfile", path: from, dest: to)
+                failure = FileSystemError(errno: errno, syscall: "copyfile", path: from.path, dest: to.path)
                 break
             }
             if n == 0 { break }
-            buffer.withUnsafeBytes { failure = writeAll(target, UnsafeRawBufferPointer(rebasing: $0[0..<n]), path: to) }
+            buffer.withUnsafeBytes {
+                failure = writeAll(target, UnsafeRawBufferPointer(rebasing: $0[0..<n]), path: to.path)
+            }
         }
         if close(target) != 0, failure == nil {
-            failure = FileSystemError(errno: errno, syscall: "copyfile", path: from, dest: to)
+            failure = FileSystemError(errno: errno, syscall: "copyfile", path: from.path, dest: to.path)
         }
-        if let failure { throw FileSystemError(errno: failure.errno, syscall: "copyfile", path: from, dest: to) }
+        if let failure {
+            throw FileSystemError(errno: failure.errno, syscall: "copyfile", path: from.path, dest: to.path)
+        }
     }
 
     /// Checks that `path` exists (`mode` 0, `F_OK`) or is readable (4), writable (2), executable (1), or a
     /// combination; `EACCES` or `ENOENT` otherwise.
-    public static func access(_ path: String, mode: Int32 = F_OK) throws(FileSystemError) {
-        guard Glibc.access(path, mode) == 0 else { throw FileSystemError(errno: errno, syscall: "access", path: path) }
+    public static func access(_ path: ResolvedPath, mode: Int32 = F_OK) throws(FileSystemError) {
+        let fd = try open(path, O_PATH, syscall: "access")
+        defer { close(fd) }
+        guard mode == F_OK || faccessat(fd, "", mode, AT_EMPTY_PATH) == 0 else {
+            throw FileSystemError(errno: errno, syscall: "access", path: path.path)
+        }
     }
 
-    /// The canonical absolute path of `path` (every link followed).
-    public static func realpath(_ path: String) throws(FileSystemError) -> String {
-        guard let resolved = Glibc.realpath(path, nil) else {
-            throw FileSystemError(errno: errno, syscall: "realpath", path: path)
-        }
-        defer { free(resolved) }
-        return String(cString: resolved)
+    /// The canonical absolute path of `path`, which must exist: the resolved path itself (the check followed
+    /// every link).
+    public static func realpath(_ path: ResolvedPath) throws(FileSystemError) -> String {
+        close(try open(path, O_PATH, syscall: "realpath"))
+        return path.path
     }
 
     /// Creates a symlink at `path` whose target is `target` (stored as written).
-    public static func symlink(target: String, at path: String) throws(FileSystemError) {
-        guard Glibc.symlink(target, path) == 0 else {
-            throw FileSystemError(errno: errno, syscall: "symlink", path: target, dest: path)
+    public static func symlink(target: String, at path: ResolvedPath) throws(FileSystemError) {
+        var failure: Int32 = 0
+        do throws(FileAccessError) {
+            let directory = try path.openParent()
+            failure = directory.withEntry { symlinkat(target, $0, $1) == 0 ? 0 : errno }
+        } catch {
+            failure = error.errno
+        }
+        guard failure == 0 else {
+            throw FileSystemError(errno: failure, syscall: "symlink", path: target, dest: path.path)
         }
     }
 
     /// The target of symlink `path`, as stored.
-    public static func readlink(_ path: String) throws(FileSystemError) -> String {
+    public static func readlink(_ path: ResolvedPath) throws(FileSystemError) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = Glibc.readlink(path, &buffer, buffer.count - 1)
-        guard count >= 0 else { throw FileSystemError(errno: errno, syscall: "readlink", path: path) }
+        let count = try entryCall(path, "readlink") { readlinkat($0, $1, &buffer, buffer.count - 1) }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Sets the permission bits of `path`.
-    public static func chmod(_ path: String, mode: Int) throws(FileSystemError) {
-        guard Glibc.chmod(path, mode_t(mode)) == 0 else {
-            throw FileSystemError(errno: errno, syscall: "chmod", path: path)
+    public static func chmod(_ path: ResolvedPath, mode: Int) throws(FileSystemError) {
+        let fd = try open(path, O_PATH, syscall: "chmod")
+        defer { close(fd) }
+        // `fchmod` refuses an `O_PATH` descriptor; its /proc name reaches exactly the object opened.
+        guard Glibc.chmod("/proc/self/fd/\(fd)", mode_t(mode)) == 0 else {
+            throw FileSystemError(errno: errno, syscall: "chmod", path: path.path)
         }
     }
 
     /// Truncates (or extends with zeros) the file `path` to `length` bytes.
-    public static func truncate(_ path: String, length: Int = 0) throws(FileSystemError) {
-        guard Glibc.truncate(path, off_t(length)) == 0 else {
-            throw FileSystemError(errno: errno, syscall: "open", path: path)
+    public static func truncate(_ path: ResolvedPath, length: Int = 0) throws(FileSystemError) {
+        let fd = try open(path, O_WRONLY)
+        defer { close(fd) }
+        guard ftruncate(fd, off_t(length)) == 0 else {
+            throw FileSystemError(errno: errno, syscall: "open", path: path.path)
         }
     }
 
     // MARK: Helpers
 
-    /// `open(2)` with `O_CLOEXEC`, retried on `EINTR`.
-    static func openFile(
-        _ path: String, flags: Int32, mode: Int = 0o666, syscall: String = "open", dest: String? = nil,
-        reportAs: String? = nil
+    /// Opens `path` following no link (``ResolvedPath/open(_:mode:)``), reporting a failure as `syscall`.
+    static func open(
+        _ path: ResolvedPath, _ flags: Int32, mode: Int = 0o666, syscall: String = "open", dest: ResolvedPath? = nil,
+        reportAs: ResolvedPath? = nil
     ) throws(FileSystemError) -> Int32 {
-        while true {
-            let fd = Glibc.open(path, flags | O_CLOEXEC, mode_t(mode))
-            if fd >= 0 { return fd }
-            if errno == EINTR { continue }
-            throw FileSystemError(errno: errno, syscall: syscall, path: reportAs ?? path, dest: dest)
+        do throws(FileAccessError) {
+            return try path.open(flags, mode: mode_t(mode))
+        } catch {
+            throw FileSystemError(errno: error.errno, syscall: syscall, path: (reportAs ?? path).path, dest: dest?.path)
         }
+    }
+
+    /// The directory of `path`, opened following no link, for a call on the entry itself.
+    private static func parent(
+        _ path: ResolvedPath, _ syscall: String, dest: ResolvedPath? = nil, reportAs: ResolvedPath? = nil
+    ) throws(FileSystemError) -> ParentDirectory {
+        do throws(FileAccessError) {
+            return try path.openParent()
+        } catch {
+            throw FileSystemError(errno: error.errno, syscall: syscall, path: (reportAs ?? path).path, dest: dest?.path)
+        }
+    }
+
+    /// Runs the `*at` call `body` on the entry `path` names in its directory; its result, or `syscall`'s error
+    /// when it is negative.
+    @discardableResult
+    private static func entryCall<T: BinaryInteger>(
+        _ path: ResolvedPath, _ syscall: String, _ body: (Int32, UnsafePointer<CChar>) -> T
+    ) throws(FileSystemError) -> T {
+        let directory = try parent(path, syscall)
+        let (result, failure) = directory.withEntry { descriptor, name in
+            let result = body(descriptor, name)
+            return (result, result < 0 ? errno : 0)
+        }
+        guard result >= 0 else { throw FileSystemError(errno: failure, syscall: syscall, path: path.path) }
+        return result
     }
 
     /// Writes all of `buffer` to `fd`; the failure, if any.
@@ -300,21 +401,6 @@ public enum FileOperations {
         }
         return nil
     }
-
-    /// The directory part of `path` (`/` for `/a`, `.` for `a`).
-    static func parentDirectory(of path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
-        let parent = trimmed[..<slash]
-        return parent.isEmpty ? "/" : String(parent)
-    }
-}
-
-/// `stat(2)`: at file scope, where the name is the C function rather than ``FileOperations/stat(_:)`` or the
-/// struct's initializer.
-private func systemStat(_ path: String, _ info: inout Glibc.stat) -> Int32 {
-    stat(path, &info)
 }
 
 /// What kind of file an entry is.

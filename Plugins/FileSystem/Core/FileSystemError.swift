@@ -19,6 +19,8 @@ public struct FileSystemError: Error, Hashable, Sendable, BridgeErrorConvertible
     public var path: String
     /// The second path of `rename`, `copyfile`, `symlink`, `link`.
     public var dest: String?
+    /// The message, for errors that are not an errno's (``tooLarge(size:path:)``).
+    var message: String?
 
     public init(errno: Int32, syscall: String, path: String, dest: String? = nil) {
         self.code = FileSystemError.name(of: errno)
@@ -28,8 +30,22 @@ public struct FileSystemError: Error, Hashable, Sendable, BridgeErrorConvertible
         self.dest = dest
     }
 
+    /// `ENOENT` for `syscall` on `path`.
+    public static func notFound(syscall: String, path: String) -> FileSystemError {
+        FileSystemError(errno: ENOENT, syscall: syscall, path: path)
+    }
+
+    /// A file too large to read whole (Node's `ERR_FS_FILE_TOO_LARGE`, a `RangeError` in JavaScript).
+    public static func tooLarge(size: Int, path: String) -> FileSystemError {
+        var error = FileSystemError(errno: EFBIG, syscall: "read", path: path)
+        error.code = "ERR_FS_FILE_TOO_LARGE"
+        error.message = "File size (\(size)) is greater than 2 GiB"
+        return error
+    }
+
     /// Node's message: `ENOENT: no such file or directory, open 'a.txt'`.
     public var description: String {
+        if let message { return message }
         let target = dest.map { "'\(path)' -> '\($0)'" } ?? "'\(path)'"
         return "\(code): \(FileSystemError.explanation(of: errno)), \(syscall) \(target)"
     }

@@ -7,7 +7,14 @@ extension FileSystemPlugin {
     /// A path the script gave, resolved and checked for a capability; the given text is kept for error messages.
     struct CheckedPath {
         var given: String
-        var resolved: String
+        /// Nil for the empty path, which names nothing.
+        var checked: ResolvedPath?
+
+        /// The resolved path; `ENOENT` for `syscall` when the script gave an empty one, as Node.
+        func resolved(_ syscall: String) throws(FileSystemError) -> ResolvedPath {
+            guard let checked else { throw .notFound(syscall: syscall, path: given) }
+            return checked
+        }
     }
 
     /// `given`, the argument at `argument`, resolved and checked for `capability`.
@@ -22,7 +29,7 @@ extension FileSystemPlugin {
         let resolved = try context.requirePath(
             capability, given.isEmpty ? "." : given,
             followingFinalLink: followingFinalLink)
-        return CheckedPath(given: given, resolved: given.isEmpty ? "" : resolved.path)
+        return CheckedPath(given: given, checked: given.isEmpty ? nil : resolved)
     }
 
     /// Runs `body`, reporting a file-system error against the given paths.
@@ -86,9 +93,9 @@ extension FileSystemPlugin {
         let file = try path(args.path, at: "path", .read, context)
         guard let encoding = try encoding(args.encoding, at: "encoding") else {
             return .bytes(
-                try run(file) { () throws(FileSystemError) in try FileOperations.readFileBytes(file.resolved) })
+                try run(file) { () throws(FileSystemError) in try FileOperations.readFileBytes(file.resolved("open")) })
         }
-        let bytes = try run(file) { () throws(FileSystemError) in try FileOperations.readFile(file.resolved) }
+        let bytes = try run(file) { () throws(FileSystemError) in try FileOperations.readFile(file.resolved("open")) }
         return .text(encoding.encode(bytes))
     }
 
@@ -110,11 +117,12 @@ extension FileSystemPlugin {
         try run(file) { () throws(FileSystemError) in
             switch contents {
             case .bytes(let bytes):
-                try FileOperations.writeFile(file.resolved, bytes, mode: writeMode, permissions: mode)
+                try FileOperations.writeFile(file.resolved("open"), bytes, mode: writeMode, permissions: mode)
             case .text(let text) where encoding == .utf8:
-                try FileOperations.writeFile(file.resolved, text.utf8, mode: writeMode, permissions: mode)
+                try FileOperations.writeFile(file.resolved("open"), text.utf8, mode: writeMode, permissions: mode)
             case .text(let text):
-                try FileOperations.writeFile(file.resolved, encoding.decode(text), mode: writeMode, permissions: mode)
+                try FileOperations.writeFile(
+                    file.resolved("open"), encoding.decode(text), mode: writeMode, permissions: mode)
             }
         }
         return Done()
@@ -123,7 +131,7 @@ extension FileSystemPlugin {
     static func truncate(_ context: PluginContext<Self>, _ args: TruncateArguments) throws -> Done {
         let file = try path(args.path, at: "path", .write, context)
         try run(file) { () throws(FileSystemError) in
-            try FileOperations.truncate(file.resolved, length: args.length ?? 0)
+            try FileOperations.truncate(file.resolved("open"), length: args.length ?? 0)
         }
         return Done()
     }
@@ -133,13 +141,13 @@ extension FileSystemPlugin {
     static func readdir(_ context: PluginContext<Self>, _ args: PathArguments) throws -> DirectoryListing {
         let dir = try path(args.path, at: "path", .read, context)
         return DirectoryListing(
-            entries: try run(dir) { () throws(FileSystemError) in try FileOperations.readdir(dir.resolved) })
+            entries: try run(dir) { () throws(FileSystemError) in try FileOperations.readdir(dir.resolved("scandir")) })
     }
 
     static func stat(_ context: PluginContext<Self>, _ args: PathArguments, link: Bool) throws -> FileStats {
         let file = try path(args.path, at: "path", .read, context, followingFinalLink: !link)
         return try run(file) { () throws(FileSystemError) in
-            try link ? FileOperations.lstat(file.resolved) : FileOperations.stat(file.resolved)
+            try link ? FileOperations.lstat(file.resolved("lstat")) : FileOperations.stat(file.resolved("stat"))
         }
     }
 
@@ -149,7 +157,7 @@ extension FileSystemPlugin {
         let recursive = args.recursive ?? false
         let mode = try mode(args.mode, at: "mode", default: 0o777)
         let first = try run(dir) { () throws(FileSystemError) in
-            try FileOperations.mkdir(dir.resolved, recursive: recursive, mode: mode)
+            try FileOperations.mkdir(dir.resolved("mkdir"), recursive: recursive, mode: mode)
         }
         return recursive ? first : nil
     }
@@ -157,27 +165,29 @@ extension FileSystemPlugin {
     static func rm(_ context: PluginContext<Self>, _ args: RmArguments) throws -> Done {
         let target = try path(args.path, at: "path", .write, context, followingFinalLink: false)
         try run(target) { () throws(FileSystemError) in
-            try FileOperations.rm(target.resolved, recursive: args.recursive ?? false, force: args.force ?? false)
+            try FileOperations.rm(target.resolved("rm"), recursive: args.recursive ?? false, force: args.force ?? false)
         }
         return Done()
     }
 
     static func rmdir(_ context: PluginContext<Self>, _ args: PathArguments) throws -> Done {
         let dir = try path(args.path, at: "path", .write, context, followingFinalLink: false)
-        try run(dir) { () throws(FileSystemError) in try FileOperations.rmdir(dir.resolved) }
+        try run(dir) { () throws(FileSystemError) in try FileOperations.rmdir(dir.resolved("rmdir")) }
         return Done()
     }
 
     static func unlink(_ context: PluginContext<Self>, _ args: PathArguments) throws -> Done {
         let file = try path(args.path, at: "path", .write, context, followingFinalLink: false)
-        try run(file) { () throws(FileSystemError) in try FileOperations.unlink(file.resolved) }
+        try run(file) { () throws(FileSystemError) in try FileOperations.unlink(file.resolved("unlink")) }
         return Done()
     }
 
     static func rename(_ context: PluginContext<Self>, _ args: RenameArguments) throws -> Done {
         let from = try path(args.from, at: "from", .write, context, followingFinalLink: false)
         let to = try path(args.to, at: "to", .write, context, followingFinalLink: false)
-        try run(from, dest: to) { () throws(FileSystemError) in try FileOperations.rename(from.resolved, to.resolved) }
+        try run(from, dest: to) { () throws(FileSystemError) in
+            try FileOperations.rename(from.resolved("rename"), to.resolved("rename"))
+        }
         return Done()
     }
 
@@ -185,7 +195,8 @@ extension FileSystemPlugin {
         let from = try path(args.from, at: "from", .read, context)
         let to = try path(args.to, at: "to", .write, context)
         try run(from, dest: to) { () throws(FileSystemError) in
-            try FileOperations.copyFile(from.resolved, to.resolved, exclusive: args.exclusive ?? false)
+            try FileOperations.copyFile(
+                from.resolved("copyfile"), to.resolved("copyfile"), exclusive: args.exclusive ?? false)
         }
         return Done()
     }
@@ -197,24 +208,26 @@ extension FileSystemPlugin {
         }
         // Asking whether a file is writable is a question about writing it.
         let file = try path(args.path, at: "path", mode & 2 != 0 ? .write : .read, context)
-        try run(file) { () throws(FileSystemError) in try FileOperations.access(file.resolved, mode: Int32(mode)) }
+        try run(file) { () throws(FileSystemError) in
+            try FileOperations.access(file.resolved("access"), mode: Int32(mode))
+        }
         return Done()
     }
 
     static func exists(_ context: PluginContext<Self>, _ args: PathArguments) throws -> Bool {
         let file = try path(args.path, at: "path", .read, context)
-        return !file.resolved.isEmpty && (try? FileOperations.access(file.resolved)) != nil
+        return (try? FileOperations.access(file.resolved("access"))) != nil
     }
 
     static func realpath(_ context: PluginContext<Self>, _ args: PathArguments) throws -> String {
         let file = try path(args.path, at: "path", .read, context)
-        return try run(file) { () throws(FileSystemError) in try FileOperations.realpath(file.resolved) }
+        return try run(file) { () throws(FileSystemError) in try FileOperations.realpath(file.resolved("realpath")) }
     }
 
     static func symlink(_ context: PluginContext<Self>, _ args: SymlinkArguments) throws -> Done {
         let link = try path(args.path, at: "path", .write, context, followingFinalLink: false)
         do throws(FileSystemError) {
-            try FileOperations.symlink(target: args.target, at: link.resolved)
+            try FileOperations.symlink(target: args.target, at: link.resolved("symlink"))
         } catch {
             throw error.reported(path: args.target, dest: link.given)
         }
@@ -223,13 +236,13 @@ extension FileSystemPlugin {
 
     static func readlink(_ context: PluginContext<Self>, _ args: PathArguments) throws -> String {
         let link = try path(args.path, at: "path", .read, context, followingFinalLink: false)
-        return try run(link) { () throws(FileSystemError) in try FileOperations.readlink(link.resolved) }
+        return try run(link) { () throws(FileSystemError) in try FileOperations.readlink(link.resolved("readlink")) }
     }
 
     static func chmod(_ context: PluginContext<Self>, _ args: ChmodArguments) throws -> Done {
         let file = try path(args.path, at: "path", .write, context)
         let mode = try mode(args.mode, at: "mode", default: args.mode)
-        try run(file) { () throws(FileSystemError) in try FileOperations.chmod(file.resolved, mode: mode) }
+        try run(file) { () throws(FileSystemError) in try FileOperations.chmod(file.resolved("chmod"), mode: mode) }
         return Done()
     }
 
@@ -249,7 +262,7 @@ extension FileSystemPlugin {
         let file = try path(args.path, at: "path", writes ? .write : .read, context)
         let mode = try mode(args.mode, at: "mode", default: 0o666)
         return try run(file) { () throws(FileSystemError) in
-            try context.state.handles.open(file.resolved, flags: flags, mode: mode)
+            try context.state.handles.open(file.resolved("open"), flags: flags, mode: mode)
         }
     }
 

@@ -10,7 +10,7 @@ const { BridgeError, utf8Decode } = runtime;
 const {
   ArrayPrototypePush, ArrayPrototypeShift, ArrayPrototypeSplice, Date, Error, MathMin, MethodFindIndex,
   MethodIncludes, MethodJoin, MethodMap, MethodSlice, MethodToLowerCase, NumberPrototypeToString, PromisePrototypeThen,
-  ReflectApply, SafeMap, String, TypeError, Uint8Array,
+  RangeError, ReflectApply, SafeMap, String, TypeError, Uint8Array,
 } = runtime.primordials;
 const INLINE = plugin.constants.inlineLimit;
 const take = plugin.syncAction("take");
@@ -26,6 +26,12 @@ const PromiseCtor = Promise;
 /// Puts a file-system failure's `errno`, `syscall`, `path` and `dest` on the error itself, as Node has them.
 function nodeError(error) {
   const data = error !== null && typeof error === "object" ? error.data : undefined;
+  // Node refuses a file too large for one buffer or string with a RangeError.
+  if (error?.code === "ERR_FS_FILE_TOO_LARGE") {
+    const range = new RangeError(error.message);
+    range.code = error.code;
+    return range;
+  }
   if (data !== null && typeof data === "object" && typeof data.syscall === "string") {
     error.errno = data.errno;
     error.syscall = data.syscall;
@@ -77,14 +83,7 @@ function toPath(value, name = "path") {
     if (MethodIncludes(value, "\u0000")) throw invalidArgValue(name, value, "must be a string without null bytes");
     return value;
   }
-  if (value instanceof runtime.URL) {
-    if (value.protocol !== "file:") {
-      const error = new TypeError("The URL must be of scheme file");
-      error.code = "ERR_INVALID_URL_SCHEME";
-      throw error;
-    }
-    return decodeURIComponent(value.pathname);
-  }
+  if (value instanceof runtime.URL) return runtime.fileURLToPath(value);
   if (isView(value)) return utf8Decode(bytesOf(value));
   throw invalidArgType(name, "of type string or an instance of Buffer or URL", value);
 }

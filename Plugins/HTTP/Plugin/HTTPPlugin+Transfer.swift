@@ -60,7 +60,7 @@ extension HTTPPlugin {
         let uploader = Uploader(fetcher: fetcher, progressInterval: settings.progressInterval(args.progressIntervalMs))
         let request = UploadRequest(
             url: validated.url, method: validated.method, headers: validated.headers,
-            form: try args.form { (path) throws(BridgeError) in try context.requirePath(.read, path).path },
+            form: try args.form { (path) throws(BridgeError) in try context.requirePath(.read, path) },
             connectTimeout: validated.connectTimeout)
         let report: TransferProgressHandler = { value in try await out.yield(BridgeValue(Self.encode(value))) }
         let progress = args.progress == true ? report : nil
@@ -166,7 +166,7 @@ struct UploadArguments: Decodable, Sendable {
 
     /// The form; each file part's path goes through `checkPath` (the script's read capability), which gives
     /// the path to open.
-    func form(checkPath: (String) throws(BridgeError) -> String) throws(BridgeError) -> MultipartFormData {
+    func form(checkPath: (String) throws(BridgeError) -> ResolvedPath) throws(BridgeError) -> MultipartFormData {
         if let multipart {
             guard fields == nil, files == nil else {
                 throw BridgeError.invalidArgument(at: "multipart", "replaces fields and files: give one or the other")

@@ -85,6 +85,7 @@ for (const Constructor of [
   primordials[Constructor.name] = Constructor;
 }
 primordials.ErrorIsError = Error.isError;
+primordials.decodeURIComponent = decodeURIComponent;
 // Newer built-ins that JavaScriptCore has but Node 20 (which runs js/test) lacks: undefined when missing.
 const optional = (name, fn) => { primordials[name] = typeof fn === "function" ? uncurryThis(fn) : undefined; };
 copyMethods("ArrayBufferPrototype", ArrayBuffer.prototype, ["slice", "resize"]);

@@ -1,3 +1,4 @@
+import FileAccess
 import Foundation
 
 #if canImport(Glibc)
@@ -25,8 +26,9 @@ public struct MultipartFormData: Sendable, Hashable {
         public enum Content: Sendable, Hashable {
             /// Bytes in memory.
             case bytes([UInt8])
-            /// A file, read when the body is sent (its size is taken when the length is computed).
-            case file(path: String)
+            /// A file, read when the body is sent (its size is taken when the length is computed), opened
+            /// without following links (``ResolvedPath/open(_:mode:)``).
+            case file(path: ResolvedPath)
         }
 
         /// The form field's name.
@@ -91,7 +93,18 @@ public struct MultipartFormData: Sendable, Hashable {
     /// Appends a file read from `path` when the body is sent; `filename` defaults to the path's last component
     /// and `contentType` to a guess from the file name's extension.
     public mutating func append(file name: String, path: String, filename: String? = nil, contentType: String? = nil) {
-        let filename = filename ?? (path.split(separator: "/").last.map(String.init) ?? "file")
+        append(
+            file: name, path: ResolvedPath(path),
+            filename: filename ?? (path.split(separator: "/").last.map(String.init) ?? "file"), contentType: contentType
+        )
+    }
+
+    /// Appends the file at a path already resolved (and checked, for a script's path) like
+    /// ``append(file:path:filename:contentType:)``.
+    public mutating func append(
+        file name: String, path: ResolvedPath, filename: String? = nil, contentType: String? = nil
+    ) {
+        let filename = filename ?? (path.path.split(separator: "/").last.map(String.init) ?? "file")
         parts.append(
             Part(
                 name: name, filename: filename, contentType: contentType ?? MIMEType.guess(forFilename: filename),
@@ -113,7 +126,7 @@ public struct MultipartFormData: Sendable, Hashable {
     /// One piece of the encoded body: bytes in memory or a file of a known size.
     enum Segment {
         case bytes([UInt8])
-        case file(path: String, size: Int64)
+        case file(path: ResolvedPath, size: Int64)
 
         var size: Int64 {
             switch self {
@@ -155,7 +168,7 @@ public struct MultipartFormData: Sendable, Hashable {
 
     /// Appends the file at `path` to `segments` after the bytes in `pending`, measuring it now.
     private static func add(
-        file path: String, to segments: inout [Segment], pending: inout [UInt8]
+        file path: ResolvedPath, to segments: inout [Segment], pending: inout [UInt8]
     ) throws(TransferError) {
         let size = try fileSize(path)
         if size == 0 {
@@ -258,26 +271,25 @@ public struct MultipartFormData: Sendable, Hashable {
     public static let unsizedFileLimit = 16 << 20
 
     /// The bytes of a file whose size is 0 by `stat` (empty, or made when read), at most ``unsizedFileLimit``.
-    static func contents(ofUnsized path: String) throws(TransferError) -> [UInt8] {
+    static func contents(ofUnsized path: ResolvedPath) throws(TransferError) -> [UInt8] {
         let reader = try FileReader(path: path, size: Int64(unsizedFileLimit) + 1, exact: false)
         var bytes: [UInt8] = []
         while let chunk = try reader.next(max: 64 << 10) {
             bytes += chunk
             if bytes.count > unsizedFileLimit {
                 throw TransferError.invalid(
-                    "'\(path)' reports no size and holds more than \(unsizedFileLimit) bytes: it cannot be sent.")
+                    "'\(path.path)' reports no size and holds more than \(unsizedFileLimit) bytes: it cannot be sent.")
             }
         }
         return bytes
     }
 
-    static func fileSize(_ path: String) throws(TransferError) -> Int64 {
+    static func fileSize(_ path: ResolvedPath) throws(TransferError) -> Int64 {
+        let descriptor = try FileReader.open(path, O_PATH)
+        defer { close(descriptor) }
         var info = stat()
-        guard stat(path, &info) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR { throw TransferError.fileNotFound(path: path) }
-            throw TransferError.posix("stat", path)
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw TransferError.fileNotFound(path: path) }
+        guard fstat(descriptor, &info) == 0 else { throw TransferError.posix("stat", path.path) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw TransferError.fileNotFound(path: path.path) }
         return Int64(info.st_size)
     }
 }
@@ -329,15 +341,21 @@ final class FileReader {
     private let size: Int64
     private let exact: Bool
 
-    init(path: String, size: Int64, exact: Bool = true) throws(TransferError) {
-        self.path = path
+    init(path: ResolvedPath, size: Int64, exact: Bool = true) throws(TransferError) {
+        self.path = path.path
         self.size = size
         self.exact = exact
         self.remaining = size
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        if descriptor < 0 {
-            if errno == ENOENT { throw TransferError.fileNotFound(path: path) }
-            throw TransferError.posix("open", path)
+        descriptor = try Self.open(path, O_RDONLY)
+    }
+
+    /// Opens `path` following no link; a missing file is ``TransferError/fileNotFound(path:)``.
+    static func open(_ path: ResolvedPath, _ flags: Int32) throws(TransferError) -> Int32 {
+        do throws(FileAccessError) {
+            return try path.open(flags)
+        } catch {
+            if error.errno == ENOENT || error.errno == ENOTDIR { throw TransferError.fileNotFound(path: path.path) }
+            throw TransferError.posix("open", path.path, errno: error.errno)
         }
     }
 
