@@ -368,6 +368,52 @@ import Testing
         #expect(result.stderr == "")
     }
 
+    @Test func anEnvelopesHeadersReachTheHooksOfSentCalls() async throws {
+        let directory = TemporaryDirectory.make(prefix: "dao-mock-headers")
+        try #"{"$status": 201, "$headers": {"X-Trace": "abc"}, "$body": {"a": 1}}"#.write(
+            toFile: directory + "/Feed.json", atomically: true, encoding: .utf8)
+        let (result, _) = try await run(
+            """
+            const seen = (hook) => (value, ctx) => {
+              const r = ctx?.response ?? value;
+              console.log(hook, r.status, r.headers.get("x-trace"), r.headers.get("content-type"));
+              return value;
+            };
+            (async () => {
+              for (const hook of ["didReceive", "outputEntity", "deliver"]) {
+                const data = await HTTP.dao({ name: "Feed", baseURL: base, mock: true, [hook]: seen(hook) }).send();
+                console.log(JSON.stringify(data));
+              }
+            })();
+            """,
+            configuration: ["HTTP": ["mock": ["dir": .string(directory)]]], permissions: .none)
+        #expect(
+            result.lines == [
+                "didReceive 201 abc application/json", #"{"a":1}"#, "outputEntity 201 abc application/json",
+                #"{"a":1}"#, "deliver 201 abc application/json", #"{"a":1}"#,
+            ], "\(result.stderr)")
+    }
+
+    /// A fixture directory the script names is read under its `--allow-read`, file by file: a fixture that is
+    /// a link out of it is refused like any other read.
+    @Test func aFixtureLinkedOutOfAScriptNamedDirectoryIsDenied() async throws {
+        let root = TemporaryDirectory.make(prefix: "dao-mock-link")
+        try FileManager.default.createDirectory(atPath: root + "/d", withIntermediateDirectories: true)
+        try #"{"secret": "hunter2"}"#.write(toFile: root + "/secret.json", atomically: true, encoding: .utf8)
+        try #"{"a": 1}"#.write(toFile: root + "/d/Plain.json", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: root + "/d/Feed.json", withDestinationPath: "../secret.json")
+        let (result, _) = try await run(
+            """
+            (async () => {
+              for (const name of ["Plain", "Feed"]) {
+                const dao = HTTP.dao({ name, baseURL: base, mock: { mode: "fixture", dir: "\(root)/d" } });
+                try { console.log(name, JSON.stringify(await dao.send())); } catch (e) { console.log(name, e.code); }
+              }
+            })();
+            """, permissions: try Permissions.none.granting(.read, scopes: [root + "/d"]))
+        #expect(result.lines == [#"Plain {"a":1}"#, "Feed PERMISSION_DENIED"], "\(result.stderr)")
+    }
+
     @Test func withoutAllowNetCallsFailBeforeConnecting() async throws {
         let (result, server) = try await run(
             """

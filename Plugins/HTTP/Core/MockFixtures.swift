@@ -1,3 +1,4 @@
+import FileAccess
 import Foundation
 import JSBridgeBase
 
@@ -36,18 +37,37 @@ public struct MockFixtures: Sendable {
         return URL(fileURLWithPath: directory).appendingPathComponent(file).path
     }
 
+    /// The largest fixture file read (a response body held in memory).
+    public static let maxFileBytes = 64 << 20
+
     /// The parsed fixture; `MOCK_NOT_FOUND` when the file does not exist, `MOCK_INVALID` (with the file and
-    /// the parse error's offset) when it is not JSON.
-    public func load(dao: String, variant: String?) throws(BridgeError) -> JSONValue {
+    /// the parse error's offset) when it is not JSON or not a readable file.
+    ///
+    /// `check` resolves the fixture file's path and may refuse it: a directory the script named is checked
+    /// with the script's `--allow-read`, so a fixture that is a link out of it is refused like any read. The
+    /// file is then opened without following links, so what is read is what was checked.
+    public func load(
+        dao: String, variant: String?,
+        check: (String) throws(BridgeError) -> ResolvedPath = { ResolvedPath($0) }
+    ) throws(BridgeError) -> JSONValue {
         let path = try path(dao: dao, variant: variant)
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let file = try check(path)
+        let bytes: [UInt8]
+        do throws(FileAccessError) {
+            bytes = try file.read(maxBytes: Self.maxFileBytes)
+        } catch  where error.errno == ENOENT || error.errno == ENOTDIR {
             throw BridgeError(
                 code: "MOCK_NOT_FOUND",
                 message: "No mock fixture for DAO '\(dao)': expected the file \(path).",
                 data: ["path": .string(path)])
+        } catch {
+            let reason = error.errno == EFBIG ? "larger than \(Self.maxFileBytes >> 20) MiB" : "\(error)"
+            throw BridgeError(
+                code: "MOCK_INVALID", message: "The mock fixture \(path) cannot be read: \(reason).",
+                data: ["path": .string(path)])
         }
         do {
-            return try JSONValue(parsing: data)
+            return try JSONValue(parsing: bytes)
         } catch {
             throw BridgeError(
                 code: "MOCK_INVALID",

@@ -428,12 +428,19 @@ private final class DAOSend: Sendable {
     /// The fixture's (or the auto mock's) response, after its delay.
     private func mocked(_ context: PluginContext<HTTPPlugin>) async throws -> FetchResponse {
         let configured = context.configuration.mock
-        // A directory the script names needs --allow-read; the configured one (or the default) does not.
-        let directory = try args.mock?.dir.map { (dir) throws(BridgeError) in try context.requirePath(.read, dir).path }
-        let fixture =
-            try args.mockContent
-            ?? MockFixtures(directory: directory ?? configured?.dir ?? "mocks").load(
+        let fixture: JSONValue
+        if let content = args.mockContent {
+            fixture = content
+        } else if let directory = args.mock?.dir {
+            // A directory the script names is read with its --allow-read, file by file (a fixture may be a link
+            // out of it); the configured one (or the default) is the operator's.
+            fixture = try MockFixtures(directory: directory).load(dao: dao.name, variant: args.mock?.variant) {
+                (file) throws(BridgeError) in try context.requirePath(.read, file)
+            }
+        } else {
+            fixture = try MockFixtures(directory: configured?.dir ?? "mocks").load(
                 dao: dao.name, variant: args.mock?.variant)
+        }
         let answer = try MockFixtures.answer(fixture, url: request.url)
         let delayMs = args.mock?.delayMs ?? configured?.delayMs
         if let delay = answer.delay ?? delayMs.map({ .milliseconds($0) }), delay > .zero {
