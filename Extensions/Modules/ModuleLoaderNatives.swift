@@ -9,7 +9,7 @@ extension ModulesExtension {
     /// The start of a compiled module's function, up to its body: js/esm.js calls it with these parameters.
     private static let modulePrefix = Array("(function (__jsbImports, __jsbMeta__, __jsbI, __jsbExport) {".utf16)
 
-    static func declareNatives(_ ext: inout ExtensionDeclaration<Void>) {
+    static func declareNatives(_ ext: inout ExtensionDeclaration<ExtensionHost>) {
         // stat(path) → 0 missing, 1 file, 2 directory.
         ext.native("stat", "(path: string): 0 | 1 | 2") { call, _ throws(NativeError) in
             var info = stat()
@@ -36,11 +36,11 @@ extension ModulesExtension {
         ext.native(
             "compileModule", "(filename: string, source: string | undefined, detect: boolean): JSBridgeCompiledModule"
         ) {
-            call, _ throws(NativeError) in
+            call, host throws(NativeError) in
             let engine = call.engine
             let units: [UInt16]
             if JSValueIsUndefined(call.context, call[1]) {
-                let data = try EngineExtension.readSourceFile(call.string(0))
+                let data = try host.readSource(call.string(0))
                 units = Array(String(decoding: data, as: UTF8.self).utf16)
             } else {
                 units = engine.withUTF16(call[1]) { Array($0) }

@@ -6,7 +6,7 @@ import JSBridgeNode
 /// and `main`, JSON modules, `import.meta`, dynamic `import()` and top-level await (docs/architecture.md, "ES
 /// modules and packages"). Without it, a runtime runs its main script as a classic script.
 public enum ModulesExtension {
-    static let declaration = EngineExtension("modules", requires: [.node]) { ext in
+    static let declaration = EngineExtension("modules", requires: [.node], state: { $0 }) { ext in
         ext.script(.eager("module.js", PackageResources.module_js))
         ext.script(.lazy("resolve.js", PackageResources.resolve_js, internals: ["resolveBare"]))
         ext.script(.lazy("esm.js", PackageResources.esm_js, internals: ["esm", "fileURLToPath"]))

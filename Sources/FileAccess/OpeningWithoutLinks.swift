@@ -28,7 +28,7 @@ extension ResolvedPath {
     /// Opens the path (`open(2)` `flags`, `O_CLOEXEC` added) without following any symlink on the way, the
     /// last component included: the descriptor is of the object the path names now, or the call fails with
     /// `ELOOP` where a link stands (one swapped in since the check, or a final link kept by
-    /// `followingFinalLink: false`, which ``withParent(_:)`` acts on instead). The caller closes it.
+    /// `followingFinalLink: false`, which ``openParent()`` acts on instead). The caller closes it.
     ///
     /// `openat2(2)` with `RESOLVE_NO_SYMLINKS` does the walk where the kernel has it (Linux 5.6 and later);
     /// elsewhere each component is opened with `O_NOFOLLOW` from the one before.

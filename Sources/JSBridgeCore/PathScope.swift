@@ -28,7 +28,7 @@ extension Capability.Scope {
 extension Permissions {
     /// Throws `PERMISSION_DENIED` naming the flag (`--allow-read=/etc/shadow`) unless `path`, resolved, is
     /// granted for `capability` (``Capability/read`` or ``Capability/write``); returns the resolved path, to be
-    /// opened with ``ResolvedPath/open(_:mode:)`` or ``ResolvedPath/withParent(_:)``, which follow no link, so
+    /// opened with ``ResolvedPath/open(_:mode:)`` or ``ResolvedPath/openParent()``, which follow no link, so
     /// the object checked is the object used.
     @discardableResult
     public func checkPath(_ capability: Capability, _ path: String, followingFinalLink: Bool = true)

@@ -124,6 +124,47 @@ import Testing
         #expect(Self.content(root + "/\u{301}x") == nil && Self.content(root + "/\u{200D}x") == nil)
     }
 
+    /// Modules load from the entry script's tree and the `node_modules` of it and its ancestors; any other file
+    /// needs `--allow-read`, and a refused one is never read, so its text cannot leak through an error.
+    @Test func modulesOutsideTheScriptsTreeNeedAllowReadAndErrorsQuoteNothing() async throws {
+        let root = try Self.scratch()
+        let fm = FileManager.default
+        for directory in ["app/node_modules/near", "node_modules/up", "app/sub"] {
+            try fm.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: true)
+        }
+        try "hunter2".write(toFile: root + "/password.txt", atomically: true, encoding: .utf8)
+        try #"export default "outside";"#.write(toFile: root + "/out.mjs", atomically: true, encoding: .utf8)
+        try #"module.exports = "near";"#.write(
+            toFile: root + "/app/node_modules/near/index.js", atomically: true, encoding: .utf8)
+        try #"module.exports = "up";"#.write(
+            toFile: root + "/node_modules/up/index.js", atomically: true, encoding: .utf8)
+        try #"module.exports = "sub";"#.write(toFile: root + "/app/sub/lib.js", atomically: true, encoding: .utf8)
+        try fm.createSymbolicLink(atPath: root + "/app/sub/link.js", withDestinationPath: root + "/out.mjs")
+        try """
+        console.log(require("./sub/lib"), require("near"), require("up"));
+        for (const spec of ["../password.txt", "./sub/link.js"]) {
+          try { require(spec); console.log(spec, "loaded"); } catch (e) { console.log(spec, e.code, e.message); }
+        }
+        import("../out.mjs").then((m) => console.log("import", m.default), (e) => console.log("import", e.code));
+        """.write(toFile: root + "/app/main.js", atomically: true, encoding: .utf8)
+        let denied = try await CLI.run(["app/main.js"], workingDirectory: root)
+        #expect(denied.exitCode == 0, "\(denied.summary)")
+        #expect(!denied.rawStdout.contains("hunter2") && !denied.rawStderr.contains("hunter2"))
+        // Each line's first two words: what was loaded, or the module and its error code.
+        let lines = denied.rawStdout.split(separator: "\n").map {
+            $0.split(separator: " ").prefix(2).joined(separator: " ")
+        }
+        #expect(
+            lines == [
+                "sub near", "../password.txt PERMISSION_DENIED", "./sub/link.js PERMISSION_DENIED",
+                "import PERMISSION_DENIED",
+            ], "\(denied.summary)")
+        #expect(denied.rawStdout.hasPrefix("sub near up\n"))
+        #expect(denied.rawStdout.contains("--allow-read=\(root)/password.txt"))
+        let granted = try await CLI.run(["--allow-read=\(root)/out.mjs", "app/main.js"], workingDirectory: root)
+        #expect(granted.rawStdout.contains("./sub/link.js loaded\nimport outside\n"), "\(granted.summary)")
+    }
+
     @Test func grantsCompareNamesByBytesAsLinuxDoes() async throws {
         let root = try Self.scratch()
         let precomposed = "caf\u{E9}.txt", decomposed = "cafe\u{301}.txt"

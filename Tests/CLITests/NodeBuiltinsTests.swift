@@ -202,7 +202,7 @@ private func installDebianPackage(_ name: String, into root: String) throws -> S
         try await withScratchDirectory { root in
             _ = try installDebianPackage("typescript", into: root)
             let result = try await CLI.run(
-                ["$SPECS/fixtures/typescript-transpile.js", root], timeLimit: 120)
+                ["--allow-read=\(root)", "$SPECS/fixtures/typescript-transpile.js", root], timeLimit: 120)
             #expect(result.exitCode == 0, "\(result.summary)")
             let expected = try String(
                 contentsOfFile: CLIPaths.specs + "/fixtures/typescript-transpile.expected", encoding: .utf8)
@@ -213,7 +213,8 @@ private func installDebianPackage(_ name: String, into root: String) throws -> S
     @Test func pureJSPackagesFromDebianWork() async throws {
         try await withScratchDirectory { root in
             for name in ["minimist", "lodash", "ms", "uuid"] { _ = try installDebianPackage(name, into: root) }
-            let result = try await CLI.run(["$SPECS/fixtures/debian-packages.js", root], timeLimit: 60)
+            let result = try await CLI.run(
+                ["--allow-read=\(root)", "$SPECS/fixtures/debian-packages.js", root], timeLimit: 60)
             #expect(result.exitCode == 0, "\(result.summary)")
             let expected = try String(
                 contentsOfFile: CLIPaths.specs + "/fixtures/debian-packages.expected", encoding: .utf8)

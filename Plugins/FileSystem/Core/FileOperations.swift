@@ -19,27 +19,16 @@ public enum FileOperations {
     public static func readFile(_ path: ResolvedPath) throws(FileSystemError) -> [UInt8] {
         let fd = try open(path, O_RDONLY)
         defer { close(fd) }
-        let size = try regularSize(fd, path)
-        // Regular files are read in one allocation of their size; others (/proc, pipes) until EOF.
-        var bytes = [UInt8](repeating: 0, count: size == 0 ? 65536 : size)
-        var count = 0
-        while true {
-            if count == bytes.count {
-                guard bytes.count < maxFileBytes else {
-                    throw FileSystemError.tooLarge(size: count + 1, path: path.path)
-                }
-                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, maxFileBytes - bytes.count)))
-            }
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError(errno: errno, syscall: "read", path: path.path)
-            }
-            if n == 0 { break }
-            count += n
+        do throws(FileAccessError) {
+            return try ResolvedPath.readAll(fd, maxBytes: maxFileBytes)
+        } catch where error.errno == EFBIG {
+            // Node names the size: the file's, or (a file of unknown size) the first byte past the limit.
+            var info = Glibc.stat()
+            let known = fstat(fd, &info) == 0 && Int(info.st_size) > maxFileBytes
+            throw .tooLarge(size: known ? Int(info.st_size) : maxFileBytes + 1, path: path.path)
+        } catch {
+            throw FileSystemError(errno: error.errno, syscall: error.syscall, path: path.path)
         }
-        bytes.removeLast(bytes.count - count)
-        return bytes
     }
 
     /// The bytes of the file at `path`, read straight into one buffer of the file's size when it is a regular

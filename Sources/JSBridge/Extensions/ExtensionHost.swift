@@ -17,6 +17,12 @@ package struct ExtensionHost {
     /// Posts native events to the runtime's JavaScript from any thread (`internal.onNativeEvent("", name, …)`).
     package var events: NativeEvents { NativeEvents(inbox: runtime.inbox) }
 
+    /// The bytes of a script or module file, read under the run's rule for sources (``SourceFiles``): Node's
+    /// error codes, or `PERMISSION_DENIED` naming `--allow-read`.
+    package func readSource(_ path: String) throws(NativeError) -> [UInt8] {
+        try runtime.sourceFiles.read(path)
+    }
+
     /// Whether the run is ending: no more JavaScript runs once the current call returns.
     package var isStopping: Bool { runtime.stopping }
 

@@ -145,10 +145,11 @@ extension JSRuntime {
     }
 
     private func runClassicScript(file path: String) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return fatal("\(options.runtime.name): cannot read script '\(path)'\n")
+        do throws(NativeError) {
+            runClassicScript(String(decoding: try sourceFiles.read(path), as: UTF8.self), sourceURL: path)
+        } catch {
+            fatal("\(options.runtime.name): cannot read script '\(path)'\n")
         }
-        runClassicScript(String(decoding: data, as: UTF8.self), sourceURL: path)
     }
 
     /// Evaluates `source` at global scope, as a browser runs a `<script>`.

@@ -84,7 +84,7 @@ extension EngineExtension {
         }
         // readFile(path) → the file's text (UTF-8); throws an Error with code ENOENT / EISDIR / EACCES.
         ext.native("readFile", "(path: string): string") { call, host throws(NativeError) in
-            host.engine.makeString(String(decoding: try readSourceFile(call.string(0)), as: UTF8.self))
+            host.engine.makeString(String(decoding: try host.readSource(call.string(0)), as: UTF8.self))
         }
     }
 
@@ -107,18 +107,4 @@ extension EngineExtension {
         }
     }
 
-    /// The bytes of a script or module file; Node's error codes when it cannot be read.
-    package static func readSourceFile(_ path: String) throws(NativeError) -> Data {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .plain("ENOENT: no such file or directory, open '\(path)'", code: "ENOENT")
-        }
-        if isDirectory.boolValue {
-            throw .plain("EISDIR: illegal operation on a directory, read '\(path)'", code: "EISDIR")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .plain("EACCES: permission denied, open '\(path)'", code: "EACCES")
-        }
-        return data
-    }
 }

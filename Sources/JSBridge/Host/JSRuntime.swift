@@ -21,6 +21,10 @@ import NIOPosix
 public final class JSRuntime {
     let options: RuntimeOptions
     let registry: PluginRegistry
+    /// What the script was granted (the module files it may read: ``SourceFiles``).
+    let permissions: Permissions
+    /// Which script and module files the run reads (set when the run starts).
+    var sourceFiles: SourceFiles
     let output: any OutputSink
     let engine: JSEngine
     let inbox = Inbox()
@@ -69,6 +73,8 @@ public final class JSRuntime {
     public init(host: BridgeHost, extensions: [EngineExtension], options: RuntimeOptions) {
         self.options = options
         self.output = options.output
+        permissions = host.options.permissions
+        sourceFiles = SourceFiles(.repl, permissions: host.options.permissions)
         let inbox = self.inbox
         self.registry = host.makeRegistry(
             events: { plugin, event, payload in
@@ -137,6 +143,7 @@ public final class JSRuntime {
 
     /// Loads the runtime and runs the script; false if the runtime did not load.
     private func start(_ script: Script) -> Bool {
+        sourceFiles = SourceFiles(script, permissions: permissions)
         armTimeLimit()
         guard bootstrap() else { return false }
         runMain(script)

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+/// Files past what the engine can hold are refused up front with Node's error, never an abort.
+@Suite("File size limits") struct FileLimitTests {
+    @Test func aFileOverTwoGiBIsARangeErrorNotACrash() async throws {
+        let root = try FileEscapeTests.scratch()
+        // Sparse: 4.5 GiB of size, no blocks.
+        #expect(FileManager.default.createFile(atPath: root + "/big.bin", contents: nil))
+        #expect(truncate(root + "/big.bin", 4_831_838_208) == 0)
+        let result = try await CLI.run(
+            [
+                "--allow-read", "-e",
+                """
+                const fs = require("node:fs");
+                for (const read of [() => fs.readFileSync("big.bin"), () => fs.readFileSync("big.bin", "utf8")]) {
+                  try { read(); } catch (e) { console.log(e.name, e.code, e.message); }
+                }
+                fs.promises.readFile("big.bin").catch((e) => console.log(e.name, e.code));
+                """,
+            ], workingDirectory: root)
+        #expect(result.exitCode == 0, "\(result.summary)")
+        #expect(
+            result.rawStdout == """
+                RangeError ERR_FS_FILE_TOO_LARGE File size (4831838208) is greater than 2 GiB
+                RangeError ERR_FS_FILE_TOO_LARGE File size (4831838208) is greater than 2 GiB
+                RangeError ERR_FS_FILE_TOO_LARGE
+
+                """, "\(result.summary)")
+    }
+}
