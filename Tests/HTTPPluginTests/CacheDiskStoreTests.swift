@@ -50,6 +50,19 @@ import Testing
         #expect(entryFiles().isEmpty)
     }
 
+    /// The cache reads only its own files: an entry file replaced by a link (to a valid entry elsewhere) is
+    /// a miss, and the link's target is left alone.
+    @Test func anEntryFileReplacedByALinkIsNotFollowed() async throws {
+        let store = try DiskHTTPCacheStore(directory: directory, clock: clock)
+        try await store.store(entry("GET http://h/x"))
+        let name = try #require(entryFiles().first)
+        let outside = TemporaryDirectory.make(prefix: "jsbridge-cache-outside") + "/planted"
+        try FileManager.default.moveItem(atPath: directory + "/" + name, toPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/" + name, withDestinationPath: outside)
+        #expect(await store.entry(forKey: "GET http://h/x") == nil)
+        #expect(FileManager.default.fileExists(atPath: outside))
+    }
+
     @Test func leastRecentlyUsedEntriesAreEvictedUnderTheCap() async throws {
         let size = try await diskSize(of: entry("k0", body: [UInt8](repeating: 7, count: 1000)))
         // Room for five entries.

@@ -142,6 +142,19 @@ import Testing
         #expect(watcher.isEmpty)
     }
 
+    /// A link planted where the database goes (by a script granted `--allow-write` over the storage folder)
+    /// is refused, not written through.
+    @Test func aDatabaseThatIsASymlinkIsRefused() throws {
+        let directory = TemporaryDirectory.make(prefix: "storage-link")
+        let elsewhere = directory + "/elsewhere.sqlite"
+        try SQLiteKeyValueStore(path: elsewhere).set("k", "v", in: "")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory + "/app.sqlite", withDestinationPath: elsewhere)
+        #expect {
+            try SQLiteKeyValueStore(directory: directory, appID: "app")
+        } throws: { "\($0)".contains("is a symbolic link") }
+    }
+
     @Test func appIDsAreIsolatedFiles() throws {
         let directory = TemporaryDirectory.make(prefix: "storage-core")
         let a = try SQLiteKeyValueStore(directory: directory, appID: "com.example.a")

@@ -102,7 +102,14 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
             throw .failure(
                 path: path, message: "cannot create the directory '\(directory)': \(error.localizedDescription)")
         }
-        let lockFD = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // The database's own files are never links (one planted by a script granted --allow-write over the
+        // storage directory would make the store write elsewhere).
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            throw .failure(
+                path: path, message: "the database '\(path)' is a symbolic link; remove it or choose --storage-dir")
+        }
+        let lockFD = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard lockFD >= 0 else {
             throw .failure(
                 path: path, message: "cannot open the lock file '\(path).lock': \(String(cString: strerror(errno)))")

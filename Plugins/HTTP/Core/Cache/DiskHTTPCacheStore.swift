@@ -1,3 +1,4 @@
+import FileAccess
 import Foundation
 import JSBridgeBase
 import Synchronization
@@ -76,8 +77,8 @@ public final class DiskHTTPCacheStore: HTTPCacheStore {
 
     public func entry(forKey key: String) async -> HTTPCacheEntry? {
         let path = entryPath(key)
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        guard let entry = HTTPCacheEntryCoding.decode(Array(data)) else {
+        guard let bytes = readEntryFile(path) else { return nil }
+        guard let entry = HTTPCacheEntryCoding.decode(bytes) else {
             remove(path)
             return nil
         }
@@ -290,6 +291,16 @@ public final class DiskHTTPCacheStore: HTTPCacheStore {
         return FileInfo(name: "", size: Int(status.st_size), modified: modified)
     }
 
+    /// The entry file's bytes, or nil when it is missing, larger than the cache or a symlink: the cache
+    /// follows no link planted in its directory (by a script granted `--allow-write` over it), so it reads
+    /// and touches only its own files.
+    private func readEntryFile(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return try? ResolvedPath.readAll(fd, maxBytes: sizeLimit)
+    }
+
     private func setModificationTime(_ path: String, _ date: Date) {
         let seconds = date.timeIntervalSince1970
         let whole = seconds.rounded(.down)
@@ -297,7 +308,7 @@ public final class DiskHTTPCacheStore: HTTPCacheStore {
             timespec(tv_sec: time_t(whole), tv_nsec: Int((seconds - whole) * 1e9)),
             timespec(tv_sec: time_t(whole), tv_nsec: Int((seconds - whole) * 1e9)),
         ]
-        _ = utimensat(AT_FDCWD, path, &times, 0)
+        _ = utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW)
     }
 
     private func remove(_ path: String) {
