@@ -21,6 +21,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case headers
     /// The download file-name sanitiser.
     case filename
+    /// The file capabilities' path checker against a real tree of links (``FuzzTargets/path(_:)``).
+    case path
 
     /// Runs the target on `bytes`.
     public func run(_ bytes: [UInt8]) {
@@ -33,6 +35,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .cacheEntry: FuzzTargets.cacheEntry(bytes)
         case .headers: FuzzTargets.headers(bytes)
         case .filename: FuzzTargets.filename(bytes)
+        case .path: FuzzTargets.path(bytes)
         }
     }
 }
