@@ -154,13 +154,24 @@ extension ResolvedPath {
         if info.st_mode & S_IFMT == S_IFDIR { throw FileAccessError(errno: EISDIR, syscall: "read") }
         let size = info.st_mode & S_IFMT == S_IFREG ? max(Int(info.st_size), 0) : 0
         guard size <= maxBytes else { throw FileAccessError(errno: EFBIG, syscall: "read") }
-        var bytes = [UInt8](repeating: 0, count: size == 0 ? min(65536, maxBytes + 1) : size)
+        var bytes = [UInt8](repeating: 0, count: size == 0 ? min(65536, maxBytes) : size)
         var count = 0
         while true {
             if count == bytes.count {
-                // One byte past the limit tells a file that ends there from one that goes on.
-                guard bytes.count <= maxBytes else { throw FileAccessError(errno: EFBIG, syscall: "read") }
-                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, maxBytes + 1 - bytes.count)))
+                // A byte read before growing: a regular file usually ends at its size, and a file that ends
+                // exactly at the limit is not refused.
+                var probe: UInt8 = 0
+                let n = Glibc.read(fd, &probe, 1)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw FileAccessError(errno: errno, syscall: "read")
+                }
+                if n == 0 { break }
+                guard count < maxBytes else { throw FileAccessError(errno: EFBIG, syscall: "read") }
+                bytes.append(probe)
+                count += 1
+                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, maxBytes - bytes.count)))
+                continue
             }
             let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
             if n < 0 {
