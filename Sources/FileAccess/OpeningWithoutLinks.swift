@@ -61,6 +61,8 @@ extension ResolvedPath {
     static func openFromRoot(_ relative: ArraySlice<UInt8>, flags: Int32, mode: mode_t, walking: Bool)
         throws(FileAccessError) -> Int32
     {
+        // A NUL would end the C string early, opening a path other than the one checked.
+        guard !relative.contains(0) else { throw FileAccessError(errno: EINVAL, syscall: "open") }
         let flags = flags | O_CLOEXEC
         if !walking {
             let name = relative.isEmpty ? [UInt8(ascii: ".")] : Array(relative)

@@ -172,5 +172,8 @@ import Testing
             errno { () throws(FileAccessError) in
                 _ = try ResolvedPath(root).read(maxBytes: 10); return -1
             } == EISDIR)
+        #expect(
+            errno { () throws(FileAccessError) in try ResolvedPath(root + "/granted/sub/file\0x").open(O_RDONLY) }
+                == EINVAL)
     }
 }
