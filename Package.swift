@@ -217,7 +217,11 @@ let package = Package(
 
         // The fuzz targets: one function per input format, checking its invariants with `precondition`. The
         // libFuzzer executables in Fuzz/ call them; FuzzRegressionTests replays the seeds and crashers.
-        .target(name: "FuzzTargets", dependencies: ["JSBridgeBase", "ModelConversion", "LocationCore", "HTTPCore"]),
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "JSBridgeBase", "ModelConversion", "LocationCore", "HTTPCore", "JSBridgeCore", "JSBridgeCLI",
+            ]),
 
         // MARK: Examples
 

@@ -21,6 +21,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case headers
     /// The download file-name sanitiser.
     case filename
+    /// The command-line parser: an argument vector (see ``FuzzTargets/cli(_:)``).
+    case cli
 
     /// Runs the target on `bytes`.
     public func run(_ bytes: [UInt8]) {
@@ -33,6 +35,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .cacheEntry: FuzzTargets.cacheEntry(bytes)
         case .headers: FuzzTargets.headers(bytes)
         case .filename: FuzzTargets.filename(bytes)
+        case .cli: FuzzTargets.cli(bytes)
         }
     }
 }
