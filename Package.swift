@@ -224,7 +224,10 @@ let package = Package(
         // The fuzz targets: one function per input format, checking its invariants with `precondition`. The
         // libFuzzer executables in Fuzz/ call them; FuzzRegressionTests replays the seeds and crashers.
         .target(
-            name: "FuzzTargets", dependencies: ["JSBridgeBase", "ModelConversion", "LocationCore", "HTTPCore", "FileAccess"]),
+            name: "FuzzTargets",
+            dependencies: [
+                "JSBridgeBase", "ModelConversion", "LocationCore", "HTTPCore", "JSBridgeCore", "JSBridgeCLI", "FileAccess",
+            ]),
 
         // MARK: Examples
 

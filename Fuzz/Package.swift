@@ -3,7 +3,7 @@ import PackageDescription
 
 /// The libFuzzer executables: one per target of the main package's `FuzzTargets` (see docs/fuzzing.md).
 /// Built only by scripts/fuzz.sh, with `-sanitize=fuzzer,address`; the main build and CI never build it.
-let targets = ["json", "model", "nmea", "gpsd", "multipart", "cache-entry", "headers", "filename", "path"]
+let targets = ["json", "model", "nmea", "gpsd", "multipart", "cache-entry", "headers", "filename", "path", "cli"]
 
 let package = Package(
     name: "JSBridgeFuzz",

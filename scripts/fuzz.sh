@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
-all=(json model nmea gpsd multipart cache-entry headers filename path)
+all=(json model nmea gpsd multipart cache-entry headers filename path cli)
 
 if [[ $# -lt 1 || ! "$1" =~ ^[0-9]+$ ]]; then
   echo "usage: scripts/fuzz.sh <seconds-per-target> [target…]   targets: ${all[*]}" >&2

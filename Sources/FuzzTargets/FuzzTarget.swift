@@ -23,6 +23,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case filename
     /// The file capabilities' path checker against a real tree of links (``FuzzTargets/path(_:)``).
     case path
+    /// The command-line parser: an argument vector (see ``FuzzTargets/cli(_:)``).
+    case cli
 
     /// Runs the target on `bytes`.
     public func run(_ bytes: [UInt8]) {
@@ -36,6 +38,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .headers: FuzzTargets.headers(bytes)
         case .filename: FuzzTargets.filename(bytes)
         case .path: FuzzTargets.path(bytes)
+        case .cli: FuzzTargets.cli(bytes)
         }
     }
 }

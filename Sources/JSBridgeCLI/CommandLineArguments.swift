@@ -1,3 +1,4 @@
+import Foundation
 import JSBridge
 import JSBridgeCore
 
@@ -6,16 +7,18 @@ import JSBridgeCore
 /// options.
 ///
 /// Options end at the script (or after `--`): it and everything after it are the script's. One table of the
-/// engine's options (``engineOptions``) serves parsing and `--help` alike.
-struct CommandLineArguments {
+/// engine's options (``engineOptions``) serves parsing and `--help` alike. Every option is checked wherever it
+/// appears, even when another one makes it redundant (`--allow-all --allow-net=::1` is still a bad scope), and
+/// no value may be empty except `-e`'s code. (`package` where the `cli` fuzz target reads it.)
+package struct CommandLineArguments {
     var eval: String?
-    var config: String?
+    package var config: String?
     var trace = false
-    var timeout: Double?
-    var appID: String?
-    var storageDir: String?
-    var typings: String?
-    var baseURL: String?
+    package var timeout: Double?
+    package var appID: String?
+    package var storageDir: String?
+    package var typings: String?
+    package var baseURL: String?
     var wantsHelp = false
     var wantsVersion = false
     /// The script and its arguments (or, with `-e`, the arguments alone).
@@ -23,7 +26,7 @@ struct CommandLineArguments {
     /// What the capability flags grant.
     var permissions = Permissions.none
     /// Plugin options given: which plugin's, which option, the value.
-    var optionValues: [(plugin: String, option: CommandLineOption, value: String)] = []
+    package var optionValues: [(plugin: String, option: CommandLineOption, value: String)] = []
     /// The engine extensions' switches given (`["cordova": true]`).
     var extensionSettings: [String: JSONValue] = [:]
 
@@ -32,11 +35,15 @@ struct CommandLineArguments {
         let names: [String]
         let valueName: String?
         let help: String
+        /// Whether the value may be empty: only code may (`-e ''` runs nothing).
+        var mayBeEmpty = false
         let apply: @Sendable (inout CommandLineArguments, String) throws(UsageError) -> Void
     }
 
     static let engineOptions: [EngineOption] = [
-        EngineOption(names: ["-e", "--eval"], valueName: "code", help: "Run <code> instead of a script file.") {
+        EngineOption(
+            names: ["-e", "--eval"], valueName: "code", help: "Run <code> instead of a script file.", mayBeEmpty: true
+        ) {
             $0.eval = $1
         },
         EngineOption(
@@ -73,8 +80,10 @@ struct CommandLineArguments {
             names: ["--base-url"], valueName: "url",
             help: "The base of relative URLs in fetch, Request and Response.redirect (a browser's location)."
         ) { (arguments, value) throws(UsageError) in
-            guard isAbsoluteURL(value) else {
-                throw UsageError("--base-url must be an absolute URL such as https://example.com/app/, got '\(value)'.")
+            if let problem = baseURLProblem(value) {
+                throw UsageError(
+                    "--base-url must be an absolute http or https URL such as https://example.com/app/, got '\(value)': "
+                        + "\(problem).")
             }
             arguments.baseURL = value
         },
@@ -91,7 +100,7 @@ struct CommandLineArguments {
     ]
 
     /// Reads `arguments` (without the program's name).
-    init(
+    package init(
         _ arguments: [String], plugins: [any PluginRegistration], capabilities: [Capability],
         extensions: [EngineExtension]
     ) throws(UsageError) {
@@ -101,11 +110,21 @@ struct CommandLineArguments {
             for option in plugin.options { pluginOptions["--" + option.name] = (plugin.name, option) }
         }
         var index = 0
-        func value(for name: String, _ inline: String?, _ valueName: String) throws(UsageError) -> String {
-            if let inline { return inline }
-            guard index < arguments.count else { throw UsageError("Missing value for '\(name) <\(valueName)>'.") }
-            defer { index += 1 }
-            return arguments[index]
+        /// The value of option `name`: attached with `=`, else the next argument; empty only if `mayBeEmpty`.
+        func value(for name: String, _ inline: String?, _ valueName: String, mayBeEmpty: Bool = false)
+            throws(UsageError) -> String
+        {
+            let value: String
+            if let inline {
+                value = inline
+            } else {
+                guard index < arguments.count else { throw UsageError("Missing value for '\(name) <\(valueName)>'.") }
+                value = arguments[index]
+                index += 1
+            }
+            // `--storage-dir=` would otherwise mean the current directory or `/`, wherever the empty path lands.
+            guard mayBeEmpty || !value.isEmpty else { throw UsageError("\(name) needs a non-empty <\(valueName)>.") }
+            return value
         }
         while index < arguments.count {
             let argument = arguments[index]
@@ -120,7 +139,7 @@ struct CommandLineArguments {
             let inline = equals.map { String(argument[argument.index(after: $0)...]) }
             if let option = Self.engineOptions.first(where: { $0.names.contains(name) }) {
                 if let valueName = option.valueName {
-                    try option.apply(&self, try value(for: name, inline, valueName))
+                    try option.apply(&self, try value(for: name, inline, valueName, mayBeEmpty: option.mayBeEmpty))
                 } else {
                     guard inline == nil else { throw UsageError("\(name) takes no value.") }
                     try option.apply(&self, "")
@@ -147,9 +166,9 @@ struct CommandLineArguments {
         rest = Array(arguments[index...])
     }
 
-    /// Adds a capability flag's grant: everything, or the comma-separated scopes after `=`.
+    /// Adds a capability flag's grant: everything, or the comma-separated scopes after `=`. The scopes are
+    /// checked even under `--allow-all`, which makes them redundant but not right.
     private mutating func grant(_ capability: Capability, _ value: String?) throws(UsageError) {
-        guard !permissions.allowsAll else { return }
         do throws(CapabilityError) {
             guard let value else { return try permissions.grant(capability) }
             guard let scope = capability.scope else { throw CapabilityError("takes no value") }
@@ -276,15 +295,94 @@ struct CommandLineArguments {
 }
 
 /// A command-line mistake: printed with the usage, exit code 2.
-struct UsageError: Error {
-    var message: String
-    init(_ message: String) { self.message = message }
+package struct UsageError: Error {
+    package var message: String
+    package init(_ message: String) { self.message = message }
 }
 
-/// Whether `text` starts with a URL scheme and a ':' (the full check is the URL parser's, at first use).
-func isAbsoluteURL(_ text: String) -> Bool {
-    guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return false }
-    let scheme = text[..<colon]
-    guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
-    return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
+/// Why `text` cannot be the base of relative URLs, or nil when it can: an `http` or `https` URL (`//` after the
+/// scheme) whose host is a name of ASCII letters, digits, `-`, `.` and `_` (an international name in its
+/// `xn--` form), an IPv4 address (four numbers 0–255) or an IPv6 address in brackets, with an optional port
+/// 1–65535, no credentials (`fetch` refuses URLs with them), and no space or control character anywhere.
+///
+/// A subset of what the URL Standard accepts, exact enough that the runtime's URL parser accepts every base
+/// this does (its forms such as `http://127.1/` or `http:host` are refused here).
+func baseURLProblem(_ text: String) -> String? {
+    if let bad = text.unicodeScalars.first(where: { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value) }) {
+        return bad == " " ? "it contains a space" : "it contains a control character"
+    }
+    guard let colon = text.firstIndex(of: ":"),
+        ["http", "https"].contains(text[..<colon].lowercased())
+    else { return "the scheme must be http or https" }
+    let afterScheme = text[text.index(after: colon)...]
+    guard afterScheme.hasPrefix("//") else { return "expected '//' after '\(text[..<colon]):'" }
+    let authority = afterScheme.dropFirst(2).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    guard !authority.contains("@") else { return "a base URL must not hold credentials (user@)" }
+    let port: Substring
+    if authority.hasPrefix("[") {
+        guard let close = authority.firstIndex(of: "]") else { return "an IPv6 address needs its closing ']'" }
+        let address = authority[authority.index(after: authority.startIndex)..<close]
+        guard isIPv6Address(address) else { return "'[\(address)]' is not an IPv6 address" }
+        port = authority[authority.index(after: close)...]
+    } else {
+        let end = authority.firstIndex(of: ":") ?? authority.endIndex
+        let host = authority[..<end]
+        port = authority[end...]
+        guard !host.isEmpty else { return "it has no host" }
+        guard host.utf8.allSatisfy(isHostNameByte) else {
+            return "the host '\(host)' may hold only ASCII letters, digits, '-', '.' and '_' (an IPv6 address goes "
+                + "in brackets, an international name in its xn-- form)"
+        }
+        if endsInNumber(host), !isIPv4Address(host) {
+            return "the host '\(host)' ends in a number but is not an IPv4 address (four numbers 0–255)"
+        }
+    }
+    if !port.isEmpty {
+        let digits = port.dropFirst()
+        guard port.first == ":", !digits.isEmpty, digits.utf8.count <= 5,
+            digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            let number = Int(digits), (1...65535).contains(number)
+        else { return "the port must be a number 1–65535, got '\(port.dropFirst())'" }
+    }
+    return nil
+}
+
+/// Letters, digits, `-`, `.` and `_`.
+private func isHostNameByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+        true
+    default: false
+    }
+}
+
+/// The URL Standard's "ends in a number": the last label (a final empty one aside) is digits, or `0x` and hex
+/// digits; such a host is parsed as an IPv4 address.
+private func endsInNumber(_ host: Substring) -> Bool {
+    var labels = host.split(separator: ".", omittingEmptySubsequences: false)
+    if labels.count > 1, labels.last?.isEmpty == true { labels.removeLast() }
+    guard let last = labels.last, !last.isEmpty else { return false }
+    if last.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) { return true }
+    let lower = last.lowercased()
+    return lower.hasPrefix("0x") && lower.dropFirst(2).allSatisfy(\.isHexDigit)
+}
+
+/// Four decimal numbers 0–255 without leading zeros (which the URL Standard reads as octal), dot-separated,
+/// with an optional final dot.
+private func isIPv4Address(_ host: Substring) -> Bool {
+    var labels = host.split(separator: ".", omittingEmptySubsequences: false)
+    if labels.last?.isEmpty == true { labels.removeLast() }
+    return labels.count == 4
+        && labels.allSatisfy { label in
+            !label.isEmpty && label.utf8.count <= 3 && (label == "0" || !label.hasPrefix("0"))
+                && label.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+                && Int(label).map { $0 <= 255 } == true
+        }
+}
+
+/// Whether `text` is an IPv6 address (`inet_pton`'s rule: no zone, an IPv4 tail allowed).
+private func isIPv6Address(_ text: Substring) -> Bool {
+    var address = in6_addr()
+    return !text.isEmpty && String(text).withCString { inet_pton(AF_INET6, $0, &address) } == 1
 }

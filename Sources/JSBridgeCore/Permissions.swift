@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A capability that scripts are denied unless the user grants it (Deno style), declared by the plugins
 /// that use it.
 ///
@@ -171,8 +177,13 @@ extension Capability.Scope {
     public static let hosts = Capability.Scope(
         valueName: "hosts",
         parse: { (text) throws(CapabilityError) in
-            guard let pattern = HostPattern(parsing: text) else {
-                throw CapabilityError("'\(text)' is not a host or host:port (write IPv6 addresses as [::1]).")
+            // A grant no request can match is refused, not kept: port 0, a bracketed host that is no IPv6
+            // address.
+            guard let pattern = HostPattern(parsing: text), pattern.port != 0,
+                !pattern.host.contains(":") || HostPattern.isIPv6Address(pattern.host)
+            else {
+                throw CapabilityError(
+                    "'\(text)' is not a host or host:port (ports are 1–65535; write IPv6 addresses as [::1]).")
             }
             return pattern.description
         },
@@ -217,6 +228,12 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
         }
         guard !hostPart.isEmpty, !hostPart.hasPrefix("-"), hostPart.utf8.allSatisfy(Self.isHostByte) else { return nil }
         self.init(host: String(hostPart), port: port)
+    }
+
+    /// Whether `text` is an IPv6 address (without brackets or a zone).
+    static func isIPv6Address(_ text: String) -> Bool {
+        var address = in6_addr()
+        return text.withCString { inet_pton(AF_INET6, $0, &address) } == 1
     }
 
     /// Letters, digits and `.-_:*` (checked per request: no set is built).

@@ -103,6 +103,52 @@ import Testing
             ], "\(result.stderr)")
     }
 
+    /// `Model.toJSON` reads a model's own properties only: a field named `constructor` (inherited from
+    /// `Object.prototype` when absent, a function) works, and a polluted `Object.prototype` adds no field.
+    /// A discriminator tag `constructor` or `toString` picks no mapping it does not have.
+    @Test func toJSONReadsOnlyOwnProperties() async {
+        let result = await run(
+            #"""
+            Model.define("C", { id: "int", constructor: "string?", toString: "string?" });
+            console.log(JSON.stringify(Model.toJSON("C", { id: 1 })), JSON.stringify(Model.toJSON("C", { id: 2, constructor: "c" })));
+            console.log(JSON.stringify(Model.copy("C", Model.convert("C", { id: 3 }))));
+            Object.prototype.x = "leak";
+            Model.define("P", { id: "int", x: "string?" });
+            console.log(JSON.stringify(Model.toJSON("P", { id: 4 })), JSON.stringify(Model.toJSON("P", { id: 5, x: "own" })));
+            delete Object.prototype.x;
+            Model.define("Dog", { kind: "string", bark: "string?" });
+            Model.define("Pet", { kind: "string", name: "string?" }, { discriminator: { key: "kind", mapping: { dog: "Dog" } } });
+            console.log(JSON.stringify(Model.toJSON("Pet", { kind: "constructor", name: "n" })), JSON.stringify(Model.toJSON("Pet", { kind: "dog", bark: "w" })));
+            try { Model.toJSON("C", [1]); } catch (e) { console.log(e.code); }
+            """#)
+        #expect(
+            result.lines == [
+                #"{"id":1} {"id":2,"constructor":"c"}"#, #"{"id":3,"constructor":null,"toString":null}"#,
+                #"{"id":4} {"id":5,"x":"own"}"#, #"{"kind":"constructor","name":"n"} {"kind":"dog","bark":"w"}"#,
+                "DATA_FORMAT",
+            ], "\(result.stderr)")
+    }
+
+    /// `Model.toJSON("[U]", …)` and `"{U}"` write back arrays and objects of models as `Model.convert` reads
+    /// them, with every item's issues under its index or key.
+    @Test func collectionsOfModelsWriteBack() async {
+        let result = await run(
+            #"""
+            Model.define("U", { id: "int", name: { type: "string", key: "n" } });
+            const users = Model.convert("[U]", [{ id: 1, n: "a" }, { id: 2, n: "b" }]);
+            console.log(JSON.stringify(Model.toJSON("[U]", users)), JSON.stringify(Model.toJSON("{U}", { k: users[0] })));
+            console.log(JSON.stringify(Model.convert("[U]", Model.toJSON("[U]", users))) === JSON.stringify(users));
+            for (const [name, value] of [["[U]", [users[0], 5]], ["[U]", {}], ["{U}", []], ["[Nope]", []]]) {
+              try { Model.toJSON(name, value); console.log("written?"); } catch (e) { console.log(e.code, (e.data?.issues ?? []).map((i) => i.path + ":" + i.code).join(",")); }
+            }
+            """#)
+        #expect(
+            result.lines == [
+                #"[{"id":1,"n":"a"},{"id":2,"n":"b"}] {"k":{"id":1,"n":"a"}}"#, "true", "DATA_FORMAT [1]:TYPE",
+                "DATA_FORMAT :TYPE", "DATA_FORMAT :TYPE", "UNKNOWN_MODEL ",
+            ], "\(result.stderr)")
+    }
+
     /// Conversion and writing back agree: fields keyed `x` and `x.y` round-trip through `toJSON` and `copy`;
     /// a number in a date field is seconds both ways; `""` in a URL field that may be absent is absent; sets
     /// compare without order, and equal models archive to the same text.

@@ -165,6 +165,11 @@ import Testing
         #expect(throws: PostgresURLError.self) { try PostgresURL("mysql://u:pw@h/db") }
         #expect(throws: PostgresURLError.self) { try PostgresURL("postgres://u:pw@h") }
         #expect(throws: PostgresURLError.self) { try PostgresURL("postgres://h/db") }
+        // Ports outside 1–65535 (99999 used to be taken, as 0 was, and read as no port or port 0).
+        for port in ["0", "99999", "65536", "00000000000000000005432"] {
+            #expect(throws: PostgresURLError.self) { try PostgresURL("postgres://u:pw@h:\(port)/db") }
+        }
+        #expect((try? PostgresURL("postgres://u@h:65535/db"))?.host == "h:65535")
         do {
             _ = try PostgresURL("postgres://u:hunter2@h/db?evil=1")
             Issue.record("accepted an unknown parameter")

@@ -29,22 +29,29 @@ const { defaultMaxDepth, maxDepthLimit, maxBridgeDepth } = plugin.constants;
 /// `[Name]` and `{Name}`: a collection of models.
 const COLLECTION = /^([[{])([A-Za-z_$][\w$.]*)[\]}]$/;
 
-/// Each item of an array (`isArray`) or object `value` converted into model `name`, the issues of all of
-/// them in one `DATA_FORMAT` error.
-function convertCollection(isArray, name, value, options) {
+/// The collection (`[Name]` or `{Name}`) `name` names, as `[isArray, model name]`, or null.
+function collectionOf(name) {
+  // The regex only for a name that can be a collection's (an uncurried exec costs ~0.1 us a call).
+  const match = typeof name === "string" && (name[0] === "[" || name[0] === "{") ? RegExpPrototypeExec(COLLECTION, name) : null;
+  return match === null ? null : [match[1] === "[", match[2]];
+}
+
+/// Each item of an array (`isArray`) or object `value` passed through `one` (`Model.convert` or `Model.toJSON`
+/// of model `name`, by `action`), the issues of all of them in one `DATA_FORMAT` error.
+function eachInCollection(isArray, name, value, action, one) {
   const label = isArray ? `[${name}]` : `{${name}}`;
   if (!schemas.has(name)) sync("schema", { name });   // UNKNOWN_MODEL, even for an empty collection
   const valid = isArray ? ArrayIsArray(value) : value !== null && typeof value === "object" && !ArrayIsArray(value);
   if (!valid) {
     throw new BridgeError("DATA_FORMAT", `Invalid ${label}: expected ${isArray ? "an array" : "an object"} of ${name}.`, {
-      plugin: PLUGIN, action: "convert",
+      plugin: PLUGIN, action,
       data: { model: label, issues: [{ path: "", code: "TYPE", message: `expected ${isArray ? "an array" : "an object"}`, input: null }] },
     });
   }
   const issues = [];
   const convertItem = (item, at) => {
     try {
-      return Model.convert(name, item, options);
+      return one(item);
     } catch (error) {
       if (!(error instanceof BridgeError) || error.code !== "DATA_FORMAT") throw error;
       for (const issue of error.data?.issues ?? []) {
@@ -62,7 +69,7 @@ function convertCollection(isArray, name, value, options) {
   }
   if (issues.length > 0) {
     throw new BridgeError("DATA_FORMAT", `Invalid ${label}: ` + MethodJoin(MethodMap(MethodSlice(issues, 0, 3), (i) => `${i.path}: ${i.message}`), "; "), {
-      plugin: PLUGIN, action: "convert", data: { model: label, issues },
+      plugin: PLUGIN, action, data: { model: label, issues },
     });
   }
   return out;
@@ -183,8 +190,8 @@ function concreteName(name, value) {
   const schema = schemas.get(name);
   const disc = schema && schema.options.discriminator;
   if (!disc || value === null || typeof value !== "object") return name;
-  const tag = value[disc.key];
-  return disc.mapping[String(tag)] ?? name;
+  const tag = String(ObjectHasOwn(value, disc.key) ? value[disc.key] : undefined);
+  return ObjectHasOwn(disc.mapping, tag) ? disc.mapping[tag] : name;
 }
 
 /// Runs JS `after` hooks bottom-up over a converted value: `after(model, parent)`. `resolved` maps the output
@@ -227,20 +234,23 @@ function project(type, value, depth) {
     case "optional": return project(type.of, value, depth);
     case "array": return ArrayIsArray(value) ? MethodMap(value, (v) => project(type.of, v, depth + 1)) : value;
     case "map": {
-      const out = {};
+      const out = ObjectCreate(null);   // a key `__proto__` stays a key
       for (const key of ObjectKeys(value)) out[key] = project(type.of, value[key], depth + 1);
       return out;
     }
     case "model": {
+      if (ArrayIsArray(value)) return value;   // not a model: the native side says so
       // A `resolve` hook is asked with the model object; the native side reads its choice from RESOLVED_KEY.
       const hook = hooks.get(type.name);
       const target = hook !== undefined && hook.resolve !== undefined ? hook.resolve(value) : undefined;
       const chosen = typeof target === "string" && target !== "" ? target : undefined;
       const schema = schemas.get(concreteName(chosen ?? type.name, value));
       if (schema === undefined) return value;
-      const out = {};
+      // Own properties only: an inherited `constructor` (a function) or a polluted `Object.prototype.x` is no
+      // field of the model.
+      const out = ObjectCreate(null);
       for (const [field, fieldType] of ObjectEntries(schema.fields)) {
-        if (field in value) out[field] = project(fieldType, value[field], depth + 1);
+        if (ObjectHasOwn(value, field)) out[field] = project(fieldType, value[field], depth + 1);
       }
       if (chosen !== undefined) out[RESOLVED_KEY] = chosen;
       return out;
@@ -575,10 +585,11 @@ const Model = {
   /// array of models and `"{User}"` an object of them (YYModel's modelArrayWithClass /
   /// modelDictionaryWithClass), every item as `Model.convert("User", item)` would, issues under `[i]` / `key`.
   convert(name, value, options) {
-    // The regex only for a name that can be a collection's (an uncurried exec costs ~0.1 us a call).
-    const collection = typeof name === "string" && (name[0] === "[" || name[0] === "{")
-      ? RegExpPrototypeExec(COLLECTION, name) : null;
-    if (collection !== null) return convertCollection(collection[1] === "[", collection[2], value, options);
+    const collection = collectionOf(name);
+    if (collection !== null) {
+      const [isArray, item] = collection;
+      return eachInCollection(isArray, item, value, "convert", (v) => Model.convert(item, v, options));
+    }
     let input = value, resolved = null;
     if (hooks.size !== 0) [input, resolved] = prepareInput(name, value);
     if (options === undefined || options === null) {
@@ -619,9 +630,15 @@ const Model = {
     }
   },
 
-  /// Model -> JSON (first keys, nested key paths rebuilt, dates as ISO 8601).
+  /// Model -> JSON (first keys, nested key paths rebuilt, dates as ISO 8601); `"[User]"` and `"{User}"` as in
+  /// `convert`. Only the model's own properties are read.
   toJSON(name, model) {
     checkName(name);
+    const collection = collectionOf(name);
+    if (collection !== null) {
+      const [isArray, item] = collection;
+      return eachInCollection(isArray, item, model, "toJSON", (v) => Model.toJSON(item, v));
+    }
     return sync("toJSON", { name, value: projectModel(name, model) });
   },
 

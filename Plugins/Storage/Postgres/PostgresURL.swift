@@ -18,6 +18,14 @@ public struct PostgresURL: Sendable, Hashable {
         guard let host = components.host, !host.isEmpty else {
             throw PostgresURLError(reason: "the URL has no host")
         }
+        // The port's text, not `components.port`: a number too large for an `Int` reads as no port at all.
+        // An empty port (`host:/db`) is the default one.
+        if let range = components.rangeOfPort, !range.isEmpty {
+            let port = text[range]
+            guard port.utf8.count <= 5, let number = Int(port), (1...65535).contains(number) else {
+                throw PostgresURLError(reason: "the port must be 1–65535, got \(port)")
+            }
+        }
         let database = String(components.path.drop(while: { $0 == "/" }))
         guard !database.isEmpty, !database.contains("/") else {
             throw PostgresURLError(reason: "the URL has no database (…@host[:port]/database)")
