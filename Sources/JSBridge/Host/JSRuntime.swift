@@ -49,6 +49,8 @@ public final class JSRuntime {
     let startTime = jsb_monotonic_ns()
     /// Signals received and not handled yet, and the one that ended the run (Signals.swift).
     var signals = SignalState()
+    /// The thread that ends the process if JavaScript does not stop (TimeLimit.swift).
+    var watchdog: OpaquePointer?
 
     /// JS functions the host calls, from the host's own JavaScript (`bridge.js`, `timers.js`, `errors.js`) and
     /// from the extensions (`runMain`, `startRepl`, `runExit`, …).
@@ -164,9 +166,9 @@ public final class JSRuntime {
                 exitCode = 1
             }
         }
+        finishWatchdog()
         if termination.timedOut.load(ordering: .relaxed) {
-            output.write(
-                "\(options.runtime.name): the script was stopped after the --timeout of \(timeoutText)\n", to: .stderr)
+            output.write(timeoutMessage, to: .stderr)
             exitCode = 1
         }
         calls.cancelAll()
@@ -228,8 +230,8 @@ public final class JSRuntime {
         guard !stopping else { return }
         stopping = true
         exitCode = code
-        // With a watchdog armed (--timeout), JS still running after `process.exit()` is terminated.
-        termination.terminate.store(true, ordering: .relaxed)
+        // JS still running after `process.exit()` is terminated (TimeLimit.swift).
+        terminateRunningJS()
     }
 
     /// Throws the exit sentinel once the runtime is stopping, so no more work starts.
