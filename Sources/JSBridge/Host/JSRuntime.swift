@@ -2,6 +2,7 @@ import CJavaScriptCore
 import CJavaScriptCoreExtras
 import CProcess
 import Foundation
+import JSBridgeBase
 import JSBridgeCore
 import NIOCore
 import NIOPosix
@@ -112,12 +113,21 @@ public final class JSRuntime {
             return 1
         }
         signals.installed = installSignalHandlers()
+        // The event loop's descriptors, kept free while the script runs: a script that opens files up to
+        // `ulimit -n` gets EMFILE, and the loop still starts (SwiftNIO would end the process).
+        let loopDescriptors = FileDescriptors.Reserve(FileDescriptors.perEventLoop)
         guard start(script) else {
             end(ranScript: false)
             return exitCode
         }
         // Creating the event loop is ~5% of a short script's start-up: skipped when nothing waits for it.
         guard stopping || isAlive || !calls.submissions.isEmpty || !inbox.isEmpty || readSignals() else {
+            end(ranScript: true)
+            return exitCode
+        }
+        loopDescriptors.release()
+        guard FileDescriptors.available(FileDescriptors.perEventLoop) else {
+            fatal("\(options.runtime.name): too many open files (EMFILE): the event loop cannot start\n")
             end(ranScript: true)
             return exitCode
         }
