@@ -138,6 +138,23 @@ private struct SignalRun {
         #expect(run.process.stdout == "first run done\nexit 143\n", "\(run.summary)")
     }
 
+    /// One SIGTERM (what `timeout`, `kill` and service managers send) ends a script that never returns to the
+    /// event loop: the JS thread cannot take it, so the C handler's alarm kills the process 5 s later.
+    @Test(
+        .disabled(
+            if: Sanitizer.stopsNoRunningLoop,
+            "a running loop can not be stopped under ThreadSanitizer (Sanitizer.stopsNoRunningLoop)"),
+        arguments: [
+            "(async () => { for (;;) await null; })();", "function again() { process.nextTick(again); } again();",
+            "while (true) {}",
+        ])
+    func oneSIGTERMEndsAScriptStuckInALoop(_ loop: String) async throws {
+        let run = try SignalRun("console.error('busy');\n" + loop)
+        #expect(await run.process.waitForError("busy"), "\(run.summary)")
+        run.process.send(SIGTERM)
+        #expect(await run.process.waitForStatus(seconds: 30) == .signaled(SIGTERM), "\(run.summary)")
+    }
+
     @Test(
         .disabled(
             if: Sanitizer.stopsNoRunningLoop,
@@ -150,7 +167,8 @@ private struct SignalRun {
             """)
         #expect(await run.process.waitForError("busy"), "\(run.summary)")
         run.process.send(SIGINT)
-        try await Task.sleep(for: .milliseconds(200))
+        // The second must come after the first was taken (two pending SIGINTs are one).
+        #expect(await run.process.waitUntilDelivered(SIGINT), "\(run.summary)")
         run.process.send(SIGINT)
         #expect(await run.process.waitForStatus(seconds: 10) == .signaled(SIGINT), "\(run.summary)")
     }

@@ -132,6 +132,19 @@ final class SpawnedProcess: Sendable {
 
     func send(_ signo: Int32) { kill(pid, signo) }
 
+    /// Waits until the kernel delivered `signo` sent with ``send(_:)`` (it is no longer pending for the
+    /// process in `/proc/<pid>/status`: a handler has taken it); false after `seconds`.
+    func waitUntilDelivered(_ signo: Int32, seconds: Double = 20) async -> Bool {
+        await waitUntil(seconds: seconds) {
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return true }
+            for line in status.split(separator: "\n") where line.hasPrefix("ShdPnd:") || line.hasPrefix("SigPnd:") {
+                guard let mask = UInt64(line.split(separator: "\t").last ?? "", radix: 16) else { continue }
+                if mask & (1 << UInt64(signo - 1)) != 0 { return false }
+            }
+            return true
+        }
+    }
+
     /// The next change of state (exit, death, stop); nil after `seconds`, stretched by `Sanitizer.slowdown`
     /// (the process is then killed).
     func waitForStatus(seconds: Double = 20) async -> Status? {

@@ -99,9 +99,17 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     /// The client of the shared loop with the fewest requests under way (the loops taking turns among equals),
     /// and that loop's index; with `counted`, the request counts as under way there until ``release(_:)``.
-    private func leastBusyClient(connectTimeout: Duration?, counted: Bool) throws -> (HTTPClient, Int) {
+    private func leastBusyClient(connectTimeout: Duration?, counted: Bool, url: String) throws -> (HTTPClient, Int) {
         try state.withLock { state in
             if state.sharedLoops.isEmpty {
+                // SwiftNIO ends the process when a loop of its shared group cannot get its descriptors.
+                guard FileDescriptors.available(FileDescriptors.perEventLoop * NIOSingletons.groupLoopCountSuggestion)
+                else {
+                    throw HTTPError.network(
+                        kind: "descriptors",
+                        message: "too many open files (EMFILE): no descriptors left for the connection's event loops",
+                        url: url)
+                }
                 state.sharedLoops = Array(
                     HTTPClient.defaultEventLoopGroup.makeIterator().prefix(Self.connectionsPerHost))
                 state.underWay = Array(repeating: 0, count: state.sharedLoops.count)
@@ -119,7 +127,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    /// Ends a request counted by ``leastBusyClient(connectTimeout:counted:)``.
+    /// Ends a request counted by ``leastBusyClient(connectTimeout:counted:url:)``.
     private func release(_ index: Int) {
         state.withLock { $0.underWay[index] -= 1 }
     }
@@ -164,7 +172,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The async API, its body streamed. A streamed exchange (a download, an upload) is not counted as under
     /// way, since it may last: it goes to the least busy loop, the loops taking turns among equals.
     public func send(_ request: HTTPTransportRequest, timeout: Duration) async throws -> HTTPTransportResponse {
-        let (client, _) = try leastBusyClient(connectTimeout: request.connectTimeout, counted: false)
+        let (client, _) = try leastBusyClient(connectTimeout: request.connectTimeout, counted: false, url: request.url)
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = HTTPMethod(rawValue: request.method)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
@@ -303,7 +311,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             delegate.watch(task, headTimeout: headTimeout)
             return (task, delegate)
         }
-        let (client, index) = try leastBusyClient(connectTimeout: request.connectTimeout, counted: true)
+        let (client, index) = try leastBusyClient(
+            connectTimeout: request.connectTimeout, counted: true, url: request.url)
         let task = client.execute(request: outgoing, delegate: delegate, eventLoop: .indifferent)
         delegate.watch(task, headTimeout: headTimeout) { self.release(index) }
         return (task, delegate)
@@ -370,6 +379,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
         if typeName.hasSuffix("NIOConnectionError") {
             return HTTPError.network(kind: "connect", message: message, url: url)
+        }
+        if let error = error as? IOError, error.errnoCode == EMFILE || error.errnoCode == ENFILE {
+            return HTTPError.network(
+                kind: "descriptors",
+                message: "too many open files (\(error.errnoCode == EMFILE ? "EMFILE" : "ENFILE")): \(message)",
+                url: url)
         }
         if let error = error as? IOError {
             let kind = error.errnoCode == ECONNRESET || error.errnoCode == EPIPE ? "reset" : "connect"

@@ -5,7 +5,7 @@ public enum HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The URL is not an absolute http(s) URL.
     case invalidURL(String, reason: String)
     /// The request could not be completed: `kind` is `connect`, `dns`, `reset`, `tls`, `timeout`,
-    /// `redirect`, `protocol` or `other`.
+    /// `redirect`, `protocol`, `descriptors` (no file descriptor left: EMFILE) or `other`.
     case network(kind: String, message: String, url: String)
     /// No response head arrived within the request timeout.
     case timeout(ms: Int, url: String)

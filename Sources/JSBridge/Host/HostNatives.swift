@@ -51,6 +51,7 @@ extension EngineExtension {
         // Ends the run with `code` at once; JavaScript unwinds through the exit sentinel.
         ext.native("exit", "(code: number): never") { call, host throws(NativeError) in
             host.runtime.stop(exitCode: JSRuntime.exitCode(fromJS: call.number(0)))
+            host.runtime.guardExit()
             try host.runtime.ensureRunning()
             return nil
         }

@@ -2,6 +2,7 @@ import CJavaScriptCore
 import CJavaScriptCoreExtras
 import CProcess
 import Foundation
+import JSBridgeBase
 import JSBridgeCore
 import NIOCore
 import NIOPosix
@@ -53,6 +54,8 @@ public final class JSRuntime {
     let startTime = jsb_monotonic_ns()
     /// Signals received and not handled yet, and the one that ended the run (Signals.swift).
     var signals = SignalState()
+    /// The thread that ends the process if JavaScript does not stop (TimeLimit.swift).
+    var watchdog: OpaquePointer?
 
     /// JS functions the host calls, from the host's own JavaScript (`bridge.js`, `timers.js`, `errors.js`) and
     /// from the extensions (`runMain`, `startRepl`, `runExit`, …).
@@ -116,12 +119,21 @@ public final class JSRuntime {
             return 1
         }
         signals.installed = installSignalHandlers()
+        // The event loop's descriptors, kept free while the script runs: a script that opens files up to
+        // `ulimit -n` gets EMFILE, and the loop still starts (SwiftNIO would end the process).
+        let loopDescriptors = FileDescriptors.Reserve(FileDescriptors.perEventLoop)
         guard start(script) else {
             end(ranScript: false)
             return exitCode
         }
         // Creating the event loop is ~5% of a short script's start-up: skipped when nothing waits for it.
         guard stopping || isAlive || !calls.submissions.isEmpty || !inbox.isEmpty || readSignals() else {
+            end(ranScript: true)
+            return exitCode
+        }
+        loopDescriptors.release()
+        guard FileDescriptors.available(FileDescriptors.perEventLoop) else {
+            fatal("\(options.runtime.name): too many open files (EMFILE): the event loop cannot start\n")
             end(ranScript: true)
             return exitCode
         }
@@ -171,9 +183,9 @@ public final class JSRuntime {
                 exitCode = 1
             }
         }
+        finishWatchdog()
         if termination.timedOut.load(ordering: .relaxed) {
-            output.write(
-                "\(options.runtime.name): the script was stopped after the --timeout of \(timeoutText)\n", to: .stderr)
+            output.write(timeoutMessage, to: .stderr)
             exitCode = 1
         }
         calls.cancelAll()
@@ -235,8 +247,8 @@ public final class JSRuntime {
         guard !stopping else { return }
         stopping = true
         exitCode = code
-        // With a watchdog armed (--timeout), JS still running after `process.exit()` is terminated.
-        termination.terminate.store(true, ordering: .relaxed)
+        // JS still running after `process.exit()` is terminated (TimeLimit.swift).
+        terminateRunningJS()
     }
 
     /// Throws the exit sentinel once the runtime is stopping, so no more work starts.

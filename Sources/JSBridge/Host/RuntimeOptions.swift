@@ -56,7 +56,10 @@ public struct RuntimeOptions {
     /// `process.argv[0]`.
     public var executablePath: String
     /// Handle SIGINT, SIGTERM, SIGTSTP and SIGCONT as docs/running-scripts.md ("Signals") describes: the
-    /// `jsbridge` command does; off by default, so an embedding app keeps its own signal handling.
+    /// `jsbridge` command does; off by default, so an embedding app keeps its own signal handling. Such a
+    /// runtime owns its process: when JavaScript does not stop (a microtask loop), the `--timeout`,
+    /// `process.exit()` and an unanswered SIGINT/SIGTERM end the process itself (docs/architecture.md,
+    /// "Errors and limits").
     public var handlesSignals: Bool
     /// The base of relative URLs in `fetch`, `Request` and `Response.redirect` (`--base-url`); nil: relative
     /// URLs are a TypeError.

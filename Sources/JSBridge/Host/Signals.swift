@@ -23,8 +23,9 @@ struct SignalState {
 /// the node extension's `process.on(...)` listeners, the cordova extension's `pause`/`resume`); when none
 /// takes it, SIGINT/SIGTERM end the run — output is flushed, the run-end handlers run (`exit` listeners),
 /// plugins shut down (storage closed), and the process dies of the signal — and SIGTSTP stops the process.
-/// A second SIGINT/SIGTERM while the run ends kills at once (in the C handler). Handlers do not keep the
-/// process alive.
+/// A second SIGINT/SIGTERM while the run ends kills at once (in the C handler), and so does the first one 5 s
+/// after it came if the JS thread has not taken it by then (it is stuck in an endless or a microtask loop).
+/// Handlers do not keep the process alive.
 extension JSRuntime {
     /// Installs the handlers (once per process); false if the pipe could not be made.
     func installSignalHandlers() -> Bool {
@@ -58,6 +59,7 @@ extension JSRuntime {
     }
 
     private func handleSignal(_ signo: Int32) {
+        jsb_signals_taken(signo)
         var taken = false
         for handler in joined.signal where !stopping {
             if handler(signo) { taken = true }

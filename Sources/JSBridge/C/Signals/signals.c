@@ -17,6 +17,27 @@ static volatile sig_atomic_t listened_mask = 0;
 static volatile sig_atomic_t arrived = 0;
 /// Set by the first SIGINT/SIGTERM nobody listens to: the run is ending, and another one kills at once.
 static volatile sig_atomic_t ending = 0;
+/// That first SIGINT/SIGTERM, until the JS thread takes it (`jsb_signals_taken`): if it has not when the
+/// alarm rings, the process dies of it (the JS thread is stuck: an endless loop, a microtask loop).
+static volatile sig_atomic_t awaiting = 0;
+
+/// Seconds the JS thread has to take a SIGINT/SIGTERM nobody listens to.
+#define TAKE_SECONDS 5
+
+static void die_of(int signo) {
+    signal(signo, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signo);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    raise(signo);
+}
+
+static void alarm_handler(int signo) {
+    (void)signo;
+    int pending = awaiting;
+    if (pending) die_of(pending);
+}
 
 static void handler(int signo) {
     int saved = errno;
@@ -26,6 +47,8 @@ static void handler(int signo) {
             raise(signo);
         }
         ending = 1;
+        awaiting = signo;
+        alarm(TAKE_SECONDS);
     }
     arrived = 1;
     unsigned char byte = (unsigned char)signo;
@@ -50,6 +73,12 @@ int jsb_signals_install(void) {
     install_one(SIGTERM);
     install_one(SIGTSTP);
     install_one(SIGCONT);
+    struct sigaction alarm_action;
+    memset(&alarm_action, 0, sizeof alarm_action);
+    alarm_action.sa_handler = alarm_handler;
+    sigemptyset(&alarm_action.sa_mask);
+    alarm_action.sa_flags = SA_RESTART;
+    sigaction(SIGALRM, &alarm_action, NULL);
     return signal_pipe[0];
 }
 
@@ -76,17 +105,16 @@ void jsb_signals_set_listened(int signo, bool listened) {
     else listened_mask &= ~(1 << signo);
 }
 
-void jsb_signals_reraise(int signo) {
-    signal(signo, SIG_DFL);
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, signo);
-    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-    raise(signo);
-}
+void jsb_signals_reraise(int signo) { die_of(signo); }
 
 void jsb_signals_stop_self(void) {
     signal(SIGTSTP, SIG_DFL);
     raise(SIGTSTP);
     install_one(SIGTSTP);
+}
+
+void jsb_signals_taken(int signo) {
+    if (awaiting != signo) return;
+    awaiting = 0;
+    alarm(0);
 }

@@ -36,4 +36,20 @@ void jsb_tune_malloc(void);
 /// The process's environment (`environ`).
 char **jsb_environ(void);
 
+/// A thread that ends the process at a deadline unless the run it guards ends first: the last resort of
+/// `--timeout` and `process.exit()` when the JS thread does not come back (docs/architecture.md,
+/// "Interrupting JavaScript").
+typedef struct jsb_watchdog jsb_watchdog;
+
+/// Starts a watchdog with no deadline; NULL if its thread could not start.
+jsb_watchdog *jsb_watchdog_start(void);
+
+/// Sets the deadline (CLOCK_MONOTONIC ns) if it is earlier than the current one: then stdout is flushed,
+/// `message` (copied; may be NULL) written to stderr and the process exits with `code` (`_exit`).
+void jsb_watchdog_set(jsb_watchdog *watchdog, uint64_t deadline_ns, int code, const char *message);
+
+/// The run has ended: the thread exits (it frees the watchdog). If it is ending the process already, this
+/// waits for that.
+void jsb_watchdog_finish(jsb_watchdog *watchdog);
+
 #endif

@@ -23,6 +23,10 @@ void jsb_signals_wait(void);
 /// itself takes for a second SIGINT/SIGTERM while the run ends).
 void jsb_signals_set_listened(int signo, bool listened);
 
+/// The JS thread took `signo`: a SIGINT/SIGTERM nobody listens to no longer kills the process 5 s after it
+/// came (the time the JS thread has to take it before the handler's alarm kills; docs/running-scripts.md).
+void jsb_signals_taken(int signo);
+
 /// Dies of `signo` as if it had never been handled (the exit status says killed by that signal).
 void jsb_signals_reraise(int signo);
 
