@@ -344,7 +344,15 @@ function bodyStream(state) {
   if (state.content === null) return null;
   if (state.stream === null) {
     const content = state.content;
-    if (content.stream !== null) {
+    if (state.used && content.stream === null) {
+      // Read whole on the fast path (no stream made): the body is the stream that reading would have left,
+      // disturbed and locked, so `getReader()` throws as in browsers (WPT response-stream-disturbed-5).
+      const ReadableStream = runtime.ReadableStream;
+      const stream = new ReadableStream({ start(controller) { controller.close(); } });
+      PromisePrototypeThen(stream.getReader().read(), undefined, () => {});
+      disturbedStreams.add(stream);
+      state.stream = stream;
+    } else if (content.stream !== null) {
       state.stream = content.stream;
     } else if (content.native !== null) {
       state.stream = content.native.stream();
