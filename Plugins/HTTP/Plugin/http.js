@@ -6,7 +6,7 @@
 const PLUGIN = "HTTP";
 const { URL, URLSearchParams, DOMException, AbortSignal, BridgeError, utf8Encode, utf8Decode } = runtime;
 const {
-  ArrayBuffer, ArrayPrototypePush, ArrayPrototypeShift, ArrayPrototypeSplice, FunctionPrototypeCall, JSONParse,
+  ArrayBuffer, ArrayPrototypeJoin, ArrayPrototypePush, ArrayPrototypeShift, ArrayPrototypeSplice, FunctionPrototypeCall, JSONParse,
   JSONStringify, MathTrunc, MethodCharCodeAt, MethodFilter, MethodFindIndex, MethodIncludes, MethodIndexOf,
   MethodJoin, MethodMap, MethodReplace, MethodSlice, MethodSome, MethodSort, MethodStartsWith,
   MethodToLowerCase, MethodToUpperCase, MethodToWellFormed, NumberIsFinite, NumberIsInteger, ObjectAssign,
@@ -871,9 +871,13 @@ delete Response._fromWire;
 
 // MARK: - data: URLs (the Fetch standard's data: URL processor)
 
+/// The longest `data:` URL fetch reads (docs/limits.md): its body is decoded in memory.
+const maxDataURLLength = 64 << 20;
+
 /// Percent-decodes `text` (already ASCII after URL serialisation) into bytes.
 function percentDecode(text) {
   const bytes = utf8Encode(text);
+  if (MethodIndexOf(text, "%") === -1) return bytes;
   const out = new Uint8Array(bytes.length);
   let j = 0;
   const hex = (c) => (c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 0x37 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1);
@@ -895,14 +899,23 @@ function processDataURL(href) {
   const comma = MethodIndexOf(input, ",");
   if (comma === -1) return null;
   let mimeType = MethodReplace(MethodSlice(input, 0, comma), /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, "");
-  let body = percentDecode(MethodSlice(input, comma + 1));
+  const encoded = MethodSlice(input, comma + 1);
+  let body;
   const base64 = RegExpPrototypeExec(/;[\u0020]*base64$/i, mimeType);
   if (base64 !== null) {
     mimeType = MethodSlice(mimeType, 0, base64.index);
-    let latin1 = "";
-    for (let i = 0; i < body.length; i += 8192) latin1 += ReflectApply(StringFromCharCode, null, body.subarray(i, i + 8192));
+    // Base64 without escapes (the usual case) is decoded from the URL's text as it is: no copies on the way.
+    let latin1 = encoded;
+    if (MethodIndexOf(encoded, "%") !== -1) {
+      const bytes = percentDecode(encoded);
+      const pieces = [];
+      for (let i = 0; i < bytes.length; i += 8192) ArrayPrototypePush(pieces, ReflectApply(StringFromCharCode, null, bytes.subarray(i, i + 8192)));
+      latin1 = ArrayPrototypeJoin(pieces, "");
+    }
     body = runtime.forgivingBase64Decode(latin1);
     if (body === null) return null;
+  } else {
+    body = percentDecode(encoded);
   }
   if (MethodStartsWith(mimeType, ";")) mimeType = `text/plain${mimeType}`;
   const { parseMimeType, serializeMimeType } = runtime.formDataInternals;
@@ -912,12 +925,20 @@ function processDataURL(href) {
 
 function fetchDataURL(href, signal) {
   if (signal !== undefined && signal.aborted) return PromiseReject(abortReason(signal));
+  if (href.length > maxDataURLLength) return PromiseReject(dataURLTooLong(href));
   const result = processDataURL(href);
   if (result === null) return PromiseReject(new TypeError(`fetch failed: invalid data: URL ${JSONStringify(href)}`));
   return PromiseResolve(responseFromWire({
     status: 200, statusText: "OK", headers: [["content-type", result.mimeType]], url: href, redirected: false,
     content: new BodyContent(undefined, result.body),
   }));
+}
+
+/// fetch's TypeError for a `data:` URL longer than ``maxDataURLLength``.
+function dataURLTooLong(href) {
+  const error = new TypeError(`fetch failed: the data: URL is ${href.length} characters long, more than the ${maxDataURLLength} fetch reads (docs/limits.md)`);
+  error.code = "ERR_DATA_URL_TOO_LONG";
+  return error;
 }
 
 // MARK: - fetch
@@ -1079,6 +1100,10 @@ function fetch(input, init = undefined) {
   let args, signal, content, state;
   try {
     if (arguments.length < 1) throw new TypeError("Failed to execute 'fetch': 1 argument required, but only 0 present.");
+    // Refused before the URL is parsed.
+    if (typeof input === "string" && input.length > maxDataURLLength && RegExpPrototypeExec(/^[\0- ]*data:/i, input) !== null) {
+      throw dataURLTooLong(input);
+    }
     const request = new Request(input, init);
     [args, signal, content, state] = wireRequest(request);
     if (content !== null) state.used = true;
