@@ -134,4 +134,38 @@ import Testing
             ], "\(result.stderr)")
         #expect(result.exitCode == 0)
     }
+
+    /// The decoder takes the encoded body in any chunking — one byte at a time included, where deflate must see
+    /// two bytes before it can tell the zlib wrapper from raw deflate — and gives chunks of at most 256 KiB.
+    @Test func decodingDoesNotDependOnHowTheBodyIsChunked() async throws {
+        let text = Array(String(repeating: "chunked body ", count: 100_000).utf8)
+        let cases: [(String, [UInt8], [UInt8])] = [
+            ("gzip", Self.compress(text, Int32(JSB_Z_GZIP)), text),
+            ("deflate", Self.compress(text, Int32(JSB_Z_DEFLATE)), text),
+            ("deflate", Self.compress(text, Int32(JSB_Z_DEFLATE_RAW)), text),
+            ("br", Self.brotli, Array(String(repeating: "brotli ", count: 500).utf8)),
+        ]
+        for (coding, encoded, expected) in cases {
+            for size in [1, 2, 3, 4096, encoded.count] {
+                let chunks = stride(from: 0, to: encoded.count, by: size).map {
+                    Array(encoded[$0..<min($0 + size, encoded.count)])
+                }
+                let body = ContentDecoding.decode(
+                    .chunks(chunks), headers: [HTTPField("Content-Encoding", coding)], url: "http://test/")
+                var decoded: [UInt8] = []
+                var largest = 0
+                for try await chunk in body {
+                    decoded += chunk
+                    largest = max(largest, chunk.count)
+                }
+                #expect(decoded == expected, "\(coding) in chunks of \(size)")
+                #expect(largest <= ContentDecoding.chunkSize)
+            }
+            // A body that ends early is an error, however it is chunked.
+            let truncated = ContentDecoding.decode(
+                .chunks([Array(encoded.dropLast(2))]), headers: [HTTPField("Content-Encoding", coding)],
+                url: "http://test/")
+            await #expect(throws: HTTPError.self) { for try await _ in truncated {} }
+        }
+    }
 }
