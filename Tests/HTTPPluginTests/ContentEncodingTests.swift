@@ -168,4 +168,24 @@ import Testing
             await #expect(throws: HTTPError.self) { for try await _ in truncated {} }
         }
     }
+
+    /// fetch sends the `Accept-Encoding` a browser sends when the script set none: the codings it decodes, or
+    /// `identity` for a `Range` request; the script's own value is sent as it is.
+    @Test func fetchAsksForTheCodingsItDecodes() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/echo") { request in .text(request.header("accept-encoding") ?? "none") }
+        let result = await ScriptRunner.run(
+            """
+            const base = "\(server.baseURL)";
+            (async () => {
+              const request = new Request(base + "/echo");
+              console.log(await (await fetch(request)).text(), [...request.headers].length);
+              console.log(await (await fetch(base + "/echo", { headers: { "Accept-Encoding": "br" } })).text());
+              console.log(await (await fetch(base + "/echo", { headers: { range: "bytes=0-1" } })).text());
+            })();
+            """, plugins: [HTTPPlugin()], options: .testing(permissions: Permissions(allowing: .net)),
+            timeout: .seconds(60))
+        try await server.stop()
+        #expect(result.lines == ["gzip, deflate, br 0", "br", "identity"], "\(result.stderr)")
+    }
 }

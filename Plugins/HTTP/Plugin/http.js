@@ -1096,6 +1096,22 @@ function sendStream(args, signal, stream) {
   });
 }
 
+/// The request's headers with the `Accept-Encoding` a browser adds when the script set none (Fetch, "HTTP-network-
+/// or-cache fetch"): the codings fetch decodes, or `identity` for a `Range` request. A copy: the Request's own
+/// headers stay as the script made them.
+function withAcceptEncoding(list) {
+  let range = false;
+  const headers = [];
+  for (let i = 0; i < list.length; i++) {
+    const lower = MethodToLowerCase(list[i][0]);
+    if (lower === "accept-encoding") return list;
+    if (lower === "range") range = true;
+    ArrayPrototypePush(headers, list[i]);
+  }
+  ArrayPrototypePush(headers, ["accept-encoding", range ? "identity" : "gzip, deflate, br"]);
+  return headers;
+}
+
 function fetch(input, init = undefined) {
   let args, signal, content, state;
   try {
@@ -1112,6 +1128,7 @@ function fetch(input, init = undefined) {
   }
   if (signal !== undefined && signal.aborted) return PromiseReject(abortReason(signal));
   if (MethodStartsWith(args.url, "data:")) return fetchDataURL(args.url, signal);
+  args.headers = withAcceptEncoding(args.headers);
   // The response resolves with its head; a body not complete by then is read on demand (NativeBody).
   args.stream = true;
   if (content === null) return send(args, signal);
