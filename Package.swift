@@ -74,9 +74,11 @@ let package = Package(
         .target(name: "CProcess", path: "Sources/JSBridge/C/Process"),
         // Signals for the runtime's loop: a self-pipe handler.
         .target(name: "CSignals", path: "Sources/JSBridge/C/Signals"),
-        // zlib streams (CompressionStream) and ICU's converters and UTS #46 (TextDecoder, URL hosts).
+        // zlib and brotli streams (CompressionStream, fetch's Content-Encoding) and ICU's converters and UTS #46
+        // (TextDecoder, URL hosts).
         .target(
-            name: "CCompression", path: "Extensions/Web/C/Compression", linkerSettings: [.linkedLibrary("z")]),
+            name: "CCompression", path: "Extensions/Web/C/Compression",
+            linkerSettings: [.linkedLibrary("z"), .linkedLibrary("brotlidec")]),
         .target(
             name: "CTextEncodings", path: "Extensions/Web/C/TextEncodings",
             linkerSettings: [.linkedLibrary("icuuc")]),
@@ -185,7 +187,7 @@ let package = Package(
         .target(
             name: "HTTPCore",
             dependencies: [
-                "JSBridgeBase", "FileAccess", "ModelConversion",
+                "JSBridgeBase", "FileAccess", "ModelConversion", "CCompression",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ] + nioLoops,
@@ -271,7 +273,7 @@ let package = Package(
             name: "HTTPPluginTests",
             dependencies: [
                 "HTTPPlugin", "HTTPCore", "HTTPPluginTesting", "ModelPlugin", "ModelConversion", "JSBridge",
-                "JSBridgeExtensions", "JSBridgeTesting",
+                "JSBridgeExtensions", "JSBridgeTesting", "CCompression",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),

@@ -1,5 +1,6 @@
 import CCompression
 import CJavaScriptCore
+import Foundation
 import JSBridge
 
 /// The zlib streams behind `CompressionStream` and `DecompressionStream` (`compression.js`).
@@ -22,23 +23,62 @@ extension WebExtension {
 }
 
 /// One zlib stream, freed with its owner (finalizers only release memory, which `jsb_zstream_free` does).
+///
+/// Its output comes in chunks of at most ``chunkSize`` bytes, one per call, so that the stream's reader can
+/// apply back-pressure between them: a small input that inflates to gigabytes never becomes one buffer.
 final class ZlibStream {
+    /// The most output one call answers.
+    static let chunkSize = 64 << 10
+
     let raw: OpaquePointer
     var failed = false
+    /// The input fed and not consumed yet (copied: the script may reuse or detach its buffer).
+    private var input: [UInt8] = []
+    private var offset = 0
+    private var finishing = false
 
     init(_ raw: OpaquePointer) { self.raw = raw }
 
     deinit { jsb_zstream_free(raw) }
 
-    /// push(arrayBuffer, offset, length, finish) → the output so far as an ArrayBuffer, or undefined.
+    /// push(arrayBuffer, offset, length, finish) feeds the bytes (and with `finish`, ends the input), then
+    /// answers the next output chunk as an ArrayBuffer; push(undefined, 0, 0, false) answers the next chunk of
+    /// what was fed. Undefined: everything fed so far is consumed and its output given.
     func push(_ call: NativeCall) throws(NativeError) -> JSValueRef? {
         guard !failed else { throw .type("The compression stream already failed") }
-        let input = call.arrayBuffer(0)
-        var output: UnsafeMutablePointer<UInt8>? = nil
-        var outputLength = 0
-        let status = jsb_zstream_run(
-            raw, input?.baseAddress, input?.count ?? 0, call.bool(3) ? 1 : 0, &output, &outputLength)
-        guard Int(status) == Int(JSB_Z_OK) else {
+        if let bytes = call.arrayBuffer(0), bytes.count > 0 {
+            if offset == input.count {
+                input = Array(bytes)
+                offset = 0
+            } else {
+                input += bytes
+            }
+        }
+        if call.bool(3) { finishing = true }
+        guard let output = malloc(Self.chunkSize)?.assumingMemoryBound(to: UInt8.self) else {
+            throw .type("Out of memory while (de)compressing")
+        }
+        var produced = 0
+        var status = Int32(JSB_Z_OK)
+        // Feeds until a chunk is full or the input is consumed (a call may consume input without output).
+        repeat {
+            var consumed = 0
+            var made = 0
+            status = input.withUnsafeBufferPointer { buffer in
+                jsb_zstream_step(
+                    raw, buffer.baseAddress.map { $0 + offset }, input.count - offset, finishing ? 1 : 0,
+                    output + produced, Self.chunkSize - produced, &consumed, &made)
+            }
+            offset += consumed
+            produced += made
+            if consumed == 0 && made == 0 { break }
+        } while status == Int32(JSB_Z_OK) && produced < Self.chunkSize && offset < input.count
+        if offset == input.count, !input.isEmpty {
+            input = []
+            offset = 0
+        }
+        guard status == Int32(JSB_Z_OK) else {
+            free(output)
             failed = true
             switch Int(status) {
             case Int(JSB_Z_TRAILING): throw .type("Unexpected data after the end of the compressed stream")
@@ -47,7 +87,10 @@ final class ZlibStream {
             default: throw .type("The compressed data is corrupt")
             }
         }
-        guard let output else { return nil }
-        return call.engine.makeArrayBuffer(output, count: outputLength)
+        guard produced > 0 else {
+            free(output)
+            return nil
+        }
+        return call.engine.makeArrayBuffer(output, count: produced)
     }
 }

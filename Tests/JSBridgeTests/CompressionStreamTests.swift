@@ -91,6 +91,32 @@ import Testing
             ])
     }
 
+    /// 64 MiB of zeros compress to ~64 KiB: decompressed, it comes out in chunks of at most 64 KiB, and only as the
+    /// reader pulls (back-pressure): with one chunk read, the stream has produced a few chunks, not 64 MiB.
+    @Test func decompressionEmitsBoundedChunksAsTheReaderPulls() async {
+        let result = await run(
+            #"""
+            const packed = await through(new CompressionStream("gzip"), [new Uint8Array(64 << 20)]);
+            const stream = new DecompressionStream("gzip");
+            const writer = stream.writable.getWriter();
+            const written = writer.write(packed).then(() => "written");
+            const reader = stream.readable.getReader();
+            const first = await reader.read();
+            for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+            // The write is still waiting on the reader: the transform stopped at the readable side's high-water mark.
+            console.log(packed.length < 100000, first.value.length, await Promise.race([written, Promise.resolve("waiting")]));
+            let total = first.value.length, max = first.value.length, chunks = 1;
+            writer.close().catch(() => {});
+            for (;;) {
+              const { value, done } = await reader.read();
+              if (done) break;
+              total += value.length, (max = Math.max(max, value.length)), chunks++;
+            }
+            console.log(total, max, chunks, await written);
+            """#)
+        #expect(result.lines == ["true 65536 waiting", "67108864 65536 1024 written"], "\(result.stderr)")
+    }
+
     @Test func gzipOutputIsReadByTheGzipTool() async throws {
         let result = await run(
             #"""

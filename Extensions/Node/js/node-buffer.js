@@ -18,7 +18,9 @@ const {
 } = internal;
 
 const kMaxLength = 2 ** 32;
-const kStringMaxLength = 2 ** 29 - 24;
+/// The longest string the engine makes (JavaScriptCore's `String::MaxLength`; Node reports V8's): a decode that
+/// could give a longer one throws `ERR_STRING_TOO_LONG` before it starts.
+const kStringMaxLength = 2 ** 31 - 1;
 const INSPECT_MAX_BYTES = 50;
 const TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype);
 
@@ -75,8 +77,23 @@ function encode(string, encoding) {
   }
 }
 
-/// `bytes[start..<end]` decoded from `encoding`.
+/// The most UTF-16 code units decoding `length` bytes from `encoding` gives.
+function decodedUnits(encoding, length) {
+  switch (encoding) {
+    case "hex": return length * 2;
+    case "base64": case "base64url": return MathFloor((length + 2) / 3) * 4;
+    case "utf16le": return MathFloor(length / 2);
+    default: return length;
+  }
+}
+
+/// `bytes[start..<end]` decoded from `encoding`; `ERR_STRING_TOO_LONG` (a RangeError) up front when the string
+/// could be longer than the engine makes them.
 function decode(bytes, encoding, start, end) {
+  const units = decodedUnits(encoding, end - start);
+  if (units > kStringMaxLength) {
+    throw make(RangeError, "ERR_STRING_TOO_LONG", `Cannot create a string longer than 0x${NumberPrototypeToString(kStringMaxLength, 16)} characters`);
+  }
   switch (encoding) {
     case "utf8": return utf8Slice(bytes, start, end);
     case "base64": return textBase64Encode(bytes.buffer, bytes.byteOffset + start, end - start, false);
@@ -327,7 +344,7 @@ function clampIndex(value, length, fallback) {
 }
 
 proto.toString = function toString(encoding, start, end) {
-  if (arguments.length === 0) return utf8Slice(this, 0, this.length);
+  if (arguments.length === 0) return decode(this, "utf8", 0, this.length);
   const length = this.length;
   start = start === undefined || start < 0 ? 0 : MathMin(MathFloor(+start) || 0, length);
   end = end === undefined || end > length ? length : MathFloor(+end) || 0;

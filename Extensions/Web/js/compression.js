@@ -3,7 +3,7 @@
 
 const {
   ArrayBufferIsView, FunctionPrototypeBind, MethodIndexOf, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor,
-  ReflectGetPrototypeOf, ReflectOwnKeys, SymbolToStringTag, TypeError, Uint8Array,
+  PromisePrototypeThen, ReflectGetPrototypeOf, ReflectOwnKeys, SymbolToStringTag, TypeError, Uint8Array,
 } = internal.primordials;
 
 const callFunction = Function.prototype.call;
@@ -62,17 +62,26 @@ function ownBuffer(buffer) {
   return buffer;
 }
 
+/// A TransformStream over a zlib stream: each native call answers at most 64 KiB of output, and the transform
+/// enqueues them one at a time, waiting while the readable side has back-pressure (its desiredSize is not
+/// positive), so a small input that inflates to gigabytes is read in bounded chunks as the reader pulls.
 function zlibTransform(format, decompress) {
   const push = internal.zlibCreate(formatIndex(format), decompress);
-  const emit = (enqueue, output) => {
-    if (output !== undefined) enqueue(new Uint8Array(output));
+  const drain = (enqueue, ready, output) => {
+    while (output !== undefined) {
+      enqueue(new Uint8Array(output));
+      const wait = ready();
+      if (wait !== undefined) return PromisePrototypeThen(wait, () => drain(enqueue, ready, push(undefined, 0, 0, false)));
+      output = push(undefined, 0, 0, false);
+    }
+    return undefined;
   };
   return streams.createTransformStream(
-    (enqueue, chunk) => {
+    (enqueue, chunk, ready) => {
       const [buffer, offset, length] = bufferSourceRange(chunk);
-      emit(enqueue, push(buffer, offset, length, false));
+      return drain(enqueue, ready, push(buffer, offset, length, false));
     },
-    (enqueue) => emit(enqueue, push(undefined, 0, 0, true)));
+    (enqueue, ready) => drain(enqueue, ready, push(undefined, 0, 0, true)));
 }
 
 function slots(value, brand) {

@@ -6,7 +6,7 @@
 const {
   ArrayBufferIsView, ArrayBufferPrototypeGetByteLength, ArrayFrom, DataViewPrototypeGetBuffer,
   DataViewPrototypeGetByteLength, DataViewPrototypeGetByteOffset, FunctionPrototypeApply, FunctionPrototypeCall,
-  MathMin, MethodCharCodeAt, MethodReplace, MethodSlice, ObjectDefineProperty, ObjectGetOwnPropertyNames,
+  MathFloor, MathMin, MethodCharCodeAt, MethodReplace, MethodSlice, ObjectDefineProperty, ObjectGetOwnPropertyNames,
   ObjectGetPrototypeOf, RangeError, ReflectGetOwnPropertyDescriptor, RegExpPrototypeTest, SafeMap,
   SharedArrayBufferPrototypeGetByteLength, StringFromCharCode, StringPrototypeCharCodeAt, StringPrototypeReplace,
   StringPrototypeToLowerCase, TypeError, TypedArrayPrototypeGetBuffer, TypedArrayPrototypeGetByteLength,
@@ -17,6 +17,19 @@ const {
   textDecodeUTF8, textDecodeUTF16, textDecoderOpen, textDecode, textEncodeInto, textEncodeUTF8, textBase64Encode,
   textBase64Decode,
 } = internal;
+
+/// JavaScriptCore's longest string (`String::MaxLength`): 2^31 - 1 UTF-16 code units. A decode that could give a
+/// longer one is refused before it starts (a RangeError, `ERR_STRING_TOO_LONG` as in Node): past it the engine
+/// aborts the process.
+const maxStringLength = 2 ** 31 - 1;
+
+/// Throws unless a string of `units` UTF-16 code units can be made.
+function checkStringLength(units) {
+  if (!(units > maxStringLength)) return;
+  const error = new RangeError(`Cannot create a string longer than 0x7fffffff characters (this one would need ${units})`);
+  error.code = 'ERR_STRING_TOO_LONG';
+  throw error;
+}
 
 // The Encoding Standard's encodings: name, the ICU converter that decodes it (null: decoded here), labels.
 // GBK decodes as gb18030 (the standard's GBK decoder is the gb18030 decoder); ISO-8859-8-I maps like ISO-8859-8.
@@ -197,6 +210,8 @@ class UnicodeDecoder {
 
   decode(buffer, offset, length, stream, fatal) {
     let bytes = null;
+    // At most one code unit per byte (UTF-8), one per two bytes (UTF-16), counting the bytes held back.
+    checkStringLength(this.kind === 8 ? this.pending.length + length : MathFloor((this.pending.length + length + 1) / 2));
     if (this.pending.length > 0 || stream) {
       bytes = this.pending.length > 0 ? joinBytes(this.pending, buffer, offset, length) : new Uint8Array(buffer, offset, length);
       let tail = 0;
@@ -217,6 +232,7 @@ class UserDefinedDecoder {
   reset() {}
 
   decode(buffer, offset, length) {
+    checkStringLength(length);
     const bytes = new Uint8Array(buffer, offset, length);
     let text = '';
     const units = [];
@@ -248,6 +264,9 @@ class ICUDecoder {
   reset() {}
 
   decode(buffer, offset, length, stream) {
+    // The legacy encodings give at most one code unit per byte (a 4-byte gb18030 sequence: two), plus what
+    // the converter holds back (at most 3 bytes).
+    checkStringLength(length + 3);
     return textDecode(this.converter, buffer, offset, length, !stream);
   }
 }
@@ -403,6 +422,7 @@ function utf8Encode(str) {
 
 /// Text of UTF-8 `bytes` (a Uint8Array), U+FFFD for invalid sequences, a BOM kept.
 function utf8Decode(bytes) {
+  checkStringLength(bytes.length);
   return textDecodeUTF8(TypedArrayPrototypeGetBuffer(bytes), TypedArrayPrototypeGetByteOffset(bytes), bytes.length, false);
 }
 
@@ -453,6 +473,7 @@ function atob(data) {
 
 internal.utf8Encode = utf8Encode;
 internal.utf8Decode = utf8Decode;
+internal.checkStringLength = checkStringLength;
 internal.base64Encode = base64Encode;
 internal.base64Decode = base64Decode;
 internal.forgivingBase64Decode = forgivingBase64Decode;

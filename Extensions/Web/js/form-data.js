@@ -340,11 +340,42 @@ function parseMultipart(bytes, boundary) {
 const normalizeBlobType = (type) => internal.blobInternals.normalizeType(type);
 
 /// The entries of an `application/x-www-form-urlencoded` body.
+/// The URL Standard's application/x-www-form-urlencoded parser, on bytes: split on `&` and the first `=`, `+`
+/// as a space, percent-decoded, then each name and value UTF-8 decoded *without* BOM handling (a leading
+/// U+FEFF is kept, as WPT's urlencoded-parser expects), invalid sequences as U+FFFD.
 function parseURLEncoded(bytes) {
   const formData = new FormData();
   const entries = entriesOf(formData);
-  for (const [name, value] of new internal.URLSearchParams(decodeUTF8(bytes))) {
-    ArrayPrototypePush(entries, [name, value]);
+  const utf8Decode = internal.utf8Decode;
+  const hex = (c) => (c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 0x37 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1);
+  /// bytes[start, end) with `+` as a space, percent-decoded.
+  const escaped = (i, end) => bytes[i] === 0x25 && i + 2 < end && hex(bytes[i + 1]) >= 0 && hex(bytes[i + 2]) >= 0;
+  const decode = (start, end) => {
+    let length = 0;
+    for (let i = start; i < end; i++, length++) if (escaped(i, end)) i += 2;
+    const out = new Uint8Array(length);
+    length = 0;
+    for (let i = start; i < end; i++) {
+      const c = bytes[i];
+      if (escaped(i, end)) {
+        out[length++] = hex(bytes[i + 1]) * 16 + hex(bytes[i + 2]);
+        i += 2;
+      } else {
+        out[length++] = c === 0x2b ? 0x20 : c;
+      }
+    }
+    return utf8Decode(out);
+  };
+  let start = 0;
+  while (start <= bytes.length) {
+    let end = start;
+    while (end < bytes.length && bytes[end] !== 0x26) end++;
+    if (end > start) {
+      let equals = start;
+      while (equals < end && bytes[equals] !== 0x3d) equals++;
+      ArrayPrototypePush(entries, [decode(start, equals), equals < end ? decode(equals + 1, end) : ""]);
+    }
+    start = end + 1;
   }
   return formData;
 }

@@ -16,6 +16,8 @@ interface JSBridgeInternal {
   // encoding.js
   utf8Encode(text: string): Uint8Array;
   utf8Decode(bytes: Uint8Array | ArrayBuffer): string;
+  /** Throws a RangeError (`ERR_STRING_TOO_LONG`) unless a string of `units` UTF-16 code units can be made. */
+  checkStringLength(units: number): void;
   /** Base64 (with `url`: base64url, unpadded) of `bytes`. */
   base64Encode(bytes: Uint8Array, url?: boolean): string;
   /** Base64 or base64url as Node reads it: other characters skipped, up to the first "=". */

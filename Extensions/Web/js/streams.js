@@ -3364,11 +3364,15 @@ const streams = {
     stream = createReadableStream(noop, pullAlgorithm, cancelAlgorithm, highWaterMark);
     return stream.wrapper;
   },
-  /// A TransformStream whose `transform(enqueue, chunk)` and `flush(enqueue)` may throw to error it.
+  /// A TransformStream whose `transform(enqueue, chunk, ready)` and `flush(enqueue, ready)` may throw (or
+  /// return a rejected promise) to error it. `ready()` is undefined while the readable side wants more, else a
+  /// promise that settles once it is read from: a transform that makes many chunks waits on it between them.
   createTransformStream(transform, flush) {
-    const stream = createTransformStream(
-      (controller, chunk) => transform((value) => transformControllerEnqueue(controller, value), chunk),
-      (controller) => flush((value) => transformControllerEnqueue(controller, value)));
+    let stream;
+    const ready = () => (stream.backpressure ? stream.backpressureChangePromise.promise : undefined);
+    stream = createTransformStream(
+      (controller, chunk) => transform((value) => transformControllerEnqueue(controller, value), chunk, ready),
+      (controller) => flush((value) => transformControllerEnqueue(controller, value), ready));
     return stream.wrapper;
   },
   isReadableStream: (value) => readableSlots(value) !== undefined,

@@ -53,12 +53,18 @@ extension HTTPPlugin {
 
     /// An answer of `request` with `stream: true`: the head, and the body whole when it came with the head, else
     /// the id of the body left here to be read.
-    static func encode(opened: OpenedResponse, bodies: OpenBodies) -> WireAnswer {
+    /// A body with a `Content-Encoding` to decode (``ContentDecoding``) is always left here, decoded as it is
+    /// read (off the transport's threads).
+    static func encode(opened: OpenedResponse, bodies: OpenBodies, method: String) -> WireAnswer {
         var object = head(
             status: opened.head.status, statusText: opened.head.reason, headers: opened.head.headers, url: opened.url,
             redirected: opened.redirected, attempts: nil)
-        if let body = opened.head.body.buffered { return WireAnswer(object, body: body) }
-        object["bodyId"] = .number(Double(bodies.add(opened.head.body, url: opened.url)))
+        var body = opened.head.body
+        if ContentDecoding.applies(method: method, status: opened.head.status) {
+            body = ContentDecoding.decode(body, headers: opened.head.headers, url: opened.url)
+        }
+        if let body = body.buffered { return WireAnswer(object, body: body) }
+        object["bodyId"] = .number(Double(bodies.add(body, url: opened.url)))
         return WireAnswer(EncodedJSON(.object(object)))
     }
 }

@@ -145,12 +145,19 @@ public struct HTTPPlugin: BridgePlugin {
             if args.stream == true, policy == nil {
                 return open(context, reply, request, bodyStream: args.bodyStream)
             }
+            // A body with a Content-Encoding is decoded (``ContentDecoding``), at most `maxBodyBytes` of it.
+            let limit = context.state.fetcher.maxBodyBytes
+            let method = request.method
             exchange(context, reply, plain: policy == nil ? request : nil) {
-                encode($0)
+                encode(try ContentDecoding.decode($0, method: method, limit: limit))
             } work: {
-                guard let policy else { return encode(try await context.state.fetcher.fetch(request)) }
+                guard let policy else {
+                    return encode(
+                        try ContentDecoding.decode(
+                            try await context.state.fetcher.fetch(request), method: method, limit: limit))
+                }
                 let (response, attempts) = try await policy.fetch(request)
-                return encode(response, attempts: attempts)
+                return encode(try ContentDecoding.decode(response, method: method, limit: limit), attempts: attempts)
             }
         }
         bodyActions(&plugin)
@@ -197,7 +204,9 @@ public struct HTTPPlugin: BridgePlugin {
         let state = context.state
         // A call cancelled meanwhile drops the response (and so cancels a streamed body) instead of keeping it.
         let answer: @Sendable (OpenedResponse) -> WireAnswer = { opened in
-            reply.isCancelled ? WireAnswer(EncodedJSON(.null)) : encode(opened: opened, bodies: state.bodies)
+            reply.isCancelled
+                ? WireAnswer(EncodedJSON(.null))
+                : encode(opened: opened, bodies: state.bodies, method: request.method)
         }
         var start: ExchangeStart?
         if bodyStream == nil {

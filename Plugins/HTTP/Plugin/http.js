@@ -6,7 +6,7 @@
 const PLUGIN = "HTTP";
 const { URL, URLSearchParams, DOMException, AbortSignal, BridgeError, utf8Encode, utf8Decode } = runtime;
 const {
-  ArrayBuffer, ArrayPrototypePush, ArrayPrototypeShift, ArrayPrototypeSplice, FunctionPrototypeCall, JSONParse,
+  ArrayBuffer, ArrayPrototypeJoin, ArrayPrototypePush, ArrayPrototypeShift, ArrayPrototypeSplice, FunctionPrototypeCall, JSONParse,
   JSONStringify, MathTrunc, MethodCharCodeAt, MethodFilter, MethodFindIndex, MethodIncludes, MethodIndexOf,
   MethodJoin, MethodMap, MethodReplace, MethodSlice, MethodSome, MethodSort, MethodStartsWith,
   MethodToLowerCase, MethodToUpperCase, MethodToWellFormed, NumberIsFinite, NumberIsInteger, ObjectAssign,
@@ -344,7 +344,15 @@ function bodyStream(state) {
   if (state.content === null) return null;
   if (state.stream === null) {
     const content = state.content;
-    if (content.stream !== null) {
+    if (state.used && content.stream === null) {
+      // Read whole on the fast path (no stream made): the body is the stream that reading would have left,
+      // disturbed and locked, so `getReader()` throws as in browsers (WPT response-stream-disturbed-5).
+      const ReadableStream = runtime.ReadableStream;
+      const stream = new ReadableStream({ start(controller) { controller.close(); } });
+      PromisePrototypeThen(stream.getReader().read(), undefined, () => {});
+      disturbedStreams.add(stream);
+      state.stream = stream;
+    } else if (content.stream !== null) {
       state.stream = content.stream;
     } else if (content.native !== null) {
       state.stream = content.native.stream();
@@ -863,9 +871,13 @@ delete Response._fromWire;
 
 // MARK: - data: URLs (the Fetch standard's data: URL processor)
 
+/// The longest `data:` URL fetch reads (docs/limits.md): its body is decoded in memory.
+const maxDataURLLength = 64 << 20;
+
 /// Percent-decodes `text` (already ASCII after URL serialisation) into bytes.
 function percentDecode(text) {
   const bytes = utf8Encode(text);
+  if (MethodIndexOf(text, "%") === -1) return bytes;
   const out = new Uint8Array(bytes.length);
   let j = 0;
   const hex = (c) => (c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 0x37 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1);
@@ -887,14 +899,23 @@ function processDataURL(href) {
   const comma = MethodIndexOf(input, ",");
   if (comma === -1) return null;
   let mimeType = MethodReplace(MethodSlice(input, 0, comma), /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, "");
-  let body = percentDecode(MethodSlice(input, comma + 1));
+  const encoded = MethodSlice(input, comma + 1);
+  let body;
   const base64 = RegExpPrototypeExec(/;[\u0020]*base64$/i, mimeType);
   if (base64 !== null) {
     mimeType = MethodSlice(mimeType, 0, base64.index);
-    let latin1 = "";
-    for (let i = 0; i < body.length; i += 8192) latin1 += ReflectApply(StringFromCharCode, null, body.subarray(i, i + 8192));
+    // Base64 without escapes (the usual case) is decoded from the URL's text as it is: no copies on the way.
+    let latin1 = encoded;
+    if (MethodIndexOf(encoded, "%") !== -1) {
+      const bytes = percentDecode(encoded);
+      const pieces = [];
+      for (let i = 0; i < bytes.length; i += 8192) ArrayPrototypePush(pieces, ReflectApply(StringFromCharCode, null, bytes.subarray(i, i + 8192)));
+      latin1 = ArrayPrototypeJoin(pieces, "");
+    }
     body = runtime.forgivingBase64Decode(latin1);
     if (body === null) return null;
+  } else {
+    body = percentDecode(encoded);
   }
   if (MethodStartsWith(mimeType, ";")) mimeType = `text/plain${mimeType}`;
   const { parseMimeType, serializeMimeType } = runtime.formDataInternals;
@@ -904,12 +925,20 @@ function processDataURL(href) {
 
 function fetchDataURL(href, signal) {
   if (signal !== undefined && signal.aborted) return PromiseReject(abortReason(signal));
+  if (href.length > maxDataURLLength) return PromiseReject(dataURLTooLong(href));
   const result = processDataURL(href);
   if (result === null) return PromiseReject(new TypeError(`fetch failed: invalid data: URL ${JSONStringify(href)}`));
   return PromiseResolve(responseFromWire({
     status: 200, statusText: "OK", headers: [["content-type", result.mimeType]], url: href, redirected: false,
     content: new BodyContent(undefined, result.body),
   }));
+}
+
+/// fetch's TypeError for a `data:` URL longer than ``maxDataURLLength``.
+function dataURLTooLong(href) {
+  const error = new TypeError(`fetch failed: the data: URL is ${href.length} characters long, more than the ${maxDataURLLength} fetch reads (docs/limits.md)`);
+  error.code = "ERR_DATA_URL_TOO_LONG";
+  return error;
 }
 
 // MARK: - fetch
@@ -1067,10 +1096,30 @@ function sendStream(args, signal, stream) {
   });
 }
 
+/// The request's headers with the `Accept-Encoding` a browser adds when the script set none (Fetch, "HTTP-network-
+/// or-cache fetch"): the codings fetch decodes, or `identity` for a `Range` request. A copy: the Request's own
+/// headers stay as the script made them.
+function withAcceptEncoding(list) {
+  let range = false;
+  const headers = [];
+  for (let i = 0; i < list.length; i++) {
+    const lower = MethodToLowerCase(list[i][0]);
+    if (lower === "accept-encoding") return list;
+    if (lower === "range") range = true;
+    ArrayPrototypePush(headers, list[i]);
+  }
+  ArrayPrototypePush(headers, ["accept-encoding", range ? "identity" : "gzip, deflate, br"]);
+  return headers;
+}
+
 function fetch(input, init = undefined) {
   let args, signal, content, state;
   try {
     if (arguments.length < 1) throw new TypeError("Failed to execute 'fetch': 1 argument required, but only 0 present.");
+    // Refused before the URL is parsed.
+    if (typeof input === "string" && input.length > maxDataURLLength && RegExpPrototypeExec(/^[\0- ]*data:/i, input) !== null) {
+      throw dataURLTooLong(input);
+    }
     const request = new Request(input, init);
     [args, signal, content, state] = wireRequest(request);
     if (content !== null) state.used = true;
@@ -1079,6 +1128,7 @@ function fetch(input, init = undefined) {
   }
   if (signal !== undefined && signal.aborted) return PromiseReject(abortReason(signal));
   if (MethodStartsWith(args.url, "data:")) return fetchDataURL(args.url, signal);
+  args.headers = withAcceptEncoding(args.headers);
   // The response resolves with its head; a body not complete by then is read on demand (NativeBody).
   args.stream = true;
   if (content === null) return send(args, signal);
