@@ -28,4 +28,22 @@ import Testing
 
                 """, "\(result.summary)")
     }
+
+    @Test func textLongerThanTheEnginesLongestStringIsARangeError() async throws {
+        let root = try FileEscapeTests.scratch()
+        // 1.1 GiB, sparse: as hex, 2.2 G characters.
+        #expect(FileManager.default.createFile(atPath: root + "/big.bin", contents: nil))
+        #expect(truncate(root + "/big.bin", 1_181_116_006) == 0)
+        let result = try await CLI.run(
+            [
+                "--allow-read", "-e",
+                """
+                try { require("node:fs").readFileSync("big.bin", "hex"); } catch (e) { console.log(e.name, e.code, e.message); }
+                """,
+            ], workingDirectory: root, timeLimit: 60)
+        #expect(
+            result.rawStdout
+                == "RangeError ERR_STRING_TOO_LONG Cannot create a string longer than 0x7fffffff characters\n",
+            "\(result.summary)")
+    }
 }

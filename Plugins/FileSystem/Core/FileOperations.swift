@@ -21,7 +21,7 @@ public enum FileOperations {
         defer { close(fd) }
         do throws(FileAccessError) {
             return try ResolvedPath.readAll(fd, maxBytes: maxFileBytes)
-        } catch where error.errno == EFBIG {
+        } catch  where error.errno == EFBIG {
             // Node names the size: the file's, or (a file of unknown size) the first byte past the limit.
             var info = Glibc.stat()
             let known = fstat(fd, &info) == 0 && Int(info.st_size) > maxFileBytes

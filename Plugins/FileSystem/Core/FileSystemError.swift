@@ -43,6 +43,15 @@ public struct FileSystemError: Error, Hashable, Sendable, BridgeErrorConvertible
         return error
     }
 
+    /// Text longer than JavaScriptCore's longest string (Node's `ERR_STRING_TOO_LONG`, a `RangeError` in
+    /// JavaScript as the runtime's `Buffer` and `TextDecoder` give it).
+    public static func stringTooLong(path: String) -> FileSystemError {
+        var error = FileSystemError(errno: EFBIG, syscall: "read", path: path)
+        error.code = "ERR_STRING_TOO_LONG"
+        error.message = "Cannot create a string longer than 0x7fffffff characters"
+        return error
+    }
+
     /// Node's message: `ENOENT: no such file or directory, open 'a.txt'`.
     public var description: String {
         if let message { return message }

@@ -17,6 +17,18 @@ public enum TextEncoding: String, Sendable, CaseIterable {
         }
     }
 
+    /// The longest string JavaScriptCore holds: 2^31 − 1 UTF-16 units.
+    public static let maxStringLength = Int(Int32.max)
+
+    /// The most UTF-16 units `byteCount` bytes become as text in this encoding.
+    public func maxTextLength(_ byteCount: Int) -> Int {
+        switch self {
+        case .utf8, .latin1: byteCount
+        case .hex: 2 * byteCount
+        case .base64, .base64url: (byteCount + 2) / 3 * 4
+        }
+    }
+
     /// `bytes` as text (invalid UTF-8 becomes U+FFFD, as Node decodes it).
     public func encode(_ bytes: [UInt8]) -> String {
         switch self {

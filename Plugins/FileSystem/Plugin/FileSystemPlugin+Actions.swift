@@ -96,6 +96,9 @@ extension FileSystemPlugin {
                 try run(file) { () throws(FileSystemError) in try FileOperations.readFileBytes(file.resolved("open")) })
         }
         let bytes = try run(file) { () throws(FileSystemError) in try FileOperations.readFile(file.resolved("open")) }
+        guard encoding.maxTextLength(bytes.count) <= TextEncoding.maxStringLength else {
+            throw FileSystemError.stringTooLong(path: file.given)
+        }
         return .text(encoding.encode(bytes))
     }
 

@@ -26,8 +26,8 @@ const PromiseCtor = Promise;
 /// Puts a file-system failure's `errno`, `syscall`, `path` and `dest` on the error itself, as Node has them.
 function nodeError(error) {
   const data = error !== null && typeof error === "object" ? error.data : undefined;
-  // Node refuses a file too large for one buffer or string with a RangeError.
-  if (error?.code === "ERR_FS_FILE_TOO_LARGE") {
+  // A file too large for one buffer or string is a RangeError (as Node's and the runtime's Buffer limits).
+  if (error?.code === "ERR_FS_FILE_TOO_LARGE" || error?.code === "ERR_STRING_TOO_LONG") {
     const range = new RangeError(error.message);
     range.code = error.code;
     return range;
