@@ -58,21 +58,14 @@ final class ZlibStream {
         guard let output = malloc(Self.chunkSize)?.assumingMemoryBound(to: UInt8.self) else {
             throw .type("Out of memory while (de)compressing")
         }
+        var consumed = 0
         var produced = 0
-        var status = Int32(JSB_Z_OK)
-        // Feeds until a chunk is full or the input is consumed (a call may consume input without output).
-        repeat {
-            var consumed = 0
-            var made = 0
-            status = input.withUnsafeBufferPointer { buffer in
-                jsb_zstream_step(
-                    raw, buffer.baseAddress.map { $0 + offset }, input.count - offset, finishing ? 1 : 0,
-                    output + produced, Self.chunkSize - produced, &consumed, &made)
-            }
-            offset += consumed
-            produced += made
-            if consumed == 0 && made == 0 { break }
-        } while status == Int32(JSB_Z_OK) && produced < Self.chunkSize && offset < input.count
+        let status = input.withUnsafeBufferPointer { buffer in
+            jsb_zstream_fill(
+                raw, buffer.baseAddress.map { $0 + offset }, input.count - offset, finishing ? 1 : 0, output,
+                Self.chunkSize, &consumed, &produced)
+        }
+        offset += consumed
         if offset == input.count, !input.isEmpty {
             input = []
             offset = 0

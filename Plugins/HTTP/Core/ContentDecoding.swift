@@ -110,22 +110,16 @@ private final class DecodingStage: @unchecked Sendable {
         guard let stream else { throw failure("the decoder could not start") }
         guard !done, !needsInput else { return nil }
         var output = [UInt8](repeating: 0, count: ContentDecoding.chunkSize)
+        var consumed = 0
         var produced = 0
-        var status = Int32(JSB_Z_OK)
-        repeat {
-            var consumed = 0
-            var made = 0
-            status = input.withUnsafeBufferPointer { source in
-                output.withUnsafeMutableBufferPointer { target in
-                    jsb_zstream_step(
-                        stream, source.baseAddress.map { $0 + offset }, input.count - offset, finishing ? 1 : 0,
-                        target.baseAddress! + produced, target.count - produced, &consumed, &made)
-                }
+        let status = input.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                jsb_zstream_fill(
+                    stream, source.baseAddress.map { $0 + offset }, input.count - offset, finishing ? 1 : 0,
+                    target.baseAddress!, target.count, &consumed, &produced)
             }
-            offset += consumed
-            produced += made
-            if consumed == 0 && made == 0 { break }
-        } while status == Int32(JSB_Z_OK) && produced < output.count && offset < input.count
+        }
+        offset += consumed
         switch Int(status) {
         case Int(JSB_Z_OK): break
         case Int(JSB_Z_TRAILING): throw failure("unexpected data after the end of the compressed body")

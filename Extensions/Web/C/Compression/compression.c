@@ -162,3 +162,19 @@ int jsb_zstream_step(jsb_zstream *s, const uint8_t *input, size_t length, int fi
         status = JSB_Z_TRUNCATED;
     return status;
 }
+
+int jsb_zstream_fill(jsb_zstream *s, const uint8_t *input, size_t length, int finish, uint8_t *out,
+                     size_t capacity, size_t *consumed, size_t *produced) {
+    *consumed = 0;
+    *produced = 0;
+    int status = JSB_Z_OK;
+    do {
+        size_t took = 0, made = 0;
+        status = jsb_zstream_step(s, input ? input + *consumed : NULL, length - *consumed, finish,
+                                  out + *produced, capacity - *produced, &took, &made);
+        *consumed += took;
+        *produced += made;
+        if (took == 0 && made == 0) break;
+    } while (status == JSB_Z_OK && *produced < capacity && *consumed < length);
+    return status;
+}

@@ -49,4 +49,10 @@ void jsb_zstream_free(jsb_zstream *stream);
 int jsb_zstream_step(jsb_zstream *stream, const uint8_t *input, size_t length, int finish, uint8_t *out,
                      size_t capacity, size_t *consumed, size_t *produced);
 
+/// `jsb_zstream_step` repeated until `capacity` bytes are produced, the input is consumed, a step makes no
+/// progress or one fails; `*consumed` and `*produced` are the totals. The one loop both callers need (a step
+/// may consume input without producing output).
+int jsb_zstream_fill(jsb_zstream *stream, const uint8_t *input, size_t length, int finish, uint8_t *out,
+                     size_t capacity, size_t *consumed, size_t *produced);
+
 #endif
