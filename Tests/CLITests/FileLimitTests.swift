@@ -3,11 +3,17 @@ import Testing
 
 /// Files past what the engine can hold are refused up front with Node's error, never an abort.
 @Suite("File size limits") struct FileLimitTests {
-    @Test func aFileOverTwoGiBIsARangeErrorNotACrash() async throws {
+    /// A scratch directory holding `big.bin`, a sparse file of `bytes` (its size, no blocks).
+    static func directoryWithSparseFile(bytes: Int) throws -> String {
         let root = try FileEscapeTests.scratch()
-        // Sparse: 4.5 GiB of size, no blocks.
         #expect(FileManager.default.createFile(atPath: root + "/big.bin", contents: nil))
-        #expect(truncate(root + "/big.bin", 4_831_838_208) == 0)
+        #expect(truncate(root + "/big.bin", off_t(bytes)) == 0)
+        return root
+    }
+
+    @Test func aFileOverTwoGiBIsARangeErrorNotACrash() async throws {
+        let root = try Self.directoryWithSparseFile(bytes: 4_831_838_208)
+        // 4.5 GiB.
         let result = try await CLI.run(
             [
                 "--allow-read", "-e",
@@ -30,10 +36,8 @@ import Testing
     }
 
     @Test func textLongerThanTheEnginesLongestStringIsARangeError() async throws {
-        let root = try FileEscapeTests.scratch()
-        // 1.1 GiB, sparse: as hex, 2.2 G characters.
-        #expect(FileManager.default.createFile(atPath: root + "/big.bin", contents: nil))
-        #expect(truncate(root + "/big.bin", 1_181_116_006) == 0)
+        let root = try Self.directoryWithSparseFile(bytes: 1_181_116_006)
+        // 1.1 GiB: as hex, 2.2 G characters.
         let result = try await CLI.run(
             [
                 "--allow-read", "-e",
