@@ -167,6 +167,10 @@ public struct PluginStream: AsyncSequence, Sendable {
     /// Cancels the stream on the native side.
     public func cancel() { handle.cancel() }
 
+    /// How many values the action has sent that the test has not consumed yet: at ``CallState/window`` the
+    /// action's ``StreamWriter/yield(_:)`` waits.
+    public var unconsumed: Int { handle.unacknowledged }
+
     /// Every value until the stream ends; throws the stream's error (values before it are lost — iterate to
     /// keep them).
     public func collect() async throws -> [JSONValue] {

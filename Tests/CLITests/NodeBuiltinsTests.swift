@@ -151,8 +151,9 @@ private func installDebianPackage(_ name: String, into root: String) throws -> S
         #expect(result.stdout == "end\n", "\(result.summary)")
     }
 
-    /// Runs `script` with stdin a pipe whose write end the test holds open; writes `input` first.
-    private func runWithOpenPipe(_ script: String, input: String) async throws -> (Int32, String, Duration) {
+    /// Runs `script` with stdin a pipe whose write end the test holds open; writes `input` first. Exit status
+    /// 0 means the process ended by itself: a guard kills it with SIGKILL after a minute.
+    private func runWithOpenPipe(_ script: String, input: String) async throws -> (Int32, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try CLIPaths.binary())
         process.arguments = ["-e", script]
@@ -160,27 +161,27 @@ private func installDebianPackage(_ name: String, into root: String) throws -> S
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
-        let started = ContinuousClock.now
         try process.run()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         let watchdog = Task.detached {
-            try? await Task.sleep(for: .seconds(10))
-            if process.isRunning { process.terminate() }
+            try? await Task.sleep(for: .seconds(60))
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         watchdog.cancel()
-        let elapsed = ContinuousClock.now - started
         try? stdin.fileHandleForWriting.close()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), elapsed)
+        return (
+            process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus,
+            String(decoding: output, as: UTF8.self)
+        )
     }
 
     @Test func aScriptThatDoesNotReadStdinEndsWhileTheInputStaysOpen() async throws {
-        let (status, output, elapsed) = try await runWithOpenPipe(
+        let (status, output) = try await runWithOpenPipe(
             "console.log(typeof process.stdin.on, process.stdin.fd)", input: "ignored\n")
         #expect(status == 0)
         #expect(output == "function 0\n")
-        #expect(elapsed < Sanitizer.scaled(.seconds(8)))
     }
 
     @Test func pausingStdinLetsTheProcessEnd() async throws {
@@ -190,10 +191,9 @@ private func installDebianPackage(_ name: String, into root: String) throws -> S
               process.stdin.pause();
             });
             """
-        let (status, output, elapsed) = try await runWithOpenPipe(script, input: "first\n")
+        let (status, output) = try await runWithOpenPipe(script, input: "first\n")
         #expect(status == 0)
         #expect(output == "got first\n")
-        #expect(elapsed < Sanitizer.scaled(.seconds(8)))
     }
 
     // MARK: - Real packages

@@ -1,6 +1,8 @@
 import CSpawn
 import CTerminal
 import Foundation
+import JSBridgeBase
+import JSBridgeTesting
 import Synchronization
 
 #if canImport(Glibc)
@@ -46,6 +48,7 @@ final class ReplTerminal: Sendable {
                 if count < 0, errno == EINTR { continue }
                 if count <= 0 { break }  // EIO once the process has closed the terminal
                 buffer.data.withLock { $0.append(contentsOf: bytes[0..<count]) }
+                buffer.changed.fire()
             }
         }
     }
@@ -92,12 +95,7 @@ final class ReplTerminal: Sendable {
 
     /// Waits until the output after `mark` (without escape sequences) contains `text`; false after `seconds`.
     func waitFor(_ text: String, after mark: Int = 0, seconds: Double = 30) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if plain(after: mark).contains(text) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return plain(after: mark).contains(text)
+        await output.changed.wait(until: { self.plain(after: mark).contains(text) }, timeout: .seconds(seconds))
     }
 
     /// Types `line` and Enter, and waits for the next prompt; the output in between (without the echo of
@@ -117,15 +115,21 @@ final class ReplTerminal: Sendable {
 
     /// How the process ended; nil after `seconds` (it is then killed).
     func waitForExit(seconds: Double = 60) async -> SpawnedProcess.Status? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
-                return status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
-            }
-            try? await Task.sleep(for: .milliseconds(20))
+        let pid = self.pid
+        let killed = Locked(false)
+        let guardTask = Task {
+            guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return }
+            killed.withLock { $0 = true }
+            kill(pid, SIGKILL)
         }
-        kill(pid, SIGKILL)
-        return nil
+        let status =
+            (try? await runBlocking { () -> Int32 in
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+                return status
+            }) ?? 0
+        guardTask.cancel()
+        if killed.withLock({ $0 }) { return nil }
+        return status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
     }
 }

@@ -97,7 +97,7 @@ private struct SignalRun {
             timeLimit: 10)
         #expect(result.exitCode == 0)
         #expect(result.stdout == "done\n")
-        #expect(result.elapsed < Sanitizer.scaled(.seconds(5)))
+        #expect(!result.timedOut)
     }
 
     @Test func aSecondSIGINTWhileEndingKillsAtOnce() async throws {

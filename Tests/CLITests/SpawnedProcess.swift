@@ -29,6 +29,8 @@ final class SpawnedProcess: Sendable {
     final class Buffer: Sendable {
         let data = Locked(Data())
         let ended = Locked(false)
+        /// Fired after each read and at the end.
+        let changed = TestSignal()
     }
 
     let pid: pid_t
@@ -97,9 +99,11 @@ final class SpawnedProcess: Sendable {
                 let count = read(fd, &bytes, bytes.count)
                 if count <= 0 { break }
                 buffer.data.withLock { $0.append(contentsOf: bytes[0..<count]) }
+                buffer.changed.fire()
             }
             close(fd)
             buffer.ended.withLock { $0 = true }
+            buffer.changed.fire()
         }
     }
 
@@ -108,26 +112,18 @@ final class SpawnedProcess: Sendable {
 
     /// Waits until stdout contains `text`; false after `seconds` (stretched by `Sanitizer.slowdown`).
     func waitForOutput(_ text: String, seconds: Double = 20) async -> Bool {
-        await waitUntil(seconds: seconds) { stdout.contains(text) }
+        await out.changed.wait(until: { self.stdout.contains(text) }, timeout: Self.guardTime(seconds))
     }
 
     /// Waits until stderr contains `text`; false after `seconds` (stretched by `Sanitizer.slowdown`).
     func waitForError(_ text: String, seconds: Double = 20) async -> Bool {
-        await waitUntil(seconds: seconds) { stderr.contains(text) }
+        await err.changed.wait(until: { self.stderr.contains(text) }, timeout: Self.guardTime(seconds))
     }
 
-    private func waitUntil(seconds: Double, _ condition: () -> Bool) async -> Bool {
-        let deadline = Self.deadline(after: seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition()
-    }
-
-    /// `seconds` from now, stretched by `Sanitizer.slowdown`: the process runs slower under a sanitizer.
-    private static func deadline(after seconds: Double) -> Date {
-        Date().addingTimeInterval(seconds * Double(Sanitizer.slowdown))
+    /// `seconds`, stretched by `Sanitizer.slowdown`: a guard that ends a wait for what never comes (the process
+    /// runs slower under a sanitizer). A passing wait returns as soon as its event happens.
+    private static func guardTime(_ seconds: Double) -> Duration {
+        .milliseconds(Int(seconds * 1000)) * Sanitizer.slowdown
     }
 
     func send(_ signo: Int32) { kill(pid, signo) }
@@ -135,7 +131,8 @@ final class SpawnedProcess: Sendable {
     /// Waits until the kernel delivered `signo` sent with ``send(_:)`` (it is no longer pending for the
     /// process in `/proc/<pid>/status`: a handler has taken it); false after `seconds`.
     func waitUntilDelivered(_ signo: Int32, seconds: Double = 20) async -> Bool {
-        await waitUntil(seconds: seconds) {
+        // The kernel tells no one when a handler takes a signal: its pending set is sampled.
+        await eventually(timeout: Self.guardTime(seconds), polling: .milliseconds(5)) {
             guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return true }
             for line in status.split(separator: "\n") where line.hasPrefix("ShdPnd:") || line.hasPrefix("SigPnd:") {
                 guard let mask = UInt64(line.split(separator: "\t").last ?? "", radix: 16) else { continue }
@@ -148,22 +145,27 @@ final class SpawnedProcess: Sendable {
     /// The next change of state (exit, death, stop); nil after `seconds`, stretched by `Sanitizer.slowdown`
     /// (the process is then killed).
     func waitForStatus(seconds: Double = 20) async -> Status? {
-        let deadline = Self.deadline(after: seconds)
-        while Date() < deadline {
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG | WUNTRACED)
-            if result == pid {
-                let low = status & 0x7F
-                if status & 0xFF == 0x7F { return .stopped((status >> 8) & 0xFF) }
-                // Ended: its outputs are read to their ends first, so `stdout` and `stderr` are whole.
-                _ = await waitUntil(seconds: 5) { out.ended.withLock { $0 } && err.ended.withLock { $0 } }
-                return low == 0 ? .exited((status >> 8) & 0xFF) : .signaled(low)
-            }
-            try? await Task.sleep(for: .milliseconds(10))
+        let pid = self.pid
+        let killed = Locked(false)
+        let guardTask = Task {
+            guard (try? await Task.sleep(for: Self.guardTime(seconds))) != nil else { return }
+            killed.withLock { $0 = true }
+            kill(pid, SIGKILL)
         }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        return nil
+        let status =
+            (try? await runBlocking { () -> Int32 in
+                var status: Int32 = 0
+                while waitpid(pid, &status, WUNTRACED) == -1, errno == EINTR {}
+                return status
+            }) ?? 0
+        guardTask.cancel()
+        if killed.withLock({ $0 }) { return nil }
+        if status & 0xFF == 0x7F { return .stopped((status >> 8) & 0xFF) }
+        // Ended: its outputs are read to their ends first, so `stdout` and `stderr` are whole.
+        for buffer in [out, err] {
+            _ = await buffer.changed.wait(until: { buffer.ended.withLock { $0 } }, timeout: Self.guardTime(5))
+        }
+        let low = status & 0x7F
+        return low == 0 ? .exited((status >> 8) & 0xFF) : .signaled(low)
     }
 }

@@ -64,7 +64,7 @@ import Testing
             for try await value in try echo.stream("ticks", ["count": 1000, "intervalMs": 10]) { seen.append(value) }
             return seen
         }
-        try await clock.waitForSleepers(timeout: Sanitizer.scaled(.seconds(30)))
+        try await clock.waitForSleepers()
         consumer.cancel()
         // The producer's sleep is cancelled: nobody sleeps on the clock any more.
         #expect(await eventually { clock.sleeperCount == 0 })
@@ -112,7 +112,8 @@ import Testing
         let stream = try echo.stream("ticks", ["count": 100_000])
         var iterator = stream.makeAsyncIterator()
         #expect(try await iterator.next() == 0)
-        try await Task.sleep(for: .milliseconds(300))
+        // The producer runs a full window ahead, then waits.
+        #expect(await eventually { stream.unconsumed >= CallState.window })
         stream.cancel()
         // Only what the producer sent before it had to wait for us is left: about one window.
         var left = 0

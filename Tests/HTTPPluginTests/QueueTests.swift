@@ -197,7 +197,6 @@ import Testing
             """
             (async () => {
               const q = HTTP.queue("c", { maxConcurrent: 2 });
-              const started = Date.now();
               const outcomes = Array.from({ length: 6 }, (_, i) =>
                 q.fetch(base + "/slow?i=" + i).then(() => "resolved " + i, (e) => e.name + " " + (e instanceof DOMException)));
               let sawSignal = null;
@@ -212,7 +211,7 @@ import Testing
               console.log((await Promise.all(outcomes)).join("; "));
               console.log(await custom, sawSignal === null);
               await q.idle();
-              console.log("pending", bridge.pendingCalls, q.running, q.waiting, Date.now() - started < \(9000 * Sanitizer.slowdown));
+              console.log("pending", bridge.pendingCalls, q.running, q.waiting);
 
               // A custom reason; a queue-level cancel leaves the queue usable.
               const reason = new Error("shutting down");
@@ -234,14 +233,14 @@ import Testing
             })();
             """,
             routes: { server in
-                server.route("/slow") { _ in .text("late", delay: .seconds(10)) }
+                server.route("/slow") { _ in .text("late", delay: .seconds(3600)) }  // only a cancel ends it
                 server.route("/fast") { _ in .text("fast") }
             })
         #expect(
             result.lines == [
                 "before 2 5", "after 7 2 0",
                 "AbortError true; AbortError true; AbortError true; AbortError true; AbortError true; AbortError true",
-                "add AbortError true", "pending 0 0 0 true", "reason true true 0", "reusable fast",
+                "add AbortError true", "pending 0 0 0", "reason true true 0", "reusable fast",
                 "waiting 1 mine AbortError last 200 200",
             ])
         #expect(result.stderr == "")

@@ -286,10 +286,7 @@ func runScript(
         #expect(try await probe.call("lent", 21) == 42)
         await #expect(throws: BridgeError.self) { try await probe.call("lent", "not a number") }
         // `ended` runs after the answer is delivered: wait for it.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while log.all.filter({ $0.hasPrefix("ended") }).count < 2, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        await log.wait { $0.filter { $0.hasPrefix("ended") }.count >= 2 }
         #expect(log.all == ["lend", "run 21", "ended", "lend", "ended"])
         await probe.shutdown()
     }

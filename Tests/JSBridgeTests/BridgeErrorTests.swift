@@ -116,13 +116,12 @@ import Testing
         let log = ProbePlugin.Log()
         let result = await runScript(
             #"""
-            const started = Date.now();
             bridge.call("Probe", "hang", {}, { timeout: 30 }).catch((e) => {
-              console.log(e.code, e.message, Date.now() - started < \#(5000 * Sanitizer.slowdown));
+              console.log(e.code, e.message);
               \#(Self.untilCancellationReachedSwift)
             });
             """#, log: log)
-        #expect(result.lines == ["TIMEOUT Probe.hang did not finish within 30 ms. true"])
+        #expect(result.lines == ["TIMEOUT Probe.hang did not finish within 30 ms."])
         #expect(result.exitCode == 0)
         #expect(log.all.contains("hang cancelled"))
     }
@@ -131,7 +130,7 @@ import Testing
     /// Swift task may start later (the pool is shared with the other tests), and once nothing is pending the
     /// runtime ends and its plugins go, so the task would find its plugin gone instead of running.
     static let untilCancellationReachedSwift = """
-        const poll = setInterval(() => { if (bridge.execSync("Probe", "logged", "hang cancelled")) clearInterval(poll); }, 5);
+        bridge.call("Probe", "logged", "hang cancelled");
         """
 
     @Test func droppedWhenThePluginReleasesTheCallUnanswered() async {

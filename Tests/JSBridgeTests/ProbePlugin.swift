@@ -1,5 +1,6 @@
 import Foundation
 import JSBridgeCore
+import JSBridgeTesting
 import NIOCore
 import NIOPosix
 
@@ -11,8 +12,22 @@ struct ProbePlugin: BridgePlugin {
     /// What the plugin observed, for assertions.
     final class Log: Sendable {
         let entries = Locked<[String]>([])
-        func add(_ entry: String) { entries.withLock { $0.append(entry) } }
+        /// Fired on every entry: what ``wait(until:)`` waits on.
+        private let added = TestSignal()
+        func add(_ entry: String) {
+            entries.withLock { $0.append(entry) }
+            added.fire()
+        }
         var all: [String] { entries.withLock { $0 } }
+
+        /// Returns once `condition` holds of the entries.
+        func wait(until condition: ([String]) -> Bool) async {
+            while true {
+                let seen = added.count
+                if condition(all) { return }
+                await added.wait(count: seen + 1)
+            }
+        }
     }
 
     let log: Log
@@ -62,9 +77,12 @@ struct ProbePlugin: BridgePlugin {
             throw BridgeError(code: "SYNC_BAD", message: "sync failed", data: ["why": "test"])
         }
         a.sync("configuration") { context in context.configuration }
-        // Whether the log has `entry`: a script polls it to outlive work it cancelled (the runtime ends once
-        // nothing is pending, and a cancelled call's task may not have started by then).
-        a.sync("logged", args: String.self) { context, entry in context.state.all.contains(entry) }
+        // Answers once the log has `entry`: a script awaits it to outlive work it cancelled (the runtime ends
+        // once nothing is pending, and a cancelled call's task may not have started by then).
+        a.async("logged", args: String.self) { context, entry in
+            await context.state.wait { $0.contains(entry) }
+            return true
+        }
         a.async("hotel", args: Hotel.self) { _, hotel in hotel.rooms.map(\.price).reduce(0, +) }
         a.async("serialDelay", args: Delay.self, on: .serial) { context, delay in
             context.state.add("start \(delay.tag)")

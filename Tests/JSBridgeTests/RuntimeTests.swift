@@ -51,11 +51,11 @@ import Testing
     }
 
     @Test func unrefTimersDoNotKeepTheProcessAlive() async {
-        let started = ContinuousClock.now
+        // Were the timer kept, the run would end only at ScriptRunner's time limit, with exit code 1.
         let result = await ScriptRunner.run(
-            #"setTimeout(() => console.log("late"), 60000).unref(); console.log("done")"#)
+            #"setTimeout(() => console.log("late"), 3_600_000).unref(); console.log("done")"#)
         #expect(result.lines == ["done"])
-        #expect(ContinuousClock.now - started < Sanitizer.scaled(.seconds(30)))
+        #expect(result.exitCode == 0)
     }
 
     @Test func timerWithoutAFunctionThrowsNodesError() async {
@@ -68,12 +68,10 @@ import Testing
             if: Sanitizer.stopsNoRunningLoop,
             "a running loop can not be stopped under ThreadSanitizer (Sanitizer.stopsNoRunningLoop)"))
     func timeLimitStopsAnInfiniteLoop() async {
-        let started = ContinuousClock.now
         let result = await ScriptRunner.run("while (true) {}", timeout: .seconds(1))
         #expect(result.exitCode == 1)
         // ScriptRunner stretches the limit under a sanitizer.
         #expect(result.stderr.contains("stopped after the --timeout of \(Sanitizer.slowdown)s"))
-        #expect(ContinuousClock.now - started < Sanitizer.scaled(.seconds(30)))
     }
 
     /// Traps are polled, not signalled: JavaScriptCore's signalled traps suspend and resume the JS thread from

@@ -84,14 +84,15 @@ final class GPSD: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(5)
+        // gpsd says nothing when it is ready: its port is tried until it accepts (or gpsd has exited).
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             if canConnect(port: self.port) { return }
             if !process.isRunning { break }
             usleep(20_000)
         }
         stop()
-        throw HarnessError("gpsd did not start listening on port \(self.port) within 5 s")
+        throw HarnessError("gpsd did not start listening on port \(self.port)")
     }
 
     func stop() {
@@ -186,14 +187,4 @@ func withGPSD<R>(silent: Bool = false, _ body: (GPSD, NMEAFeeder) async throws -
         _ = try? await runBlocking { gpsd.stop() }
         throw error
     }
-}
-
-/// Waits (bounded) until `condition` holds.
-func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
 }

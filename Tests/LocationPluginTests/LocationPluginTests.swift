@@ -256,7 +256,7 @@ func gpsdConfig(_ port: Int) -> JSONObject {
     @Test func aStationaryDeviceHasHeadingNaN() async throws {
         let source = ManualLocationSource()
         let feeder = Task {
-            while source.openStreams == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            await source.waitForOpenStreams()
             for (speed, heading) in [(0.0, nil), (0, 30), (2, 45)] as [(Double, Double?)] {
                 source.send(
                     Fix(
@@ -281,16 +281,10 @@ func gpsdConfig(_ port: Int) -> JSONObject {
         let location = try await PluginTester(LocationPlugin(source: source), options: .testing(permissions: .all))
         let stream = try location.stream("watch", [:])
         var values = stream.makeAsyncIterator()
-        // Fixes go only to streams already open: keep sending until the watch has seen one.
-        let feeder = Task {
-            while !Task.isCancelled {
-                source.send(
-                    Fix(coordinate: Coordinate(latitude: 48.8584, longitude: 2.2945), accuracy: 5, timestamp: Date()))
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-        }
+        // Fixes go only to streams already open.
+        await source.waitForOpenStreams()
+        source.send(Fix(coordinate: Coordinate(latitude: 48.8584, longitude: 2.2945), accuracy: 5, timestamp: Date()))
         let first = try await values.next()
-        feeder.cancel()
         #expect(first?["coords"]?["latitude"] == 48.8584)
         stream.cancel()
         #expect(await eventually { source.openStreams == 0 })

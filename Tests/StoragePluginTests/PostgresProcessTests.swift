@@ -142,6 +142,8 @@ enum PostgresWorker {
                 received.append(chunk)
             }
             try cluster.kill9()
+            // An outage of some length: writes made meanwhile wait (unavailableWaitMs) and must land once.
+            // The result does not depend on how long it lasts.
             Thread.sleep(forTimeInterval: 1)
             try cluster.restart()
             let target = lines() + 2000

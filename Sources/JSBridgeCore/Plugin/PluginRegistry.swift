@@ -227,6 +227,9 @@ public final class CallHandle: Sendable {
     func attach(_ task: Task<Void, Never>) { state.attach(task) }
 
     var isCancelled: Bool { state.isCancelled }
+
+    /// Stream values sent and not yet acknowledged by the consumer.
+    package var unacknowledged: Int { state.unacknowledged.load(ordering: .relaxed) }
 }
 
 /// A call ready to start: its handle exists before it runs, so callers can record and cancel it at once.
