@@ -11,7 +11,7 @@ import Testing
 
 @Suite struct FileDescriptorExhaustionTests {
     /// Runs `script` with `base` and `exhaust()` defined, under `ulimit -n 256`.
-    func run(_ script: String) async throws -> RunResult {
+    func run(_ script: String, extraArguments: [String] = []) async throws -> RunResult {
         let server = try await TestHTTPServer.start()
         server.route("/") { _ in .text("ok") }
         let prelude = """
@@ -34,8 +34,8 @@ import Testing
         let result = try await CLI.run(
             [
                 "-c", "ulimit -n 256 && exec \"$0\" \"$@\"", try CLIPaths.binary(), "--allow-net", "--allow-read",
-                "--allow-write", "-e", prelude + script,
-            ], timeLimit: 60, binary: "/bin/sh")
+                "--allow-write",
+            ] + extraArguments + ["-e", prelude + script], timeLimit: 60, binary: "/bin/sh")
         try await server.stop()
         return result
     }
@@ -79,5 +79,23 @@ import Testing
                 fetch 200
 
                 """, "\(result.summary)")
+    }
+
+    /// Storage first used with no descriptor left fails that call; once the script closed its files, its
+    /// set-up runs again and `localStorage` works (a failed set-up is not kept for the rest of the run).
+    @Test func storageSetUpWithNoDescriptorLeftFailsThenWorks() async throws {
+        let storage = TemporaryDirectory.make(prefix: "fd-storage")
+        let result = try await run(
+            """
+            exhaust();
+            try { localStorage.setItem("k", "v"); console.log("stored"); }
+            catch (e) { console.log("storage", e.code, /failed to set up/.test(e.message)); }
+            release();
+            localStorage.setItem("k", "v");
+            console.log("then", localStorage.getItem("k"));
+            """, extraArguments: ["--storage-dir", storage])
+        #expect(result.exitCode == 0, "\(result.summary)")
+        #expect(result.stdout.hasPrefix("open EMFILE true\nstorage "), "\(result.summary)")
+        #expect(result.stdout.hasSuffix("true\nclosed\nthen v\n"), "\(result.summary)")
     }
 }

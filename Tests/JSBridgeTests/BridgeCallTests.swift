@@ -246,6 +246,17 @@ func runScript(
             ])
     }
 
+    /// A set-up that threw is run again by the next call: the first call fails, the second works.
+    @Test func aFailedSetUpIsTriedAgainByTheNextCall() async {
+        let result = await ScriptRunner.run(
+            #"""
+            bridge.call("Flaky", "ok").then(
+              (v) => console.log("first", v), (e) => console.log("first", e.code)
+            ).then(() => bridge.call("Flaky", "ok")).then((v) => console.log("second", v));
+            """#, plugins: [FlakySetUpPlugin()])
+        #expect(result.lines == ["first FLAKY_SETUP", "second 2"], "\(result.stderr)")
+    }
+
     @Test func callbackTableIsEmptyAfterManyCalls() async {
         let result = await runScript(
             #"""

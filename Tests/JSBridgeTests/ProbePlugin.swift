@@ -156,6 +156,23 @@ struct BrokenPlugin: BridgePlugin {
     }
 }
 
+/// A plugin whose first set-up fails; `ok` answers the number of the set-up that made its state.
+struct FlakySetUpPlugin: BridgePlugin {
+    static let name = "Flaky"
+    let attempts = Locked(0)
+    static func declare(_ a: inout PluginDeclaration<Self>) {
+        a.async("ok") { context in context.state }
+    }
+    func setUp(_ context: SetUpContext<Self>) async throws -> Int {
+        let attempt = attempts.withLock { value in
+            value += 1
+            return value
+        }
+        if attempt == 1 { throw BridgeError(code: "FLAKY_SETUP", message: "not yet") }
+        return attempt
+    }
+}
+
 /// Runs a task's jobs on one NIO event loop.
 final class LoopExecutor: TaskExecutor {
     let loop: any EventLoop

@@ -105,6 +105,9 @@ public struct StoragePlugin: BridgePlugin {
     }
 
     private let injectedStore: (any KeyValueStore)?
+    /// A corrupt database found by a set-up: every later set-up of this plugin fails with it, so the process
+    /// never goes on with an empty database in its place (a failed set-up is otherwise tried again).
+    private let corruption = Locked<StorageError?>(nil)
 
     /// A plugin on the SQLite store of the context's app id (opened at set-up).
     public init() { injectedStore = nil }
@@ -131,9 +134,15 @@ public struct StoragePlugin: BridgePlugin {
                 url: parsed, appID: context.storage.appID, quotaBytes: quota,
                 unavailableWait: .milliseconds(configuration.unavailableWaitMs ?? 10_000))
         } else {
-            store = try SQLiteKeyValueStore(
-                directory: context.storage.directory, appID: context.storage.appID, quotaBytes: quota,
-                durability: configuration.durability ?? .normal)
+            if let found = corruption.withLock({ $0 }) { throw found }
+            do throws(StorageError) {
+                store = try SQLiteKeyValueStore(
+                    directory: context.storage.directory, appID: context.storage.appID, quotaBytes: quota,
+                    durability: configuration.durability ?? .normal)
+            } catch {
+                if case .corrupt = error { corruption.withLock { $0 = error } }
+                throw error
+            }
         }
         let events = context.events
         let report: @Sendable ([StorageChange]) -> Void = { changes in

@@ -73,11 +73,17 @@ public final class ContextCell<Plugin: BridgePlugin>: @unchecked Sendable {
 }
 
 /// A plugin with its configuration and lazily made state.
+///
+/// An invalid configuration fails every call. A set-up that throws fails the calls that awaited it, and the
+/// next call runs it again (as Node's `require` after a module threw): a cause that passes — no file
+/// descriptor left, a database server restarting — does not disable the plugin for the rest of the run.
 final class PluginInstance<Plugin: BridgePlugin>: PluginLifecycle, @unchecked Sendable {
     private enum Phase {
         case idle
-        case running([CheckedContinuation<Void, Never>])
+        /// Set-up is under way; the calls that wait for it hear how it ended (`.some(nil)`: it succeeded).
+        case running([CheckedContinuation<BridgeError??, Never>])
         case ready(PluginContext<Plugin>)
+        /// The configuration is invalid: no set-up is ever tried.
         case failed(BridgeError)
         case shutDown
     }
@@ -138,16 +144,18 @@ final class PluginInstance<Plugin: BridgePlugin>: PluginLifecycle, @unchecked Se
         case .done(let failure):
             return failure
         case .wait:
-            await withCheckedContinuation { continuation in
+            let ended: BridgeError?? = await withCheckedContinuation { continuation in
                 let resumeNow = phase.withLock { phase -> Bool in
                     guard case .running(var waiters) = phase else { return true }
                     waiters.append(continuation)
                     phase = .running(waiters)
                     return false
                 }
-                if resumeNow { continuation.resume() }
+                if resumeNow { continuation.resume(returning: nil) }
             }
-            return phase.withLock { if case .failed(let error) = $0 { error } else { nil } }
+            // nil: set-up ended between the two looks; look again.
+            guard let ended else { return await setUpIfNeeded() }
+            return ended
         case .run(let context):
             let outcome: Result<PluginContext<Plugin>, BridgeError>
             do {
@@ -159,19 +167,19 @@ final class PluginInstance<Plugin: BridgePlugin>: PluginLifecycle, @unchecked Se
                         code: cause.code, message: "Plugin '\(Plugin.name)' failed to set up: \(cause.message)",
                         data: cause.data))
             }
-            let waiters = phase.withLock { phase -> [CheckedContinuation<Void, Never>] in
+            let waiters = phase.withLock { phase -> [CheckedContinuation<BridgeError??, Never>] in
                 guard case .running(let waiters) = phase else { return [] }
                 switch outcome {
                 case .success(let ready):
                     cell.publish(ready)
                     phase = .ready(ready)
-                case .failure(let error): phase = .failed(error)
+                case .failure: phase = .idle
                 }
                 return waiters
             }
-            for waiter in waiters { waiter.resume() }
-            if case .failure(let error) = outcome { return error }
-            return nil
+            let failure: BridgeError? = if case .failure(let error) = outcome { error } else { nil }
+            for waiter in waiters { waiter.resume(returning: .some(failure)) }
+            return failure
         }
     }
 
