@@ -253,7 +253,7 @@ private final class SingleOutcomeSink: CallOutcomeSink {
         self.misuse = misuse
     }
 
-    func deliver(_ outcome: CallOutcome, callID: UInt64) {
+    func deliver(_ outcome: consuming CallOutcome, callID: UInt64) {
         guard outcome.isFinal else { return }
         continuation.withLock { $0.take() }?.resume(returning: outcome)
     }
@@ -265,8 +265,9 @@ private struct StreamSink: CallOutcomeSink {
     let continuation: AsyncThrowingStream<BridgeValue, any Error>.Continuation
     let misuse: @Sendable (String) -> Void
 
-    func deliver(_ outcome: CallOutcome, callID: UInt64) {
-        switch outcome {
+    func deliver(_ outcome: consuming CallOutcome, callID: UInt64) {
+        let isFinal = outcome.isFinal
+        switch consume outcome {
         case .item(let value), .value(let value): continuation.yield(BridgeValue(value))
         case .itemWithBytes(let value), .valueWithBytes(let value): continuation.yield(value)
         case .encoded(let value): continuation.yield(BridgeValue(value.value))
@@ -274,7 +275,7 @@ private struct StreamSink: CallOutcomeSink {
         case .finished: continuation.finish()
         case .failed(let error): continuation.finish(throwing: error)
         }
-        if outcome.isFinal { continuation.finish() }
+        if isFinal { continuation.finish() }
     }
 
     func reportMisuse(_ message: String) { misuse(message) }

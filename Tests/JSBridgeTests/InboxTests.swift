@@ -1,4 +1,5 @@
 import Foundation
+import JSBridgeCore
 import Testing
 
 @testable import JSBridge
@@ -42,5 +43,36 @@ import Testing
         inbox.takeAll(into: &batch)
         #expect(batch.map(\.callID) == [2])
         #expect(inbox.spinBudget == Inbox.spinNanoseconds)
+    }
+}
+
+/// Bytes in an answer reach the JS thread held by the message alone, so that the engine takes their memory
+/// over instead of copying it (``Bytes/takeMallocedBuffer()``): the replying thread keeps no reference, even
+/// while it is still inside `resolve` when the JS thread takes the message (here: from the wake-up call).
+@Suite struct AnswerBytesTests {
+    @Test func theAnswersBytesAreHeldOnlyByTheMessage() throws {
+        let inbox = Inbox(restoreWindow: 60_000_000_000)
+        let seen = Locked<(pointer: UnsafeMutableRawPointer?, count: Int)?>(nil)
+        inbox.setWaker {
+            var batch: [InboxMessage] = []
+            inbox.takeAll(into: &batch)
+            guard batch.count == 1, batch[0].bytes.count == 1 else { return }
+            var delivered = batch[0].bytes[0]
+            batch[0].bytes = []
+            let taken = delivered.takeMallocedBuffer()
+            seen.withLock { $0 = taken }
+        }
+        #expect(inbox.sleep(withCallsInFlight: false))
+        let reply = CallReply(callID: 7, plugin: "P", action: "a", sink: InboxSink(inbox: inbox))
+        let bytes = Bytes(capacity: 1 << 20) { buffer in
+            buffer.initializeMemory(as: UInt8.self, repeating: 1)
+            return buffer.count
+        }
+        let base = bytes.withUnsafeBytes { $0.baseAddress }
+        reply.resolve(BridgeValue(bytes: consume bytes))
+        let taken = try #require(seen.withLock { $0 })
+        defer { free(taken.pointer) }
+        #expect(taken.count == 1 << 20)
+        #expect(UnsafeRawPointer(taken.pointer) == base, "the bytes were copied: another reference was left behind")
     }
 }

@@ -22,9 +22,9 @@ extension HTTPPlugin {
             let task = Task(executorPreference: executor) {
                 defer { state.executors?.ended() }
                 do {
-                    reply.resolve(
-                        try encodeBridgeResult(
-                            try await state.bodies.read(args.id, all: args.all ?? false, limit: limit)))
+                    let chunk = try encodeBridgeResult(
+                        try await state.bodies.read(args.id, all: args.all ?? false, limit: limit))
+                    reply.resolve(chunk)
                 } catch {
                     reply.reject(error)
                 }

@@ -254,8 +254,8 @@ extension JSRuntime {
 struct InboxSink: CallOutcomeSink {
     let inbox: Inbox
 
-    func deliver(_ outcome: CallOutcome, callID: UInt64) {
-        inbox.post(InboxMessage(callID: callID, outcome: outcome))
+    func deliver(_ outcome: consuming CallOutcome, callID: UInt64) {
+        inbox.post(InboxMessage(callID: callID, outcome: consume outcome))
     }
 
     func reportMisuse(_ message: String) {

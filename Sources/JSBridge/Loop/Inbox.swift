@@ -78,9 +78,11 @@ final class Inbox: @unchecked Sendable {
     }
 
     /// Appends a message; wakes the JS thread only if it is asleep.
-    func post(_ message: InboxMessage) {
+    func post(_ message: consuming InboxMessage) {
+        // Moved into the queue, not copied: the posting thread keeps no reference to the message's bytes.
+        var pending = Optional(message)
         let wake = state.withLock { state -> (@Sendable () -> Void)? in
-            state.messages.append(message)
+            state.messages.append(pending.take()!)
             hasMessages.store(true, ordering: .releasing)
             if !state.postedElsewhere, state.jsThread.map({ pthread_equal($0, pthread_self()) == 0 }) ?? true {
                 state.postedElsewhere = true
@@ -151,9 +153,9 @@ extension JSONPathComponent {
 
 extension InboxMessage {
     /// The message delivering `outcome` of call `id`, serialised off the JS thread.
-    init(callID id: UInt64, outcome: CallOutcome) {
+    init(callID id: UInt64, outcome: consuming CallOutcome) {
         var text = "[\(id),"
-        switch outcome {
+        switch consume outcome {
         case .value(let value):
             text += "0,"
             value.serialize(into: &text)
@@ -175,27 +177,27 @@ extension InboxMessage {
             self.init(callID: id, kind: .failed, text: text + "]", errorCode: error.code)
         case .valueWithBytes(let value):
             text += "0,"
-            self.init(callID: id, kind: .value, withBytes: value, text: text)
+            self.init(callID: id, kind: .value, withBytes: consume value, text: text)
         case .encodedWithBytes(let value, let bytes):
             text.reserveCapacity(text.utf8.count + value.text.utf8.count + 16 * bytes.count + 8)
             text += "0,"
             text += value.text
-            self.init(callID: id, kind: .value, text: text, bytes: bytes)
+            self.init(callID: id, kind: .value, text: text, bytes: consume bytes)
         case .itemWithBytes(let value):
             text += "1,"
-            self.init(callID: id, kind: .item, withBytes: value, text: text)
+            self.init(callID: id, kind: .item, withBytes: consume value, text: text)
         }
     }
 
     /// `text` (`[id,kind,`) completed with the value's JSON and the paths of its bytes.
-    private init(callID id: UInt64, kind: Kind, withBytes value: BridgeValue, text start: String) {
+    private init(callID id: UInt64, kind: Kind, withBytes value: consuming BridgeValue, text start: String) {
         var text = start
         value.json.serialize(into: &text)
-        self.init(callID: id, kind: kind, text: text, bytes: value.bytes)
+        self.init(callID: id, kind: kind, text: text, bytes: (consume value).bytes)
     }
 
     /// `text` (`[id,kind,payload`) completed with the paths of `bytes`, which go beside it.
-    private init(callID id: UInt64, kind: Kind, text start: String, bytes: [ByteAttachment]) {
+    private init(callID id: UInt64, kind: Kind, text start: String, bytes: consuming [ByteAttachment]) {
         var text = start
         text += ","
         JSONValue.array(bytes.map { .array($0.path.map(\.jsonValue)) }).serialize(into: &text)

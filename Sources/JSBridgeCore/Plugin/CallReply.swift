@@ -43,7 +43,10 @@ public enum CallOutcome: Sendable, Equatable {
 /// Receives the outcomes of native calls; called from any thread.
 public protocol CallOutcomeSink: Sendable {
     /// Delivers `outcome` for call `id` of `plugin`'s `action`.
-    func deliver(_ outcome: CallOutcome, callID: UInt64)
+    ///
+    /// The outcome is handed over (`consuming`): bytes in it reach JavaScript without a copy only when
+    /// nothing else holds them, so no reference may stay behind on the delivering thread.
+    func deliver(_ outcome: consuming CallOutcome, callID: UInt64)
     /// Reports a plugin misbehaving (answering twice); the outcome was ignored.
     func reportMisuse(_ message: String)
 }
@@ -93,8 +96,9 @@ public final class CallReply: Sendable {
     public func resolve(_ value: JSONValue) { finalize(.value(value)) }
 
     /// Ends the call with a value that may carry bytes beside its JSON (see ``Bytes``).
-    public func resolve(_ value: BridgeValue) {
-        finalize(value.bytes.isEmpty ? .value(value.json) : .valueWithBytes(value))
+    public func resolve(_ value: consuming BridgeValue) {
+        if value.bytes.isEmpty { return finalize(.value(value.json)) }
+        finalize(.valueWithBytes(consume value))
     }
 
     /// Ends the call with the value that checked JSON text encodes, embedded in the answer as is.
@@ -102,8 +106,9 @@ public final class CallReply: Sendable {
 
     /// Ends the call with the value that checked JSON text encodes, embedded in the answer as is, with `bytes`
     /// beside it: each at its path in that value, where the text holds a placeholder (`null`).
-    public func resolve(encoded value: EncodedJSON, bytes: [ByteAttachment]) {
-        finalize(bytes.isEmpty ? .encoded(value) : .encodedWithBytes(value, bytes))
+    public func resolve(encoded value: EncodedJSON, bytes: consuming [ByteAttachment]) {
+        if bytes.isEmpty { return finalize(.encoded(value)) }
+        finalize(.encodedWithBytes(value, consume bytes))
     }
 
     /// Ends the call with an error; non-bridge errors become `PLUGIN_ERROR`.
@@ -123,16 +128,16 @@ public final class CallReply: Sendable {
     }
 
     /// Sends one stream value that may carry bytes beside its JSON; ignored once the call has ended.
-    public func yield(_ value: BridgeValue) {
+    public func yield(_ value: consuming BridgeValue) {
         guard !value.bytes.isEmpty else { return yield(value.json) }
         guard !answered.load(ordering: .acquiring) else { return }
         state.unacknowledged.add(1, ordering: .relaxed)
-        sink.deliver(.itemWithBytes(value), callID: callID)
+        sink.deliver(.itemWithBytes(consume value), callID: callID)
     }
 
-    private func finalize(_ outcome: CallOutcome) {
+    private func finalize(_ outcome: consuming CallOutcome) {
         if !answered.exchange(true, ordering: .acquiringAndReleasing) {
-            sink.deliver(outcome, callID: callID)
+            sink.deliver(consume outcome, callID: callID)
             // A cancel handler often holds what answers, and so this reply: a cycle, unless dropped here.
             state.dropCancelHandler()
         } else {

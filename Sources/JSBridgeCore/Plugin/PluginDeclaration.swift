@@ -134,7 +134,10 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
             ActionDeclaration(
                 kind: .async, executor: executor, requires: capability, arguments: A.self, result: R.self,
                 body: .replying(A.self, requires: capability) { context, args, reply in
-                    reply.resolve(try encodeBridgeResult(try await body(context, args)))
+                    // Two statements: the result is gone before the answer is posted, so bytes in it are held
+                    // by the answer alone and reach JavaScript without a copy (``Bytes``).
+                    let value = try encodeBridgeResult(try await body(context, args))
+                    reply.resolve(value)
                 }))
     }
 

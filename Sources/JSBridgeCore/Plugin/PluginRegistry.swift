@@ -372,7 +372,8 @@ public struct StreamWriter<Element: Encodable & Sendable>: Sendable {
             try await Task.sleep(for: .milliseconds(1))
         }
         if reply.isCancelled || Task.isCancelled { throw CancellationError() }
-        reply.yield(try encodeBridgeResult(value))
+        let encoded = try encodeBridgeResult(value)
+        reply.yield(encoded)
     }
 
     /// Whether JavaScript cancelled the stream.
