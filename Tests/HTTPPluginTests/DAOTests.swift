@@ -444,7 +444,7 @@ import Testing
             })();
             """,
             routes: { server in
-                server.route("/slow") { _ in .text("late", delay: .seconds(5)) }
+                server.route("/slow") { _ in .text("late", delay: .seconds(3600)) }  // only the cancel ends it
                 server.route("/arrived") { [unowned server] _ in
                     .text("\(server.requests.filter { $0.uri == "/slow" }.count)")
                 }
