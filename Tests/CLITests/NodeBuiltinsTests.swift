@@ -29,7 +29,7 @@ private func installDebianPackage(_ name: String, into root: String) throws -> S
     return destination
 }
 
-@Suite("Node built-in modules") struct NodeBuiltinsTests {
+@Suite("Node built-in modules", .blocking) struct NodeBuiltinsTests {
     @Test func osReportsTheKernelsAnswers() async throws {
         let script = """
             const os = require("node:os");

@@ -9,7 +9,7 @@ import Testing
 /// TypeScript compiler checks each extension's JavaScript (`checkJs`) against its own declarations and those
 /// of the extensions it requires — so a native renamed on one side only, or a name used without being
 /// declared by an extension it requires, fails here rather than in a user's script.
-@Suite struct InternalSurfaceTests {
+@Suite(.blocking) struct InternalSurfaceTests {
     /// The package root (three levels above this file).
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -5,7 +5,7 @@ import JSBridgeTesting
 import Testing
 
 /// `DiskHTTPCacheStore` on real files in a temporary directory.
-@Suite struct CacheDiskStoreTests {
+@Suite(.blocking) struct CacheDiskStoreTests {
     let clock = ManualClock()
     let directory = TemporaryDirectory.make(prefix: "jsbridge-cache")
 

@@ -3,7 +3,7 @@ import JSBridgeTesting
 import Testing
 
 /// CompressionStream / DecompressionStream (js/compression.js over zlib), against data Node's zlib produced.
-@Suite struct CompressionStreamTests {
+@Suite(.blocking) struct CompressionStreamTests {
     /// The text Node compressed for the fixtures below.
     static let source = #""Streams in jsbridge: " + "hello world ".repeat(20) + "\u00e9\u{1F600}""#
     /// `zlib.gzipSync`, `zlib.deflateSync` and `zlib.deflateRawSync` of `source` in Node 20.

@@ -12,7 +12,7 @@ import Testing
 #endif
 
 /// What a source may send that is not a position: lines without end, values that cannot be.
-@Suite struct InputLimitTests {
+@Suite(.blocking) struct InputLimitTests {
     @Test func linesAreSplitOnceAndCapped() {
         var splitter = LineSplitter(maxLength: 4)
         var lines: [String] = []

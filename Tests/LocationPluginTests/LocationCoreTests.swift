@@ -1,5 +1,6 @@
 import Foundation
 import JSBridgeCore
+import JSBridgeTesting
 import LocationPlugin
 import Testing
 
@@ -131,7 +132,7 @@ enum GeonamesFixture {
     }
 }
 
-@Suite struct ReverseGeocodingTests {
+@Suite(.blocking) struct ReverseGeocodingTests {
     @Test(arguments: [
         (39.9042, 116.4074, "Beijing", "CN", "China", 0.94),
         (48.8584, 2.2945, "Paris", "FR", "France", 4.01),

@@ -10,7 +10,7 @@ func gpsdConfig(_ port: Int) -> JSONObject {
     ["Location": ["source": .string("gpsd://127.0.0.1:\(port)"), "geonamesIndex": .string(GeonamesFixture.path)]]
 }
 
-@Suite(.timeLimit(.minutes(Sanitizer.slowdown))) struct GPSDTests {
+@Suite(.timeLimit(.minutes(Sanitizer.slowdown)), .blocking) struct GPSDTests {
     @Test func oneShotFixAndMaximumAgeCache() async throws {
         try await withGPSD { gpsd, _ in
             let source = GPSDSource(port: gpsd.port)

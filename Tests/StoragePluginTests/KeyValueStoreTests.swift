@@ -6,7 +6,7 @@ import Testing
 @testable import StoragePlugin
 
 /// The domain core alone, the conformance suite of the backends: every store must behave the same.
-@Suite struct KeyValueStoreTests {
+@Suite(.blocking) struct KeyValueStoreTests {
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
         case sqlite, memory, postgres
         var testDescription: String { rawValue }

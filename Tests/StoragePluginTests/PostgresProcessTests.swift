@@ -31,7 +31,7 @@ enum PostgresWorker {
     }
 }
 
-@Suite(.serialized) struct PostgresProcessTests {
+@Suite(.serialized, .blocking) struct PostgresProcessTests {
     /// 8 processes × 500 `localStorage.setItem`s of 100 bytes against a quota that leaves 300 000 bytes
     /// once the 8 processes' 3-byte barrier entries are in: exactly 3000
     /// are accepted (the rest refused with a QuotaExceededError), every accepted write is stored, the quota is never
@@ -171,7 +171,7 @@ enum PostgresWorker {
 }
 
 /// Where the URL comes from, and what a refused one does to a run.
-@Suite struct PostgresConfigurationTests {
+@Suite(.blocking) struct PostgresConfigurationTests {
     /// Runs `jsbridge arguments…` with `environment`, returning stdout, stderr and the exit status.
     static func run(_ arguments: [String], environment: [String: String] = [:]) async throws
         -> (stdout: String, stderr: String, status: Int32)

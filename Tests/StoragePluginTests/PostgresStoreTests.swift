@@ -8,7 +8,7 @@ import Testing
 
 /// What only the PostgreSQL store has: sharing between connections, the change feed, the schema lock,
 /// connection failures and server restarts. (Its behaviour as a store is in ``KeyValueStoreTests``.)
-@Suite struct PostgresStoreTests {
+@Suite(.blocking) struct PostgresStoreTests {
     static func store(_ appID: String, quota: Int? = nil, url: String? = nil, wait: Duration = .seconds(10)) throws
         -> PostgresKeyValueStore
     {
@@ -194,7 +194,7 @@ import Testing
 }
 
 /// A server killed and restarted under a live store and feed (a cluster of its own).
-@Suite(.serialized) struct PostgresRestartTests {
+@Suite(.serialized, .blocking) struct PostgresRestartTests {
     @Test func storeAndFeedReconnectAfterKillNine() throws {
         let cluster = try TestPostgresCluster.start()
         defer { try? cluster.stop() }

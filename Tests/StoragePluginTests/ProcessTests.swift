@@ -42,7 +42,7 @@ enum Worker {
     }
 }
 
-@Suite(.serialized) struct StorageProcessTests {
+@Suite(.serialized, .blocking) struct StorageProcessTests {
     @Test func fourProcessesWritingConcurrentlyLoseNothing() async throws {
         let directory = TemporaryDirectory.make(prefix: "storage-procs")
         var workers: [(Process, Pipe)] = []
