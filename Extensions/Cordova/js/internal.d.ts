@@ -3,4 +3,6 @@
 interface JSBridgeInternal {
   /** Fires Cordova's document event `type` (`pause`, `resume`) at once. */
   cordovaLifecycle(type: "pause" | "resume"): void;
+  /** At the run's natural end: cordova-js's warning when `deviceready` never fired. */
+  cordovaRunEnd(): void;
 }
