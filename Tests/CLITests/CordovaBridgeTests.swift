@@ -347,3 +347,95 @@ private func untraced(_ text: String) -> [String] {
         #expect(off.stdout == "undefined function\n", "\(off.summary)")
     }
 }
+
+@Suite struct CordovaPluginListTests {
+    /// `module.exports` of a Cordova-CLI-wrapped file: `cordova.define(id, function (require, exports, module) {…})`.
+    private static func wrap(_ id: String, _ body: String) -> String {
+        "console.log(\"file \(id)\");\ncordova.define(\"\(id)\", function (require, exports, module) {\n\(body)\n});\n"
+    }
+
+    /// A `www/` laid out as the Cordova CLI prepares it; the app requires only `cordova_plugins.js`: each entry's
+    /// file is loaded relative to it, in the list's order; a file that is missing or throws is logged and left
+    /// out, and start-up goes on to `deviceready`. `cordova.plugins` is a plain namespace that clobbers write into.
+    @Test func thePluginListLoadsItsFilesInOrder() async throws {
+        let app = try AppFiles([
+            "www/cordova_plugins.js": """
+            cordova.define("cordova/plugin_list", function (require, exports, module) {
+              module.exports = [
+                { "id": "cordova-plugin-first.first", "file": "plugins/cordova-plugin-first/www/first.js",
+                  "pluginId": "cordova-plugin-first", "clobbers": ["first"] },
+                { "id": "cordova-plugin-missing.missing", "file": "plugins/cordova-plugin-missing/www/missing.js",
+                  "pluginId": "cordova-plugin-missing", "clobbers": ["missing"] },
+                { "id": "cordova-plugin-broken.broken", "file": "plugins/cordova-plugin-broken/www/broken.js",
+                  "pluginId": "cordova-plugin-broken", "clobbers": ["broken"] },
+                { "id": "cordova-plugin-greeter.greeter", "file": "plugins/cordova-plugin-greeter/www/greeter.js",
+                  "pluginId": "cordova-plugin-greeter", "clobbers": ["cordova.plugins.greeter"] },
+                { "id": "cordova-plugin-greeter.extra", "file": "plugins/cordova-plugin-greeter/www/extra.js",
+                  "pluginId": "cordova-plugin-greeter", "merges": ["cordova.plugins.greeter"], "runs": true }
+              ];
+              module.exports.metadata = { "cordova-plugin-first": "1.0.0" };
+            });
+            """,
+            "www/plugins/cordova-plugin-first/www/first.js": Self.wrap(
+                "cordova-plugin-first.first",
+                """
+                console.log("defined first");
+                var channel = require("cordova/channel");
+                channel.createSticky("onFirstReady");
+                channel.waitForInitialization("onFirstReady");
+                var first = { value: null };
+                channel.onCordovaReady.subscribe(function () {
+                  require("cordova/exec")(function (v) { first.value = v; channel.onFirstReady.fire(); }, null,
+                    "Echo", "echo", ["from native"]);
+                });
+                module.exports = first;
+                """),
+            "www/plugins/cordova-plugin-broken/www/broken.js":
+                "console.log('defined broken'); throw new Error('bad plugin file');\n",
+            "www/plugins/cordova-plugin-greeter/www/greeter.js": Self.wrap(
+                "cordova-plugin-greeter.greeter",
+                "console.log('defined greeter'); module.exports = { hello: function () { return 'hello'; } };"),
+            "www/plugins/cordova-plugin-greeter/www/extra.js": Self.wrap(
+                "cordova-plugin-greeter.extra", "console.log('ran extra'); module.exports = { extra: true };"),
+            "www/index.js": """
+            require("./cordova_plugins.js");
+            document.addEventListener("deviceready", function () {
+              console.log("deviceready", first.value, typeof missing, typeof broken);
+              console.log("greeter", cordova.plugins.greeter.hello(), cordova.plugins.greeter.extra);
+              console.log("plain", Object.keys(cordova.plugins).join(","), typeof cordova.plugins.Echo,
+                typeof bridge.plugins.Echo.echo);
+            });
+            """,
+        ])
+        let result = try await CLI.run(["--cordova", app.path("www/index.js")])
+        #expect(result.exitCode == 0, "\(result.summary)")
+        #expect(
+            result.stdout == """
+                file cordova-plugin-first.first
+                defined broken
+                file cordova-plugin-greeter.greeter
+                file cordova-plugin-greeter.extra
+                defined first
+                defined greeter
+                ran extra
+                deviceready from native undefined undefined
+                greeter hello true
+                plain greeter undefined function
+
+                """, "\(result.summary)")
+        let www = app.path("www")
+        let stderrLines: [String] = result.stderr.split(separator: "\n").map(String.init)
+        let summary = Comment(rawValue: result.summary)
+        let missing = "Failed to load plugin file " + www + "/plugins/cordova-plugin-missing/www/missing.js"
+        let broken = "Failed to load plugin file " + www + "/plugins/cordova-plugin-broken/www/broken.js"
+        #expect(stderrLines.count == 2, summary)
+        #expect(
+            (stderrLines.first ?? "").hasPrefix(
+                missing + " for module cordova-plugin-missing.missing (cordova_plugins.js): "),
+            summary)
+        #expect(
+            (stderrLines.last ?? "") == broken
+                + " for module cordova-plugin-broken.broken (cordova_plugins.js): bad plugin file",
+            summary)
+    }
+}

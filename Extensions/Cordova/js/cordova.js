@@ -10,7 +10,8 @@ const {
   ArrayPrototypeSplice, Error, FunctionPrototypeCall, MathFloor, MethodJoin, MethodToUpperCase, Number,
   ObjectCreate,
   ObjectDefineProperty, ObjectHasOwn, ObjectKeys, ObjectPrototypeToString, ReflectApply, RegExpPrototypeExec,
-  StringPrototypeIndexOf, StringPrototypeLastIndexOf, StringPrototypeSlice, StringPrototypeSplit, TypeError,
+  StringPrototypeIndexOf, StringPrototypeLastIndexOf, StringPrototypeSlice, StringPrototypeSplit,
+  StringPrototypeStartsWith, String, TypeError,
 } = internal.primordials;
 
 // The runtime's version (a custom runtime's own), as a Cordova platform's.
@@ -95,6 +96,30 @@ function define(id, factory) {
   }
   if (ObjectHasOwn(modules, id)) throw codedError(Error, "CORDOVA_MODULE_DEFINED", `module ${id} already defined`);
   modules[id] = { id, factory };
+  if (id === "cordova/plugin_list") pluginListDirectory = callerDirectory();
+}
+
+/// The directory of the file that defined `cordova/plugin_list` (the Cordova CLI's `cordova_plugins.js`),
+/// ending in "/": its entries' files are relative to it, as cordova-js resolves them against its own
+/// folder. Null when no file defined it (`-e` code): the working directory is used.
+let pluginListDirectory = null;
+
+/// The directory of the first file on the stack outside the runtime (`name@/path/file.js:line:column`).
+function callerDirectory() {
+  let stack;
+  try {
+    stack = new Error().stack;
+  } catch {
+    return null;
+  }
+  if (typeof stack !== "string") return null;
+  for (const line of StringPrototypeSplit(stack, "\n")) {
+    const location = StringPrototypeSlice(line, StringPrototypeIndexOf(line, "@") + 1);
+    if (location === "" || StringPrototypeStartsWith(location, "jsbridge:internal/") || location === "[native code]") continue;
+    const match = RegExpPrototypeExec(/^(\/.*?)(?::\d+){1,2}$/, location);
+    return match ? StringPrototypeSlice(match[1], 0, StringPrototypeLastIndexOf(match[1], "/") + 1) : null;
+  }
+  return null;
 }
 define.remove = function (id) { delete modules[id]; };
 define.moduleMap = modules;
@@ -456,7 +481,7 @@ const documentObject = {
     if (c !== undefined) c.unsubscribe(listener);
   },
   /// An event to `initEvent` and dispatch (the legacy DOM way JSCoreBridge's and older plugins' code fires
-  /// events): every kind ("Events", "HTMLEvents", …) is an `Event`.
+  /// events): every kind ("Events", "HTMLEvents", ...) is an `Event`.
   createEvent(kind) {
     if (arguments.length === 0) throw codedError(TypeError, "ERR_MISSING_ARGS", "Failed to execute 'createEvent' on 'Document': 1 argument required, but only 0 present.");
     return new internal.Event("");
@@ -556,7 +581,7 @@ const execProxy = {
 };
 
 /// Exec through a JavaScript service, as cordova-js's browser platform does: the callbacks go in
-/// `cordova.callbacks`, the proxy gets `(win(result, {keepCallback, status, callbackId}), fail(error, …),
+/// `cordova.callbacks`, the proxy gets `(win(result, {keepCallback, status, callbackId}), fail(error, ...),
 /// args)`. A callback that throws is reported by `callbackFromNative` (`cordovacallbackerror`); the run goes on.
 internal.execHooks.proxy = function (success, fail, service, action, args) {
   const proxy = execProxy.get(service, action);
@@ -592,7 +617,9 @@ const cordova = {
   /// Cordova's exec (the same function as `bridge.exec`): failures carry JSCoreBridge's `resCode`/`resMsg`.
   exec: internal.bridgeExec,
   execSync: jscExecSync,
-  plugins: internal.bridgePlugins,
+  /// A plain namespace that plugins' `clobbers`/`merges` write into (`cordova.plugins.diagnostic`); the
+  /// native plugins' proxies are `bridge.plugins`.
+  plugins: {},
   /// cordova-js's callback table, used by JavaScript services (`cordova/exec/proxy`) and
   /// `callbackFromNative`; native calls keep theirs in the bridge.
   callbackId: MathFloor(Math.random() * 2000000000),
@@ -687,6 +714,68 @@ defineValue("cordova/builder", builder);
 defineValue("cordova/modulemapper", modulemapper);
 defineValue("cordova/platform", { id: "linux", bootstrap() {} });
 
+// MARK: - cordova/pluginloader
+
+/// Loads plugin file `url` (cordova-js injects a `<script>`): as a CommonJS file, read under the run's rule
+/// for source files; `onload` after it ran, `onerror(error)` when it could not be read or threw.
+function injectScript(url, onload, onerror) {
+  try {
+    if (typeof internal.loadCommonJS !== "function") {
+      throw codedError(Error, "CORDOVA_NO_LOADER", "this runtime has no module loader (the modules extension)");
+    }
+    internal.loadCommonJS(url, undefined);
+  } catch (error) {
+    onerror(error);
+    return;
+  }
+  onload();
+}
+
+/// What a thrown value says, without trusting it.
+function describeError(error) {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return "a value that cannot be printed";
+  }
+}
+
+const pluginloader = {
+  injectScript,
+  /// cordova-js's plugin loading: each entry of `cordova/plugin_list` whose module is not defined yet has
+  /// its file loaded, relative to `cordova_plugins.js`, in the list's order; then each entry's `clobbers`,
+  /// `merges` and `runs` are registered with the module mapper, and `callback` runs. A file that cannot be
+  /// loaded (or does not define its module) is logged on stderr and its entry left out: start-up goes on.
+  load(callback) {
+    if (!ObjectHasOwn(modules, "cordova/plugin_list")) return callback();
+    const list = requireModule("cordova/plugin_list");
+    const base = pluginListDirectory ?? internal.cwd() + "/";
+    const failed = (entry, path, reason) =>
+      internal.print(2, `Failed to load plugin file ${path} for module ${entry.id} (cordova_plugins.js): ${reason}\n`);
+    for (let i = 0; i < list.length; i++) {
+      const entry = list[i];
+      if (ObjectHasOwn(modules, entry.id)) continue;
+      if (typeof entry.file !== "string") {
+        failed(entry, "(none)", "the entry names no file");
+        continue;
+      }
+      const path = entry.file[0] === "/" ? entry.file : base + entry.file;
+      injectScript(path, () => {
+        if (!ObjectHasOwn(modules, entry.id)) failed(entry, path, `it does not define module ${entry.id}`);
+      }, (error) => failed(entry, path, describeError(error)));
+    }
+    for (let i = 0; i < list.length; i++) {
+      const entry = list[i];
+      if (!ObjectHasOwn(modules, entry.id)) continue;
+      for (const path of entry.clobbers || []) modulemapper.clobbers(entry.id, path);
+      for (const path of entry.merges || []) modulemapper.merges(entry.id, path);
+      if (entry.runs) modulemapper.runs(entry.id);
+    }
+    return callback();
+  },
+};
+defineValue("cordova/pluginloader", pluginloader);
+
 // MARK: - Start-up sequence
 
 /// Cordova's start-up, on the turn after the script's own code (as a page's `DOMContentLoaded` follows its
@@ -696,18 +785,7 @@ defineValue("cordova/platform", { id: "linux", bootstrap() {} });
 function bootstrap() {
   channel.onDOMContentLoaded.fire();
   channel.onNativeReady.fire();
-  if (ObjectHasOwn(modules, "cordova/plugin_list")) {
-    const list = requireModule("cordova/plugin_list");
-    for (let i = 0; i < list.length; i++) {
-      const entry = list[i];
-      if (!ObjectHasOwn(modules, entry.id)) {
-        throw codedError(Error, "CORDOVA_MODULE_NOT_FOUND", `cordova/plugin_list names module ${entry.id}, which is not defined.`);
-      }
-      for (const path of entry.clobbers || []) modulemapper.clobbers(entry.id, path);
-      for (const path of entry.merges || []) modulemapper.merges(entry.id, path);
-      if (entry.runs) modulemapper.runs(entry.id);
-    }
-  }
+  pluginloader.load(() => {});
   modulemapper.mapModules(globalThis);
   channel.onPluginsReady.fire();
   // Plugins' modules ran by now: the channels they asked `deviceready` to wait for are all in the array.
@@ -766,7 +844,7 @@ internal.cordovaRunEnd = function () {
 };
 
 /// Cordova's answer to an exec callback that throws (cordova-js's callbackFromNative): the error is logged,
-/// `cordovacallbackerror` fires with `message` and `error` — on window, as in Cordova, and on document — and
+/// `cordovacallbackerror` fires with `message` and `error` - on window, as in Cordova, and on document - and
 /// the run goes on (a page's script would too).
 internal.execHooks.callbackError = function (error, isSuccess, callbackId) {
   let text;

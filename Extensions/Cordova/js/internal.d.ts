@@ -5,4 +5,6 @@ interface JSBridgeInternal {
   cordovaLifecycle(type: "pause" | "resume"): void;
   /** At the run's natural end: cordova-js's warning when `deviceready` never fired. */
   cordovaRunEnd(): void;
+  /** The modules extension's CommonJS loader, when the runtime has it (plugin files are loaded with it). */
+  loadCommonJS?(filename: string, parent?: unknown): unknown;
 }
