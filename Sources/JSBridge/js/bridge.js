@@ -5,8 +5,8 @@
 const {
   ArrayBufferIsView, ArrayIsArray, ArrayPrototypeIncludes, ArrayPrototypeJoin, ArrayPrototypeMap, ArrayPrototypePop,
   ArrayPrototypePush, ArrayPrototypeReverse, FunctionPrototypeCall, JSONParse, JSONStringify, MethodSlice,
-  ObjectCreate, ObjectDefineProperty, ObjectEntries, ObjectFreeze, ObjectGetPrototypeOf, ObjectIsFrozen, ObjectKeys,
-  ObjectPrototypeToString, Promise, PromiseReject, PromiseResolve, RegExpPrototypeTest, SafeMap, SafeSet,
+  ObjectCreate, ObjectDefineProperty, ObjectEntries, ObjectFreeze, ObjectGetPrototypeOf, ObjectHasOwn, ObjectIsFrozen,
+  ObjectKeys, ObjectPrototypeToString, Promise, PromiseReject, PromiseResolve, RegExpPrototypeTest, SafeMap, SafeSet,
   SafeWeakMap, TypeError, TypedArrayPrototypeGetSymbolToStringTag, Uint8Array,
 } = internal.primordials;
 
@@ -474,6 +474,21 @@ function reportNotFound(service, action, error) {
     : `ERROR: Method '${String(action)}:' not defined in Plugin '${name}'\n`);
 }
 
+/// `error` with the code Cordova's `www/` code compares, for an exec made under a Cordova service name that a
+/// plugin answers (`cordovaService`): the plugin's constant `cordovaErrorCodes` maps the text code to it
+/// (Geolocation's PositionError codes: `PERMISSION_DENIED` -> 1); the text code stays as `bridgeCode`.
+function withServiceCode(error, service) {
+  if (!(error instanceof BridgeError) || typeof service !== "string" || service in manifest) return error;
+  const plugin = serviceName(service);
+  if (plugin === service) return error;
+  const codes = internal.pluginConstants(plugin).cordovaErrorCodes;
+  if (codes !== null && typeof codes === "object" && ObjectHasOwn(codes, error.code)) {
+    /** @type {any} */ (error).bridgeCode = error.code;
+    error.code = codes[error.code];
+  }
+  return error;
+}
+
 /// Cordova's exec: `success` gets each result (repeatedly for stream actions), `fail` the BridgeError
 /// (carrying JSCoreBridge's `resCode` and `resMsg` too).
 function exec(success, fail, plugin, action, args) {
@@ -481,7 +496,7 @@ function exec(success, fail, plugin, action, args) {
   let id = 0;
   const callbackId = () => String(plugin) + id;
   const failWith = (error) =>
-    invokeExecCallback(fail, withResultCode(withCall(error, plugin, action)), false, callbackId());
+    invokeExecCallback(fail, withServiceCode(withResultCode(withCall(error, plugin, action)), plugin), false, callbackId());
   try {
     const entry = lookup(serviceName(plugin), action, null);
     const kind = entry[1];
