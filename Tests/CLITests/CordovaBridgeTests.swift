@@ -439,3 +439,102 @@ private func untraced(_ text: String) -> [String] {
             summary)
     }
 }
+
+@Suite struct CordovaInternalsTests {
+    /// cordova-js's callback table: `callbackFromNative` (success only with status OK, fail, keepCallback),
+    /// `callbackSuccess`/`callbackError`, and a throwing callback's `cordovacallbackerror` and rethrow.
+    @Test func callbacksAndCallbackFromNative() async throws {
+        let script = """
+            const log = [];
+            const start = cordova.callbackId;
+            console.log("callbackId", typeof start, Number.isInteger(start));
+            cordova.callbacks["A1"] = { success: (...a) => log.push("success " + a.join("+")), fail: (e) => log.push("fail " + e) };
+            cordova.callbackFromNative("A1", true, cordova.callbackStatus.OK, [1, 2], true);
+            cordova.callbackFromNative("A1", true, cordova.callbackStatus.NO_RESULT, ["ignored"], true);
+            cordova.callbackFromNative("A1", false, cordova.callbackStatus.ERROR, ["bad"], false);
+            log.push("A1 kept: " + ("A1" in cordova.callbacks));
+            cordova.callbacks["B2"] = { success: (v) => log.push("B2 " + v) };
+            cordova.callbackSuccess("B2", { status: cordova.callbackStatus.OK, message: "done", keepCallback: false });
+            cordova.callbacks["C3"] = { fail: (v) => log.push("C3 " + JSON.stringify(v)) };
+            cordova.callbackError("C3", { status: cordova.callbackStatus.ERROR, message: { code: 2 } });
+            log.push("left: " + Object.keys(cordova.callbacks).length);
+            cordova.addWindowEventHandler("cordovacallbackerror").subscribe((e) => log.push("event: " + e.message));
+            cordova.callbacks["D4"] = { success: () => { throw new Error("boom"); } };
+            try {
+              cordova.callbackSuccess("D4", { status: cordova.callbackStatus.OK, message: 1 });
+            } catch (e) {
+              log.push("rethrown: " + e.message);
+            }
+            cordova.callbacks = {};
+            cordova.callbacks["E5"] = { success: (v) => log.push("replaced table " + v) };
+            cordova.callbackSuccess("E5", { status: 1, message: "ok" });
+            console.log(log.join("\\n"));
+            """
+        let result = try await CLI.run(["-e", script])
+        #expect(result.exitCode == 0, "\(result.summary)")
+        #expect(
+            result.stdout == """
+                callbackId number true
+                success 1+2
+                fail bad
+                A1 kept: false
+                B2 done
+                C3 {"code":2}
+                left: 0
+                event: Error in Success callbackId: D4 : Error: boom
+                rethrown: boom
+                replaced table ok
+
+                """, "\(result.summary)")
+        #expect(result.stderr == "Error in Success callbackId: D4 : Error: boom\n", "\(result.summary)")
+    }
+
+    /// `cordova/base64`, `cordova/urlutil`, `cordova/builder`'s buildInto* and `cordova/pluginloader`.
+    @Test func base64UrlutilBuilderAndPluginloader() async throws {
+        let app = try AppFiles([
+            "late.js": """
+            cordova.define("late.module", function (require, exports, module) { module.exports = { late: true }; });
+            """
+        ])
+        let script = """
+            const base64 = cordova.require("cordova/base64");
+            const text = base64.fromArrayBuffer(new Uint8Array([0, 1, 2, 250, 255]).buffer);
+            const back = new Uint8Array(base64.toArrayBuffer(text));
+            console.log(text, Array.from(back).join(","), base64.toArrayBuffer("").byteLength);
+            try { base64.toArrayBuffer("%%"); } catch (e) { console.log(e.name); }
+            const urlutil = cordova.require("cordova/urlutil");
+            console.log(urlutil.makeAbsolute("www/index.html") === "file://" + process.cwd() + "/www/index.html",
+              urlutil.makeAbsolute("https://example.com/a/../b"));
+            const builder = cordova.require("cordova/builder");
+            cordova.define("m.a", function (r, e, module) { module.exports = { a: 1, nested: { x: 1 } }; });
+            cordova.define("m.b", function (r, e, module) { module.exports = { b: 2, nested: { y: 2 } }; });
+            const target = { kept: { old: true } };
+            builder.buildIntoButDoNotClobber({ kept: { path: "m.a" }, fresh: { path: "m.a", children: { sub: {} } } }, target);
+            console.log(JSON.stringify(target));
+            builder.buildIntoAndClobber({ kept: { path: "m.a" } }, target);
+            console.log(JSON.stringify(target.kept));
+            builder.buildIntoAndMerge({ kept: { path: "m.b" } }, target);
+            console.log(JSON.stringify(target.kept));
+            builder.buildIntoButDoNotClobber({ broken: { path: "no.such.module" } }, target);
+            const loader = cordova.require("cordova/pluginloader");
+            loader.injectScript(\(String(reflecting: app.path("late.js"))), () => console.log("loaded",
+              cordova.require("late.module").late), (e) => console.log("error", e.message));
+            loader.injectScript("/nonexistent/file.js", () => console.log("unexpected"), () => console.log("onerror"));
+            """
+        let result = try await CLI.run(["--allow-read", "-e", script])
+        #expect(result.exitCode == 0, "\(result.summary)")
+        #expect(
+            result.stdout == """
+                AAEC+v8= 0,1,2,250,255 0
+                InvalidCharacterError
+                true https://example.com/b
+                {"kept":{"old":true},"fresh":{"a":1,"nested":{"x":1},"sub":{}}}
+                {"a":1,"nested":{"x":1},"sub":{}}
+                {"a":1,"nested":{"x":1,"y":2},"sub":{},"b":2}
+                Exception building Cordova JS globals: Error: module no.such.module not found for key "broken"
+                loaded true
+                onerror
+
+                """, "\(result.summary)")
+    }
+}

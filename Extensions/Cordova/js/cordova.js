@@ -11,7 +11,7 @@ const {
   ObjectCreate,
   ObjectDefineProperty, ObjectHasOwn, ObjectKeys, ObjectPrototypeToString, ReflectApply, RegExpPrototypeExec,
   StringPrototypeIndexOf, StringPrototypeLastIndexOf, StringPrototypeSlice, StringPrototypeSplit,
-  StringPrototypeStartsWith, String, TypeError,
+  StringPrototypeStartsWith, String, TypeError, Uint8Array,
 } = internal.primordials;
 
 // The runtime's version (a custom runtime's own), as a Cordova platform's.
@@ -351,16 +351,51 @@ const argscheck = {
 
 // MARK: - cordova/builder and cordova/modulemapper
 
-function each(objects, func) {
+function each(objects, func, context) {
   for (const key in objects) {
-    if (ObjectHasOwn(objects, key)) func(objects[key], key);
+    if (ObjectHasOwn(objects, key)) ReflectApply(func, context, [objects[key], key]);
   }
 }
 
 function clobber(obj, key, value) {
-  obj[key] = value;
+  builder.replaceHookForTesting(obj, key);
+  let needsProperty = false;
+  try {
+    obj[key] = value;
+  } catch {
+    // A non-writable property of a frozen or sealed object: strict code throws.
+    needsProperty = true;
+  }
   // A read-only property (a getter, a non-writable value) is replaced by a getter.
-  if (obj[key] !== value) utils.defineGetter(obj, key, () => value);
+  if (needsProperty || obj[key] !== value) utils.defineGetter(obj, key, () => value);
+}
+
+/// cordova-js's `builder.buildInto*`: puts each of `objects` (`{path?, children?, deprecated?}` by key) on
+/// `parent` - the module at `path` (or `{}`), then its children into it. `clobberIt`: replace what is there
+/// when a path is given (`merge`: merge into it instead); otherwise only fill what is undefined.
+function include(parent, objects, clobberIt, merge) {
+  each(objects, (obj, key) => {
+    try {
+      let result = obj.path ? requireModule(obj.path) : {};
+      if (clobberIt) {
+        if (typeof parent[key] === "undefined") {
+          builder.assignOrWrapInDeprecateGetter(parent, key, result, obj.deprecated);
+        } else if (typeof obj.path !== "undefined") {
+          if (merge) recursiveMerge(parent[key], result);
+          else builder.assignOrWrapInDeprecateGetter(parent, key, result, obj.deprecated);
+        }
+        result = parent[key];
+      } else if (typeof parent[key] === "undefined") {
+        builder.assignOrWrapInDeprecateGetter(parent, key, result, obj.deprecated);
+      } else {
+        // What is there stays; the children are built into it.
+        result = parent[key];
+      }
+      if (obj.children) include(result, obj.children, clobberIt, merge);
+    } catch (error) {
+      utils.alert(`Exception building Cordova JS globals: ${error} for key "${key}"`);
+    }
+  });
 }
 
 function recursiveMerge(target, src) {
@@ -388,6 +423,37 @@ const builder = {
     });
   },
   recursiveMerge,
+  buildIntoButDoNotClobber(objects, target) { include(target, objects, false, false); },
+  buildIntoAndClobber(objects, target) { include(target, objects, true, false); },
+  buildIntoAndMerge(objects, target) { include(target, objects, true, true); },
+  /// A hook cordova-js's own tests replace to watch every clobber.
+  replaceHookForTesting(obj, key) {},
+};
+
+// MARK: - cordova/base64 and cordova/urlutil
+
+const base64 = {
+  /// The base64 text of an ArrayBuffer's bytes (how Cordova passes binary arguments and results).
+  fromArrayBuffer(arrayBuffer) {
+    return internal.base64Encode(new Uint8Array(arrayBuffer));
+  },
+  /// The ArrayBuffer of base64 text; text that is not base64 throws, as `atob` does.
+  toArrayBuffer(text) {
+    const bytes = internal.forgivingBase64Decode(String(text));
+    if (bytes === null) {
+      throw new internal.DOMException("The string to be decoded is not correctly encoded.", "InvalidCharacterError");
+    }
+    return new Uint8Array(bytes).buffer;
+  },
+};
+
+const urlutil = {
+  /// `url` made absolute, as a page resolves a link: against `--base-url` when the run has one, else the
+  /// working directory (a file: URL).
+  makeAbsolute(url) {
+    const base = internal.startup.baseURL ?? new internal.URL("file://" + internal.cwd() + "/").href;
+    return new internal.URL(String(url), base).href;
+  },
 };
 
 const symbolList = [];
@@ -707,6 +773,8 @@ channel.onDeviceReady = cordova.addStickyDocumentEventHandler("deviceready");
 defineValue("cordova", cordova);
 defineValue("cordova/exec", cordova.exec);
 defineValue("cordova/exec/proxy", execProxy);
+defineValue("cordova/base64", base64);
+defineValue("cordova/urlutil", urlutil);
 defineValue("cordova/channel", channel);
 defineValue("cordova/utils", utils);
 defineValue("cordova/argscheck", argscheck);
