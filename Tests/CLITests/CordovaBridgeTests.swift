@@ -226,6 +226,10 @@ private func untraced(_ text: String) -> [String] {
               jsCoreBridge.exec(null, function (err) { console.log("fail", err.resCode, err.resMsg === err.message); },
                 "JSCTestPlugin", "changeNavTitle", [{ title: "x" }]);
               jsCoreBridge.exec(null, null, "Echo", "echo", ["no callbacks"]);
+              // jscorebridge.js sends an ArrayBuffer argument as {CDVType: "ArrayBuffer", data: base64}: the
+              // plugin gets the bytes (Echo answers bytes as their base64 text).
+              jsCoreBridge.exec(function (res) { console.log("bytes", JSON.stringify(res)); }, null, "Echo", "echo",
+                [{ CDVType: "ArrayBuffer", data: "AQID" }]);
               var ticks = [];
               jsCoreBridge.exec(function (n) {
                 ticks.push(n);
@@ -246,7 +250,7 @@ private func untraced(_ text: String) -> [String] {
             ], "\(result.summary)")
         #expect(
             Set(lines.dropFirst(4)) == [
-                #"echo {"title":"t"}"#, "fail 4001 true", "ticks 0,1,2",
+                #"echo {"title":"t"}"#, "fail 4001 true", "ticks 0,1,2", #"bytes "AQID""#,
             ], "\(result.summary)")
     }
 }

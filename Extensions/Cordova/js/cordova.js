@@ -577,6 +577,19 @@ function jscExecSync(plugin, action, args) {
   }
 }
 
+/// JSCoreBridge's `jscorebridge.js` sends each ArrayBuffer argument as `{CDVType: "ArrayBuffer", data: base64}`
+/// (its massageArgsJsToNative): the plugin gets the bytes, as JSCoreBridge's native side decodes them.
+function jscArguments(args) {
+  if (!ArrayIsArray(args)) return args;
+  const result = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const isBuffer = arg !== null && typeof arg === "object" && arg.CDVType === "ArrayBuffer" && typeof arg.data === "string";
+    ArrayPrototypePush(result, isBuffer ? base64.toArrayBuffer(arg.data) : arg);
+  }
+  return result;
+}
+
 /// JSCoreBridge's transport, which an app's own `jscorebridge.js` calls: `command` is `[callbackId, plugin,
 /// method, args]`. "EXECSYNC" runs a sync action and returns its value (or `{resCode, resMsg}`); "INVALID"
 /// calls without callbacks; any other id is answered through `jsCoreBridge.nativeCallback(callbackId, status
@@ -586,7 +599,7 @@ function jscExecuteCommand(command) {
   if (!ArrayIsArray(command) || command.length < 3) {
     throw codedError(TypeError, "CORDOVA_INVALID_ARGUMENT", "jscExecuteCommand needs [callbackId, plugin, method, args].");
   }
-  const callbackId = command[0], plugin = command[1], method = command[2], args = command[3];
+  const callbackId = command[0], plugin = command[1], method = command[2], args = jscArguments(command[3]);
   if (callbackId === "EXECSYNC") return jscExecSync(plugin, method, args);
   if (callbackId === "INVALID") return internal.bridgeExec(null, null, plugin, method, args);
   // A stream action's values keep the callback (JSCoreBridge's keepCallback), as a JSCPlugin's would.
