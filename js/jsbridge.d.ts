@@ -294,21 +294,40 @@ interface CordovaDefine {
   readonly moduleMap: Record<string, { id: string; exports?: any }>;
 }
 
+/** `cordova/exec/proxy`: services answered in JavaScript, consulted by exec before the plugins. */
+interface CordovaExecProxy {
+  add(service: string, proxy: Record<string, (win: (result?: unknown, options?: { keepCallback?: boolean; status?: number; callbackId?: string }) => void, fail: (error?: unknown, options?: { keepCallback?: boolean; status?: number; callbackId?: string }) => void, args: unknown[]) => void>): typeof proxy;
+  remove(service: string): any;
+  get(service: string, action: string): ((...args: any[]) => void) | null | undefined;
+}
+
 /** Cordova's global, the same object as JSCoreBridge's `jsCoreBridge`. */
 interface CordovaGlobal {
   /** `bridge.exec`; failures also carry `resCode` and `resMsg`. Services other than plugin names: see docs. */
   exec(success: BridgeSuccessCallback | null, fail: ((error: CordovaExecError) => void) | null, service: string, action: string, args?: unknown[]): void;
-  execSync: JSBridge["execSync"];
+  /** JSCoreBridge's: the sync action's value, or `{resCode, resMsg}` on a failure (never throws a BridgeError). */
+  execSync(plugin: string, action: string, args?: unknown): any;
   define: CordovaDefine;
   require(id: "cordova/channel"): CordovaChannels;
   require(id: "cordova/argscheck"): CordovaArgsCheck;
   require(id: "cordova/exec"): CordovaGlobal["exec"];
+  require(id: "cordova/exec/proxy"): CordovaExecProxy;
   require(id: "cordova"): CordovaGlobal;
   require(id: string): any;
   readonly version: string;
   readonly platformVersion: string;
   readonly platformId: string;
-  readonly plugins: JSBridgePlugins;
+  /** A plain namespace that plugins' `clobbers`/`merges` write into (native proxies: `bridge.plugins`). */
+  plugins: Record<string, any>;
+  /** cordova-js's callback table: JavaScript services' calls wait here. */
+  callbacks: Record<string, { success?: (...args: any[]) => void; fail?: (...args: any[]) => void }>;
+  callbackId: number;
+  callbackStatus: Record<string, number>;
+  callbackFromNative(callbackId: string, isSuccess: boolean, status: number, args: unknown[], keepCallback?: boolean): void;
+  callbackSuccess(callbackId: string, args: { status: number; message?: unknown; keepCallback?: boolean }): void;
+  callbackError(callbackId: string, args: { status: number; message?: unknown; keepCallback?: boolean }): void;
+  /** JSCoreBridge's: a native result (`status` 0 success, else failure) for `cordova.callbacks[callbackId]`. */
+  nativeCallback(callbackId: string, status: number, message: unknown, keepCallback?: boolean): void;
   /** Fires document event `type` with `data`'s fields: on a later turn, or at once with `noDetach`. */
   fireDocumentEvent(type: string, data?: object | null, noDetach?: boolean): void;
   fireWindowEvent(type: string, data?: object | null): void;

@@ -19,8 +19,15 @@ public enum CordovaExtension {
         ext.script(
             .lazy(
                 "cordova.js", PackageResources.cordova_js, globals: ["cordova", "jsCoreBridge"],
-                internals: ["cordovaLifecycle"]))
-        ext.script(.lazy("cordova.js", PackageResources.cordova_js, globals: ["document", "window"]).when(option.name))
+                internals: ["cordovaLifecycle", "cordovaRunEnd"]))
+        ext.script(
+            .lazy(
+                "cordova.js", PackageResources.cordova_js,
+                globals: [
+                    "document", "window", "jscExecuteCommand", "addEventListener", "removeEventListener",
+                    "dispatchEvent",
+                ]
+            ).when(option.name))
     }
 }
 
@@ -29,9 +36,14 @@ extension EngineExtension {
     public static var cordova: EngineExtension { CordovaExtension.declaration }
 }
 
-/// Fires Cordova's `pause` on SIGTSTP and `resume` on SIGCONT, once a script has used Cordova.
+/// Fires Cordova's `pause` on SIGTSTP and `resume` on SIGCONT, once a script has used Cordova; at the run's
+/// natural end, warns when `deviceready` never fired (docs/cordova.md, "Nothing silent").
 final class CordovaState {
     init(host: ExtensionHost) {
+        host.onRunEnd { code in
+            if code == nil, let warn = host.hook("cordovaRunEnd", definedBy: "cordova.js") { host.callJS(warn, []) }
+            return nil
+        }
         host.onSignal { signo in
             guard signo == SIGTSTP || signo == SIGCONT,
                 let fire = host.hook("cordovaLifecycle", definedBy: "cordova.js")

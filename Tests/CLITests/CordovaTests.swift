@@ -314,14 +314,40 @@ private let deviceModule = """
                 """, "\(result.summary)")
     }
 
+    /// The `Geolocation` service fails with PositionError's numeric code (1: permission denied), as Cordova's
+    /// native side answers, with the bridge's text code as `bridgeCode`; Location's own actions keep the text code.
     @Test func geolocationWithoutThePermissionFailsWithResCode4002() async throws {
         let script = """
             cordova.exec(function () { console.log("unexpected"); }, function (e) {
-              console.log(e.code, e.resCode, e.resMsg === e.message, e.plugin, e.action);
+              console.log(e.code, e.bridgeCode, e.resCode, e.resMsg === e.message, e.plugin, e.action);
             }, "Geolocation", "getLocation", [false, 0]);
+            cordova.exec(null, function (e) { console.log("Location's own:", e.code); }, "Location", "getCurrentPosition", [{}]);
             """
         let result = try await CLI.run(["--location", "fixed:1,2", "-e", script])
-        #expect(result.stdout == "PERMISSION_DENIED 4002 true Geolocation getLocation\n", "\(result.summary)")
+        #expect(
+            result.stdout
+                == "1 PERMISSION_DENIED 4002 true Geolocation getLocation\nLocation's own: PERMISSION_DENIED\n",
+            "\(result.summary)")
+    }
+
+    /// cordova-plugin-geolocation's `www/` code compares `err.code === PositionError.PERMISSION_DENIED`.
+    @Test func geolocationJSSeesPositionErrorCodes() async throws {
+        var files = Self.geolocationFiles
+        files["app.js"] = """
+            for (const name of ["cordova_plugins", "plugins/cordova-plugin-geolocation/www/Coordinates",
+                "plugins/cordova-plugin-geolocation/www/Position", "plugins/cordova-plugin-geolocation/www/PositionError",
+                "plugins/cordova-plugin-geolocation/www/geolocation"]) require("./www/" + name + ".js");
+            document.addEventListener("deviceready", function () {
+              navigator.geolocation.getCurrentPosition(function () { console.log("unexpected"); }, function (err) {
+                console.log(err instanceof PositionError, err.code === PositionError.PERMISSION_DENIED, err.code,
+                  typeof err.message, String(err).startsWith("PositionError 1: "));
+              });
+            });
+            """
+        let project = try Project(files)
+        let result = try await CLI.run(["--cordova", "--location", "fixed:1,2", project.path("app.js")])
+        #expect(result.exitCode == 0, "\(result.summary)")
+        #expect(result.stdout == "true true 1 string true\n", "\(result.summary)")
     }
 
     @Test func execFailuresCarryJSCoreBridgeResultCodes() async throws {

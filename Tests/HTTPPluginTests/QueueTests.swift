@@ -152,7 +152,7 @@ import Testing
             """)
         #expect(
             result.lines == [
-                "true r 1 4", "start 1 6 0", "grown 3 4 0,1,2", "grown again 4 4 3", "shrunk 1 4 3",
+                "true r 1 1", "start 1 6 0", "grown 3 4 0,1,2", "grown again 4 4 3", "shrunk 1 4 3",
                 "two done 2 3 0,1,2,3", "below the limit 1 3 0,1,2,3", "unlimited 4 0 0,1,2,3,4,5,6",
                 "results 3,4,5,6 true", "RangeError", "RangeError", "RangeError", "RangeError", "RangeError",
             ])

@@ -149,7 +149,7 @@ import Testing
     @Test func aCallbackThatThrowsIsAnUncaughtError() async {
         let result = await runScript(
             #"""
-            cordova.exec(() => {
+            bridge.exec(() => {
               setTimeout(() => console.log("never"), 0);
               throw new Error("callback broke");
             }, null, "Echo", "echo", [{}]);
@@ -158,5 +158,21 @@ import Testing
         #expect(result.uncaughtErrors.count == 1)
         #expect(result.stderr.contains("Uncaught Error: callback broke"))
         #expect(!result.stdout.contains("never"))
+    }
+
+    /// Once the Cordova layer has loaded, a throwing exec callback is Cordova's callback error: logged,
+    /// `cordovacallbackerror` fired, and the run goes on (docs/cordova.md, "Nothing silent").
+    @Test func aCallbackThatThrowsUnderCordovaIsLoggedAndTheRunGoesOn() async {
+        let result = await runScript(
+            #"""
+            cordova.exec(() => {
+              setTimeout(() => console.log("later"), 0);
+              throw new Error("callback broke");
+            }, null, "Echo", "echo", [{}]);
+            """#)
+        #expect(result.exitCode == 0)
+        #expect(result.uncaughtErrors.isEmpty)
+        #expect(result.stderr.contains("Error in Success callbackId: Echo1 : Error: callback broke"))
+        #expect(result.lines == ["later"])
     }
 }

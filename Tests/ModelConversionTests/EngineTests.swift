@@ -36,7 +36,10 @@ import Testing
         #expect(one(.bool, 0).0 == false)
         #expect(one(.bool, 2).1.first?.code == "TYPE")
         #expect(one(.bool, "maybe").1.first?.code == "TYPE")
-        for nullLike in ["null", "<null>", "(null)", "nil", "NULL"] {
+        // IPHBaseModel's case variants, each of them.
+        for nullLike in [
+            "null", "NULL", "Null", "<null>", "<NULL>", "<Null>", "(null)", "(NULL)", "(Null)", "nil", "NIL", "Nil",
+        ] {
             #expect(one(.optional(.int), .string(nullLike)).0 == .null)
             #expect(one(.int, .string(nullLike)).1.first?.code == "NULL")
         }

@@ -103,6 +103,26 @@ import Testing
             ], "\(result.stderr)")
     }
 
+    /// JSON text converts as the value it parses to (YYModel's `yy_modelWithJSON:`, YFProtocolModel); other
+    /// strings stay a `TYPE` issue.
+    @Test func convertAcceptsJSONText() async {
+        let result = await run(
+            #"""
+            Model.define("Human", { name: "string", age: "int?" });
+            console.log(JSON.stringify(Model.convert("Human", '{"name":"petter"}')));
+            console.log(JSON.stringify(Model.convert("[Human]", ' [{"name":"a","age":"3"}]')));
+            for (const text of ["petter", "{not json", "42"]) {
+              try { Model.convert("Human", text); } catch (e) { console.log(e.code, e.data.issues[0].code); }
+            }
+            Model.convertAsync("Human", '{"name":"async"}').then((h) => console.log(JSON.stringify(h)));
+            """#)
+        #expect(
+            result.lines == [
+                #"{"name":"petter","age":null}"#, #"[{"name":"a","age":3}]"#, "DATA_FORMAT TYPE", "DATA_FORMAT TYPE",
+                "DATA_FORMAT TYPE", #"{"name":"async","age":null}"#,
+            ], "\(result.stderr)")
+    }
+
     /// `Model.toJSON` reads a model's own properties only: a field named `constructor` (inherited from
     /// `Object.prototype` when absent, a function) works, and a polluted `Object.prototype` adds no field.
     /// A discriminator tag `constructor` or `toString` picks no mapping it does not have.

@@ -7,9 +7,11 @@
 
 const {
   ArrayIsArray, ArrayPrototypeIndexOf, ArrayPrototypeJoin, ArrayPrototypePush, ArrayPrototypeSlice,
-  ArrayPrototypeSplice, Error, FunctionPrototypeCall, MathFloor, MethodJoin, MethodToUpperCase, ObjectCreate,
+  ArrayPrototypeSplice, Error, FunctionPrototypeCall, MathFloor, MethodJoin, MethodToUpperCase, Number,
+  ObjectCreate,
   ObjectDefineProperty, ObjectHasOwn, ObjectKeys, ObjectPrototypeToString, ReflectApply, RegExpPrototypeExec,
-  StringPrototypeIndexOf, StringPrototypeLastIndexOf, StringPrototypeSlice, StringPrototypeSplit, TypeError,
+  StringPrototypeIndexOf, StringPrototypeLastIndexOf, StringPrototypeSlice, StringPrototypeSplit,
+  StringPrototypeStartsWith, String, TypeError, Uint8Array,
 } = internal.primordials;
 
 // The runtime's version (a custom runtime's own), as a Cordova platform's.
@@ -94,6 +96,30 @@ function define(id, factory) {
   }
   if (ObjectHasOwn(modules, id)) throw codedError(Error, "CORDOVA_MODULE_DEFINED", `module ${id} already defined`);
   modules[id] = { id, factory };
+  if (id === "cordova/plugin_list") pluginListDirectory = callerDirectory();
+}
+
+/// The directory of the file that defined `cordova/plugin_list` (the Cordova CLI's `cordova_plugins.js`),
+/// ending in "/": its entries' files are relative to it, as cordova-js resolves them against its own
+/// folder. Null when no file defined it (`-e` code): the working directory is used.
+let pluginListDirectory = null;
+
+/// The directory of the first file on the stack outside the runtime (`name@/path/file.js:line:column`).
+function callerDirectory() {
+  let stack;
+  try {
+    stack = new Error().stack;
+  } catch {
+    return null;
+  }
+  if (typeof stack !== "string") return null;
+  for (const line of StringPrototypeSplit(stack, "\n")) {
+    const location = StringPrototypeSlice(line, StringPrototypeIndexOf(line, "@") + 1);
+    if (location === "" || StringPrototypeStartsWith(location, "jsbridge:internal/") || location === "[native code]") continue;
+    const match = RegExpPrototypeExec(/^(\/.*?)(?::\d+){1,2}$/, location);
+    return match ? StringPrototypeSlice(match[1], 0, StringPrototypeLastIndexOf(match[1], "/") + 1) : null;
+  }
+  return null;
 }
 define.remove = function (id) { delete modules[id]; };
 define.moduleMap = modules;
@@ -325,16 +351,51 @@ const argscheck = {
 
 // MARK: - cordova/builder and cordova/modulemapper
 
-function each(objects, func) {
+function each(objects, func, context) {
   for (const key in objects) {
-    if (ObjectHasOwn(objects, key)) func(objects[key], key);
+    if (ObjectHasOwn(objects, key)) ReflectApply(func, context, [objects[key], key]);
   }
 }
 
 function clobber(obj, key, value) {
-  obj[key] = value;
+  builder.replaceHookForTesting(obj, key);
+  let needsProperty = false;
+  try {
+    obj[key] = value;
+  } catch {
+    // A non-writable property of a frozen or sealed object: strict code throws.
+    needsProperty = true;
+  }
   // A read-only property (a getter, a non-writable value) is replaced by a getter.
-  if (obj[key] !== value) utils.defineGetter(obj, key, () => value);
+  if (needsProperty || obj[key] !== value) utils.defineGetter(obj, key, () => value);
+}
+
+/// cordova-js's `builder.buildInto*`: puts each of `objects` (`{path?, children?, deprecated?}` by key) on
+/// `parent` - the module at `path` (or `{}`), then its children into it. `clobberIt`: replace what is there
+/// when a path is given (`merge`: merge into it instead); otherwise only fill what is undefined.
+function include(parent, objects, clobberIt, merge) {
+  each(objects, (obj, key) => {
+    try {
+      let result = obj.path ? requireModule(obj.path) : {};
+      if (clobberIt) {
+        if (typeof parent[key] === "undefined") {
+          builder.assignOrWrapInDeprecateGetter(parent, key, result, obj.deprecated);
+        } else if (typeof obj.path !== "undefined") {
+          if (merge) recursiveMerge(parent[key], result);
+          else builder.assignOrWrapInDeprecateGetter(parent, key, result, obj.deprecated);
+        }
+        result = parent[key];
+      } else if (typeof parent[key] === "undefined") {
+        builder.assignOrWrapInDeprecateGetter(parent, key, result, obj.deprecated);
+      } else {
+        // What is there stays; the children are built into it.
+        result = parent[key];
+      }
+      if (obj.children) include(result, obj.children, clobberIt, merge);
+    } catch (error) {
+      utils.alert(`Exception building Cordova JS globals: ${error} for key "${key}"`);
+    }
+  });
 }
 
 function recursiveMerge(target, src) {
@@ -362,6 +423,37 @@ const builder = {
     });
   },
   recursiveMerge,
+  buildIntoButDoNotClobber(objects, target) { include(target, objects, false, false); },
+  buildIntoAndClobber(objects, target) { include(target, objects, true, false); },
+  buildIntoAndMerge(objects, target) { include(target, objects, true, true); },
+  /// A hook cordova-js's own tests replace to watch every clobber.
+  replaceHookForTesting(obj, key) {},
+};
+
+// MARK: - cordova/base64 and cordova/urlutil
+
+const base64 = {
+  /// The base64 text of an ArrayBuffer's bytes (how Cordova passes binary arguments and results).
+  fromArrayBuffer(arrayBuffer) {
+    return internal.base64Encode(new Uint8Array(arrayBuffer));
+  },
+  /// The ArrayBuffer of base64 text; text that is not base64 throws, as `atob` does.
+  toArrayBuffer(text) {
+    const bytes = internal.forgivingBase64Decode(String(text));
+    if (bytes === null) {
+      throw new internal.DOMException("The string to be decoded is not correctly encoded.", "InvalidCharacterError");
+    }
+    return new Uint8Array(bytes).buffer;
+  },
+};
+
+const urlutil = {
+  /// `url` made absolute, as a page resolves a link: against `--base-url` when the run has one, else the
+  /// working directory (a file: URL).
+  makeAbsolute(url) {
+    const base = internal.startup.baseURL ?? new internal.URL("file://" + internal.cwd() + "/").href;
+    return new internal.URL(String(url), base).href;
+  },
 };
 
 const symbolList = [];
@@ -454,6 +546,12 @@ const documentObject = {
     const c = documentEventHandlers[String(type)];
     if (c !== undefined) c.unsubscribe(listener);
   },
+  /// An event to `initEvent` and dispatch (the legacy DOM way JSCoreBridge's and older plugins' code fires
+  /// events): every kind ("Events", "HTMLEvents", ...) is an `Event`.
+  createEvent(kind) {
+    if (arguments.length === 0) throw codedError(TypeError, "ERR_MISSING_ARGS", "Failed to execute 'createEvent' on 'Document': 1 argument required, but only 0 present.");
+    return new internal.Event("");
+  },
   /// Delivers `event` to the listeners of `event.type`; always true (events here cannot be cancelled).
   dispatchEvent(event) {
     if (event === null || typeof event !== "object" || typeof event.type !== "string") {
@@ -466,6 +564,128 @@ const documentObject = {
 };
 ObjectDefineProperty(documentObject, Symbol.toStringTag, { value: "Document" });
 
+// MARK: - JSCoreBridge
+
+/// JSCoreBridge's execSync: the action's value, or on a bridge failure JSCoreBridge's `{resCode, resMsg}`
+/// dictionary instead of a thrown error, as JSCoreBridge's apps test for (`bridge.execSync` still throws).
+function jscExecSync(plugin, action, args) {
+  try {
+    return internal.bridgeExecSync(plugin, action, args);
+  } catch (error) {
+    if (!(error instanceof internal.BridgeError)) throw error;
+    return { resCode: internal.resultCode(error.code), resMsg: error.message };
+  }
+}
+
+/// JSCoreBridge's `jscorebridge.js` sends each ArrayBuffer argument as `{CDVType: "ArrayBuffer", data: base64}`
+/// (its massageArgsJsToNative): the plugin gets the bytes, as JSCoreBridge's native side decodes them.
+function jscArguments(args) {
+  if (!ArrayIsArray(args)) return args;
+  const result = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const isBuffer = arg !== null && typeof arg === "object" && arg.CDVType === "ArrayBuffer" && typeof arg.data === "string";
+    ArrayPrototypePush(result, isBuffer ? base64.toArrayBuffer(arg.data) : arg);
+  }
+  return result;
+}
+
+/// JSCoreBridge's transport, which an app's own `jscorebridge.js` calls: `command` is `[callbackId, plugin,
+/// method, args]`. "EXECSYNC" runs a sync action and returns its value (or `{resCode, resMsg}`); "INVALID"
+/// calls without callbacks; any other id is answered through `jsCoreBridge.nativeCallback(callbackId, status
+/// (0 success, 1 failure), message, keepCallback)` on the global `jsCoreBridge` of the moment, as
+/// JSCoreBridge's native side calls it (the app's script has replaced ours by then).
+function jscExecuteCommand(command) {
+  if (!ArrayIsArray(command) || command.length < 3) {
+    throw codedError(TypeError, "CORDOVA_INVALID_ARGUMENT", "jscExecuteCommand needs [callbackId, plugin, method, args].");
+  }
+  const callbackId = command[0], plugin = command[1], method = command[2], args = jscArguments(command[3]);
+  if (callbackId === "EXECSYNC") return jscExecSync(plugin, method, args);
+  if (callbackId === "INVALID") return internal.bridgeExec(null, null, plugin, method, args);
+  // A stream action's values keep the callback (JSCoreBridge's keepCallback), as a JSCPlugin's would.
+  const keep = internal.execKind(plugin, method) === 2;
+  const answer = (status, message, keepCallback) => {
+    const target = globalThis.jsCoreBridge;
+    if (target !== null && target !== undefined && typeof target.nativeCallback === "function") {
+      target.nativeCallback(callbackId, status, message, keepCallback);
+    }
+  };
+  internal.bridgeExec((value) => answer(0, value, keep), (error) => answer(1, error, false), plugin, method, args);
+}
+
+/// `window`'s listeners (`window` is `globalThis` with `--cordova`): Cordova's window events (`online`,
+/// `offline`, `cordovacallbackerror`, and any a plugin fires with `fireWindowEvent`) on the same channels
+/// as `cordova.addWindowEventHandler`'s.
+const windowEvents = {
+  addEventListener(type, listener) {
+    if (listener === null || listener === undefined) return;
+    channelFor(windowEventHandlers, String(type)).subscribe(listener);
+  },
+  removeEventListener(type, listener) {
+    if (listener === null || listener === undefined) return;
+    const c = windowEventHandlers[String(type)];
+    if (c !== undefined) c.unsubscribe(listener);
+  },
+  /// Delivers `event` to `window`'s listeners of `event.type`; always true.
+  dispatchEvent(event) {
+    if (event === null || typeof event !== "object" || typeof event.type !== "string") {
+      throw codedError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "event" argument must be an Event (an object with a type).');
+    }
+    const c = windowEventHandlers[event.type];
+    if (c !== undefined) c.fire(event);
+    return true;
+  },
+};
+
+// MARK: - cordova/exec/proxy
+
+/// JavaScript services (cordova-js's `cordova/exec/proxy`): `add(service, {action(win, fail, args)})`. Cordova's
+/// browser-platform files (`src/browser/*Proxy.js`) answer their service this way; exec consults them before
+/// the plugins.
+const commandProxies = ObjectCreate(null);
+const execProxy = {
+  add(id, proxyObj) {
+    commandProxies[id] = proxyObj;
+    return proxyObj;
+  },
+  remove(id) {
+    const proxy = commandProxies[id];
+    commandProxies[id] = null;
+    return proxy;
+  },
+  get(service, action) {
+    const proxy = commandProxies[service];
+    return proxy ? proxy[action] : null;
+  },
+};
+
+/// Exec through a JavaScript service, as cordova-js's browser platform does: the callbacks go in
+/// `cordova.callbacks`, the proxy gets `(win(result, {keepCallback, status, callbackId}), fail(error, ...),
+/// args)`. A callback that throws is reported by `callbackFromNative` (`cordovacallbackerror`); the run goes on.
+internal.execHooks.proxy = function (success, fail, service, action, args) {
+  const proxy = execProxy.get(service, action);
+  if (typeof proxy !== "function") return false;
+  const callbackId = String(service) + cordova.callbackId++;
+  internal.traceNote(`exec ${String(service)}.${String(action)} id=${callbackId} by its JavaScript proxy`);
+  if (typeof success === "function" || typeof fail === "function") cordova.callbacks[callbackId] = { success, fail };
+  const answer = (deliver, defaultStatus) => (message, options) => {
+    options = options || {};
+    const status = options.status !== undefined && options.status !== null ? options.status : defaultStatus;
+    try {
+      deliver(options.callbackId || callbackId, { status, message, keepCallback: options.keepCallback || false });
+    } catch {
+      // callbackFromNative logged it and fired cordovacallbackerror.
+    }
+  };
+  try {
+    proxy(answer(cordova.callbackSuccess, cordova.callbackStatus.OK),
+      answer(cordova.callbackError, cordova.callbackStatus.ERROR), args || []);
+  } catch (error) {
+    internal.print(2, `Exception calling native with command :: ${String(service)} :: ${String(action)} ::exception=${error}\n`);
+  }
+  return true;
+};
+
 /// `cordova` (the same object as `jsCoreBridge`).
 const cordova = {
   define,
@@ -475,8 +695,47 @@ const cordova = {
   platformId: "linux",
   /// Cordova's exec (the same function as `bridge.exec`): failures carry JSCoreBridge's `resCode`/`resMsg`.
   exec: internal.bridgeExec,
-  execSync: internal.bridgeExecSync,
-  plugins: internal.bridgePlugins,
+  execSync: jscExecSync,
+  /// A plain namespace that plugins' `clobbers`/`merges` write into (`cordova.plugins.diagnostic`); the
+  /// native plugins' proxies are `bridge.plugins`.
+  plugins: {},
+  /// cordova-js's callback table, used by JavaScript services (`cordova/exec/proxy`) and
+  /// `callbackFromNative`; native calls keep theirs in the bridge.
+  callbackId: MathFloor(Math.random() * 2000000000),
+  callbacks: {},
+  /// cordova-js's: delivers a success (`args`: `{status, message, keepCallback}`) to callback `callbackId`.
+  callbackSuccess(callbackId, args) {
+    cordova.callbackFromNative(callbackId, true, args.status, [args.message], args.keepCallback);
+  },
+  /// cordova-js's: delivers a failure to callback `callbackId`.
+  callbackError(callbackId, args) {
+    cordova.callbackFromNative(callbackId, false, args.status, [args.message], args.keepCallback);
+  },
+  /// cordova-js's: calls `cordova.callbacks[callbackId]`'s success (with status OK) or fail with `args`, and
+  /// forgets it unless `keepCallback`. A callback that throws fires `cordovacallbackerror` and is rethrown.
+  callbackFromNative(callbackId, isSuccess, status, args, keepCallback) {
+    try {
+      const callback = cordova.callbacks[callbackId];
+      if (callback) {
+        if (isSuccess && status === cordova.callbackStatus.OK) {
+          if (callback.success) ReflectApply(callback.success, null, args);
+        } else if (!isSuccess) {
+          if (callback.fail) ReflectApply(callback.fail, null, args);
+        }
+        if (!keepCallback) delete cordova.callbacks[callbackId];
+      }
+    } catch (error) {
+      const message = `Error in ${isSuccess ? "Success" : "Error"} callbackId: ${callbackId} : ${error}`;
+      internal.print(2, message + "\n");
+      cordova.fireWindowEvent("cordovacallbackerror", { message, error });
+      throw error;
+    }
+  },
+  /// JSCoreBridge's: a result from the native side (`status` 0 success, else failure) for `callbackId`.
+  nativeCallback(callbackId, status, message, keepCallback) {
+    const ok = status === 0;
+    cordova.callbackFromNative(callbackId, ok, ok ? 1 : 9, [message], keepCallback);
+  },
   callbackStatus: {
     NO_RESULT: 0, OK: 1, CLASS_NOT_FOUND_EXCEPTION: 2, ILLEGAL_ACCESS_EXCEPTION: 3, INSTANTIATION_EXCEPTION: 4,
     MALFORMED_URL_EXCEPTION: 5, IO_EXCEPTION: 6, INVALID_ACTION: 7, JSON_EXCEPTION: 8, ERROR: 9,
@@ -502,8 +761,10 @@ const cordova = {
     const event = createEvent(type, data);
     const c = windowEventHandlers[type];
     if (c !== undefined) c.fire(event);
+    // A `window` of the script's own (not ours, whose listeners are these channels) hears it too.
     const target = globalThis.window;
-    if (target !== undefined && target !== null && typeof target.dispatchEvent === "function") target.dispatchEvent(event);
+    if (target !== undefined && target !== null && typeof target.dispatchEvent === "function" &&
+      target.dispatchEvent !== windowEvents.dispatchEvent) target.dispatchEvent(event);
   },
   /// Calls `func` once Cordova is ready (plugins mapped) with no arguments.
   addConstructor(func) {
@@ -524,12 +785,77 @@ channel.onDeviceReady = cordova.addStickyDocumentEventHandler("deviceready");
 
 defineValue("cordova", cordova);
 defineValue("cordova/exec", cordova.exec);
+defineValue("cordova/exec/proxy", execProxy);
+defineValue("cordova/base64", base64);
+defineValue("cordova/urlutil", urlutil);
 defineValue("cordova/channel", channel);
 defineValue("cordova/utils", utils);
 defineValue("cordova/argscheck", argscheck);
 defineValue("cordova/builder", builder);
 defineValue("cordova/modulemapper", modulemapper);
 defineValue("cordova/platform", { id: "linux", bootstrap() {} });
+
+// MARK: - cordova/pluginloader
+
+/// Loads plugin file `url` (cordova-js injects a `<script>`): as a CommonJS file, read under the run's rule
+/// for source files; `onload` after it ran, `onerror(error)` when it could not be read or threw.
+function injectScript(url, onload, onerror) {
+  try {
+    if (typeof internal.loadCommonJS !== "function") {
+      throw codedError(Error, "CORDOVA_NO_LOADER", "this runtime has no module loader (the modules extension)");
+    }
+    internal.loadCommonJS(url, undefined);
+  } catch (error) {
+    onerror(error);
+    return;
+  }
+  onload();
+}
+
+/// What a thrown value says, without trusting it.
+function describeError(error) {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return "a value that cannot be printed";
+  }
+}
+
+const pluginloader = {
+  injectScript,
+  /// cordova-js's plugin loading: each entry of `cordova/plugin_list` whose module is not defined yet has
+  /// its file loaded, relative to `cordova_plugins.js`, in the list's order; then each entry's `clobbers`,
+  /// `merges` and `runs` are registered with the module mapper, and `callback` runs. A file that cannot be
+  /// loaded (or does not define its module) is logged on stderr and its entry left out: start-up goes on.
+  load(callback) {
+    if (!ObjectHasOwn(modules, "cordova/plugin_list")) return callback();
+    const list = requireModule("cordova/plugin_list");
+    const base = pluginListDirectory ?? internal.cwd() + "/";
+    const failed = (entry, path, reason) =>
+      internal.print(2, `Failed to load plugin file ${path} for module ${entry.id} (cordova_plugins.js): ${reason}\n`);
+    for (let i = 0; i < list.length; i++) {
+      const entry = list[i];
+      if (ObjectHasOwn(modules, entry.id)) continue;
+      if (typeof entry.file !== "string") {
+        failed(entry, "(none)", "the entry names no file");
+        continue;
+      }
+      const path = entry.file[0] === "/" ? entry.file : base + entry.file;
+      injectScript(path, () => {
+        if (!ObjectHasOwn(modules, entry.id)) failed(entry, path, `it does not define module ${entry.id}`);
+      }, (error) => failed(entry, path, describeError(error)));
+    }
+    for (let i = 0; i < list.length; i++) {
+      const entry = list[i];
+      if (!ObjectHasOwn(modules, entry.id)) continue;
+      for (const path of entry.clobbers || []) modulemapper.clobbers(entry.id, path);
+      for (const path of entry.merges || []) modulemapper.merges(entry.id, path);
+      if (entry.runs) modulemapper.runs(entry.id);
+    }
+    return callback();
+  },
+};
+defineValue("cordova/pluginloader", pluginloader);
 
 // MARK: - Start-up sequence
 
@@ -540,26 +866,83 @@ defineValue("cordova/platform", { id: "linux", bootstrap() {} });
 function bootstrap() {
   channel.onDOMContentLoaded.fire();
   channel.onNativeReady.fire();
-  if (ObjectHasOwn(modules, "cordova/plugin_list")) {
-    const list = requireModule("cordova/plugin_list");
-    for (let i = 0; i < list.length; i++) {
-      const entry = list[i];
-      if (!ObjectHasOwn(modules, entry.id)) {
-        throw codedError(Error, "CORDOVA_MODULE_NOT_FOUND", `cordova/plugin_list names module ${entry.id}, which is not defined.`);
-      }
-      for (const path of entry.clobbers || []) modulemapper.clobbers(entry.id, path);
-      for (const path of entry.merges || []) modulemapper.merges(entry.id, path);
-      if (entry.runs) modulemapper.runs(entry.id);
-    }
-  }
+  pluginloader.load(() => {});
   modulemapper.mapModules(globalThis);
   channel.onPluginsReady.fire();
   // Plugins' modules ran by now: the channels they asked `deviceready` to wait for are all in the array.
-  MethodJoin(channel, () => cordova.fireDocumentEvent("deviceready"), channel.deviceReadyChannelsArray);
+  MethodJoin(channel, fireDeviceReady, channel.deviceReadyChannelsArray);
   channel.onCordovaReady.fire();
 }
 
+/// `deviceready`: through an app's own `jscorebridge.js` when it replaced `jsCoreBridge` (as JSCoreBridge's
+/// native side fires it, calling `jsCoreBridge.fireDocumentEvent`), which dispatches it on `document`.
+function fireDeviceReady() {
+  const own = globalThis.jsCoreBridge;
+  if (own !== cordova && own !== null && typeof own === "object" && typeof own.fireDocumentEvent === "function") {
+    own.fireDocumentEvent("deviceready");
+  } else {
+    cordova.fireDocumentEvent("deviceready");
+  }
+}
+
 later(bootstrap);
+
+// MARK: - Nothing silent
+
+/// The channels `deviceready` still waits for, each as cordova-js's "Channel not fired: onXYZ" line.
+function unfiredChannels() {
+  let text = "";
+  const lists = [[channel.onNativeReady, channel.onPluginsReady], channel.deviceReadyChannelsArray];
+  for (const list of lists) {
+    for (let i = 0; i < list.length; i++) {
+      if (list[i].state !== 2) text += `Channel not fired: ${list[i].type}\n`;
+    }
+  }
+  return text;
+}
+
+let readyWarningPrinted = false;
+
+/// cordova-js's warning when `deviceready` has not fired `delay` ms after Cordova loaded, naming the channels
+/// it waits for (on stderr: it is a diagnostic). The timer does not keep the run alive; a run that ends first
+/// gets the warning at its end (`cordovaRunEnd`). JSBRIDGE_CORDOVA_READY_WARNING_MS sets the delay (tests).
+function warnIfNotReady(header) {
+  if (readyWarningPrinted || channel.onDeviceReady.state === 2) return;
+  readyWarningPrinted = true;
+  internal.print(2, header + "\n" + unfiredChannels());
+}
+const givenDelay = Number(internal.startup.env.JSBRIDGE_CORDOVA_READY_WARNING_MS);
+const readyWarningDelay = givenDelay >= 1 ? givenDelay : 5000;
+const readyWarningTimer = new internal.Timeout(
+  () => warnIfNotReady(`deviceready has not fired after ${readyWarningDelay / 1000} seconds.`),
+  readyWarningDelay, [], false);
+internal.timerRef(readyWarningTimer._id, false);
+
+/// At the run's natural end: the warning, when `deviceready` never fired (a plugin waits for a service that
+/// does not answer) and the timer has not printed it.
+internal.cordovaRunEnd = function () {
+  warnIfNotReady("deviceready has not fired before the run ended.");
+};
+
+/// Cordova's answer to an exec callback that throws (cordova-js's callbackFromNative): the error is logged,
+/// `cordovacallbackerror` fires with `message` and `error` - on window, as in Cordova, and on document - and
+/// the run goes on (a page's script would too).
+internal.execHooks.callbackError = function (error, isSuccess, callbackId) {
+  let text;
+  try {
+    text = String(error);
+  } catch {
+    text = "a value that cannot be printed";
+  }
+  const message = `Error in ${isSuccess ? "Success" : "Error"} callbackId: ${callbackId} : ${text}`;
+  internal.print(2, message + "\n" + internal.formatError(error) + "\n");
+  try {
+    cordova.fireWindowEvent("cordovacallbackerror", { message, error });
+    cordova.fireDocumentEvent("cordovacallbackerror", { message, error }, true);
+  } catch (listenerError) {
+    internal.reportUncaught(listenerError, "exception");
+  }
+};
 
 /// The signals' lifecycle events (SIGTSTP: `pause`, SIGCONT: `resume`), fired at once.
 internal.cordovaLifecycle = function (type) {
@@ -572,5 +955,9 @@ internal.defineGlobal("jsCoreBridge", cordova);
 // and Deno, and libraries that tell a browser by them take their non-browser branch.
 if (internal.startup.options.cordova) {
   if (globalThis.window === undefined) internal.defineGlobal("window", globalThis);
+  for (const name of ["addEventListener", "removeEventListener", "dispatchEvent"]) {
+    if (globalThis[name] === undefined) internal.defineGlobal(name, windowEvents[name]);
+  }
   internal.defineGlobal("document", documentObject);
+  internal.defineGlobal("jscExecuteCommand", jscExecuteCommand);
 }

@@ -29,7 +29,7 @@ interface BridgeErrorCodes {
 
 /** Options of `HTTP.queue(name, options)`. */
 interface HTTPQueueOptions {
-  /** At most this many tasks in flight (a positive integer or `Infinity`; default 4 for a new queue). */
+  /** At most this many tasks in flight (a positive integer or `Infinity`; default 1 for a new queue: serial unless sized). */
   maxConcurrent?: number;
 }
 

@@ -1292,13 +1292,14 @@ class RequestQueue {
   get [Symbol.toStringTag]() { return "RequestQueue"; }
 }
 
-/// The queue named `name` (created on first use with `maxConcurrent`, default 4; later options resize it).
+/// The queue named `name` (created on first use with `maxConcurrent`, default 1: serial unless sized, as
+/// HAccess's queues; later options resize it).
 function queue(name, options) {
   name = `${name}`;
   const max = options?.maxConcurrent;
   let existing = queues.get(name);
   if (existing === undefined) {
-    existing = new RequestQueue(queueToken, name, max === undefined ? 4 : checkMaxConcurrent(max));
+    existing = new RequestQueue(queueToken, name, max === undefined ? 1 : checkMaxConcurrent(max));
     queues.set(name, existing);
   } else if (max !== undefined) {
     existing.resize(max);

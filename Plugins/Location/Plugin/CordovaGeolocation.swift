@@ -9,9 +9,15 @@ import JSBridgeCore
 /// | `getLocation` | async | `[enableHighAccuracy, maximumAge]` | `{latitude, longitude, altitude, accuracy, heading, velocity, altitudeAccuracy, timestamp}` |
 /// | `addWatch` | stream | `[id, enableHighAccuracy]` | positions as above, until `clearWatch(id)` |
 /// | `clearWatch` | sync | `id` | `true` if a watch with that id was running |
+///
+/// Failures carry PositionError's numeric `code` (1 permission denied, 2 position unavailable, 3 timeout) and
+/// `message`, as Cordova's native side answers.
 extension LocationPlugin {
     static func declareCordovaActions(_ plugin: inout PluginDeclaration<Self>) {
         plugin.constant("cordovaService", "Geolocation")
+        // cordova-plugin-geolocation's `www/` code compares W3C's numeric codes (`PositionError`): an exec of
+        // the `Geolocation` service fails with these as its `code` (the text code stays as `bridgeCode`).
+        plugin.constant("cordovaErrorCodes", ["PERMISSION_DENIED": 1, "POSITION_UNAVAILABLE": 2, "TIMEOUT": 3])
         plugin.async("getLocation", args: JSONValue.self, requires: .location) { context, args in
             let maximumAge = args.arrayValue.flatMap { $0.count > 1 ? $0[1].doubleValue : nil } ?? 0
             guard maximumAge >= 0 else {

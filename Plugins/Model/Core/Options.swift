@@ -37,9 +37,11 @@ public struct ConversionOptions: Sendable, Hashable {
     /// The largest ``maxDepth`` a call may ask for.
     public static let maxDepthLimit = 500
 
-    /// IPHBaseModel's null-like strings.
+    /// IPHBaseModel's null-like strings (each of its case variants of `null`, `(null)` and `<null>`), and the
+    /// `nil` and `undefined` spellings other Objective-C and JavaScript back ends send.
     public static let defaultNullLikes: Set<String> = [
-        "null", "NULL", "Null", "<null>", "(null)", "nil", "<nil>", "(nil)", "NIL", "Nil", "undefined",
+        "null", "NULL", "Null", "<null>", "<NULL>", "<Null>", "(null)", "(NULL)", "(Null)", "nil", "<nil>", "(nil)",
+        "NIL", "Nil", "undefined",
     ]
 
     public init(

@@ -7,7 +7,8 @@ const PLUGIN = "Model";
 const { BridgeError } = runtime;
 // The built-ins as captured before the script ran: a script's `Map.prototype.get = ...` does not reach here.
 const {
-  Array: ArrayConstructor, ArrayIsArray, ArrayPrototypePop, ArrayPrototypePush, JSONStringify, MathMax, MathMin,
+  Array: ArrayConstructor, ArrayIsArray, ArrayPrototypePop, ArrayPrototypePush, JSONParse, JSONStringify, MathMax,
+  MathMin,
   MethodEndsWith, MethodForEach, MethodIncludes, MethodJoin, MethodMap, MethodReplace, MethodSlice, MethodSome,
   MethodSplit, MethodStartsWith, MethodTrim, NumberIsSafeInteger, Object: ObjectConstructor, ObjectCreate,
   ObjectEntries, ObjectFreeze, ObjectGetPrototypeOf, ObjectHasOwn, ObjectKeys, ObjectValues, PromisePrototypeThen,
@@ -314,6 +315,21 @@ function writeKey(object, key, value) {
   return { ...object, [first]: writeKey(object[first], MethodJoin(rest, "."), value) };
 }
 
+/// YYModel's `yy_modelWithJSON:` and YFProtocolModel take JSON text as well as a dictionary: a string that
+/// parses as a JSON object or array is converted as that value; any other string is converted as itself (a
+/// model's `TYPE` issue, as before).
+function fromJSONText(value) {
+  if (typeof value !== "string") return value;
+  const text = MethodTrim(value);
+  if (text[0] !== "{" && text[0] !== "[") return value;
+  try {
+    const parsed = JSONParse(text);
+    return parsed !== null && typeof parsed === "object" ? parsed : value;
+  } catch {
+    return value;
+  }
+}
+
 /// Runs the `before`/`resolve` hooks in `value` (of `type`); returns the value to convert.
 function prepare(type, value, depth, path, resolved) {
   if (value === null || value === undefined || depth > maxDepthLimit) return value;
@@ -585,6 +601,7 @@ const Model = {
   /// array of models and `"{User}"` an object of them (YYModel's modelArrayWithClass /
   /// modelDictionaryWithClass), every item as `Model.convert("User", item)` would, issues under `[i]` / `key`.
   convert(name, value, options) {
+    value = fromJSONText(value);
     const collection = collectionOf(name);
     if (collection !== null) {
       const [isArray, item] = collection;
@@ -616,6 +633,7 @@ const Model = {
   /// Converts off the JS thread (for large payloads); rejects like `convert` throws.
   convertAsync(name, value, options) {
     try {
+      value = fromJSONText(value);
       const [input, resolved] = prepareInput(name, value);
       const args = conversionArgs(name, input, options);
       try {

@@ -101,6 +101,12 @@ extension EngineExtension {
             throw .bridge(
                 host.runtime.registry.notFound(plugin: plugin, action: action), plugin: plugin, action: action)
         }
+        // traceNote(text): with `--trace`, a line for a call that never reached a plugin (an exec to a service
+        // nobody answers), so the trace shows every call a script made.
+        ext.native("traceNote", "(text: string): void") { call, host throws(NativeError) in
+            if host.options.trace { host.runtime.traceLine(call.string(0)) }
+            return nil
+        }
         // cancel(id): the call no longer keeps the process alive; cancellation reaches the Swift task.
         ext.native("cancel", "(id: number): void") { call, host throws(NativeError) in
             let runtime = host.runtime

@@ -5,8 +5,8 @@
 const {
   ArrayBufferIsView, ArrayIsArray, ArrayPrototypeIncludes, ArrayPrototypeJoin, ArrayPrototypeMap, ArrayPrototypePop,
   ArrayPrototypePush, ArrayPrototypeReverse, FunctionPrototypeCall, JSONParse, JSONStringify, MethodSlice,
-  ObjectCreate, ObjectDefineProperty, ObjectEntries, ObjectFreeze, ObjectGetPrototypeOf, ObjectIsFrozen, ObjectKeys,
-  ObjectPrototypeToString, Promise, PromiseReject, PromiseResolve, RegExpPrototypeTest, SafeMap, SafeSet,
+  ObjectCreate, ObjectDefineProperty, ObjectEntries, ObjectFreeze, ObjectGetPrototypeOf, ObjectHasOwn, ObjectIsFrozen,
+  ObjectKeys, ObjectPrototypeToString, Promise, PromiseReject, PromiseResolve, RegExpPrototypeTest, SafeMap, SafeSet,
   SafeWeakMap, TypeError, TypedArrayPrototypeGetSymbolToStringTag, Uint8Array,
 } = internal.primordials;
 
@@ -437,25 +437,84 @@ function serviceName(service) {
   return services[service] ?? service;
 }
 
+/// What the cordova extension adds to exec once its JavaScript has loaded (docs/cordova.md): its JavaScript
+/// services (`cordova/exec/proxy`), consulted before the plugins (`proxy` answers true when one took the
+/// call), and Cordova's answer to a callback that throws (`callbackError`: the `cordovacallbackerror` event,
+/// and the run goes on). Until then a throwing callback is an uncaught exception, as any other.
+const execHooks = { proxy: undefined, callbackError: undefined };
+internal.execHooks = execHooks;
+
+/// Calls exec's `callback` with `value` (`isSuccess`: the success callback; `callbackId`: Cordova's name of
+/// the call, service and number).
+function invokeExecCallback(callback, value, isSuccess, callbackId) {
+  if (typeof callback !== "function") return;
+  try {
+    callback(value);
+  } catch (error) {
+    if (execHooks.callbackError === undefined) internal.reportUncaught(error, "exception");
+    else execHooks.callbackError(error, isSuccess, callbackId);
+  }
+}
+
+const reportedMissing = new SafeSet(); // services (and "service\0action") already reported
+
+/// An exec no plugin answers is never silent, even without a fail callback: Cordova iOS's log line on stderr
+/// (once per service, or per service and action) and, with `--trace`, a line for each such exec.
+function reportNotFound(service, action, error) {
+  const code = error instanceof BridgeError ? error.code : undefined;
+  if (code !== "PLUGIN_NOT_FOUND" && code !== "ACTION_NOT_FOUND") return;
+  const name = String(service);
+  internal.traceNote(`exec ${name}.${String(action)} not started: ${code}`);
+  const missingPlugin = code === "PLUGIN_NOT_FOUND";
+  const key = missingPlugin ? name : name + "\0" + String(action);
+  if (reportedMissing.has(key)) return;
+  reportedMissing.add(key);
+  internal.print(2, missingPlugin
+    ? `ERROR: Plugin '${name}' not found, or is not a CDVPlugin. Check your plugin mapping in config.xml.\n`
+    : `ERROR: Method '${String(action)}:' not defined in Plugin '${name}'\n`);
+}
+
+/// `error` with the code Cordova's `www/` code compares, for an exec made under a Cordova service name that a
+/// plugin answers (`cordovaService`): the plugin's constant `cordovaErrorCodes` maps the text code to it
+/// (Geolocation's PositionError codes: `PERMISSION_DENIED` -> 1); the text code stays as `bridgeCode`.
+function withServiceCode(error, service) {
+  if (!(error instanceof BridgeError) || typeof service !== "string" || service in manifest) return error;
+  const plugin = serviceName(service);
+  if (plugin === service) return error;
+  const codes = internal.pluginConstants(plugin).cordovaErrorCodes;
+  if (codes !== null && typeof codes === "object" && ObjectHasOwn(codes, error.code)) {
+    /** @type {any} */ (error).bridgeCode = error.code;
+    error.code = codes[error.code];
+  }
+  return error;
+}
+
 /// Cordova's exec: `success` gets each result (repeatedly for stream actions), `fail` the BridgeError
 /// (carrying JSCoreBridge's `resCode` and `resMsg` too).
 function exec(success, fail, plugin, action, args) {
-  const failWith = (error) => invokeUserCallback(fail, withResultCode(withCall(error, plugin, action)));
+  if (execHooks.proxy !== undefined && execHooks.proxy(success, fail, plugin, action, args)) return;
+  let id = 0;
+  const callbackId = () => String(plugin) + id;
+  const failWith = (error) =>
+    invokeExecCallback(fail, withServiceCode(withResultCode(withCall(error, plugin, action)), plugin), false, callbackId());
   try {
     const entry = lookup(serviceName(plugin), action, null);
     const kind = entry[1];
     args = execArguments(args);
     if (kind === SYNC) {
       const value = entry[2](args);
-      queueMicrotask(() => invokeUserCallback(success, value));
+      id = ++lastId;
+      queueMicrotask(() => invokeExecCallback(success, value, true, callbackId()));
       return;
     }
-    start(entry[0], plugin, action, args, {
-      resolve: (value) => { if (kind === ASYNC) invokeUserCallback(success, value); },
+    id = start(entry[0], plugin, action, args, {
+      resolve: (value) => { if (kind === ASYNC) invokeExecCallback(success, value, true, callbackId()); },
       reject: failWith,
-      onItem: (value) => invokeUserCallback(success, value),
+      onItem: (value) => invokeExecCallback(success, value, true, callbackId()),
     });
   } catch (error) {
+    if (id === 0) id = ++lastId;
+    reportNotFound(plugin, action, error);
     queueMicrotask(() => failWith(error));
   }
 }
@@ -591,6 +650,13 @@ internal.defineGlobal("bridge", bridge);
 // For cordova.js (`cordova`, `jsCoreBridge`), which loads when a script first uses one of them.
 internal.bridgeExec = exec;
 internal.bridgeExecSync = execSync;
+/// The kind (0 sync, 1 async, 2 stream) of the action exec would call for Cordova service `service`, or -1.
+internal.execKind = function (service, action) {
+  const entry = manifest[serviceName(String(service))]?.[String(action)];
+  return entry === undefined || entry[3] ? -1 : entry[1];
+};
+/// JSCoreBridge's `resCode` for a BridgeError's code (the code's number, else the code itself).
+internal.resultCode = (code) => RES_CODES[code] ?? code;
 internal.bridgePlugins = plugins;
 internal.defineGlobal("BridgeError", BridgeError);
 

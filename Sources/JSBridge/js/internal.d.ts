@@ -58,12 +58,21 @@ interface JSBridgeInternal {
   bridgeExec(success: unknown, fail: unknown, plugin: string, action: string, args?: unknown): void;
   bridgeExecSync(plugin: string, action: string, args?: unknown): any;
   bridgePlugins: Record<string, any>;
+  /** The kind (0 sync, 1 async, 2 stream) of the action exec calls for a Cordova service, or -1 when none. */
+  execKind(service: unknown, action: unknown): number;
+  /** JSCoreBridge's `resCode` for a BridgeError's `code`. */
+  resultCode(code: string): string;
+  /** What the cordova extension adds to exec: its JavaScript services, and Cordova's answer to a throwing callback. */
+  execHooks: {
+    proxy: ((success: unknown, fail: unknown, service: unknown, action: unknown, args: unknown) => boolean) | undefined;
+    callbackError: ((error: unknown, isSuccess: boolean, callbackId: string) => void) | undefined;
+  };
   /** The exports of plugin module `name` (`require("jsbridge:<name>")`, `node:fs`), or undefined. */
   pluginModule(name: string): any;
 
   // timers.js
   fireTimer(id: number): void;
-  Timeout: new (callback: () => void, delay: number, args: unknown[], repeats: boolean) => object;
+  Timeout: new (callback: () => void, delay: number, args: unknown[], repeats: boolean) => { readonly _id: number };
 
   // inspect.js
   /** Node's util.inspect, with its `custom` symbol and `defaultOptions`. */

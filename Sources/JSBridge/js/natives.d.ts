@@ -21,4 +21,5 @@ interface JSBridgeInternal {
   timerClear(id: number): void;
   timerRef(id: number, referenced: boolean): void;
   timerStart(id: number, delayMs: number, repeats: boolean): void;
+  traceNote(text: string): void;
 }
