@@ -60,6 +60,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // WebCrypto's primitives (`crypto.subtle`, node:crypto): BoringSSL behind Swift, and RSA in _CryptoExtras.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // C, one module per concern, each with its state in its own .c file.
@@ -116,10 +118,15 @@ let package = Package(
         // MARK: Engine extensions: Extensions/<Name> (natives, js/, declarations, C/)
 
         extensionTarget(
-            "JSBridgeWeb", folder: "Web", dependencies: ["CCompression", "CTextEncodings"], cModules: true,
+            "JSBridgeWeb", folder: "Web",
+            dependencies: [
+                "CCompression", "CTextEncodings", "CProcess", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ], cModules: true,
             scripts: [
                 "events.js", "encoding.js", "url.js", "structured-clone.js", "blob.js", "form-data.js", "streams.js",
-                "compression.js", "message-channel.js", "performance.js",
+                "compression.js", "message-channel.js", "performance.js", "crypto.js",
+                "global-scope.js",
             ]),
         extensionTarget(
             "JSBridgeNode", folder: "Node", dependencies: ["JSBridgeWeb", "CProcess"],
@@ -228,7 +235,8 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "JSBridgeBase", "ModelConversion", "LocationCore", "HTTPCore", "JSBridgeCore", "JSBridgeCLI", "FileAccess",
+                "JSBridgeBase", "ModelConversion", "LocationCore", "HTTPCore", "JSBridgeCore", "JSBridgeCLI",
+                "FileAccess",
             ]),
 
         // MARK: Examples
