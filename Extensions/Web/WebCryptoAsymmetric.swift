@@ -65,7 +65,10 @@ struct CryptoAsymmetric {
             guard bytes.contains(where: { $0 != 0 }) else { throw CryptoFailure.operation("The shared secret is zero") }
             return [bytes]
         default:
-            throw CryptoFailure.notSupported("Unrecognized operation \(request.operation)")
+            guard request.operation.hasPrefix("rsa") else {
+                throw CryptoFailure.notSupported("Unrecognized operation \(request.operation)")
+            }
+            return try CryptoRSA(request: request).run()
         }
     }
 

@@ -12,7 +12,7 @@ const {
   ReflectApply, JSONParse, JSONStringify, MethodFilter, MethodForEach, MethodSlice, ObjectDefineProperty,
   ObjectFreeze, PromiseReject, PromiseResolve, SafeMap, SafeSet, SafeWeakMap, StringPrototypeToUpperCase,
   TypeError, TypedArrayPrototypeGetBuffer, TypedArrayPrototypeGetByteLength, TypedArrayPrototypeGetByteOffset,
-  TypedArrayPrototypeGetSymbolToStringTag, Uint8Array, DataViewPrototypeGetBuffer, DataViewPrototypeGetByteLength,
+  TypedArrayPrototypeGetSymbolToStringTag, TypedArrayPrototypeSubarray, Uint8Array, DataViewPrototypeGetBuffer, DataViewPrototypeGetByteLength,
   DataViewPrototypeGetByteOffset, Promise, SymbolIterator, SymbolToStringTag,
 } = internal.primordials;
 const { DOMException, cryptoRun, cryptoStart, cryptoTake, randomFill } = internal;
@@ -138,14 +138,18 @@ MethodForEach([
 ], (name) => canonical.set(StringPrototypeToUpperCase(name), name));
 const supported = {
   digest: ["SHA-1", "SHA-256", "SHA-384", "SHA-512"],
-  sign: ["HMAC", "ECDSA", "Ed25519"],
-  encrypt: ["AES-GCM", "AES-CBC", "AES-CTR"],
-  generateKey: ["HMAC", "AES-GCM", "AES-CBC", "AES-CTR", "AES-KW", "ECDSA", "ECDH", "Ed25519", "X25519"],
+  sign: ["HMAC", "ECDSA", "Ed25519", "RSASSA-PKCS1-v1_5", "RSA-PSS"],
+  encrypt: ["AES-GCM", "AES-CBC", "AES-CTR", "RSA-OAEP"],
+  generateKey: [
+    "HMAC", "AES-GCM", "AES-CBC", "AES-CTR", "AES-KW", "ECDSA", "ECDH", "Ed25519", "X25519", "RSASSA-PKCS1-v1_5",
+    "RSA-PSS", "RSA-OAEP",
+  ],
   importKey: [
     "HMAC", "AES-GCM", "AES-CBC", "AES-CTR", "AES-KW", "ECDSA", "ECDH", "Ed25519", "X25519", "PBKDF2", "HKDF",
+    "RSASSA-PKCS1-v1_5", "RSA-PSS", "RSA-OAEP",
   ],
   deriveBits: ["ECDH", "X25519", "PBKDF2", "HKDF"],
-  wrapKey: ["AES-KW", "AES-GCM", "AES-CBC", "AES-CTR"],
+  wrapKey: ["AES-KW", "AES-GCM", "AES-CBC", "AES-CTR", "RSA-OAEP"],
   // The algorithms deriveKey can make (their key length comes from the algorithm).
   derivedKey: ["HMAC", "AES-GCM", "AES-CBC", "AES-CTR", "AES-KW"],
 };
@@ -261,7 +265,54 @@ const secretUsages = {
 const pairUsages = {
   ECDSA: [["sign"], ["verify"]], Ed25519: [["sign"], ["verify"]],
   ECDH: [["deriveKey", "deriveBits"], []], X25519: [["deriveKey", "deriveBits"], []],
+  "RSASSA-PKCS1-v1_5": [["sign"], ["verify"]], "RSA-PSS": [["sign"], ["verify"]],
+  "RSA-OAEP": [["decrypt", "unwrapKey"], ["encrypt", "wrapKey"]],
 };
+const isRSA = (name) => name === "RSASSA-PKCS1-v1_5" || name === "RSA-PSS" || name === "RSA-OAEP";
+// JWK `alg` names by algorithm and hash.
+const rsaJwkAlg = {
+  "RSASSA-PKCS1-v1_5": { "SHA-1": "RS1", "SHA-256": "RS256", "SHA-384": "RS384", "SHA-512": "RS512" },
+  "RSA-PSS": { "SHA-1": "PS1", "SHA-256": "PS256", "SHA-384": "PS384", "SHA-512": "PS512" },
+  "RSA-OAEP": { "SHA-1": "RSA-OAEP", "SHA-256": "RSA-OAEP-256", "SHA-384": "RSA-OAEP-384", "SHA-512": "RSA-OAEP-512" },
+};
+
+/// An RSA key's algorithm from the native's import or generation outputs [pkcs8, spki, modulus, exponent].
+function rsaAlgorithm(name, hash, outputs) {
+  let exponent = bytesOf(outputs[3]);
+  let start = 0;
+  while (start < exponent.length - 1 && exponent[start] === 0) start++;
+  exponent = TypedArrayPrototypeSubarray(exponent, start);
+  let modulus = bytesOf(outputs[2]);
+  let bits = modulus.length * 8;
+  for (let i = 0; i < modulus.length && modulus[i] === 0; i++) bits -= 8;
+  const top = modulus[modulus.length - bits / 8];
+  if (top !== undefined) for (let bit = 0x80; bit > 0 && (top & bit) === 0; bit >>= 1) bits--;
+  return { name, modulusLength: bits, publicExponent: Uint8Array.from(exponent), hash: { name: hash } };
+}
+
+function rsaPairKeys(algorithm, outputs, extractable, usages, privateAllowed, publicAllowed) {
+  const keyAlgorithm = rsaAlgorithm(algorithm.name, algorithm.hash, outputs);
+  const rsa = { modulus: outputs[2], exponent: outputs[3] };
+  if (outputs[0].byteLength > 0) {
+    MethodForEach(usages, (usage) => {
+      if (!ArrayPrototypeIncludes(privateAllowed, usage)) {
+        throw new DOMException(`Unsupported key usage for a private key: ${usage}`, "SyntaxError");
+      }
+    });
+    if (usages.length === 0) throw new DOMException("Usages cannot be empty when creating a key.", "SyntaxError");
+    const key = makeKey("private", extractable, keyAlgorithm, usages, outputs[0], outputs[1]);
+    slots(key).rsa = rsa;
+    return key;
+  }
+  MethodForEach(usages, (usage) => {
+    if (!ArrayPrototypeIncludes(publicAllowed, usage)) {
+      throw new DOMException(`Unsupported key usage for a public key: ${usage}`, "SyntaxError");
+    }
+  });
+  const key = makeKey("public", extractable, keyAlgorithm, usages, undefined, outputs[1]);
+  slots(key).rsa = rsa;
+  return key;
+}
 
 const isEC = (name) => name === "ECDSA" || name === "ECDH";
 const isOKP = (name) => name === "Ed25519" || name === "X25519";
@@ -318,6 +369,28 @@ async function generateKey(algorithm, extractable, usages) {
   const [privateAllowed, publicAllowed] = pairUsages[name];
   const list = checkUsages(usages, ArrayPrototypeConcat(privateAllowed, publicAllowed));
   let outputs, keyAlgorithm;
+  if (isRSA(name)) {
+    requireHash(algorithm);
+    if (algorithm.modulusLength === undefined || algorithm.publicExponent === undefined) {
+      throw new TypeError(`${name} needs a modulusLength and a publicExponent.`);
+    }
+    const exponent = bytesOf(bufferSource(algorithm.publicExponent, "generateKey"));
+    let value = 0;
+    for (let i = 0; i < exponent.length; i++) value = value * 256 + exponent[i];
+    if (value !== 65537) throw new DOMException("Only the public exponent 65537 is supported", "NotSupportedError");
+    const bits = +algorithm.modulusLength >>> 0;
+    if (bits < 1024 || bits > 8192 || bits % 8 !== 0) {
+      throw new DOMException("The modulusLength must be a multiple of 8 from 1024 to 8192", "OperationError");
+    }
+    outputs = await run("rsaGenerate", "", bits, 0, []);
+    const privateUsages = MethodFilter(list, (usage) => ArrayPrototypeIncludes(privateAllowed, usage));
+    if (privateUsages.length === 0) throw new DOMException("Usages cannot be empty when creating a key.", "SyntaxError");
+    const publicUsages = MethodFilter(list, (usage) => ArrayPrototypeIncludes(publicAllowed, usage));
+    const privateKey = rsaPairKeys(algorithm, outputs, extractable, privateUsages, privateAllowed, publicAllowed);
+    const publicKey = rsaPairKeys(algorithm, [emptyBuffer, outputs[1], outputs[2], outputs[3]], true, publicUsages,
+      privateAllowed, publicAllowed);
+    return { publicKey, privateKey };
+  }
   if (isEC(name)) {
     const curve = checkNamedCurve(algorithm);
     keyAlgorithm = { name, namedCurve: curve };
@@ -430,6 +503,7 @@ function importSecret(format, keyData, algorithm, extractable, usages) {
 
 async function importPair(format, keyData, algorithm, extractable, usages, privateAllowed, publicAllowed) {
   const { name } = algorithm;
+  if (isRSA(name)) return importRSA(format, keyData, algorithm, extractable, usages, privateAllowed, publicAllowed);
   const ec = isEC(name);
   const curve = ec ? checkNamedCurve(algorithm) : undefined;
   let code = formatCodes[format];
@@ -480,6 +554,27 @@ function pairKey(name, curve, extractable, usages, privateAllowed, publicAllowed
   return makeKey("public", extractable, keyAlgorithm, usages, undefined, point);
 }
 
+async function importRSA(format, keyData, algorithm, extractable, usages, privateAllowed, publicAllowed) {
+  const { name } = algorithm;
+  const hash = requireHash(algorithm);
+  let outputs;
+  if (format === "spki" || format === "pkcs8") {
+    outputs = await run("rsaImport", "", formatCodes[format], 0, [keyData]);
+  } else if (format === "jwk") {
+    checkJwk(keyData, "RSA", extractable, usages);
+    if (keyData.alg !== undefined && keyData.alg !== rsaJwkAlg[name][hash]) {
+      throw new DOMException(`The JWK's "alg" must be "${rsaJwkAlg[name][hash]}"`, "DataError");
+    }
+    const publicParts = [jwkBytes(keyData, "n"), jwkBytes(keyData, "e")];
+    outputs = keyData.d === undefined ? await run("rsaImport", "", 0, 0, publicParts)
+      : await run("rsaImport", "", 3, 0,
+        ArrayPrototypeConcat(publicParts, [jwkBytes(keyData, "d"), jwkBytes(keyData, "p"), jwkBytes(keyData, "q")]));
+  } else {
+    throw new DOMException(`${name} keys are imported as spki, pkcs8 or a JWK`, "NotSupportedError");
+  }
+  return rsaPairKeys(algorithm, outputs, extractable, usages, privateAllowed, publicAllowed);
+}
+
 function sameBytes(a, b) {
   if (a.byteLength !== b.byteLength) return false;
   const x = bytesOf(a), y = bytesOf(b);
@@ -506,6 +601,21 @@ async function exportSlots(format, state) {
     const alg = name === "HMAC" ? `HS${jwkHashSuffix[state.algorithm.hash.name]}`
       : `A${state.algorithm.length}${aesJwkSuffix[name]}`;
     return { key_ops: MethodSlice(state.usages), ext: state.extractable, kty: "oct", k: base64url(state.material), alg };
+  }
+  if (isRSA(name)) {
+    if (format === "spki" || format === "pkcs8") {
+      const wanted = format === "spki" ? "public" : "private";
+      if (state.type !== wanted) throw new DOMException(`Only ${wanted} keys export as ${format}`, "InvalidAccessError");
+      return ArrayBufferPrototypeSlice(format === "spki" ? state.public : state.material, 0);
+    }
+    if (format !== "jwk") throw new DOMException("RSA keys export as spki, pkcs8 or a JWK", "NotSupportedError");
+    if (state.type === "private") {
+      throw new DOMException("Private RSA keys do not export as a JWK in jsbridge", "NotSupportedError");
+    }
+    return {
+      key_ops: MethodSlice(state.usages), ext: state.extractable, kty: "RSA", n: base64url(state.rsa.modulus),
+      e: base64url(state.rsa.exponent), alg: rsaJwkAlg[name][state.algorithm.hash.name],
+    };
   }
   const ec = isEC(name);
   const curve = ec ? state.algorithm.namedCurve : name;
@@ -545,6 +655,11 @@ function signRequest(algorithm, state) {
     if (algorithm.hash === undefined) throw new TypeError("ECDSA needs a hash.");
     return ["ecdsa", `${state.algorithm.namedCurve} ${algorithm.hash}`];
   }
+  if (name === "RSA-PSS") {
+    if (algorithm.saltLength === undefined) throw new TypeError("RSA-PSS needs a saltLength.");
+    return ["rsa", `PSS ${state.algorithm.hash.name}`, +algorithm.saltLength >>> 0];
+  }
+  if (name === "RSASSA-PKCS1-v1_5") return ["rsa", `PKCS1 ${state.algorithm.hash.name}`, 0];
   return ["ed25519", name];
 }
 
@@ -553,8 +668,8 @@ async function sign(algorithm, key, data) {
   algorithm = normalize(algorithm, "sign");
   data = bufferSource(data, "sign");
   const state = requireUsage(key, "sign", algorithm.name);
-  const [prefix, name] = signRequest(algorithm, state);
-  const [signature] = await run(`${prefix}Sign`, name, 0, 0, [state.material, data]);
+  const [prefix, name, salt = 0] = signRequest(algorithm, state);
+  const [signature] = await run(`${prefix}Sign`, name, 0, salt, [state.material, data]);
   return signature;
 }
 
@@ -564,9 +679,9 @@ async function verify(algorithm, key, signature, data) {
   signature = bufferSource(signature, "verify");
   data = bufferSource(data, "verify");
   const state = requireUsage(key, "verify", algorithm.name);
-  const [prefix, name] = signRequest(algorithm, state);
+  const [prefix, name, salt = 0] = signRequest(algorithm, state);
   const material = algorithm.name === "HMAC" ? state.material : state.public;
-  const [verdict] = await run(`${prefix}Verify`, name, 0, 0, [material, data, signature]);
+  const [verdict] = await run(`${prefix}Verify`, name, 0, salt, [material, data, signature]);
   return bytesOf(verdict)[0] === 1;
 }
 
@@ -610,6 +725,14 @@ async function cipher(algorithm, key, data, encrypt) {
 }
 
 async function cipherWith(algorithm, state, data, encrypt) {
+  if (algorithm.name === "RSA-OAEP") {
+    if (algorithm.label !== undefined && bufferSource(algorithm.label, "encrypt").byteLength > 0) {
+      throw new DOMException("RSA-OAEP labels are not supported", "NotSupportedError");
+    }
+    const [output] = await run(encrypt ? "rsaEncrypt" : "rsaDecrypt", state.algorithm.hash.name, 0, 0,
+      [encrypt ? state.public : state.material, data]);
+    return output;
+  }
   const [operation, first, inputs] = cipherRequest(algorithm, data, encrypt);
   const [output] = await run(operation, "", first, 0, ArrayPrototypeConcat([state.material], inputs));
   return output;
