@@ -103,22 +103,46 @@ struct CryptoRequest: Sendable {
         return SymmetricKey(data: input(0))
     }
 
-    /// AES-GCM with a 128-bit tag appended to the ciphertext (WebCrypto's layout). Inputs: key, iv, data,
-    /// additional data.
+    /// AES-GCM with the tag (`first` bits) appended to the ciphertext (WebCrypto's layout). Inputs: key, iv,
+    /// data, additional data.
+    ///
+    /// swift-crypto opens only full 128-bit tags. For a shorter one the ciphertext is decrypted as GCM defines it
+    /// (NIST SP 800-38D: AES-CTR from the block after iv || 1, with a 32-bit counter; for a 12-byte iv), sealed again
+    /// and the tags' first bytes compared in constant time.
     private func aesGCM(encrypt: Bool) throws -> [UInt8] {
         let key = try aesKey()
-        guard first == 128 else { throw CryptoFailure.notSupported("Only a tagLength of 128 is supported") }
+        guard [32, 64, 96, 104, 112, 120, 128].contains(first) else {
+            throw CryptoFailure.operation("AES-GCM's tagLength is not valid")
+        }
+        let tagCount = first / 8
         guard input(1).count >= 12 else { throw CryptoFailure.notSupported("AES-GCM's iv must be at least 12 bytes") }
         let nonce = try AES.GCM.Nonce(data: input(1))
         if encrypt {
             let box = try AES.GCM.seal(input(2), using: key, nonce: nonce, authenticating: input(3))
-            return Array(box.ciphertext) + Array(box.tag)
+            return Array(box.ciphertext) + Array(box.tag.prefix(tagCount))
         }
         let data = input(2)
-        guard data.count >= 16 else { throw CryptoFailure.operation("The data is shorter than the tag") }
+        guard data.count >= tagCount else { throw CryptoFailure.operation("The data is shorter than the tag") }
+        let ciphertext = data[..<(data.count - tagCount)]
+        let tag = data[(data.count - tagCount)...]
+        if tagCount < 16 {
+            guard input(1).count == 12 else {
+                throw CryptoFailure.notSupported("AES-GCM tags shorter than 128 bits need a 12-byte iv")
+            }
+            let counter = CryptoRequest(
+                operation: "aesCtr", name: "", first: 32, second: 0,
+                inputs: [input(0), input(1) + [0, 0, 0, 2], Array(ciphertext)])
+            let plaintext = try counter.run()[0]
+            let box = try AES.GCM.seal(plaintext, using: key, nonce: nonce, authenticating: input(3))
+            var difference: UInt8 = 0
+            for (expected, given) in zip(box.tag.prefix(tagCount), tag) { difference |= expected ^ given }
+            guard difference == 0 else {
+                throw CryptoFailure.operation("The data could not be authenticated (wrong key, iv, data or tag)")
+            }
+            return plaintext
+        }
         do {
-            let box = try AES.GCM.SealedBox(
-                nonce: nonce, ciphertext: data[..<(data.count - 16)], tag: data[(data.count - 16)...])
+            let box = try AES.GCM.SealedBox(nonce: nonce, ciphertext: ciphertext, tag: tag)
             return Array(try AES.GCM.open(box, using: key, authenticating: input(3)))
         } catch {
             throw CryptoFailure.operation("The data could not be authenticated (wrong key, iv, data or tag)")

@@ -123,6 +123,16 @@ import Testing
               const wrappedJwk = await subtle.wrapKey("jwk", hmac, gcm, { name: "AES-GCM", iv: iv12 });
               const back = await subtle.unwrapKey("jwk", wrappedJwk, gcm, { name: "AES-GCM", iv: iv12 }, { name: "HMAC", hash: "SHA-256" }, true, ["sign"]);
               console.log("jwk-wrap", hex(await subtle.exportKey("raw", back)), JSON.stringify(back.algorithm));
+              // Tags shorter than 128 bits: truncated on encryption, checked on decryption.
+              const shortKey = await subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+              for (const tagLength of [32, 96, 120]) {
+                const params = { name: "AES-GCM", iv: iv12, additionalData: text("aad"), tagLength };
+                const sealedShort = new Uint8Array(await subtle.encrypt(params, shortKey, data));
+                const openedShort = new TextDecoder().decode(await subtle.decrypt(params, shortKey, sealedShort));
+                sealedShort[sealedShort.length - 1] ^= 1;
+                const tampered = await subtle.decrypt(params, shortKey, sealedShort).then(() => "opened", (e) => e.name);
+                console.log("gcm-tag", tagLength, hex(sealedShort.slice(-tagLength / 8)), openedShort === new TextDecoder().decode(data), tampered);
+              }
               // A large input (above the worker threshold) in both directions.
               const big = new Uint8Array(300000).map((_, i) => i & 255);
               const key = await subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
@@ -143,6 +153,9 @@ import Testing
                 "kw 1fa68b0a8112b447aef34bd8fb5a7b829d3e862371d2cfe5",
                 "unwrapped 00112233445566778899aabbccddeeff",
                 "jwk-wrap 736563726574 {\"name\":\"HMAC\",\"hash\":{\"name\":\"SHA-256\"},\"length\":48}",
+                "gcm-tag 32 2c27a3bd true OperationError",
+                "gcm-tag 96 2c27a3bc609446280fec4ebb true OperationError",
+                "gcm-tag 120 2c27a3bc609446280fec4ebac39112 true OperationError",
                 "big 300016 c7d10dfe1e31276dcf2930a2113f0ecb8b01e08b9632bc17bd78eb3d26cf8220 true",
             ])
     }

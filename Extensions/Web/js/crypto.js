@@ -697,7 +697,6 @@ function cipherRequest(algorithm, data, encrypt) {
     if (!ArrayPrototypeIncludes([32, 64, 96, 104, 112, 120, 128], tagLength)) {
       throw new DOMException("AES-GCM's tagLength is not valid", "OperationError");
     }
-    if (tagLength !== 128) throw new DOMException("Only an AES-GCM tagLength of 128 is supported", "NotSupportedError");
     if (iv.byteLength === 0) throw new DOMException("AES-GCM's iv cannot be empty", "OperationError");
     return [encrypt ? "aesGcmEncrypt" : "aesGcmDecrypt", tagLength, [iv, data, aad]];
   }
