@@ -62,6 +62,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // WebCrypto's primitives (`crypto.subtle`, node:crypto): BoringSSL behind Swift, and RSA in _CryptoExtras.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // DER for what swift-crypto does not expose: an RSA private key's parts, for its JWK (swift-crypto's own).
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // C, one module per concern, each with its state in its own .c file.
@@ -122,6 +124,7 @@ let package = Package(
             dependencies: [
                 "CCompression", "CTextEncodings", "CProcess", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ], cModules: true,
             scripts: [
                 "events.js", "encoding.js", "url.js", "structured-clone.js", "blob.js", "form-data.js", "streams.js",

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SwiftASN1
 import _CryptoExtras
 
 /// The RSA operations of ``CryptoRequest`` on _CryptoExtras: RSASSA-PKCS1-v1_5, RSA-PSS and RSA-OAEP. Keys are
@@ -18,6 +19,8 @@ struct CryptoRSA {
             return try describe(key)
         case "rsaImport":
             return try importKey()
+        case "rsaPrivateParts":
+            return try privateParts(input(0))
         case "rsaSign":
             let key = try _RSA.Signing.PrivateKey(unsafeDERRepresentation: input(0))
             let (padding, hash) = try signingChoices()
@@ -68,6 +71,24 @@ struct CryptoRSA {
             }
         } catch {
             throw CryptoFailure.data("Invalid RSA key data")
+        }
+    }
+
+    /// A PKCS #8 RSA key's d, p, q, dp, dq and qi (RFC 8017's RSAPrivateKey inside RFC 5208's PrivateKeyInfo),
+    /// which swift-crypto does not expose, as unsigned big-endian bytes without leading zeros (a JWK's form).
+    private func privateParts(_ pkcs8: [UInt8]) throws -> [[UInt8]] {
+        let inner = try DER.sequence(try DER.parse(pkcs8), identifier: .sequence) { nodes in
+            _ = try ArraySlice<UInt8>(derEncoded: &nodes)
+            _ = nodes.next()
+            return try ASN1OctetString(derEncoded: &nodes).bytes
+        }
+        let parts = try DER.sequence(try DER.parse(inner), identifier: .sequence) { nodes in
+            // version, n, e, d, p, q, dp, dq, qi
+            try (0..<9).map { _ in try ArraySlice<UInt8>(derEncoded: &nodes) }
+        }
+        return parts[3...].map { part in
+            let trimmed = part.drop { $0 == 0 }
+            return trimmed.isEmpty ? [0] : Array(trimmed)
         }
     }
 

@@ -305,7 +305,9 @@ import Testing
               console.log("spki", hex(await subtle.exportKey("spki", pub)) === rsaKey.spki);
               const jwk = await subtle.exportKey("jwk", pub);
               console.log("jwk", jwk.kty, jwk.alg, jwk.n === rsaKey.jwk.n, jwk.e);
-              const fromJwk = await subtle.importKey("jwk", { kty: "RSA", ...rsaKey.jwk }, { name: "RSA-PSS", hash: "SHA-256" }, false, ["sign"]);
+              const fromJwk = await subtle.importKey("jwk", { kty: "RSA", ...rsaKey.jwk }, { name: "RSA-PSS", hash: "SHA-256" }, true, ["sign"]);
+              const privateJwk = await subtle.exportKey("jwk", fromJwk);
+              console.log("private-jwk", privateJwk.alg, ["n", "e", "d", "p", "q", "dp", "dq", "qi"].every((k) => privateJwk[k] === rsaKey.jwk[k]));
               const pssPub = await subtle.importKey("jwk", { kty: "RSA", n: rsaKey.jwk.n, e: rsaKey.jwk.e }, { name: "RSA-PSS", hash: "SHA-256" }, false, ["verify"]);
               console.log("pss-node", await subtle.verify({ name: "RSA-PSS", saltLength: 32 }, pssPub, unhex(rsaKey.pssSig), data));
               const pssSig = await subtle.sign({ name: "RSA-PSS", saltLength: 32 }, fromJwk, text("mine"));
@@ -336,6 +338,7 @@ import Testing
                 "pkcs1 605d723de3013766fe5dd1906b33dbc091149fd7412001ace33acf9c01e5da64 true false",
                 "spki true",
                 "jwk RSA RS256 true AQAB",
+                "private-jwk PS256 true",
                 "pss-node true",
                 "pss-round-trip 256 true",
                 "oaep-node secret message",

@@ -609,13 +609,20 @@ async function exportSlots(format, state) {
       return ArrayBufferPrototypeSlice(format === "spki" ? state.public : state.material, 0);
     }
     if (format !== "jwk") throw new DOMException("RSA keys export as spki, pkcs8 or a JWK", "NotSupportedError");
-    if (state.type === "private") {
-      throw new DOMException("Private RSA keys do not export as a JWK in jsbridge", "NotSupportedError");
-    }
-    return {
+    const jwk = {
       key_ops: MethodSlice(state.usages), ext: state.extractable, kty: "RSA", n: base64url(state.rsa.modulus),
       e: base64url(state.rsa.exponent), alg: rsaJwkAlg[name][state.algorithm.hash.name],
     };
+    if (state.type === "private") {
+      const [d, p, q, dp, dq, qi] = await run("rsaPrivateParts", "", 0, 0, [state.material]);
+      jwk.d = base64url(d);
+      jwk.p = base64url(p);
+      jwk.q = base64url(q);
+      jwk.dp = base64url(dp);
+      jwk.dq = base64url(dq);
+      jwk.qi = base64url(qi);
+    }
+    return jwk;
   }
   const ec = isEC(name);
   const curve = ec ? state.algorithm.namedCurve : name;
