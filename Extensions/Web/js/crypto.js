@@ -51,11 +51,12 @@ function settle(payload) {
   entry.resolve(outputs);
 }
 
-/// Runs a native request: a promise of its outputs (ArrayBuffers).
-function run(operation, name, first, second, inputs) {
+/// Runs a native request: a promise of its outputs (ArrayBuffers). `slow` requests (RSA key generation,
+/// PBKDF2's iterations) go to a worker thread whatever their size.
+function run(operation, name, first, second, inputs, slow = false) {
   let size = 0;
   MethodForEach(inputs, (input) => { size += input.byteLength; });
-  if (size <= largeInput) {
+  if (size <= largeInput && !slow) {
     try {
       return PromiseResolve(ReflectApply(cryptoRun, undefined, ArrayPrototypeConcat([operation, name, first, second], inputs)));
     } catch (error) {
@@ -382,7 +383,7 @@ async function generateKey(algorithm, extractable, usages) {
     if (bits < 1024 || bits > 8192 || bits % 8 !== 0) {
       throw new DOMException("The modulusLength must be a multiple of 8 from 1024 to 8192", "OperationError");
     }
-    outputs = await run("rsaGenerate", "", bits, 0, []);
+    outputs = await run("rsaGenerate", "", bits, 0, [], true);
     const privateUsages = MethodFilter(list, (usage) => ArrayPrototypeIncludes(privateAllowed, usage));
     if (privateUsages.length === 0) throw new DOMException("Usages cannot be empty when creating a key.", "SyntaxError");
     const publicUsages = MethodFilter(list, (usage) => ArrayPrototypeIncludes(publicAllowed, usage));
@@ -787,7 +788,7 @@ async function deriveBitsWith(algorithm, state, length) {
     const iterations = +algorithm.iterations;
     if (!(iterations > 0)) throw new DOMException("PBKDF2's iterations must not be zero", "OperationError");
     if (length === 0) throw new DOMException("The length must not be zero", "OperationError");
-    const [bits] = await run("pbkdf2", algorithm.hash, iterations, length, [state.material, salt]);
+    const [bits] = await run("pbkdf2", algorithm.hash, iterations, length, [state.material, salt], iterations > 1000);
     return bits;
   }
   if (algorithm.info === undefined) throw new TypeError("HKDF needs info.");
