@@ -60,6 +60,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // WebCrypto's primitives (`crypto.subtle`, node:crypto): BoringSSL behind Swift, and RSA in _CryptoExtras.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // DER for what swift-crypto does not expose: an RSA private key's parts, for its JWK (swift-crypto's own).
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // C, one module per concern, each with its state in its own .c file.
@@ -116,10 +120,16 @@ let package = Package(
         // MARK: Engine extensions: Extensions/<Name> (natives, js/, declarations, C/)
 
         extensionTarget(
-            "JSBridgeWeb", folder: "Web", dependencies: ["CCompression", "CTextEncodings"], cModules: true,
+            "JSBridgeWeb", folder: "Web",
+            dependencies: [
+                "CCompression", "CTextEncodings", "CProcess", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ], cModules: true,
             scripts: [
                 "events.js", "encoding.js", "url.js", "structured-clone.js", "blob.js", "form-data.js", "streams.js",
-                "compression.js", "message-channel.js", "performance.js",
+                "compression.js", "message-channel.js", "performance.js", "crypto.js",
+                "global-scope.js",
             ]),
         extensionTarget(
             "JSBridgeNode", folder: "Node", dependencies: ["JSBridgeWeb", "CProcess"],
@@ -228,7 +238,8 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "JSBridgeBase", "ModelConversion", "LocationCore", "HTTPCore", "JSBridgeCore", "JSBridgeCLI", "FileAccess",
+                "JSBridgeBase", "ModelConversion", "LocationCore", "HTTPCore", "JSBridgeCore", "JSBridgeCLI",
+                "FileAccess",
             ]),
 
         // MARK: Examples

@@ -7,14 +7,14 @@ set -euo pipefail
 # names), zlib (CompressionStream, fetch's gzip and deflate), libbrotli's decoder (fetch's br) and mimalloc (the
 # jsbridge binary's allocator) are linked by name. Tests:
 # gpsd (the Location plugin's real source), TypeScript (node-typescript: the typings are type-checked, and it
-# runs as a package) and a few pure-JS packages the Node built-in modules are checked with. Benchmarks also
-# use gcc and node (present on the image). PostgreSQL: libpq-dev builds the Storage plugin's PostgreSQL
+# runs as a package) and a few pure-JS packages the Node built-in modules and Web Crypto (node-jose) are
+# checked with. Benchmarks also use gcc and node (present on the image). PostgreSQL: libpq-dev builds the Storage plugin's PostgreSQL
 # backend; the server (postgresql, version 15 on Debian 12) is for its tests, which start their own
 # throwaway clusters.
 packages=(
   pkg-config libjavascriptcoregtk-4.1-dev libsqlite3-dev libpq-dev postgresql gpsd libicu-dev zlib1g-dev
   libbrotli-dev libmimalloc-dev
-  node-typescript node-minimist node-lodash node-ms node-uuid
+  node-typescript node-minimist node-lodash node-ms node-uuid node-jose
 )
 
 missing=()

@@ -4,7 +4,7 @@ import JSBridge
 import JSBridgeBase
 import JSBridgeWeb
 
-/// The `node` engine extension: Node's globals (`process`, `Buffer`, `global`, `crypto`) and built-in modules
+/// The `node` engine extension: Node's globals (`process`, `Buffer`, `global`) and built-in modules
 /// (`node:path`, `node:events`, `node:util`, `node:os`, `node:buffer`, `node:timers`, `node:assert`,
 /// `node:url`, `node:string_decoder`, `node:crypto`, `node:process`), with `process.on` for signals and
 /// `exit`, and `process.stdin`. Plugins add modules of their own (`node:fs` is the FileSystem plugin's).
@@ -20,7 +20,7 @@ public enum NodeExtension {
                 internals: ["nodeBuiltin", "nodeExport", "nodeErrors"]))
         ext.script(
             .lazy("node-buffer.js", PackageResources.node_buffer_js, globals: ["Buffer"], internals: ["Buffer"]))
-        ext.script(.lazy("node-crypto.js", PackageResources.node_crypto_js, globals: ["crypto"]))
+        ext.script(.onDemand("node-crypto.js", PackageResources.node_crypto_js))
         ext.script(.onDemand("node-path.js", PackageResources.node_path_js))
         ext.script(.onDemand("node-events.js", PackageResources.node_events_js))
         ext.script(.onDemand("node-util.js", PackageResources.node_util_js))

@@ -5,7 +5,7 @@ import JSBridge
 import JSBridgeBase
 
 /// The natives behind Node's built-in modules and `process`: Buffer's latin1, UTF-16LE and hex codecs (its
-/// UTF-8 and base64 are the web extension's), random bytes, the facts `node:os` reports, stdin's reader, and the signals a
+/// UTF-8 and base64 are the web extension's), the facts `node:os` reports, stdin's reader, and the signals a
 /// script listens to.
 extension NodeExtension {
     static func declareBufferNatives(_ ext: inout ExtensionDeclaration<NodeState>) {
@@ -33,21 +33,6 @@ extension NodeExtension {
                 let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, units.count / 2))
                 return call.engine.makeArrayBuffer(bytes, count: Hex.decodeForgiving(units, into: bytes))
             }
-        }
-        ext.native("randomFill", "(buffer: ArrayBuffer, offset: number, length: number): void") {
-            call, _ throws(NativeError) in
-            // Cryptographically secure bytes from the kernel.
-            guard let range = call.arrayBuffer(0) else { throw .type("randomFill needs an ArrayBuffer.") }
-            var filled = 0
-            while filled < range.count {
-                let got = getrandom(range.baseAddress! + filled, range.count - filled, 0)
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    throw .plain("getrandom failed (errno \(errno))", code: "ERR_CRYPTO_OPERATION_FAILED")
-                }
-                filled += got
-            }
-            return nil
         }
     }
 

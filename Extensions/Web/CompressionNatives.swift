@@ -5,7 +5,7 @@ import JSBridge
 
 /// The zlib streams behind `CompressionStream` and `DecompressionStream` (`compression.js`).
 extension WebExtension {
-    static func declareCompressionNatives(_ ext: inout ExtensionDeclaration<Void>) {
+    static func declareCompressionNatives<State>(_ ext: inout ExtensionDeclaration<State>) {
         // `format` is 0 deflate, 1 deflate-raw, 2 gzip. The zlib stream lives as long as `push` does: the
         // function object owns it and frees it when collected.
         ext.native(

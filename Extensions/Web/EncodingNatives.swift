@@ -11,7 +11,7 @@ import JSBridgeBase
 /// ``UTF8Codec``, UTF-16 here, legacy encodings through ICU's converters, UTS #46 through ICU's IDNA
 /// (CTextEncodings).
 extension WebExtension {
-    static func declareEncodingNatives(_ ext: inout ExtensionDeclaration<Void>) {
+    static func declareEncodingNatives<State>(_ ext: inout ExtensionDeclaration<State>) {
         ext.native(
             "textDecodeUTF8", "(buffer: ArrayBuffer, offset: number, length: number, fatal: boolean): string | null"
         ) { call, _ throws(NativeError) in

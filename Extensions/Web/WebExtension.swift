@@ -2,10 +2,10 @@ import JSBridge
 
 /// The `web` engine extension: the web platform's APIs that WinterTC's Minimum Common API and scripts written
 /// for browsers expect — events and `AbortController`, `TextEncoder`/`TextDecoder`, `URL`, `structuredClone`,
-/// `Blob`/`File`/`FormData`, streams, compression streams, `MessageChannel`, `performance`. Every global is
+/// `Blob`/`File`/`FormData`, streams, compression streams, `MessageChannel`, `performance`, Web Crypto (`crypto.subtle`), `self` and `reportError`. Every global is
 /// lazy: its file runs the first time a script reads it.
 public enum WebExtension {
-    static let declaration = EngineExtension("web") { ext in
+    static let declaration = EngineExtension("web", state: WebState.init) { ext in
         ext.script(
             .lazy(
                 "events.js", PackageResources.events_js,
@@ -57,6 +57,11 @@ public enum WebExtension {
                 "message-channel.js", PackageResources.message_channel_js,
                 globals: ["MessageChannel", "MessagePort", "MessageEvent"], internals: ["messagePorts"]))
         ext.script(.lazy("performance.js", PackageResources.performance_js, globals: ["performance"]))
+        ext.script(
+            .lazy(
+                "crypto.js", PackageResources.crypto_js, globals: ["crypto", "Crypto", "CryptoKey", "SubtleCrypto"],
+                internals: ["webcrypto", "getRandomValues", "randomUUID", "cryptoRunSync"]))
+        ext.script(.lazy("global-scope.js", PackageResources.global_scope_js, globals: ["self", "reportError"]))
         // The web APIs as the runtime loaded them, for plugins' JavaScript (a script's reassignment of a global
         // does not reach there).
         ext.exposeToPlugins(
@@ -66,6 +71,7 @@ public enum WebExtension {
             "ReadableStream", "streams")
         declareEncodingNatives(&ext)
         declareCompressionNatives(&ext)
+        declareCryptoNatives(&ext)
     }
 }
 

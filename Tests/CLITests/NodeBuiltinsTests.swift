@@ -221,4 +221,18 @@ private func installDebianPackage(_ name: String, into root: String) throws -> S
             #expect(result.stdout == expected, "\(result.summary)")
         }
     }
+
+    /// A JOSE library that runs on Web Crypto alone (panva/jose's browser build, Debian's node-jose) signs,
+    /// verifies, exports and encrypts; the expected output is Node 20's for the same script.
+    @Test func joseRunsOnWebCrypto() async throws {
+        try await withScratchDirectory { root in
+            _ = try installDebianPackage("jose", into: root)
+            let result = try await CLI.run(
+                ["--allow-read=\(root)", "$SPECS/fixtures/jose-webcrypto.mjs", root], timeLimit: 120)
+            #expect(result.exitCode == 0, "\(result.summary)")
+            let expected = try String(
+                contentsOfFile: CLIPaths.specs + "/fixtures/jose-webcrypto.expected", encoding: .utf8)
+            #expect(result.stdout == expected, "\(result.summary)")
+        }
+    }
 }

@@ -7,7 +7,6 @@ interface JSBridgeInternal {
   bufferUTF16LEEncode(text: string): ArrayBuffer;
   cpus(): { model: string; speed: number; times: Record<string, number> }[];
   isatty(fd: number): boolean;
-  randomFill(buffer: ArrayBuffer, offset: number, length: number): void;
   rss(): number;
   signalListened(signo: number, listened: boolean): void;
   stdinRef(consuming: boolean): void;

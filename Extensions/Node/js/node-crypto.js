@@ -1,50 +1,21 @@
-// `node:crypto` (randomBytes, randomFillSync, randomFill, randomInt, randomUUID, getRandomValues, webcrypto)
-// createHash/createHmac (md5, sha1, sha256) and the global `crypto` (Web Crypto's shape: getRandomValues,
-// randomUUID; `subtle` is absent). Random bytes come from the kernel (getrandom, the `randomFill` native).
-// Other digests, ciphers and keys are not implemented.
+// `node:crypto`: randomBytes, randomFillSync, randomFill, randomInt, randomUUID, getRandomValues, timingSafeEqual,
+// createHash/createHmac (md5, sha1, sha256, sha384, sha512: node-hash.js), and Web Crypto as `webcrypto` and
+// `subtle` (the global `crypto` of the web extension's crypto.js). Random bytes come from the kernel (getrandom,
+// the `randomFill` native). createCipheriv/createDecipheriv for AES-CBC/CTR/GCM (below). KeyObject, signing and
+// other ciphers are not implemented.
 
 const {
-  ArrayPrototypePush, FunctionPrototypeCall, MathFloor, NumberIsSafeInteger, ObjectDefineProperty,
-  ObjectGetOwnPropertyDescriptor, ObjectGetPrototypeOf, RangeError, SafeSet, TypeError,
+  ArrayPrototypePush, MathFloor, MethodToLowerCase, NumberIsSafeInteger, RangeError, RegExpPrototypeExec, TypeError,
 } = internal.primordials;
 const { invalidArgType, outOfRange, make } = internal.nodeErrors;
-const { randomFill: fillNative } = internal;
+const { randomFill: fillNative, getRandomValues } = internal;
 
-const integerTypes = new SafeSet(["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array",
-  "Int32Array", "Uint32Array", "BigInt64Array", "BigUint64Array"]);
-const typedArrayTag = ObjectGetOwnPropertyDescriptor(ObjectGetPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
-
-/// Web Crypto's getRandomValues: integer typed arrays only, at most 65536 bytes.
-function getRandomValues(array) {
-  const tag = ArrayBuffer.isView(array) ? FunctionPrototypeCall(typedArrayTag, array) : undefined;
-  if (!integerTypes.has(tag)) {
-    const error = new internal.DOMException(
-      "The data argument must be an integer-type TypedArray", "TypeMismatchError");
-    throw error;
-  }
-  if (array.byteLength > 65536) {
-    throw new internal.DOMException(
-      `The ArrayBufferView's byte length (${array.byteLength}) exceeds the number of bytes of entropy available via this API (65536)`,
-      "QuotaExceededError");
-  }
-  fillNative(array.buffer, array.byteOffset, array.byteLength);
-  return array;
-}
-
-const hex = [];
-for (let i = 0; i < 256; i++) ArrayPrototypePush(hex, (i < 16 ? "0" : "") + i.toString(16));
-
-/// A version 4 UUID from 16 random bytes.
+/// A version 4 UUID (Web Crypto's, after Node's check of `options`).
 function randomUUID(options) {
   if (options !== undefined && (options === null || typeof options !== "object")) {
     throw invalidArgType("options", "object", options);
   }
-  const b = new Uint8Array(16);
-  fillNative(b.buffer, 0, 16);
-  b[6] = (b[6] & 0x0f) | 0x40;
-  b[8] = (b[8] & 0x3f) | 0x80;
-  return `${hex[b[0]]}${hex[b[1]]}${hex[b[2]]}${hex[b[3]]}-${hex[b[4]]}${hex[b[5]]}-${hex[b[6]]}${hex[b[7]]}-` +
-    `${hex[b[8]]}${hex[b[9]]}-${hex[b[10]]}${hex[b[11]]}${hex[b[12]]}${hex[b[13]]}${hex[b[14]]}${hex[b[15]]}`;
+  return internal.randomUUID();
 }
 
 function checkSize(size, name = "size") {
@@ -114,19 +85,199 @@ function randomInt(min, max, callback) {
   return result;
 }
 
-function notImplemented(name) {
-  return () => {
-    throw make(Error, "ERR_NOT_IMPLEMENTED", `crypto.${name} is not implemented in jsbridge.`);
-  };
+// MARK: - Ciphers
+
+// createCipheriv/createDecipheriv for aes-{128,192,256}-{cbc,ctr,gcm}, with Node's output per call. Each
+// update runs swift-crypto's AES-CBC or AES-CTR (internal.cryptoRunSync) on what can be processed now: CBC
+// whole blocks, chained through the last ciphertext block (the next call's iv) and, when decrypting with
+// padding, holding back the last block for final(); CTR at the stream's offset (the counter advanced by its
+// blocks). GCM's ciphertext is CTR from the counter block after iv || 1 with a 32-bit counter (its definition,
+// NIST SP 800-38D), so update answers it at once; final() seals or opens the whole input with AES-GCM for the
+// tag. GCM takes a 12-byte iv and a 16-byte tag here.
+
+const cipherPattern = /^aes-(128|192|256)-(cbc|ctr|gcm)$/;
+
+function cipherBytes(value, name) {
+  if (typeof value === "string") return internal.nodeBuiltin("buffer").Buffer.from(value);
+  if (ArrayBuffer.isView(value)) return Uint8Array.from(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+  if (value instanceof ArrayBuffer) return Uint8Array.from(new Uint8Array(value));
+  throw invalidArgType(name, ["string", "ArrayBuffer", "Buffer", "TypedArray", "DataView"], value);
 }
 
-const webcrypto = { getRandomValues, randomUUID };
-ObjectDefineProperty(webcrypto, Symbol.toStringTag, { value: "Crypto" });
+function joinBytes(a, b) {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+/// `counter` (16 bytes) plus `blocks`, carrying through its last `width` bytes.
+function addCounter(counter, blocks, width) {
+  const out = Uint8Array.from(counter);
+  let carry = blocks;
+  for (let i = 15; i >= 16 - width && carry > 0; i--) {
+    const sum = out[i] + (carry % 256);
+    out[i] = sum & 255;
+    carry = MathFloor(carry / 256) + (sum > 255 ? 1 : 0);
+  }
+  return out;
+}
+
+function runCipher(operation, first, second, inputs) {
+  const buffers = [];
+  for (let i = 0; i < inputs.length; i++) buffers[i] = Uint8Array.from(inputs[i]).buffer;
+  try {
+    return new Uint8Array(internal.cryptoRunSync(operation, "", first, second, buffers)[0]);
+  } catch (error) {
+    if (operation === "aesCbcDecrypt") throw make(Error, "ERR_OSSL_BAD_DECRYPT", "bad decrypt");
+    throw error;
+  }
+}
+
+class Cipheriv {
+  constructor(algorithm, key, iv, options, decrypt) {
+    if (typeof algorithm !== "string") throw invalidArgType("cipher", "string", algorithm);
+    const match = RegExpPrototypeExec(cipherPattern, MethodToLowerCase(algorithm));
+    if (match === null) throw make(Error, "ERR_CRYPTO_UNKNOWN_CIPHER", "Unknown cipher");
+    const keyBytes = cipherBytes(key, "key");
+    if (keyBytes.length * 8 !== +match[1]) throw make(RangeError, "ERR_CRYPTO_INVALID_KEYLEN", "Invalid key length");
+    const mode = match[2];
+    const ivBytes = cipherBytes(iv, "iv");
+    if (ivBytes.length !== (mode === "gcm" ? 12 : 16)) {
+      throw make(TypeError, "ERR_CRYPTO_INVALID_IV", "Invalid initialization vector");
+    }
+    if (mode === "gcm" && options?.authTagLength !== undefined && options.authTagLength !== 16) {
+      throw make(TypeError, "ERR_CRYPTO_INVALID_AUTH_TAG", `Invalid authentication tag length: ${options.authTagLength}`);
+    }
+    this._mode = mode;
+    this._decrypt = decrypt;
+    this._key = keyBytes;
+    this._iv = ivBytes;
+    this._padding = true;
+    this._pending = new Uint8Array(0); // CBC: bytes not yet processed
+    this._offset = 0; // CTR, GCM: bytes processed
+    this._seen = []; // GCM: every input chunk, for the tag
+    this._aad = new Uint8Array(0);
+    this._tag = undefined;
+    this._finished = false;
+  }
+
+  _process(bytes) {
+    if (this._mode === "cbc") {
+      const all = joinBytes(this._pending, bytes);
+      let whole = all.length - (all.length % 16);
+      if (this._decrypt && this._padding && whole === all.length && whole > 0) whole -= 16;
+      this._pending = all.subarray(whole);
+      if (whole === 0) return new Uint8Array(0);
+      const input = all.subarray(0, whole);
+      const output = runCipher(this._decrypt ? "aesCbcDecrypt" : "aesCbcEncrypt", 0, 1, [this._key, this._iv, input]);
+      this._iv = Uint8Array.from((this._decrypt ? input : output).subarray(whole - 16));
+      return output;
+    }
+    if (this._mode === "gcm") ArrayPrototypePush(this._seen, bytes);
+    if (bytes.length === 0) return bytes;
+    const skip = this._offset % 16;
+    const blocks = MathFloor(this._offset / 16);
+    const gcm = this._mode === "gcm";
+    // GCM's first data block counts from iv || 2 (iv || 1 masks the tag).
+    const start = gcm ? addCounter(joinBytes(this._iv, new Uint8Array([0, 0, 0, 2])), blocks, 4)
+      : addCounter(this._iv, blocks, 16);
+    const output = runCipher("aesCtr", gcm ? 32 : 128, 0, [this._key, start, joinBytes(new Uint8Array(skip), bytes)]);
+    this._offset += bytes.length;
+    return output.subarray(skip);
+  }
+
+  update(data, inputEncoding, outputEncoding) {
+    if (this._finished) throw make(Error, "ERR_CRYPTO_INVALID_STATE", "Invalid state for operation update");
+    const { Buffer } = internal.nodeBuiltin("buffer");
+    const bytes = typeof data === "string" ? Buffer.from(data, inputEncoding) : cipherBytes(data, "data");
+    return encodeOutput(this._process(bytes), outputEncoding);
+  }
+
+  final(outputEncoding) {
+    if (this._finished) throw make(Error, "ERR_CRYPTO_INVALID_STATE", "Invalid state for operation final");
+    this._finished = true;
+    let output = new Uint8Array(0);
+    if (this._mode === "cbc") {
+      const rest = this._pending;
+      if (!this._padding || this._decrypt) {
+        if (rest.length % 16 !== 0 || (this._decrypt && this._padding && rest.length === 0)) {
+          throw make(Error, "ERR_OSSL_WRONG_FINAL_BLOCK_LENGTH", "wrong final block length");
+        }
+      }
+      if (rest.length > 0 || (this._padding && !this._decrypt)) {
+        output = runCipher(this._decrypt ? "aesCbcDecrypt" : "aesCbcEncrypt", 0, this._padding ? 0 : 1,
+          [this._key, this._iv, rest]);
+      }
+    } else if (this._mode === "gcm") {
+      let all = new Uint8Array(0);
+      for (let i = 0; i < this._seen.length; i++) all = joinBytes(all, this._seen[i]);
+      if (this._decrypt) {
+        if (this._tag === undefined) {
+          throw make(Error, "ERR_CRYPTO_INVALID_STATE", "Unsupported state or unable to authenticate data");
+        }
+        try {
+          runCipher("aesGcmDecrypt", 128, 0, [this._key, this._iv, joinBytes(all, this._tag), this._aad]);
+        } catch {
+          throw new Error("Unsupported state or unable to authenticate data");
+        }
+      } else {
+        const sealed = runCipher("aesGcmEncrypt", 128, 0, [this._key, this._iv, all, this._aad]);
+        this._tag = sealed.subarray(sealed.length - 16);
+      }
+    }
+    return encodeOutput(output, outputEncoding);
+  }
+
+  setAutoPadding(autoPadding = true) {
+    this._padding = !!autoPadding;
+    return this;
+  }
+
+  setAAD(buffer) {
+    if (this._mode !== "gcm" || this._offset > 0) {
+      throw make(Error, "ERR_CRYPTO_INVALID_STATE", "Invalid state for operation setAAD");
+    }
+    this._aad = cipherBytes(buffer, "buffer");
+    return this;
+  }
+
+  getAuthTag() {
+    if (this._mode !== "gcm" || this._decrypt || !this._finished) {
+      throw make(Error, "ERR_CRYPTO_INVALID_STATE", "Invalid state for operation getAuthTag");
+    }
+    return internal.nodeBuiltin("buffer").Buffer.from(this._tag);
+  }
+
+  setAuthTag(tag) {
+    if (this._mode !== "gcm" || !this._decrypt || this._finished) {
+      throw make(Error, "ERR_CRYPTO_INVALID_STATE", "Invalid state for operation setAuthTag");
+    }
+    const bytes = cipherBytes(tag, "buffer");
+    if (bytes.length !== 16) {
+      throw make(TypeError, "ERR_CRYPTO_INVALID_AUTH_TAG", `Invalid authentication tag length: ${bytes.length}`);
+    }
+    this._tag = bytes;
+    return this;
+  }
+}
+
+function encodeOutput(bytes, encoding) {
+  const out = internal.nodeBuiltin("buffer").Buffer.from(bytes);
+  return encoding === undefined || encoding === "buffer" ? out : out.toString(encoding);
+}
+
+const cipherNames = [];
+for (const bits of ["128", "192", "256"]) {
+  for (const mode of ["cbc", "ctr", "gcm"]) ArrayPrototypePush(cipherNames, `aes-${bits}-${mode}`);
+}
+
+const webcrypto = internal.webcrypto;
 
 const crypto = {
   randomBytes, pseudoRandomBytes: randomBytes, randomFillSync, randomFill, randomInt, randomUUID, getRandomValues,
-  webcrypto,
-  /// md5, sha1 and sha256 (node-hash.js); other algorithms throw ERR_CRYPTO_INVALID_DIGEST.
+  webcrypto, subtle: webcrypto.subtle,
+  /// md5, sha1, sha256, sha384 and sha512 (node-hash.js); other algorithms throw ERR_CRYPTO_INVALID_DIGEST.
   createHash(algorithm, options) {
     internal.load("node-hash.js");
     return internal.createHash(algorithm);
@@ -135,10 +286,11 @@ const crypto = {
     internal.load("node-hash.js");
     return internal.createHmac(algorithm, key);
   },
-  createCipheriv: notImplemented("createCipheriv"),
-  createDecipheriv: notImplemented("createDecipheriv"),
-  getHashes: () => ["md5", "sha1", "sha256"],
-  getCiphers: () => [],
+  /// aes-128/192/256 in cbc, ctr and gcm (update, final, setAutoPadding, setAAD, getAuthTag, setAuthTag).
+  createCipheriv: (algorithm, key, iv, options) => new Cipheriv(algorithm, key, iv, options, false),
+  createDecipheriv: (algorithm, key, iv, options) => new Cipheriv(algorithm, key, iv, options, true),
+  getHashes: () => ["md5", "sha1", "sha256", "sha384", "sha512"],
+  getCiphers: () => [...cipherNames],
   timingSafeEqual(a, b) {
     if (!ArrayBuffer.isView(a)) throw invalidArgType("buf1", ["ArrayBuffer", "Buffer", "TypedArray", "DataView"], a);
     if (!ArrayBuffer.isView(b)) throw invalidArgType("buf2", ["ArrayBuffer", "Buffer", "TypedArray", "DataView"], b);
@@ -153,4 +305,3 @@ const crypto = {
 };
 
 internal.nodeExport("crypto", crypto);
-internal.defineGlobal("crypto", webcrypto);

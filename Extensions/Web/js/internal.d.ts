@@ -54,4 +54,14 @@ interface JSBridgeInternal {
   // message-channel.js
   /** MessagePort's transfer and delivery, for structuredClone. */
   messagePorts: Record<string, any>;
+
+  // crypto.js
+  /** The global `crypto` (a `Crypto`), for node:crypto's `webcrypto`. */
+  webcrypto: any;
+  /** Web Crypto's getRandomValues (integer typed arrays, at most 65536 bytes). */
+  getRandomValues(array: ArrayBufferView): ArrayBufferView;
+  /** A version 4 UUID. */
+  randomUUID(): string;
+  /** Runs a crypto request (CryptoNatives.swift) on the JS thread: its outputs, or throws its DOMException. */
+  cryptoRunSync(operation: string, name: string, first: number, second: number, inputs: ArrayBuffer[]): ArrayBuffer[];
 }

@@ -2,7 +2,11 @@
 // Do not edit: change the declaration (the test suite checks that this file matches it).
 
 interface JSBridgeInternal {
+  cryptoRun(operation: string, name: string, first: number, second: number, ...inputs: ArrayBuffer[]): ArrayBuffer[];
+  cryptoStart(operation: string, name: string, first: number, second: number, ...inputs: ArrayBuffer[]): number;
+  cryptoTake(id: number): ArrayBuffer[];
   domainToASCII(domain: string): string | null;
+  randomFill(buffer: ArrayBuffer, offset: number, length: number): void;
   textBase64Decode(text: string): ArrayBuffer;
   textBase64Encode(buffer: ArrayBuffer, offset: number, length: number, url: boolean): string;
   textDecode(handle: object, buffer: ArrayBuffer, offset: number, length: number, flush: boolean): string | null;
