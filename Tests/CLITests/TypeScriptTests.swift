@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+
+// TypeScript files run directly (docs/running-scripts.md, "TypeScript"): `.ts`, `.mts` and `.cts` main scripts
+// and modules, imported and required, with their types stripped; positions kept for stack traces; the errors
+// for syntax that cannot be erased. Each case writes real files and runs the built binary (ESModuleTests.swift).
+
+@Suite("TypeScript files") struct TypeScriptTests {
+    /// Shared by the cases: an ES module with types of every kind.
+    static let geometry = """
+        export interface Point { x: number; y: number }
+        export type Shape = { kind: "square"; side: number } | { kind: "circle"; radius: number };
+        declare const DEBUG: boolean | undefined;
+
+        export abstract class Figure<T extends Shape = Shape> implements Describable {
+          protected readonly shape: T;
+          private static made: number = 0;
+          constructor(shape: T) {
+            this.shape = shape;
+            Figure.made++;
+          }
+          abstract area(): number;
+          describe(this: Figure<T>, digits?: number): string {
+            return `${this.shape.kind} ${this.area().toFixed(digits ?? 2)}`;
+          }
+          static count(): number { return Figure.made; }
+        }
+
+        export function area(shape: Shape): number;
+        export function area(shape: any): number {
+          switch (shape.kind) {
+            case "square": return shape.side ** 2;
+            default: return Math.PI * (shape.radius as number) ** 2;
+          }
+        }
+
+        export const origin = { x: 0, y: 0 } as const satisfies Point;
+        interface Describable { describe(): string }
+        """
+
+    static let cases: [ModuleCase] = [
+        ModuleCase(
+            name: ".mts main importing .ts modules (package type module), type-only imports",
+            files: [
+                "package.json": #"{ "type": "module" }"#,
+                "geometry.ts": geometry,
+                "main.mts": """
+                import type { Point, Shape } from "./geometry.ts";
+                import { Figure, area, origin, type Shape as S } from "./geometry.ts";
+
+                class Square extends Figure<Extract<Shape, { kind: "square" }>> {
+                  area(): number { return area(this.shape); }
+                }
+                const shapes: S[] = [{ kind: "square", side: 2 }, { kind: "circle", radius: 1 }];
+                const areas = shapes.map((s: Shape): number => area(s));
+                const p: Point = { ...origin };
+                console.log(areas.map((a) => a.toFixed(3)).join(" "), p.x, p.y);
+                console.log(new Square({ kind: "square", side: 3 }).describe(1), Figure.count());
+                const pick = <T,>(items: T[], i: number): T | undefined => items[i];
+                console.log(pick<string>(["a", "b"], 1)!, 1 < 2, 3 > 2);
+                """,
+            ],
+            arguments: ["$DIR/main.mts"],
+            stdout: "4.000 3.142 0 0\nsquare 9.0 1\nb true true\n"),
+        ModuleCase(
+            name: ".ts main as CommonJS (no package type) requiring .cts and .ts files",
+            files: [
+                "main.ts": """
+                const { greet } = require("./greet.cts") as { greet: (name: string) => string };
+                const counter: { count: number } = require("./counter.ts");
+                let names: string[] = ["ts", "cts"];
+                for (const name of names) console.log(greet(name!));
+                counter.count += 2;
+                console.log(counter.count, typeof module, __filename.endsWith("main.ts"));
+                """,
+                "greet.cts": """
+                type Greeting = `Hello, ${string}!`;
+                exports.greet = function (name: string): Greeting { return `Hello, ${name}!`; };
+                """,
+                "counter.ts": """
+                module.exports = { count: 1 as number };
+                """,
+            ],
+            arguments: ["$DIR/main.ts"],
+            stdout: "Hello, ts!\nHello, cts!\n3 object true\n"),
+        ModuleCase(
+            name: ".ts with module syntax outside a module package is detected as an ES module",
+            files: [
+                "main.ts": """
+                import { twice } from "./lib.mts";
+                const n: number = twice(21);
+                console.log(n, import.meta.url.endsWith("main.ts"));
+                """,
+                "lib.mts": "export const twice = (x: number): number => x * 2;\n",
+            ],
+            arguments: ["$DIR/main.ts"],
+            stdout: "42 true\n"),
+        ModuleCase(
+            name: "dynamic import of a .ts module",
+            files: [
+                "main.mts": """
+                const mod: typeof import("./lazy.ts") = await import("./lazy.ts");
+                console.log(mod.value satisfies number);
+                """,
+                "lazy.ts": "export const value: number = 7;\nexport type Unused = string;\n",
+            ],
+            arguments: ["$DIR/main.mts"],
+            stdout: "7\n"),
+        ModuleCase(
+            name: "an enum is ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX at its line and column",
+            files: [
+                "main.ts": """
+                const ok: number = 1;
+                  enum Color { Red, Green }
+                console.log(ok);
+                """
+            ],
+            arguments: ["$DIR/main.ts"],
+            exitCode: 1,
+            stderrContains: [
+                "$DIR/main.ts:2:3",
+                "SyntaxError [ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX]: TypeScript enum is not supported in strip-only mode",
+            ]),
+        ModuleCase(
+            name: "a parameter property in an imported module is the error, at the module's position",
+            files: [
+                "main.mts": "import { Account } from \"./account.ts\";\nconsole.log(new Account(1));\n",
+                "account.ts": """
+                export class Account {
+                  constructor(private id: number) {}
+                }
+                """,
+            ],
+            arguments: ["$DIR/main.mts"],
+            exitCode: 1,
+            stderrContains: [
+                "$DIR/account.ts:2:15",
+                "TypeScript parameter property is not supported in strip-only mode",
+            ]),
+        ModuleCase(
+            name: "a namespace with values and import = in a required .cts file",
+            files: [
+                "main.cts": """
+                try { require("./ns.cts"); } catch (e: any) { console.log(e.code, e.message, e.line, e.column); }
+                try { require("./eq.cts"); } catch (e: any) { console.log(e.code, e instanceof SyntaxError); }
+                """,
+                "ns.cts": "namespace Values {\n  export const x = 1;\n}\n",
+                "eq.cts": "import fs = require(\"fs\");\n",
+            ],
+            arguments: ["$DIR/main.cts"],
+            stdout: """
+                ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX TypeScript namespace declaration is not supported in strip-only mode 1 1
+                ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX true
+
+                """),
+    ]
+
+    @Test(arguments: cases)
+    func runs(_ spec: ModuleCase) async throws {
+        let (result, directory) = try await runModuleCase(spec.files, spec.arguments)
+        let stdout = result.stdout.replacingOccurrences(of: directory, with: "$DIR")
+        let stderr = result.stderr.replacingOccurrences(of: directory, with: "$DIR")
+        #expect(result.exitCode == spec.exitCode, "\(result.summary)")
+        if let expected = spec.stdout { #expect(stdout == expected, "\(result.summary)") }
+        for line in spec.stderrContains { #expect(stderr.contains(line), "missing \(line)\n\(result.summary)") }
+        if spec.stderrContains.isEmpty && spec.exitCode == 0 { #expect(stderr.isEmpty, "\(result.summary)") }
+    }
+
+    /// A stack trace names the `.ts` file and the line and column of the throw in the TypeScript source, in an
+    /// ES module and in CommonJS (line 1 included, after the loaders' wrappers).
+    @Test(arguments: ["main.mts", "main.cts"])
+    func stackTracesPointAtTheTypeScriptSource(_ main: String) async throws {
+        let source = """
+            interface Options { depth: number }
+            type Handler = (o: Options) => never;
+            const fail: Handler = (o: Options): never => {
+              throw new Error(`depth ${o.depth as number}`);
+            };
+            function run<T extends Options>(options: T): void { fail(options); }
+            try { run({ depth: 3 }); } catch (e: any) { console.log(e.stack.split("\\n").slice(0, 2).join(" | ")); }
+            const e: Error = new Error("first line"); console.log(e.stack.split("\\n")[0]);
+            run({ depth: 4 });
+            """
+        let (result, directory) = try await runModuleCase([main: source], ["$DIR/\(main)"])
+        let stdout = result.stdout.replacingOccurrences(of: directory, with: "$DIR")
+        let stderr = result.stderr.replacingOccurrences(of: directory, with: "$DIR")
+        #expect(result.exitCode == 1, "\(result.summary)")
+        #expect(stdout.contains("$DIR/\(main):4:"), "\(result.summary)")
+        #expect(stdout.contains("$DIR/\(main):6:"), "\(result.summary)")
+        #expect(stdout.contains("$DIR/\(main):8:"), "\(result.summary)")
+        #expect(stderr.contains("$DIR/\(main):4"), "\(result.summary)")
+        #expect(stderr.contains("Error: depth 4"), "\(result.summary)")
+    }
+}
