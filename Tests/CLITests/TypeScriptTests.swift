@@ -185,10 +185,137 @@ import Testing
         let stdout = result.stdout.replacingOccurrences(of: directory, with: "$DIR")
         let stderr = result.stderr.replacingOccurrences(of: directory, with: "$DIR")
         #expect(result.exitCode == 1, "\(result.summary)")
-        #expect(stdout.contains("$DIR/\(main):4:"), "\(result.summary)")
-        #expect(stdout.contains("$DIR/\(main):6:"), "\(result.summary)")
-        #expect(stdout.contains("$DIR/\(main):8:"), "\(result.summary)")
-        #expect(stderr.contains("$DIR/\(main):4"), "\(result.summary)")
+        // JavaScriptCore places a call's frame at its `(`: the columns of the TypeScript text.
+        #expect(
+            stdout == """
+                fail@$DIR/\(main):4:18 | run@$DIR/\(main):6:57
+                @$DIR/\(main):8:27
+
+                """, "\(result.summary)")
+        #expect(stderr.contains("at fail ($DIR/\(main):4:18)"), "\(result.summary)")
+        #expect(stderr.contains("at $DIR/\(main):9:4"), "\(result.summary)")
         #expect(stderr.contains("Error: depth 4"), "\(result.summary)")
+    }
+
+    /// Erasable TypeScript of every kind, run by jsbridge as `.ts` and by Node after the TypeScript compiler
+    /// (`tsc`, from Debian's node-typescript, which scripts/setup.sh installs): the same output.
+    static let program = """
+        // A program of erasable TypeScript: run by jsbridge as .ts, and by Node after tsc.
+        interface Named { readonly name: string; nick?: string }
+        type Id = number | `id-${number}`;
+        type Mapper<T, U = T> = (value: T, index: number) => U;
+        declare const DEBUG: boolean | undefined;
+        declare function external(x: number): void;
+
+        abstract class Entity<TId extends Id = number> implements Named {
+          static created: number = 0;
+          private static registry: Map<Id, Entity<any>> = new Map<Id, Entity<any>>();
+          protected readonly id: TId;
+          public abstract readonly name: string;
+          declare nick?: string;
+          [extra: string]: unknown;
+          constructor(id: TId) {
+            this.id = id;
+            Entity.created++;
+            Entity.registry.set(id, this);
+          }
+          abstract describe(): string;
+          static lookup(id: Id): Entity<any> | undefined { return Entity.registry.get(id); }
+          toString(): string { return `${this.constructor.name}#${this.id}`; }
+        }
+
+        class User extends Entity<number> {
+          readonly name: string;
+          #visits: number = 0;
+          tags?: string[];
+          constructor(id: number, name: string) { super(id); this.name = name; }
+          override describe(this: User): string { return `${this.name} (${++this.#visits})`; }
+          get visits(): number { return this.#visits; }
+          greet(greeting?: string): string;
+          greet(greeting: string, times: number): string;
+          greet(greeting: string = "hi", times: number = 1): string { return `${greeting} ${this.name}`.repeat(times); }
+        }
+
+        function pair<A, B>(a: A, b: B): [A, B] { return [a, b]; }
+        function isString(value: unknown): value is string { return typeof value === "string"; }
+        function assertPositive(n: number): asserts n { if (n <= 0) throw new RangeError("not positive"); }
+        const mapAll = <T, U>(items: readonly T[], f: Mapper<T, U>): U[] => items.map(f);
+        const compose = <A, B, C>(f: (b: B) => C, g: (a: A) => B) => (a: A): C => f(g(a));
+
+        const users: User[] = [new User(1, "ada"), new User(2, "linus")];
+        const u = Entity.lookup(2) as User;
+        console.log(String(u), u.describe(), u.describe(), u.visits, Entity.created);
+        console.log(users[0]!.greet(), users[1]!.greet("yo", 2), (users[0] as any).tags ?? "no tags");
+        console.log(pair<string, number>("x", 1), isString("s"), isString(1));
+        try { assertPositive(-1); } catch (e: unknown) { console.log((e as Error).name); }
+        console.log(mapAll<number, string>([1, 2, 3], (v: number, i: number): string => `${i}:${v * 2}`).join(","));
+        const inc = compose((n: number): number => n + 1, (s: string): number => s.length);
+        console.log(inc("four"));
+
+        let a: number = 3, b: number = 5, c: number = 4;
+        const cmp: boolean = a < b && c > a;
+        const ternary = a > b ? (a) : b;
+        const generic = a < b;
+        console.log(cmp, ternary, generic, a < b, b > c, (a as number) / (b as number) / 2);
+        const regex: RegExp = /<T>(x: number)/g;
+        console.log(regex.test("<T>(x: number)"), "as string: keep", `t ${a as number} ${`n ${b!}`}`);
+        let maybe: { deep?: { value: number } } | undefined = { deep: { value: 42 } };
+        console.log(maybe?.deep?.value, maybe!.deep!.value);
+        const record: Record<string, number> = { one: 1, two: 2 };
+        const keys = Object.keys(record) as Array<keyof typeof record>;
+        console.log(keys.join("+"));
+        const tuple: readonly [x: number, y?: string] = [1] as const;
+        console.log(tuple.length);
+        label: for (let i: number = 0; i < 3; i++) { for (const j of [0, 1]) { if (j > 0) continue label; console.log("i", i); } }
+        switch (a as number) { case 3: { const s: string = "three"; console.log(s); break; } default: console.log("other"); }
+        const obj = {
+          method<T>(x: T): T { return x; },
+          async later(): Promise<number> { return 7; },
+          get value(): number { return 1; },
+          plain: (a as number) > 1 ? "big" : "small",
+        };
+        console.log(obj.method<string>("m"), obj.value, obj.plain);
+        obj.later().then((v: number): void => console.log("later", v));
+        namespace Shapes { export interface Circle { r: number } export type Kind = "circle"; }
+        const circle: Shapes.Circle = { r: 2 };
+        console.log(circle.r);
+        export {};
+        """
+
+    @Test func printsWhatNodePrintsAfterTheTypeScriptCompiler() async throws {
+        let compiler = "/usr/bin/tsc"
+        let node = "/usr/bin/node"
+        try #require(FileManager.default.isExecutableFile(atPath: compiler), "tsc is missing: scripts/setup.sh")
+        try #require(FileManager.default.isExecutableFile(atPath: node), "node is missing: scripts/setup.sh")
+        let (result, directory) = try await runModuleCase(["program.ts": Self.program], ["$DIR/program.ts"])
+        #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(result.summary)")
+
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("jsbridge-tsc-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let source = output.appendingPathComponent("program.ts")
+        try Self.program.write(to: source, atomically: true, encoding: .utf8)
+        let compiled = try Self.execute(
+            compiler, ["--target", "es2022", "--module", "es2022", "--outDir", output.path, source.path])
+        #expect(compiled.status == 0, "\(compiled.output)")
+        let module = output.appendingPathComponent("program.mjs")
+        try FileManager.default.moveItem(at: output.appendingPathComponent("program.js"), to: module)
+        let expected = try Self.execute(node, [module.path])
+        #expect(expected.status == 0)
+        #expect(result.stdout == expected.output, "jsbridge in \(directory):\n\(result.stdout)")
+    }
+
+    /// Runs `executable` with `arguments`: its status and standard output.
+    private static func execute(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
