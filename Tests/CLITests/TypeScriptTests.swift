@@ -71,7 +71,7 @@ import Testing
                 let names: string[] = ["ts", "cts"];
                 for (const name of names) console.log(greet(name!));
                 counter.count += 2;
-                console.log(counter.count, typeof module, __filename.endsWith("main.ts"));
+                console.log(counter.count, typeof module, __filename.endsWith("main.ts"), process.features.typescript);
                 """,
                 "greet.cts": """
                 type Greeting = `Hello, ${string}!`;
@@ -82,7 +82,7 @@ import Testing
                 """,
             ],
             arguments: ["$DIR/main.ts"],
-            stdout: "Hello, ts!\nHello, cts!\n3 object true\n"),
+            stdout: "Hello, ts!\nHello, cts!\n3 object true strip\n"),
         ModuleCase(
             name: ".ts with module syntax outside a module package is detected as an ES module",
             files: [

@@ -165,12 +165,13 @@ import Testing
             const cmp = a < b > c, and = a < b && c > (d), call = a < b, c > (d);
             const inst = make<string>;
             """,
+            // `a < b, c > (d)` is a call with type arguments, as TypeScript reads it.
             """
             const m = new Map();
             const r = f(1) + g`t`;
             function id(x) { return x; }
             class Box extends Base { value; }
-            const cmp = a < b > c, and = a < b && c > (d), call = a < b, c > (d);
+            const cmp = a < b > c, and = a < b && c > (d), call = a(d);
             const inst = make;
             """)
     }

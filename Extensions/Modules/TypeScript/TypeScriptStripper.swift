@@ -156,11 +156,13 @@ struct TypeScriptStripper {
             j = end + 1
             generic = true
         }
-        if `is`(j, "("), `is`(close(j) + 1, "=>") { return skipType(close(j) + 2) }
+        // A function type's return type is read as its context reads types (no conditional inside `extends`).
+        if `is`(j, "("), `is`(close(j) + 1, "=>") { return skipType(close(j) + 2, conditional: conditional) }
         if constructor || generic { return nil }
         guard var end = union(j) else { return nil }
         if conditional && `is`(end, "extends") && !newline(end) {
-            guard let test = union(end + 1), `is`(test, "?"), let yes = skipType(test + 1), `is`(yes, ":"),
+            guard let test = skipType(end + 1, conditional: false), `is`(test, "?"), let yes = skipType(test + 1),
+                `is`(yes, ":"),
                 let no = skipType(yes + 1)
             else { return nil }
             end = no

@@ -33,6 +33,8 @@ type JSBridgeCompiledModule = JSBridgeModuleAnalysis & {
   offset?: number;
   /** Set when the source is TypeScript whose syntax cannot be erased (`ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX`). */
   code?: string;
+  line?: number;
+  column?: number;
 };
 
 /** `stripTypeScript`'s answer for TypeScript syntax that cannot be erased. */
@@ -71,7 +73,7 @@ interface JSBridgeInternal {
   loadCommonJS(filename: string, parent?: any): any;
   commonJSCache: Record<string, any>;
   /** The SyntaxError (with its code, line and column) for TypeScript that cannot be erased in `filename`. */
-  typeScriptError(result: { error: string; line: number; column: number; code: string }, filename: string): SyntaxError;
+  typeScriptError(result: { error?: string; line?: number; column?: number; code?: string }, filename: string): SyntaxError;
 
   // resolve.js
   /** Resolves a bare specifier (built-in, plugin module or package): `{path}` or `{exports}`. */
