@@ -146,12 +146,14 @@ import Testing
             const c = { a: 1 } as const satisfies Record<string, number>;
             x! = 5; arr[0]!.y(); f()!;
             const t = `${(n as number) + 1} ${q!}`;
+            const half = y! / 2, re = !/x/.test(s), ne = a != b, nee = a! == b;
             """,
             """
             const v = obj.prop.x;
             const c = { a: 1 };
             x = 5; arr[0].y(); f();
             const t = `${(n) + 1} ${q}`;
+            const half = y / 2, re = !/x/.test(s), ne = a != b, nee = a == b;
             """)
     }
 
@@ -164,6 +166,8 @@ import Testing
             class Box<T> extends Base<T> implements Holder<T>, Other { value: T; }
             const cmp = a < b > c, and = a < b && c > (d), call = a < b, c > (d);
             const inst = make<string>;
+            const [s] = useState<string | null>(null), p = new Promise<void>((r) => r());
+            const o = foo<{ a: number }>({ a: 1 }), big: Promise<Record<string, Array<{ id: number }>>> = all();
             """,
             // `a < b, c > (d)` is a call with type arguments, as TypeScript reads it.
             """
@@ -173,6 +177,8 @@ import Testing
             class Box extends Base { value; }
             const cmp = a < b > c, and = a < b && c > (d), call = a(d);
             const inst = make;
+            const [s] = useState(null), p = new Promise((r) => r());
+            const o = foo({ a: 1 }), big = all();
             """)
     }
 

@@ -27,7 +27,7 @@ struct TypeScriptStripper {
     static func strip(_ source: UnsafeBufferPointer<UInt16>) throws(StripError) -> [UInt16]? {
         let scanner: ModuleScanner
         do throws(ModuleScanner.ScanError) {
-            scanner = try ModuleScanner(source)
+            scanner = try ModuleScanner(source, typeScript: true)
         } catch {
             return nil
         }
