@@ -81,6 +81,7 @@ import Testing
             if (a < b && c > d) label: for (;;) break label;
             switch (k) { case 1: x = a < b > c; break; default: }
             /* interface X {} */ x = !y; z = a != b; w = a !== b;
+            x = (a << 2) | (b >> 1) >>> c, bits = 1 << n; y <<= 1; z = i++ < n;
             """
         #expect(try Self.strip(source) == source)
     }

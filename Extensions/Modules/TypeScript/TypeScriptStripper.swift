@@ -424,7 +424,9 @@ struct TypeScriptStripper {
             }
             return close(k) + 1
         }
-        let startsOperand = !afterOperand(k) && !`is`(k - 1, "++") && !`is`(k - 1, "--")
+        // Not the second `<` of `<<`, nor after a postfix `++`/`--`.
+        let shift = `is`(k - 1, "<") && tokens[k - 1].end == tokens[k].start
+        let startsOperand = !afterOperand(k) && !`is`(k - 1, "++") && !`is`(k - 1, "--") && !shift
         if single && c == 60 && (startsOperand || `is`(k - 1, "async")) {  // < starting an operand
             guard let last = angleEnd(k), `is`(last + 1, "(") else {
                 throw unsupported("type assertion with angle brackets (use 'as')", at: k)
