@@ -205,6 +205,36 @@ import Testing
             """)
     }
 
+    /// Erasing a type that spans lines must not leave a line break where JavaScript forbids one: after
+    /// `async` or `return` before an arrow function's parameters, or before `=>`.
+    @Test func lineBreaksInsideErasedTypesKeepArrowFunctions() throws {
+        try Self.expectStripped(
+            """
+            const b = async <
+                T
+            >(v: T) => v;
+            const c = (v: T): Promise<
+                T
+            > => v;
+            function r() {
+                return<T>
+                    (v: T) => v
+            }
+            """,
+            """
+            const b = async (
+
+              v   ) => v;
+            const c = (v
+
+            ) => v;
+            function r() {
+                return(
+                     v   ) => v
+            }
+            """)
+    }
+
     @Test func classMembers() throws {
         try Self.expectStripped(
             """

@@ -373,8 +373,12 @@ struct TypeScriptStripper {
         }
         // Type arguments of a call or an instantiation: `f<T>(x)`, `new Map<K, V>()`, but not `a < b > c`.
         if `is`(k + 1, "<") && !isOperatorKeyword(k), let last = typeArguments(k + 1), followsTypeArguments(last + 1) {
-            erase(k + 1, last)
-            return last + 1
+            // `async <T>(x: T) =>` is a generic arrow function (the `<` is read as its type parameters).
+            let arrow = `is`(last + 1, "(") && (`is`(close(last + 1) + 1, "=>") || `is`(close(last + 1) + 1, ":"))
+            if !(`is`(k, "async") && arrow) {
+                erase(k + 1, last)
+                return last + 1
+            }
         }
         return k + 1
     }
@@ -436,6 +440,12 @@ struct TypeScriptStripper {
                 throw unsupported("type assertion with angle brackets (use 'as')", at: k)
             }
             erase(k, last)
+            // `async <\n T\n>(x) =>` and `return <\n T\n>(x) =>`: a line break may not follow `async` (or
+            // `return`), so the parameters' `(` moves to where the `<` was.
+            if (k + 1...last + 1).contains(where: { tokens[$0].newlineBefore }) {
+                output![tokens[k].start] = 40
+                output![tokens[last + 1].start] = 32
+            }
             return try parenthesis(last + 1, arrow: true)
         }
         // Non-null `x!` (not `x != y`, not `!x` at the start of a line).
@@ -461,6 +471,12 @@ struct TypeScriptStripper {
             if `is`(closing + 1, ":"), let end = skipType(closing + 2), `is`(end, "=>") {
                 try parameters(k)
                 erase(closing + 1, end - 1)
+                // A return type over several lines would leave a line break before `=>`, which an arrow
+                // function may not have: the `)` moves to the type's last character.
+                if (closing + 1...end).contains(where: { tokens[$0].newlineBefore }) {
+                    output![tokens[closing].start] = 32
+                    output![tokens[end - 1].end - 1] = 41
+                }
                 return end
             }
         }
