@@ -169,6 +169,7 @@ import Testing
             const inst = make<string>;
             const [s] = useState<string | null>(null), p = new Promise<void>((r) => r());
             const o = foo<{ a: number }>({ a: 1 }), big: Promise<Record<string, Array<{ id: number }>>> = all();
+            const m2 = new (Map!)<string, number>([]), i2 = (foo!)<any>, f2 = fs[0]<T>();
             """,
             // `a < b, c > (d)` is a call with type arguments, as TypeScript reads it.
             """
@@ -180,6 +181,7 @@ import Testing
             const inst = make;
             const [s] = useState(null), p = new Promise((r) => r());
             const o = foo({ a: 1 }), big = all();
+            const m2 = new (Map)([]), i2 = (foo), f2 = fs[0]();
             """)
     }
 
@@ -193,6 +195,7 @@ import Testing
             const o = (): { a: number } => ({ a: 1 });
             const c = cond ? (a) : b, d = cond ? { a: 1 } : { b: 2 }, e = a?.b ? c : d;
             callback(async <T>(x: T): Promise<T> => x);
+            const u = (): (string | number) => 1, w = (): ((a: number) => void) => () => {};
             """,
             """
             const f = (a) => a;
@@ -202,6 +205,7 @@ import Testing
             const o = () => ({ a: 1 });
             const c = cond ? (a) : b, d = cond ? { a: 1 } : { b: 2 }, e = a?.b ? c : d;
             callback(async (x) => x);
+            const u = () => 1, w = () => () => {};
             """)
     }
 

@@ -157,7 +157,9 @@ struct TypeScriptStripper {
             generic = true
         }
         // A function type's return type is read as its context reads types (no conditional inside `extends`).
-        if `is`(j, "("), `is`(close(j) + 1, "=>") { return skipType(close(j) + 2, conditional: conditional) }
+        if `is`(j, "("), `is`(close(j) + 1, "=>"), generic || looksLikeParameters(j) {
+            return skipType(close(j) + 2, conditional: conditional)
+        }
         if constructor || generic { return nil }
         guard var end = union(j) else { return nil }
         if conditional && `is`(end, "extends") && !newline(end) {
@@ -168,6 +170,15 @@ struct TypeScriptStripper {
             end = no
         }
         return end
+    }
+
+    /// Whether the `(` at `k` opens a function type's parameters rather than a parenthesised type (`(|A)`), as
+    /// TypeScript tells them: empty, a rest, a pattern, `this`, or a name followed by `:`, `?`, `,`, `=` or `)`.
+    private func looksLikeParameters(_ k: Int) -> Bool {
+        let j = k + 1
+        if j == close(k) || `is`(j, "...") || `is`(j, "{") || `is`(j, "[") { return true }
+        guard isName(j) else { return false }
+        return `is`(j + 1, ":") || `is`(j + 1, "?") || `is`(j + 1, ",") || `is`(j + 1, "=") || j + 1 == close(k)
     }
 
     private func union(_ k: Int) -> Int? {
@@ -447,6 +458,13 @@ struct TypeScriptStripper {
                 output![tokens[last + 1].start] = 32
             }
             return try parenthesis(last + 1, arrow: true)
+        }
+        // Type arguments after a parenthesised or indexed operand: `(f!)<T>(x)`, `fs[0]<T>()`.
+        if single && c == 60 && (`is`(k - 1, ")") || `is`(k - 1, "]")), let last = typeArguments(k),
+            followsTypeArguments(last + 1)
+        {
+            erase(k, last)
+            return last + 1
         }
         // Non-null `x!` (not `x != y`, not `!x` at the start of a line).
         if single && c == 33 && afterOperand(k) && !`is`(k - 1, "}") && !tokens[k].newlineBefore {
