@@ -38,15 +38,44 @@ extension ModulesExtension {
         ) {
             call, host throws(NativeError) in
             let engine = call.engine
-            let units: [UInt16]
+            var units: [UInt16]
             if JSValueIsUndefined(call.context, call[1]) {
                 let data = try host.readSource(call.string(0))
                 units = Array(String(decoding: data, as: UTF8.self).utf16)
             } else {
                 units = engine.withUTF16(call[1]) { Array($0) }
             }
+            let filename = call.string(0)
+            if isTypeScript(filename) {
+                do throws(TypeScriptStripper.StripError) {
+                    let stripped = try units.withUnsafeBufferPointer {
+                        buffer throws(TypeScriptStripper.StripError) in try TypeScriptStripper.strip(buffer)
+                    }
+                    if let stripped {
+                        units = stripped
+                    }
+                } catch {
+                    let object = JSValueToObject(engine.context, engine.makeValue(json(error, in: units)), nil)!
+                    units.withUnsafeBufferPointer { engine.setProperty(object, "source", engine.makeString(utf16: $0)) }
+                    return object
+                }
+            }
             return try units.withUnsafeBufferPointer { buffer throws(NativeError) in
-                try compileModule(buffer, filename: call.string(0), detect: call.bool(2), engine: engine)
+                try compileModule(buffer, filename: filename, detect: call.bool(2), engine: engine)
+            }
+        }
+        // stripTypeScript(source) → the source with TypeScript's erasable syntax blanked out (docs/running-scripts.md,
+        // "TypeScript"), or `{error, offset, line, column, code}` for syntax that cannot be erased.
+        ext.native("stripTypeScript", "(source: string): string | JSBridgeTypeScriptError") {
+            call, _ throws(NativeError) in
+            let engine = call.engine
+            return engine.withUTF16(call[0]) { source in
+                do throws(TypeScriptStripper.StripError) {
+                    guard let stripped = try TypeScriptStripper.strip(source) else { return call[0] }
+                    return stripped.withUnsafeBufferPointer { engine.makeString(utf16: $0) }
+                } catch {
+                    return engine.makeValue(json(error, in: Array(source)))
+                }
             }
         }
         // scanModule(source, dynamicOnly) → the analysis with `body` (the rewritten source), or
@@ -154,6 +183,26 @@ extension ModulesExtension {
         let source = text.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count)! }
         defer { JSStringRelease(source) }
         return try engine.evaluateFunction(source, sourceURL: sourceURL)
+    }
+
+    /// Whether `filename` is TypeScript (`.ts`, `.mts`, `.cts`), whose erasable syntax is stripped on loading.
+    static func isTypeScript(_ filename: String) -> Bool {
+        filename.hasSuffix(".ts") || filename.hasSuffix(".mts") || filename.hasSuffix(".cts")
+    }
+
+    /// A strip error as the loaders read it: message, offset, 1-based line and column (in UTF-16 units, as
+    /// the engine counts them) and Node's code.
+    private static func json(_ error: TypeScriptStripper.StripError, in source: [UInt16]) -> JSONValue {
+        var line = 1
+        var lineStart = 0
+        for index in 0..<min(error.offset, source.count) where source[index] == 10 {
+            line += 1
+            lineStart = index + 1
+        }
+        return [
+            "error": .string(error.message), "offset": .number(Double(error.offset)), "line": .number(Double(line)),
+            "column": .number(Double(error.offset - lineStart + 1)), "code": .string(error.code),
+        ]
     }
 
     private static func json(_ error: ModuleScanner.ScanError) -> JSONValue {

@@ -28,9 +28,13 @@ struct ModuleScanner {
     let source: UnsafeBufferPointer<UInt16>
     private(set) var tokens: [Token] = []
 
-    /// Tokenizes `source` (which must outlive the scanner).
-    init(_ source: UnsafeBufferPointer<UInt16>) throws(ScanError) {
+    /// Whether `!` right after an operand is TypeScript's non-null assertion (`x! / 2` divides), not `!`.
+    private let typeScript: Bool
+
+    /// Tokenizes `source` (which must outlive the scanner); `typeScript` for TypeScript's text.
+    init(_ source: UnsafeBufferPointer<UInt16>, typeScript: Bool = false) throws(ScanError) {
         self.source = source
+        self.typeScript = typeScript
         tokens.reserveCapacity(source.count / 4)
         try tokenize()
     }
@@ -88,6 +92,17 @@ struct ModuleScanner {
         case 7: return token(k, is: "extends")
         case 10: return token(k, is: "instanceof")
         default: return false
+        }
+    }
+
+    /// Whether token `k` can end an operand (a postfix `!` may follow it).
+    private func endsOperand(_ k: Int) -> Bool {
+        switch tokens[k].kind {
+        case .name: return !regexMayFollowName(k)
+        case .number, .string, .template, .regex: return true
+        case .punctuator:
+            let c = source[tokens[k].start]
+            return tokens[k].end - tokens[k].start == 1 && (c == 41 || c == 93)
         }
     }
 
@@ -271,6 +286,9 @@ struct ModuleScanner {
             // After `)` `]` `++` `--` a `/` divides; after `}` (a block's end, usually) a regular expression may
             // start.
             regexAllowed = !(c == 41 || c == 93 || ((c == 43 || c == 45) && end == i + 2))
+            if typeScript && c == 33 && !tokens[tokens.count - 1].newlineBefore && tokens.count >= 2 {
+                regexAllowed = !endsOperand(tokens.count - 2)
+            }
             i = end
         }
         if !templateDepths.isEmpty { throw ScanError(message: "Unterminated template literal", offset: n) }

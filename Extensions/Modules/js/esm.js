@@ -135,7 +135,7 @@ function resolve(specifier, importer, where) {
         where, "ERR_UNSUPPORTED_DIR_IMPORT");
     }
     let hint = "";
-    for (const extension of [".js", ".mjs", ".cjs", ".json", "/index.js"]) {
+    for (const extension of [".js", ".mjs", ".cjs", ".json", "/index.js", ".ts", ".mts", ".cts"]) {
       if (internal.stat(path + extension) === 1) {
         hint = `\nDid you mean to import '${specifier}${extension}'?`;
         break;
@@ -194,6 +194,7 @@ function recordFor(resolved, type, where) {
 function parse(record, source) {
   const result = internal.compileModule(record.filename, source, record.kind === "detect");
   record.source = result.source;
+  if (result.code !== undefined) throw internal.typeScriptError(result, record.filename);
   if (result.error !== undefined) throw syntaxErrorAt(result.error, record.filename, result.source, result.offset);
   if (result.compiled === undefined) {
     record.kind = "cjs";

@@ -31,6 +31,19 @@ type JSBridgeCompiledModule = JSBridgeModuleAnalysis & {
   headerLength?: number;
   error?: string;
   offset?: number;
+  /** Set when the source is TypeScript whose syntax cannot be erased (`ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX`). */
+  code?: string;
+  line?: number;
+  column?: number;
+};
+
+/** `stripTypeScript`'s answer for TypeScript syntax that cannot be erased. */
+type JSBridgeTypeScriptError = {
+  error: string;
+  offset: number;
+  line: number;
+  column: number;
+  code: string;
 };
 
 /** `tokenize`'s answer: one entry per token in each array, or the error of malformed source. */
@@ -59,6 +72,8 @@ interface JSBridgeInternal {
   makeRequire(module: any): any;
   loadCommonJS(filename: string, parent?: any): any;
   commonJSCache: Record<string, any>;
+  /** The SyntaxError (with its code, line and column) for TypeScript that cannot be erased in `filename`. */
+  typeScriptError(result: { error?: string; line?: number; column?: number; code?: string }, filename: string): SyntaxError;
 
   // resolve.js
   /** Resolves a bare specifier (built-in, plugin module or package): `{path}` or `{exports}`. */

@@ -5,7 +5,7 @@
 
 const {
   ArrayIsArray, ArrayPrototypePop, ArrayPrototypePush, ArrayPrototypeSplice, FunctionPrototypeCall, JSONParse,
-  MathMax, MethodJoin, MethodSplit, ObjectCreate, RegExpPrototypeExec, RegExpPrototypeTest, SafeMap,
+  MathMax, MethodJoin, MethodSplit, ObjectCreate, ObjectDefineProperty, RegExpPrototypeExec, RegExpPrototypeTest, SafeMap,
   StringPrototypeEndsWith, StringPrototypeLastIndexOf, StringPrototypeSlice, StringPrototypeStartsWith,
 } = internal.primordials;
 
@@ -81,13 +81,15 @@ internal.packageScope = packageScope;
 
 /// How a file loads: "esm", "cjs", "json", or "detect" (a `.js` outside a `"type": "module"` scope: CommonJS
 /// unless its syntax is a module's).
+/// TypeScript goes as JavaScript does: `.mts` as `.mjs`, `.cts` as `.cjs`, `.ts` as `.js`.
 function formatOf(path) {
-  if (StringPrototypeEndsWith(path, ".mjs")) return "esm";
-  if (StringPrototypeEndsWith(path, ".cjs")) return "cjs";
+  if (StringPrototypeEndsWith(path, ".mjs") || StringPrototypeEndsWith(path, ".mts")) return "esm";
+  if (StringPrototypeEndsWith(path, ".cjs") || StringPrototypeEndsWith(path, ".cts")) return "cjs";
   if (StringPrototypeEndsWith(path, ".json")) return "json";
+  const script = StringPrototypeEndsWith(path, ".js") || StringPrototypeEndsWith(path, ".ts");
   const scope = packageScope(path);
-  if (scope !== null && scope.json.type === "module") return StringPrototypeEndsWith(path, ".js") ? "esm" : "cjs";
-  return StringPrototypeEndsWith(path, ".js") ? "detect" : "cjs";
+  if (scope !== null && scope.json.type === "module") return script ? "esm" : "cjs";
+  return script ? "detect" : "cjs";
 }
 internal.moduleFormat = formatOf;
 
@@ -176,6 +178,29 @@ function makeRequire(module) {
 }
 internal.makeRequire = makeRequire;
 
+/// A file's source for the CommonJS loader: TypeScript (`.ts`, `.cts`) with its erasable syntax blanked out
+/// (ModuleLoaderNatives.swift; the ES module loader strips in `compileModule`).
+function readSource(filename) {
+  const source = internal.readFile(filename);
+  if (!RegExpPrototypeTest(/\.[cm]?ts$/, filename)) return source;
+  const result = internal.stripTypeScript(source);
+  if (typeof result === "string") return result;
+  throw internal.typeScriptError(result, filename);
+}
+
+// As Node ≥ 22.18 with type stripping on: this loader runs `.ts`, `.mts` and `.cts` files.
+internal.process.features.typescript = "strip";
+
+/// The SyntaxError for TypeScript that cannot be erased (`{error, line, column, code}`), at its position.
+internal.typeScriptError = function (result, filename) {
+  const error = new SyntaxError(result.error);
+  error.code = result.code;
+  ObjectDefineProperty(error, "sourceURL", { value: filename, writable: true, configurable: true });
+  ObjectDefineProperty(error, "line", { value: result.line, writable: true, configurable: true });
+  ObjectDefineProperty(error, "column", { value: result.column, writable: true, configurable: true });
+  return error;
+};
+
 function stripShebang(source) {
   return StringPrototypeStartsWith(source, "#!") ? "//" + StringPrototypeSlice(source, 2) : source;
 }
@@ -212,7 +237,7 @@ function loadModule(filename, parent) {
   if (parent) ArrayPrototypePush(parent.children, module);
   cache[filename] = module;
   try {
-    const source = internal.readFile(filename);
+    const source = readSource(filename);
     if (format === "json") {
       try {
         module.exports = JSONParse(source);
@@ -268,7 +293,7 @@ internal.runMain = function (kind, text) {
       internal.esm.runMainFile(text);
       return;
     }
-    const source = internal.readFile(text);
+    const source = readSource(text);
     let fn;
     try {
       fn = compileCommonJS(source, text);

@@ -7,5 +7,6 @@ interface JSBridgeInternal {
   realpath(path: string): string;
   scanModule(source: string, dynamicOnly?: boolean): JSBridgeModuleScan;
   stat(path: string): 0 | 1 | 2;
+  stripTypeScript(source: string): string | JSBridgeTypeScriptError;
   tokenize(source: string): JSBridgeTokens;
 }

@@ -26,6 +26,10 @@ function describeSyntaxError(error) {
       if (line !== undefined) excerpt = line + "\n\n";
     }
   } catch {}
+  // A coded one (TypeScript that cannot be erased) names its column and code, as Node prints it.
+  if (typeof error.code === "string" && error.column !== undefined) {
+    return `${error.sourceURL}:${error.line}:${error.column}\n${excerpt}${error.name} [${error.code}]: ${error.message}`;
+  }
   return `${error.sourceURL}:${error.line}\n${excerpt}${error.name}: ${error.message}`;
 }
 
