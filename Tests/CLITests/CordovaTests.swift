@@ -320,8 +320,9 @@ private let deviceModule = """
         let script = """
             cordova.exec(function () { console.log("unexpected"); }, function (e) {
               console.log(e.code, e.bridgeCode, e.resCode, e.resMsg === e.message, e.plugin, e.action);
+              // The second call after the first's answer: two calls' answers may come in either order.
+              cordova.exec(null, function (e) { console.log("Location's own:", e.code); }, "Location", "getCurrentPosition", [{}]);
             }, "Geolocation", "getLocation", [false, 0]);
-            cordova.exec(null, function (e) { console.log("Location's own:", e.code); }, "Location", "getCurrentPosition", [{}]);
             """
         let result = try await CLI.run(["--location", "fixed:1,2", "-e", script])
         #expect(
