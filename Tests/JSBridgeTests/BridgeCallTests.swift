@@ -8,7 +8,7 @@ import Testing
 /// Runs `code` with Echo and a fresh Probe plugin.
 func runScript(
     _ code: String, log: ProbePlugin.Log = .init(), options: BridgeHost.Options = .testing(),
-    timeout: Duration = .seconds(30)
+    timeout: Duration = .seconds(120)  // a guard against a hang: a passing script ends long before
 ) async -> ScriptResult {
     await ScriptRunner.run(code, plugins: [EchoPlugin(), ProbePlugin(log: log)], options: options, timeout: timeout)
 }
@@ -272,7 +272,7 @@ func runScript(
               console.log(bridge.pendingCalls, sub.id > 20000);
             })();
             """#)
-        #expect(result.lines == ["0 true"])
+        #expect(result.lines == ["0 true"], "\(result.stderr)")
     }
 
     @Test func serialExecutorRunsCallsOneAtATimeInOrder() async {

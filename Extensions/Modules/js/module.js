@@ -188,7 +188,7 @@ function readSource(filename) {
   throw internal.typeScriptError(result, filename);
 }
 
-// As Node ≥ 22.18 with type stripping on: this loader runs `.ts`, `.mts` and `.cts` files.
+// As Node >= 22.18 with type stripping on: this loader runs `.ts`, `.mts` and `.cts` files.
 internal.process.features.typescript = "strip";
 
 /// The SyntaxError for TypeScript that cannot be erased (`{error, line, column, code}`), at its position.
