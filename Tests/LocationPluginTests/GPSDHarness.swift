@@ -95,6 +95,45 @@ final class GPSD: @unchecked Sendable {
         throw HarnessError("gpsd did not start listening on port \(self.port)")
     }
 
+    /// Returns once gpsd reports a cycle in one TPV (position, altitude and course together).
+    ///
+    /// In the first cycles gpsd does not know yet which sentence ends a cycle, and reports each sentence
+    /// alone; how far apart those reports come then depends on how busy the machine is. Waiting for a whole
+    /// cycle makes what a test sees not depend on it.
+    func waitForAWholeCycle() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw HarnessError("cannot connect to gpsd on port \(port)") }
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)  // a guard: gpsd reports every second
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let watch = Array(#"?WATCH={"enable":true,"json":true}"#.utf8) + [10]
+        _ = watch.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var pending = ""
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { throw HarnessError("gpsd reported no whole cycle") }
+            pending += String(decoding: chunk[0..<n], as: UTF8.self)
+            // gpsd ends its lines with "\r\n", one Character in Swift.
+            while let end = pending.firstIndex(where: { $0 == "\r\n" || $0 == "\n" }) {
+                let line = pending[..<end]
+                if line.contains(#""class":"TPV""#), line.contains(#""track":"#), line.contains(#""altHAE":"#) {
+                    return
+                }
+                pending = String(pending[pending.index(after: end)...])
+            }
+        }
+    }
+
     func stop() {
         guard process.processIdentifier > 0 else { return }
         let pid = process.processIdentifier
@@ -180,6 +219,7 @@ func withGPSD<R>(silent: Bool = false, _ body: (GPSD, NMEAFeeder) async throws -
     // Starting and stopping gpsd wait on the process: off the cooperative pool.
     let gpsd = try await runBlocking { try GPSD(feederPort: feeder.port) }
     do {
+        if !silent { try await runBlocking { try gpsd.waitForAWholeCycle() } }
         let result = try await body(gpsd, feeder)
         try await runBlocking { gpsd.stop() }
         return result
