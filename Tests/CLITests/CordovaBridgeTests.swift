@@ -6,23 +6,6 @@ import Testing
 // surface (`window` at once, `execSync`'s result dictionary, an app's own `jscorebridge.js`). The app files are
 // written here for these tests from the projects' documented protocols; none is copied.
 
-/// A directory of generated app files for one test.
-private struct AppFiles {
-    let root: String
-
-    init(_ files: [String: String]) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("cordova-app-\(UUID().uuidString)").path
-        for (path, text) in files {
-            let url = URL(fileURLWithPath: root + "/" + path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: url, atomically: true, encoding: .utf8)
-        }
-    }
-
-    func path(_ name: String) -> String { root + "/" + name }
-}
-
 /// The lines of `text` that are not `--trace` lines.
 private func untraced(_ text: String) -> [String] {
     text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("[jsbridge]") }
@@ -127,7 +110,7 @@ private func untraced(_ text: String) -> [String] {
 
 @Suite struct JSCoreBridgeSurfaceTests {
     @Test func windowExistsFromTheFirstStatement() async throws {
-        let app = try AppFiles([
+        let app = try Project([
             "app.js": """
             window.jsCoreBridge.exec((v) => console.log("echo", v), null, "Echo", "echo", ["first"]);
             console.log(typeof window, window === globalThis, window.cordova === jsCoreBridge);
@@ -213,7 +196,7 @@ private func untraced(_ text: String) -> [String] {
         """
 
     @Test func anAppsOwnJscorebridgeJSWorks() async throws {
-        let app = try AppFiles([
+        let app = try Project([
             "www/jscorebridge.js": Self.ownBridge,
             "www/index.js": """
             require("./jscorebridge.js");
@@ -259,7 +242,7 @@ private func untraced(_ text: String) -> [String] {
     /// A browser-platform style proxy file (`src/browser/GreeterProxy.js`, as the Cordova CLI wraps it) answers
     /// its service in JavaScript; exec consults `cordova/exec/proxy` before the plugins.
     @Test func execProxyAnswersAServiceInJavaScript() async throws {
-        let app = try AppFiles([
+        let app = try Project([
             "www/plugins/cordova-plugin-greeter/src/browser/GreeterProxy.js": """
             cordova.define("cordova-plugin-greeter.GreeterProxy", function (require, exports, module) {
               module.exports = {
@@ -362,7 +345,7 @@ private func untraced(_ text: String) -> [String] {
     /// file is loaded relative to it, in the list's order; a file that is missing or throws is logged and left
     /// out, and start-up goes on to `deviceready`. `cordova.plugins` is a plain namespace that clobbers write into.
     @Test func thePluginListLoadsItsFilesInOrder() async throws {
-        let app = try AppFiles([
+        let app = try Project([
             "www/cordova_plugins.js": """
             cordova.define("cordova/plugin_list", function (require, exports, module) {
               module.exports = [
@@ -495,7 +478,7 @@ private func untraced(_ text: String) -> [String] {
 
     /// `cordova/base64`, `cordova/urlutil`, `cordova/builder`'s buildInto* and `cordova/pluginloader`.
     @Test func base64UrlutilBuilderAndPluginloader() async throws {
-        let app = try AppFiles([
+        let app = try Project([
             "late.js": """
             cordova.define("late.module", function (require, exports, module) { module.exports = { late: true }; });
             """

@@ -6,8 +6,8 @@ import Testing
 // generated here from the documented API of Apache's cordova-plugin-device and cordova-plugin-geolocation
 // (written for these tests, not copied), and wrapped as the Cordova CLI wraps a plugin's `www/` files.
 
-/// A directory of generated files for one test.
-private struct Project {
+/// A directory of generated app files for one test (the Cordova suites share it).
+struct Project {
     let root: String
 
     init(_ files: [String: String]) throws {
