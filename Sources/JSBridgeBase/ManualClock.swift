@@ -11,19 +11,12 @@ public final class ManualClock: BridgeClock {
         var elapsed: Duration = .zero
         var sleepers: [UInt64: Sleeper] = [:]
         var nextID: UInt64 = 0
-        /// Who waits in ``waitForSleepers(_:timeout:)``, and for how many sleepers.
-        var watchers: [UInt64: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
-
-        /// Takes the watchers that as many sleepers as now satisfy.
-        mutating func satisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
-            let ready = watchers.filter { $0.value.count <= sleepers.count }
-            for key in ready.keys { watchers.removeValue(forKey: key) }
-            return ready.values.map(\.continuation)
-        }
     }
 
     private let start: Date
     private let state = Locked(State())
+    /// Fired each time a task starts sleeping: what ``waitForSleepers(_:timeout:)`` waits on.
+    private let slept = TestSignal()
 
     /// Creates a clock whose `now()` starts at `start`.
     public init(start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
@@ -47,12 +40,12 @@ public final class ManualClock: BridgeClock {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let (resumeNow, watchers) = state.withLock { s -> (Bool, [CheckedContinuation<Void, Never>]) in
-                    if duration <= .zero || Task.isCancelled { return (true, []) }
+                let resumeNow = state.withLock { s -> Bool in
+                    if duration <= .zero || Task.isCancelled { return true }
                     s.sleepers[id] = Sleeper(deadline: s.elapsed + duration, continuation: continuation)
-                    return (false, s.satisfiedWatchers())
+                    return false
                 }
-                for watcher in watchers { watcher.resume() }
+                if !resumeNow { slept.fire() }
                 if resumeNow {
                     if Task.isCancelled {
                         continuation.resume(throwing: CancellationError())
@@ -80,41 +73,9 @@ public final class ManualClock: BridgeClock {
     /// Returns as soon as `count` tasks sleep on this clock: call before `advance` to avoid racing the code
     /// under test. `timeout` (real time) only ends a wait for a sleeper that never comes.
     public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(30)) async throws {
-        let reached = try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await self.sleepers(count)
-                return true
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return false
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? false
-        }
-        if !reached {
+        guard await slept.wait(until: { self.sleeperCount >= count }, timeout: timeout) else {
             throw BridgeError(
                 code: BridgeError.Code.timeout, message: "No task slept on the ManualClock within \(timeout).")
-        }
-    }
-
-    /// Returns once `count` tasks sleep on this clock, or the calling task is cancelled.
-    private func sleepers(_ count: Int) async {
-        let id = state.withLock { s -> UInt64 in
-            s.nextID += 1
-            return s.nextID
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let resumeNow = state.withLock { s -> Bool in
-                    if s.sleepers.count >= count || Task.isCancelled { return true }
-                    s.watchers[id] = (count, continuation)
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.watchers.removeValue(forKey: id) }?.continuation.resume()
         }
     }
 }

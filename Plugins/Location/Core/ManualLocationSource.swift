@@ -10,13 +10,9 @@ import JSBridgeBase
 public final class ManualLocationSource: LocationSource {
     private typealias Continuation = AsyncThrowingStream<Fix, any Error>.Continuation
 
-    private struct Streams {
-        var next = 0
-        var open: [Int: Continuation] = [:]
-        /// Who waits in ``waitForOpenStreams(_:)``, and for how many.
-        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-    }
-    private let streams = Locked(Streams())
+    private let streams = Locked<(next: Int, open: [Int: Continuation])>((0, [:]))
+    /// Fired each time a stream opens: what ``waitForOpenStreams(_:)`` waits on.
+    private let opened = TestSignal()
 
     public init() {}
 
@@ -27,27 +23,18 @@ public final class ManualLocationSource: LocationSource {
 
     /// Returns once at least `count` streams are open: a watch has started and will see the next ``send(_:)``.
     public func waitForOpenStreams(_ count: Int = 1) async {
-        await withCheckedContinuation { continuation in
-            let now = streams.withLock { state -> Bool in
-                if state.open.count >= count { return true }
-                state.waiters.append((count, continuation))
-                return false
-            }
-            if now { continuation.resume() }
-        }
+        // The guard only ends a wait for a watch that never starts.
+        _ = await opened.wait(until: { self.openStreams >= count }, timeout: .seconds(600))
     }
 
     public func fixes(clock: any BridgeClock) -> AsyncThrowingStream<Fix, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Fix.self)
-        let (id, ready) = streams.withLock { state -> (Int, [CheckedContinuation<Void, Never>]) in
+        let id = streams.withLock { state -> Int in
             state.next += 1
             state.open[state.next] = continuation
-            let count = state.open.count
-            let ready = state.waiters.filter { $0.count <= count }.map(\.continuation)
-            state.waiters.removeAll { $0.count <= count }
-            return (state.next, ready)
+            return state.next
         }
-        for waiter in ready { waiter.resume() }
+        opened.fire()
         continuation.onTermination = { [weak self] _ in
             _ = self?.streams.withLock { $0.open.removeValue(forKey: id) }
         }

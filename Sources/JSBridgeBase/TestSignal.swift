@@ -1,5 +1,3 @@
-import JSBridgeBase
-
 /// A count of events that a test waits on: the code under test (a server route, a fake transport, a plugin
 /// action) calls ``fire()``, the test awaits ``wait(count:)``.
 ///
