@@ -101,18 +101,10 @@ final class GPSD: @unchecked Sendable {
     /// alone; how far apart those reports come then depends on how busy the machine is. Waiting for a whole
     /// cycle makes what a test sees not depend on it.
     func waitForAWholeCycle() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        guard let fd = connectToLoopback(port: port) else {
+            throw HarnessError("cannot connect to gpsd on port \(port)")
         }
-        guard connected == 0 else { throw HarnessError("cannot connect to gpsd on port \(port)") }
+        defer { close(fd) }
         var timeout = timeval(tv_sec: 60, tv_usec: 0)  // a guard: gpsd reports every second
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let watch = Array(#"?WATCH={"enable":true,"json":true}"#.utf8) + [10]
@@ -199,17 +191,29 @@ func freePort() throws -> Int {
 }
 
 func canConnect(port: Int) -> Bool {
+    guard let fd = connectToLoopback(port: port) else { return false }
+    close(fd)
+    return true
+}
+
+/// A socket connected to 127.0.0.1:`port`, or nil.
+func connectToLoopback(port: Int) -> Int32? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
+    guard fd >= 0 else { return nil }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = UInt16(port).bigEndian
-    return withUnsafePointer(to: &address) {
+    let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
             connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
         }
-    } == 0
+    }
+    guard connected == 0 else {
+        close(fd)
+        return nil
+    }
+    return fd
 }
 
 /// Runs `body` with a feeder and a gpsd reading it; both are stopped afterwards, whatever happens.
