@@ -129,7 +129,7 @@ let package = Package(
             scripts: [
                 "events.js", "encoding.js", "url.js", "structured-clone.js", "blob.js", "form-data.js", "streams.js",
                 "compression.js", "message-channel.js", "performance.js", "crypto.js",
-                "global-scope.js",
+                "global-scope.js", "webassembly.js",
             ]),
         extensionTarget(
             "JSBridgeNode", folder: "Node", dependencies: ["JSBridgeWeb", "CProcess"],

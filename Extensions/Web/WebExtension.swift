@@ -2,8 +2,9 @@ import JSBridge
 
 /// The `web` engine extension: the web platform's APIs that WinterTC's Minimum Common API and scripts written
 /// for browsers expect — events and `AbortController`, `TextEncoder`/`TextDecoder`, `URL`, `structuredClone`,
-/// `Blob`/`File`/`FormData`, streams, compression streams, `MessageChannel`, `performance`, Web Crypto (`crypto.subtle`), `self` and `reportError`. Every global is
-/// lazy: its file runs the first time a script reads it.
+/// `Blob`/`File`/`FormData`, streams, compression streams, `MessageChannel`, `performance`, Web Crypto
+/// (`crypto.subtle`), `self`, `reportError` and WebAssembly's promise-returning functions. Every global is lazy:
+/// its file runs the first time a script reads it.
 public enum WebExtension {
     static let declaration = EngineExtension("web", state: WebState.init) { ext in
         ext.script(
@@ -62,6 +63,7 @@ public enum WebExtension {
                 "crypto.js", PackageResources.crypto_js, globals: ["crypto", "Crypto", "CryptoKey", "SubtleCrypto"],
                 internals: ["webcrypto", "getRandomValues", "randomUUID", "cryptoRunSync"]))
         ext.script(.lazy("global-scope.js", PackageResources.global_scope_js, globals: ["self", "reportError"]))
+        ext.script(.lazy("webassembly.js", PackageResources.webassembly_js, globals: ["WebAssembly"]))
         // The web APIs as the runtime loaded them, for plugins' JavaScript (a script's reassignment of a global
         // does not reach there).
         ext.exposeToPlugins(

@@ -32,9 +32,19 @@ public struct StorageLocation: Sendable, Hashable {
     }
 
     /// `$XDG_DATA_HOME/jsbridge`, else `~/.local/share/jsbridge`.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/jsbridge" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    public static func defaultDirectory(environment: [String: String]) -> String {
+        defaultDirectory { environment[$0] }
+    }
+
+    /// ``defaultDirectory(environment:)`` of the process's environment, read variable by variable (building
+    /// Foundation's whole environment dictionary is a measurable part of start-up).
+    public static func defaultDirectory() -> String {
+        defaultDirectory { getenv($0).map { String(cString: $0) } }
+    }
+
+    private static func defaultDirectory(_ variable: (String) -> String?) -> String {
+        if let xdg = variable("XDG_DATA_HOME"), !xdg.isEmpty { return xdg + "/jsbridge" }
+        let home = variable("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         return home + "/.local/share/jsbridge"
     }
 }

@@ -13,6 +13,8 @@ public struct ScriptResult: Sendable {
     public var exitCode: Int32
     /// The uncaught exception or unhandled rejection that ended the run, as printed.
     public var uncaughtErrors: [String]
+    /// The runtime's own JavaScript files that ran (``JSRuntime/loadedFiles``).
+    public var loadedFiles: Set<String> = []
 
     /// stdout split into lines (without the final empty line).
     public var lines: [String] {
@@ -83,7 +85,7 @@ public enum ScriptRunner {
                 continuation.resume(
                     returning: ScriptResult(
                         stdout: output.stdout, stderr: output.stderr, exitCode: code,
-                        uncaughtErrors: runtime.uncaughtErrors))
+                        uncaughtErrors: runtime.uncaughtErrors, loadedFiles: runtime.loadedFiles))
             }
             thread.name = "jsbridge-js"
             thread.stackSize = 8 << 20

@@ -45,6 +45,15 @@ struct GluePlugin: BridgePlugin {
             ])
     }
 
+    @Test func aScriptThatUsesNothingRunsOnlyTheEagerFiles() async {
+        let result = await ScriptRunner.run(.eval("0"))
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        // Start-up pays for these and no more: a lazy file loaded by the runtime's own code costs every run.
+        #expect(result.loadedFiles == ["primordials.js", "loader.js", "errors.js", "bridge.js", "module.js"])
+        let touched = await ScriptRunner.run(.eval("process.features.typescript"))
+        #expect(touched.loadedFiles.contains("process.js"))
+    }
+
     @Test func aRuntimeWithoutAnExtensionAnotherRequiresDoesNotRun() async {
         let result = await ScriptRunner.run("console.log(1)", extensions: [.node])
         #expect(result.exitCode == 1)

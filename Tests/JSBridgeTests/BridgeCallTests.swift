@@ -122,7 +122,7 @@ func runScript(
     }
 
     /// The runtime files loaded on first use (events, URL, encodings, Blob and FormData, streams, structured
-    /// clone, the Node modules) load after the script has replaced the common built-ins, and work the same.
+    /// clone, WebAssembly's promises, the Node modules) load after the script has replaced the common built-ins, and work the same.
     @Test func lazilyLoadedRuntimeFilesUseTheCapturedBuiltIns() async {
         let checks = #"""
             const results = [];
@@ -144,6 +144,7 @@ func runScript(
               await check("node:util", () => require("util").format("%s=%d %j", "a", 1, { b: [2] }));
               await check("node:url", () => require("url").parse("http://u@h:1/p?q=1").port);
               await check("timers", () => new Promise((resolve) => setTimeout(() => resolve("fired"), 1)));
+              await check("wasm", async () => { const m = await WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])); const i = await WebAssembly.instantiate(m); return `${m instanceof WebAssembly.Module} ${i instanceof WebAssembly.Instance}`; });
               await check("call", async () => (await bridge.call("Echo", "echo", { v: "é" })).v);
               restoreBuiltIns();
               console.log(results.join("\n"));
@@ -151,7 +152,7 @@ func runScript(
             """#
         let plain = await runScript(checks.replacingOccurrences(of: "restoreBuiltIns();", with: ""))
         let replaced = await runScript(ScriptRunner.replacingBuiltIns + checks)
-        #expect(plain.lines.count == 15 && !plain.stdout.contains("threw"), "\(plain.stdout) \(plain.stderr)")
+        #expect(plain.lines.count == 16 && !plain.stdout.contains("threw"), "\(plain.stdout) \(plain.stderr)")
         #expect(replaced.lines == plain.lines, "\(replaced.stderr)")
     }
 

@@ -188,8 +188,9 @@ function readSource(filename) {
   throw internal.typeScriptError(result, filename);
 }
 
-// As Node >= 22.18 with type stripping on: this loader runs `.ts`, `.mts` and `.cts` files.
-internal.process.features.typescript = "strip";
+// As Node >= 22.18 with type stripping on: this loader runs `.ts`, `.mts` and `.cts` files. Set as a hook, not on
+// `process`, so that start-up does not load process.js.
+internal.processFeatures = { typescript: "strip" };
 
 /// The SyntaxError for TypeScript that cannot be erased (`{error, line, column, code}`), at its position.
 internal.typeScriptError = function (result, filename) {

@@ -47,4 +47,8 @@ interface JSBridgeInternal {
   createHmac: (algorithm: string, key: unknown, options?: unknown) => any;
   hashNames: string[];
   stdin: any;
+
+  // Hooks an extension may fill.
+  /** What other extensions add to `process.features` (the modules extension: `typescript`). */
+  processFeatures?: Record<string, unknown>;
 }

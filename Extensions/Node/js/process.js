@@ -181,7 +181,7 @@ const process = {
   getegid() { return internal.systemInfo().user.gid; },
   umask() { return 0o22; },
   config: { variables: {} },
-  features: { inspector: false, ipv6: true, tls: false },
+  features: ObjectAssign({ inspector: false, ipv6: true, tls: false }, internal.processFeatures),
   kill() { throw notImplemented("process.kill"); },
   chdir() { throw notImplemented("process.chdir"); },
   binding() { throw notImplemented("process.binding"); },

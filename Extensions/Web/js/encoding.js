@@ -126,7 +126,7 @@ function sharedArrayBufferByteLength() {
   if (sharedByteLengthGetter !== undefined) return sharedByteLengthGetter;
   sharedByteLengthGetter = null;
   try {
-    const buffer = new WebAssembly.Memory({ shared: true, initial: 0, maximum: 0 }).buffer;
+    const buffer = new internal.primordials.WebAssembly.Memory({ shared: true, initial: 0, maximum: 0 }).buffer;
     const getter = ReflectGetOwnPropertyDescriptor(ObjectGetPrototypeOf(buffer), "byteLength").get;
     sharedByteLengthGetter = (value) => FunctionPrototypeCall(getter, value);
   } catch {}

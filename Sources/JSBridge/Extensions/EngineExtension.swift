@@ -161,6 +161,7 @@ package struct ExtensionDeclaration<State> {
 
     package private(set) var scripts: [ExtensionScript] = []
     package private(set) var natives: [Native] = []
+    private var nativeNames: Set<String> = []
     package private(set) var options: [ExtensionOption] = []
     package private(set) var pluginRuntimeNames: [String] = []
 
@@ -186,7 +187,7 @@ package struct ExtensionDeclaration<State> {
     }
 
     private mutating func add(_ native: Native) {
-        precondition(!natives.contains { $0.name == native.name }, "native '\(native.name)' is declared twice")
+        precondition(nativeNames.insert(native.name).inserted, "native '\(native.name)' is declared twice")
         natives.append(native)
     }
 

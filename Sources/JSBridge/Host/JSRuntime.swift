@@ -36,9 +36,9 @@ public final class JSRuntime {
     let extensions: [EngineExtension]
     /// Where the extensions join the loop (``ExtensionHost``).
     var joined = ExtensionJoins()
-    /// The runtime files that ran (lazy ones run on first use), and the extensions whose natives are on
-    /// `internal` (each before its first file runs).
-    var loadedFiles: Set<String> = []
+    /// The runtime's own JavaScript files that ran: the eager ones, and each lazy one once something used it.
+    public internal(set) var loadedFiles: Set<String> = []
+    /// The extensions whose natives are on `internal` (each before its first file runs).
     var installedExtensions: Set<String> = []
     /// The JS functions the host calls.
     var hooks = Hooks()

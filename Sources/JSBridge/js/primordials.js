@@ -85,6 +85,8 @@ for (const Constructor of [
   primordials[Constructor.name] = Constructor;
 }
 primordials.ErrorIsError = Error.isError;
+// The engine's own: webassembly.js replaces its promise-returning functions (the global is then lazy).
+primordials.WebAssembly = WebAssembly;
 primordials.decodeURIComponent = decodeURIComponent;
 // Newer built-ins that JavaScriptCore has but Node 20 (which runs js/test) lacks: undefined when missing.
 const optional = (name, fn) => { primordials[name] = typeof fn === "function" ? uncurryThis(fn) : undefined; };
