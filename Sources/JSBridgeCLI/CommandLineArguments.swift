@@ -216,7 +216,8 @@ package struct CommandLineArguments {
                 let number = port(text[text.index(after: colon)...])
             else { return nil }
             request.port = number
-        } else if let number = port(Substring(text)) {
+        } else if text.allSatisfy(\.isNumber) {
+            guard let number = port(Substring(text)) else { return nil }
             request.port = number
         } else {
             request.host = text

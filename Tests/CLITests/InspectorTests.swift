@@ -53,9 +53,8 @@ private struct InspectedRun {
         }
         let fired = 0;
         setTimeout(() => { fired++; console.log("timer fired", fired); }, 50);
-        const result = outer();
-        console.log("result", result, { k: 1 });
-        setTimeout(() => { throw new Error("boom"); }, 200);
+        setTimeout(() => { const result = outer(); console.log("result", result, { k: 1 }); }, 20);
+        bridge.subscribe("Echo", "ticks", { count: 3, intervalMs: 200 }, (v) => { console.log("tick", v); if (v === 2) setTimeout(() => { throw new Error("boom"); }, 10); });
 
         """
 
@@ -94,6 +93,7 @@ private struct InspectedRun {
         let spent = (processCPUSeconds(run.process.pid) ?? 0) - before
         #expect(spent < 0.1, "CPU while paused: \(spent) s")
         #expect(!run.process.stdout.contains("timer fired"), "\(run.summary)")
+        #expect(!run.process.stdout.contains("tick 1"), "a plugin's stream values wait too: \(run.summary)")
 
         // Step into `add`: its scope's variables, and an evaluation on its frame.
         try session.call("Debugger.stepInto")
@@ -141,7 +141,12 @@ private struct InspectedRun {
         try session.call("Debugger.resume")
         let status = await run.process.waitForStatus()
         #expect(status == .exited(1), "\(run.summary)")
-        #expect(run.process.stdout == "result 6 { k: 1 }\ntimer fired 1\n", "\(run.summary)")
+        // Each once, after the resume: the timer that fell due and the stream values that came while paused, in
+        // order.
+        let lines = run.process.stdout.split(separator: "\n")
+        #expect(
+            lines.sorted() == ["result 6 { k: 1 }", "tick 0", "tick 1", "tick 2", "timer fired 1"], "\(run.summary)")
+        #expect(lines.filter { $0.hasPrefix("tick") } == ["tick 0", "tick 1", "tick 2"], "\(run.summary)")
         #expect(run.process.stderr.contains("boom"), "\(run.summary)")
     }
 
