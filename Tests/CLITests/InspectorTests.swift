@@ -18,10 +18,10 @@ private struct InspectedRun {
     let port: Int
     let path: String
 
-    init(_ source: String, flag: String = "--inspect-brk") async throws {
+    init(_ source: String, flag: String = "--inspect-brk", file: String = "script.js") async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory + "/home", withIntermediateDirectories: true)
-        script = directory + "/script.js"
+        script = directory + "/" + file
         try source.write(toFile: script, atomically: true, encoding: .utf8)
         process = try SpawnedProcess(
             binary: try CLIPaths.binary(),
@@ -148,6 +148,22 @@ private struct InspectedRun {
             lines.sorted() == ["result 6 { k: 1 }", "tick 0", "tick 1", "tick 2", "timer fired 1"], "\(run.summary)")
         #expect(lines.filter { $0.hasPrefix("tick") } == ["tick 0", "tick 1", "tick 2"], "\(run.summary)")
         #expect(run.process.stderr.contains("boom"), "\(run.summary)")
+    }
+
+    @Test func anESModuleStopsAtItsFirstLine() async throws {
+        let run = try await InspectedRun("const a = 1;\nconsole.log('module', a);\nexport {};\n", file: "main.mjs")
+        let session = try InspectorSession(port: run.port, path: run.path)
+        try session.call("Debugger.enable")
+        try session.call("Inspector.initialized")
+        let scriptID = try session.waitForEvent("Debugger.scriptParsed") { $0["url"] as? String == run.script }[
+            "scriptId"]
+        let paused = try session.waitForEvent("Debugger.paused")
+        let location = Self.top(paused)["location"] as? [String: Any]
+        #expect(location?["scriptId"] as? String == scriptID as? String && location?["lineNumber"] as? Int == 0)
+        #expect(run.process.stdout.isEmpty)
+        try session.call("Debugger.resume")
+        #expect(await run.process.waitForStatus() == .exited(0), "\(run.summary)")
+        #expect(run.process.stdout == "module 1\n", "\(run.summary)")
     }
 
     @Test func theListNamesTheTargetAndAForeignHostIsRefused() async throws {

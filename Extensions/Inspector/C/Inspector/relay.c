@@ -61,6 +61,7 @@ static struct {
     void *waker_context;
     pthread_mutex_t lock;
     atomic_bool may_run;
+    char *start_breakpoint;   // --inspect-brk's breakpoint at the main script's first line, until hit
     bool trace;               // JSB_INSPECTOR_DEBUG: the engine's messages on stderr
     GPtrArray *early;         // the frontend's messages before its session was set up (the target not listed yet)
     bool paused;              // between the engine's Debugger.paused and Debugger.resumed
@@ -182,6 +183,13 @@ static bool is_own_answer(const char *json) {
     long value = strtol(id + 5, NULL, 10);
     if (value < OWN_ID_ENABLE || value > OWN_ID_DEFAULTS) return false;
     if (value == OWN_ID_PAUSE) {
+        // The breakpoint at the main script's first line (--inspect-brk), removed once hit.
+        const char *breakpoint = strstr(json, "\"breakpointId\":\"");
+        if (breakpoint) {
+            breakpoint += 16;
+            const char *end = strchr(breakpoint, '"');
+            if (end) relay.start_breakpoint = g_strndup(breakpoint, (gsize)(end - breakpoint));
+        }
         atomic_store(&relay.may_run, true);
         jsb_inspector_wake_pump();
     }
@@ -225,6 +233,21 @@ static void engine_message(const char *name, const char *data, size_t size) {
         g_variant_get(message, "(t&s)", &id, &json);
         if (strncmp(json, "{\"method\":\"Debugger.paused\"", 27) == 0) relay.paused = true;
         if (strncmp(json, "{\"method\":\"Debugger.resumed\"", 28) == 0) relay.paused = false;
+        if (relay.start_breakpoint && strstr(json, relay.start_breakpoint)) {
+            if (strncmp(json, "{\"method\":\"Debugger.breakpointResolved\"", 37) == 0) {
+                g_variant_unref(message);
+                return; // not the frontend's breakpoint
+            }
+            if (relay.paused) {
+                char *command = g_strdup_printf(
+                    "{\"id\":%d,\"method\":\"Debugger.removeBreakpoint\",\"params\":{\"breakpointId\":\"%s\"}}",
+                    OWN_ID_DEFAULTS, relay.start_breakpoint);
+                send_to_target(command);
+                g_free(command);
+                g_free(relay.start_breakpoint);
+                relay.start_breakpoint = NULL;
+            }
+        }
         if (!is_own_answer(json) && relay.session >= 0 && id == relay.target)
             send_text_frame(relay.clients[relay.session].fd, json, strlen(json));
         g_variant_unref(message);
@@ -495,8 +518,23 @@ static void frontend_message(const char *json) {
             snprintf(command, sizeof command, "{\"id\":%d,\"method\":\"Debugger.enable\"}", OWN_ID_ENABLE);
             send_to_target(command);
             debugger_defaults();
-            snprintf(command, sizeof command, "{\"id\":%d,\"method\":\"Debugger.pause\"}", OWN_ID_PAUSE);
-            send_to_target(command);
+            // The main script's URL in the engine: its path (a file), `[eval]` (-e code); a REPL has none.
+            const char *main_url = strncmp(relay.script_url, "file://", 7) == 0 ? relay.script_url + 7
+                                   : strcmp(relay.script_url, "[eval]") == 0   ? relay.script_url
+                                                                                : NULL;
+            if (main_url) {
+                // A breakpoint at the main script's first line: its first statement, whatever runs before it.
+                char *escaped = json_escape(main_url);
+                char *breakpoint = g_strdup_printf(
+                    "{\"id\":%d,\"method\":\"Debugger.setBreakpointByUrl\",\"params\":{\"url\":\"%s\",\"lineNumber\":0}}",
+                    OWN_ID_PAUSE, escaped);
+                send_to_target(breakpoint);
+                g_free(breakpoint);
+                g_free(escaped);
+            } else {
+                snprintf(command, sizeof command, "{\"id\":%d,\"method\":\"Debugger.pause\"}", OWN_ID_PAUSE);
+                send_to_target(command);
+            }
         } else {
             atomic_store(&relay.may_run, true);
             jsb_inspector_wake_pump();
