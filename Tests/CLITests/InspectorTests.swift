@@ -166,6 +166,38 @@ private struct InspectedRun {
         #expect(run.process.stdout == "module 1\n", "\(run.summary)")
     }
 
+    /// Node's own debugger client, a Chrome DevTools Protocol client nobody here wrote, on a pseudo-terminal: the
+    /// commands it uses are close enough to the WebKit protocol's (the few it sends that JavaScriptCore lacks
+    /// are answered by the relay).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/node")))
+    func nodeInspectSetsABreakpointPrintsABacktraceEvaluatesAndSteps() async throws {
+        let run = try await InspectedRun(
+            Self.script.replacingOccurrences(of: "throw new Error(\"boom\")", with: "console.log(\"done\")"))
+        let node = try ReplTerminal(
+            binary: "/usr/bin/node", arguments: ["inspect", "127.0.0.1:\(run.port)"],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": run.directory + "/home", "TERM": "dumb"])
+        func enter(_ command: String, expecting text: String) async -> Bool {
+            let mark = node.mark
+            node.type(command + "\r")
+            let seen = await node.waitFor(text, after: mark, seconds: 20)
+            if !seen {
+                Issue.record("after '\(command)', no '\(text)' in:\n\(node.plain(after: mark))\n\(run.summary)")
+            }
+            return seen
+        }
+        #expect(await node.waitFor("debug> ", seconds: 20), "\(node.plain)\n\(run.summary)")
+        #expect(await node.waitFor("script.js:1"), "paused before the first line: \(node.plain)")
+        guard await enter("sb(6)", expecting: "> 6"),
+            await enter("c", expecting: "script.js:6"),
+            await enter("bt", expecting: "#0 outer "),
+            await enter("n", expecting: "script.js:7"),
+            await enter("exec x * 7", expecting: "21")
+        else { return }
+        node.type("c\r")
+        #expect(await run.process.waitForStatus() == .exited(0), "\(run.summary)")
+        #expect(run.process.stdout.contains("result 6 { k: 1 }\n"), "\(run.summary)")
+    }
+
     @Test func theListNamesTheTargetAndAForeignHostIsRefused() async throws {
         let run = try await InspectedRun("console.log('ran');\n", flag: "--inspect-wait")
         let list = try inspectorHTTPGet(port: run.port, path: "/json/list", host: "127.0.0.1:\(run.port)")

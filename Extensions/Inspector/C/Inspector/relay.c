@@ -485,13 +485,24 @@ static void breakpoints(bool active) {
     send_to_target(command);
 }
 
+/// Chrome DevTools Protocol commands with nothing to do here (`node inspect` sends them on attaching): answered
+/// with an empty result rather than the engine's "domain not found".
+static bool is_chrome_only(const char *json) {
+    static const char *methods[] = {"\"Profiler.enable\"", "\"Profiler.setSamplingInterval\"",
+                                    "\"Debugger.setAsyncCallStackDepth\"", "\"Debugger.setBlackboxPatterns\"",
+                                    "\"HeapProfiler.enable\"", "\"Runtime.getIsolateId\""};
+    for (size_t i = 0; i < sizeof methods / sizeof *methods; i++)
+        if (strstr(json, methods[i])) return true;
+    return false;
+}
+
 /// A frontend's message on its way to the engine: the relay answers `Runtime.runIfWaitingForDebugger` itself,
 /// and either it or `Inspector.initialized` lets a waiting run go (--inspect-wait); for --inspect-brk, only
 /// once the engine has been asked to pause at the next statement (its answer to OWN_ID_PAUSE).
 static void frontend_message(const char *json) {
     bool initialized = strstr(json, "\"Inspector.initialized\"") != NULL;
     bool run_if_waiting = strstr(json, "\"Runtime.runIfWaitingForDebugger\"") != NULL;
-    if (run_if_waiting) {
+    if (run_if_waiting || is_chrome_only(json)) {
         const char *id = strstr(json, "\"id\":");
         char answer[64];
         snprintf(answer, sizeof answer, "{\"id\":%ld,\"result\":{}}", id ? strtol(id + 5, NULL, 10) : 0L);
