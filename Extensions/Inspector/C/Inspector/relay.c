@@ -673,10 +673,13 @@ static void *relay_thread(void *unused) {
         for (nfds_t i = 0; i < count; i++) {
             if (!fds[i].revents) continue;
             if (owners[i] == -1) {
+                // The engine's one connection: the listener closes then, so no other local process can take
+                // the engine's place.
                 int fd = accept(relay.relay_listener, NULL, NULL);
                 if (fd >= 0) {
-                    if (relay.engine >= 0) close(relay.engine);
                     relay.engine = fd;
+                    close(relay.relay_listener);
+                    relay.relay_listener = -1;
                 }
             } else if (owners[i] == -2) {
                 int fd = accept(relay.http_listener, NULL, NULL);
