@@ -496,9 +496,10 @@ static bool is_chrome_only(const char *json) {
     return false;
 }
 
-/// A frontend's message on its way to the engine: the relay answers `Runtime.runIfWaitingForDebugger` itself,
-/// and either it or `Inspector.initialized` lets a waiting run go (--inspect-wait); for --inspect-brk, only
-/// once the engine has been asked to pause at the next statement (its answer to OWN_ID_PAUSE).
+/// A frontend's message on its way to the engine: the relay answers `Runtime.runIfWaitingForDebugger` (and the
+/// Chrome-only commands of `is_chrome_only`) itself, and either it or `Inspector.initialized` lets a waiting run
+/// go (--inspect-wait); for --inspect-brk, only once the engine has answered the relay's breakpoint at the main
+/// script's first line (OWN_ID_PAUSE).
 static void frontend_message(const char *json) {
     bool initialized = strstr(json, "\"Inspector.initialized\"") != NULL;
     bool run_if_waiting = strstr(json, "\"Runtime.runIfWaitingForDebugger\"") != NULL;

@@ -46,8 +46,8 @@ const char *jsb_inspector_websocket_url(void);
 void jsb_inspector_set_waker(jsb_inspector_waker waker, void *context);
 
 /// Whether the run may go on (--inspect: always; --inspect-wait and --inspect-brk: once a frontend sent
-/// `Inspector.initialized` or `Runtime.runIfWaitingForDebugger`, and for --inspect-brk the engine has been
-/// asked to pause at the next statement).
+/// `Inspector.initialized` or `Runtime.runIfWaitingForDebugger` — for --inspect-brk, once the engine has
+/// answered the relay's breakpoint at the main script's first line — or the frontend left).
 bool jsb_inspector_may_run(void);
 
 #endif
