@@ -42,6 +42,7 @@ let package = Package(
         .library(name: "FileAccess", targets: ["FileAccess"]),
         .library(name: "JSBridge", targets: ["JSBridge"]),
         .library(name: "JSBridgeExtensions", targets: ["JSBridgeExtensions"]),
+        .library(name: "JSBridgeInspector", targets: ["JSBridgeInspector"]),
         .library(name: "JSBridgeTesting", targets: ["JSBridgeTesting"]),
         .library(name: "JSBridgeCLI", targets: ["JSBridgeCLI"]),
         // A custom runtime's one product: the command line, every engine extension and the built-in plugins.
@@ -86,6 +87,9 @@ let package = Package(
         .target(
             name: "CTextEncodings", path: "Extensions/Web/C/TextEncodings",
             linkerSettings: [.linkedLibrary("icuuc")]),
+        // The debugger's relay (the RemoteInspector's GVariant messages, HTTP and WebSocket) and the engine's
+        // inspector symbols, looked up with dlsym (docs/debugging.md); GLib through JavaScriptCore's pkg-config.
+        .target(name: "CInspector", dependencies: ["CJavaScriptCore"], path: "Extensions/Inspector/C/Inspector"),
         // The REPL's terminal modes, and pseudo-terminals for its tests.
         .target(name: "CTerminal", path: "Extensions/REPL/C/Terminal"),
         // posix_spawn's GNU extensions, for the processes tests start.
@@ -147,6 +151,10 @@ let package = Package(
             "JSBridgeREPL", folder: "REPL", dependencies: ["JSBridgeNode", "JSBridgeModules", "CTerminal"],
             cModules: true,
             scripts: ["repl.js"]),
+        // The debugger (`--inspect`): JavaScriptCore's own inspector behind a WebSocket (docs/debugging.md).
+        .target(
+            name: "JSBridgeInspector", dependencies: ["JSBridge", "CInspector"], path: "Extensions/Inspector",
+            exclude: ["C"]),
         // Every engine extension, and their list (`[EngineExtension].jsbridge`).
         .target(
             name: "JSBridgeExtensions",
@@ -222,7 +230,8 @@ let package = Package(
         // plugins (`RuntimeDescription.jsbridge`).
         .target(
             name: "JSBridgeRuntime",
-            dependencies: ["JSBridgeCLI", "JSBridgeExtensions"] + builtInPlugins.map { .target(name: $0) }),
+            dependencies: ["JSBridgeCLI", "JSBridgeExtensions", "JSBridgeInspector"]
+                + builtInPlugins.map { .target(name: $0) }),
         // The `jsbridge` executable: `JSBridgeCLI.main(.jsbridge)`.
         .executableTarget(
             name: "jsbridge",

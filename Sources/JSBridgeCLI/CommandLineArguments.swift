@@ -29,6 +29,8 @@ package struct CommandLineArguments {
     package var optionValues: [(plugin: String, option: CommandLineOption, value: String)] = []
     /// The engine extensions' switches given (`["cordova": true]`).
     var extensionSettings: [String: JSONValue] = [:]
+    /// `--inspect`, `--inspect-wait` or `--inspect-brk` (docs/debugging.md).
+    package var inspect: InspectRequest?
 
     /// One option of the engine itself.
     struct EngineOption: Sendable {
@@ -37,6 +39,8 @@ package struct CommandLineArguments {
         let help: String
         /// Whether the value may be empty: only code may (`-e ''` runs nothing).
         var mayBeEmpty = false
+        /// Whether the value is optional (`--inspect[=host:port]`): attached with `=` only, "" without.
+        var valueIsOptional = false
         let apply: @Sendable (inout CommandLineArguments, String) throws(UsageError) -> Void
     }
 
@@ -91,6 +95,12 @@ package struct CommandLineArguments {
             names: ["--typings"], valueName: "plugin",
             help: "Print <plugin>'s TypeScript typings (written from its declaration) and exit."
         ) { $0.typings = $1 },
+        inspectOption(
+            "--inspect", .run, help: "Serve a debugger (WebKit Inspector Protocol) on [host:]port (127.0.0.1:9229)."),
+        inspectOption(
+            "--inspect-wait", .waitForDebugger, help: "As --inspect, and wait for a debugger before running."),
+        inspectOption(
+            "--inspect-brk", .breakBeforeStart, help: "As --inspect-wait, paused before the script's first statement."),
         EngineOption(names: ["--version"], valueName: nil, help: "Show the version.") { arguments, _ in
             arguments.wantsVersion = true
         },
@@ -138,7 +148,9 @@ package struct CommandLineArguments {
             let name = equals.map { String(argument[..<$0]) } ?? argument
             let inline = equals.map { String(argument[argument.index(after: $0)...]) }
             if let option = Self.engineOptions.first(where: { $0.names.contains(name) }) {
-                if let valueName = option.valueName {
+                if option.valueIsOptional {
+                    try option.apply(&self, inline ?? "")
+                } else if let valueName = option.valueName {
                     try option.apply(&self, try value(for: name, inline, valueName, mayBeEmpty: option.mayBeEmpty))
                 } else {
                     guard inline == nil else { throw UsageError("\(name) takes no value.") }
@@ -164,6 +176,53 @@ package struct CommandLineArguments {
         }
         // No script: a REPL on a terminal, else stdin is the script (JSBridgeCommand decides).
         rest = Array(arguments[index...])
+    }
+
+    /// `--inspect[=[host:]port]` and its kin: the address (Node's forms: `9230`, `0.0.0.0:9229`, `[::1]:9229`,
+    /// `localhost`).
+    static func inspectOption(_ name: String, _ start: InspectRequest.Start, help: String) -> EngineOption {
+        EngineOption(names: [name], valueName: "[host:]port", help: help, valueIsOptional: true) {
+            (arguments, value) throws(UsageError) in
+            guard arguments.inspect == nil else {
+                throw UsageError("only one of --inspect, --inspect-wait, --inspect-brk.")
+            }
+            guard var request = inspectAddress(value) else {
+                throw UsageError("\(name) takes [host:]port (a port from 0 to 65535), got '\(value)'.")
+            }
+            request.start = start
+            arguments.inspect = request
+        }
+    }
+
+    static func inspectAddress(_ text: String) -> InspectRequest? {
+        var request = InspectRequest()
+        if text.isEmpty { return request }
+        func port(_ digits: Substring) -> Int? {
+            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let port = Int(digits), port <= 65535 else {
+                return nil
+            }
+            return port
+        }
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return nil }
+            request.host = String(text[text.index(after: text.startIndex)..<close])
+            let rest = text[text.index(after: close)...]
+            if rest.isEmpty { return request }
+            guard rest.hasPrefix(":"), let number = port(rest.dropFirst()) else { return nil }
+            request.port = number
+        } else if let colon = text.lastIndex(of: ":") {
+            request.host = String(text[..<colon])
+            guard !request.host.isEmpty, !request.host.contains(":"),
+                let number = port(text[text.index(after: colon)...])
+            else { return nil }
+            request.port = number
+        } else if text.allSatisfy(\.isNumber) {
+            guard let number = port(Substring(text)) else { return nil }
+            request.port = number
+        } else {
+            request.host = text
+        }
+        return request
     }
 
     /// Adds a capability flag's grant: everything, or the comma-separated scopes after `=`. The scopes are
@@ -227,7 +286,12 @@ package struct CommandLineArguments {
         text += "\nOPTIONS:\n"
         text += table(
             engineOptions.map { option in
-                (option.names.joined(separator: ", ") + (option.valueName.map { " <\($0)>" } ?? ""), option.help)
+                (
+                    option.names.joined(separator: ", ")
+                        + (option.valueIsOptional
+                            ? "[=\(option.valueName ?? "")]" : option.valueName.map { " <\($0)>" } ?? ""),
+                    option.help
+                )
             })
         // A capability several plugins use (read: files and uploads) is one row naming each of them.
         var capabilities: [(flag: String, guards: String, users: [String])] = []

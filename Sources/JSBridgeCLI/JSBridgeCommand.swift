@@ -25,6 +25,11 @@ public struct RuntimeDescription: Sendable {
     public var extensions: [EngineExtension]
     /// Makes the plugins (called once per run).
     public var plugins: @Sendable () -> [any BridgePlugin]
+    /// Makes the debugger for `--inspect` and its kin (`JSBridgeRuntime`'s ``jsbridge``: `JSBridgeInspector`'s);
+    /// nil: the flags are refused. Given the request, the script's title and URL and the version; it throws a
+    /// message when the debugger cannot start.
+    public var inspector:
+        (@Sendable (InspectRequest, _ title: String, _ url: String, _ version: String) throws -> any EngineDebugger)?
 
     public init(
         name: String = "jsbridge",
@@ -34,7 +39,8 @@ public struct RuntimeDescription: Sendable {
             "Capabilities are denied unless granted with their --allow-… flag or --allow-all. Exit codes: 0 success, "
             + "1 uncaught error, the code given to process.exit(), 2 usage error.",
         extensions: [EngineExtension],
-        plugins: @escaping @Sendable () -> [any BridgePlugin]
+        plugins: @escaping @Sendable () -> [any BridgePlugin],
+        inspector: (@Sendable (InspectRequest, String, String, String) throws -> any EngineDebugger)? = nil
     ) {
         self.name = name
         self.version = version
@@ -42,6 +48,7 @@ public struct RuntimeDescription: Sendable {
         self.discussion = discussion
         self.extensions = extensions
         self.plugins = plugins
+        self.inspector = inspector
     }
 
     /// This runtime under another name (and version).
@@ -182,7 +189,26 @@ struct JSBridgeCommand {
             baseURL: arguments.baseURL,
             extensionSettings: extensionSettings,
             runtime: runtime.identity)
-        let runtime = JSRuntime(host: host, extensions: self.runtime.extensions, options: options)
+        var debugged = options
+        if let request = arguments.inspect {
+            guard let makeInspector = runtime.inspector else {
+                throw UsageError("this runtime has no debugger (--inspect).")
+            }
+            let (title, url): (String, String)
+            switch script {
+            case .file(let path):
+                let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+                (title, url) = (path, "file://" + absolute)
+            case .eval: (title, url) = ("[eval]", "[eval]")
+            case .repl: (title, url) = ("[repl]", "[repl]")
+            }
+            do {
+                debugged.debugger = try makeInspector(request, title, url, runtime.version)
+            } catch {
+                return fail("\(error)", code: 2)
+            }
+        }
+        let runtime = JSRuntime(host: host, extensions: self.runtime.extensions, options: debugged)
         let code = runtime.run(script)
         // Exit without tearing the engine down: the OS reclaims it faster than a final GC would.
         withExtendedLifetime(runtime) { Foundation.exit(code) }

@@ -1,10 +1,12 @@
 import DevicePlugin
 import EchoPlugin
 import FileSystemPlugin
+import Foundation
 import HTTPPlugin
 @_exported import JSBridgeCLI
 @_exported import JSBridgeCore
 @_exported import JSBridgeExtensions
+import JSBridgeInspector
 import LocationPlugin
 import ModelPlugin
 import StoragePlugin
@@ -20,7 +22,14 @@ extension RuntimeDescription {
     /// JSBridgeCLI.main(.jsbridge.named("sensors", version: "1.0.0").adding { [SensorsPlugin()] })
     /// ```
     public static var jsbridge: RuntimeDescription {
-        RuntimeDescription(extensions: .jsbridge, plugins: { BuiltInPlugins.make() })
+        RuntimeDescription(
+            extensions: .jsbridge, plugins: { BuiltInPlugins.make() },
+            inspector: { request, title, url, version in
+                let inspector = try Inspector(request, title: title, url: url, version: version)
+                FileHandle.standardError.write(
+                    Data("Debugger listening on \(inspector.webSocketURL)\nFor help, see: docs/debugging.md\n".utf8))
+                return inspector
+            })
     }
 }
 

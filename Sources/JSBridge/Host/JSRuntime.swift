@@ -119,6 +119,13 @@ public final class JSRuntime {
             return 1
         }
         signals.installed = installSignalHandlers()
+        if let debugger = options.debugger {
+            debugger.attach(engine.context)
+            // The engine's own console, which the debugger hears: console.js passes its messages on to it.
+            if let console = engine.property(JSContextGetGlobalObject(engine.context), "console") {
+                engine.setProperty(engine.internalObject, "engineConsole", console)
+            }
+        }
         // The event loop's descriptors, kept free while the script runs: a script that opens files up to
         // `ulimit -n` gets EMFILE, and the loop still starts (SwiftNIO would end the process).
         let loopDescriptors = FileDescriptors.Reserve(FileDescriptors.perEventLoop)
@@ -141,6 +148,7 @@ public final class JSRuntime {
             self.loop.eventLoop = loop
             let runtime = NIOLoopBound(self, eventLoop: loop)
             self.inbox.setWaker { loop.execute { runtime.value.turn() } }
+            self.options.debugger?.setWaker { loop.execute { runtime.value.turn() } }
             self.startSignalWaker()
             self.turn()
         }
@@ -158,6 +166,7 @@ public final class JSRuntime {
         sourceFiles = SourceFiles(script, permissions: permissions)
         armTimeLimit()
         guard bootstrap() else { return false }
+        options.debugger?.waitBeforeMain()
         runMain(script)
         return true
     }
@@ -167,6 +176,7 @@ public final class JSRuntime {
         guard !ended else { return }
         ended = true
         inbox.setWaker(nil)
+        options.debugger?.setWaker(nil)
         loop.cancelWakeTimer()
         if ranScript {
             if !stopping {

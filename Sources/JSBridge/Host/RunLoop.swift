@@ -27,6 +27,7 @@ extension JSRuntime {
     func turn() {
         guard !ended else { return }
         while !stopping {
+            options.debugger?.pump()
             readSignals()
             handleQueuedSignals()
             if stopping { break }

@@ -69,6 +69,8 @@ public struct RuntimeOptions {
     /// The runtime's name (in its messages and `--trace` lines) and version (`cordova.version`, the REPL's
     /// banner): a custom runtime's own, else jsbridge's.
     public var runtime: RuntimeIdentity
+    /// A debugger on the engine (`--inspect`), or nil: none, at no cost.
+    public var debugger: (any EngineDebugger)?
 
     public init(
         arguments: [String] = [],
@@ -80,7 +82,8 @@ public struct RuntimeOptions {
         handlesSignals: Bool = false,
         baseURL: String? = nil,
         extensionSettings: [String: JSONValue] = [:],
-        runtime: RuntimeIdentity = .jsbridge
+        runtime: RuntimeIdentity = .jsbridge,
+        debugger: (any EngineDebugger)? = nil
     ) {
         self.arguments = arguments
         self.environment = environment
@@ -92,6 +95,7 @@ public struct RuntimeOptions {
         self.baseURL = baseURL
         self.extensionSettings = extensionSettings
         self.runtime = runtime
+        self.debugger = debugger
     }
 }
 

@@ -3,7 +3,7 @@
 const {
   ArrayFrom, ArrayIsArray, ArrayPrototypeForEach, ArrayPrototypeJoin, ArrayPrototypeMap, ArrayPrototypePush, Error,
   Map, MathFloor, MathMax, Number, NumberPrototypeToFixed, ObjectDefineProperty, ObjectHasOwn, ObjectKeys, SafeMap,
-  Set, String, StringPrototypePadEnd, StringPrototypePadStart, StringPrototypeRepeat, StringPrototypeReplaceAll,
+  ReflectApply, Set, String, StringPrototypePadEnd, StringPrototypePadStart, StringPrototypeRepeat, StringPrototypeReplaceAll,
   StringPrototypeSlice, StringPrototypeSplit, SymbolToStringTag,
 } = internal.primordials;
 
@@ -19,7 +19,12 @@ function write(fd, text) {
   internal.print(fd, `${text}\n`);
 }
 
-const logTo = (fd) => (...args) => write(fd, internal.format(...args));
+// With a debugger on (--inspect), each message also goes to the engine's console, which the debugger hears.
+const engineConsole = internal.engineConsole;
+const logTo = (fd, method) => (...args) => {
+  write(fd, internal.format(...args));
+  if (engineConsole !== undefined) ReflectApply(engineConsole[method], engineConsole, args);
+};
 const warning = (message) => write(STDERR, `Warning: ${message}`);
 
 // Node's console.time format: 1.234ms, 1.234s, 1:02.345 (m:ss.mmm), 1:02:03.456 (h:mm:ss.mmm).
@@ -96,12 +101,12 @@ function table(data, properties) {
 }
 
 const console = {
-  log: logTo(STDOUT),
-  info: logTo(STDOUT),
-  debug: logTo(STDOUT),
-  dirxml: logTo(STDOUT),
-  warn: logTo(STDERR),
-  error: logTo(STDERR),
+  log: logTo(STDOUT, 'log'),
+  info: logTo(STDOUT, 'info'),
+  debug: logTo(STDOUT, 'debug'),
+  dirxml: logTo(STDOUT, 'dirxml'),
+  warn: logTo(STDERR, 'warn'),
+  error: logTo(STDERR, 'error'),
   trace(...args) {
     const err = new Error(internal.format(...args));
     err.name = 'Trace';

@@ -28,6 +28,10 @@ interface JSBridgeStartup {
 }
 
 interface JSBridgeInternal {
+  /** The engine's own `console` (JavaScriptCore's, which a debugger hears), set only when a debugger is on
+   *  (`--inspect`): console.js passes every message to it as well. */
+  engineConsole?: Record<string, (...args: unknown[]) => void>;
+
   // primordials.js
   /** The built-ins captured before any script ran (`ObjectKeys`, `ArrayPrototypePush`, `SafeMap`, …); set once, frozen. */
   primordials: { readonly [name: string]: any };
