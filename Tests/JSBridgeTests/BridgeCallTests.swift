@@ -121,8 +121,8 @@ func runScript(
         #expect(replaced.lines == plain.lines, "\(replaced.stderr)")
     }
 
-    /// The runtime files loaded on first use (events, URL, URLPattern, encodings, Blob and FormData, streams, structured
-    /// clone, the Node modules) load after the script has replaced the common built-ins, and work the same.
+    /// The runtime files loaded on first use (events, URL, URLPattern, encodings, Blob and FormData, streams,
+    /// structured clone, the Node modules) load after the script has replaced the common built-ins, and work the same.
     @Test func lazilyLoadedRuntimeFilesUseTheCapturedBuiltIns() async {
         let checks = #"""
             const results = [];
