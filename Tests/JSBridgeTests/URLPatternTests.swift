@@ -285,4 +285,16 @@ import Testing
                 #"TypeError TypeError /obj /x"#,
             ])
     }
+
+    /// console.log shows the component patterns and hasRegExpGroups, as Node does.
+    @Test func consoleShowsTheComponents() async {
+        let result = await ScriptRunner.run(#"console.log(new URLPattern("https://example.com/:id(\\d+)"));"#)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(
+            result.lines == [
+                "URLPattern {", "  protocol: 'https',", "  username: '*',", "  password: '*',",
+                "  hostname: 'example.com',", "  port: '',", #"  pathname: '/:id(\\d+)',"#, "  search: '*',",
+                "  hash: '*',", "  hasRegExpGroups: true", "}",
+            ])
+    }
 }

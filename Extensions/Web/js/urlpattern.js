@@ -6,9 +6,10 @@
 const {
   ArrayFrom, ArrayPrototypeJoin, ArrayPrototypePush, ArrayPrototypeSlice, MethodEndsWith, MethodIncludes, MethodLastIndexOf, MethodReplace, MethodSlice,
   MethodToLowerCase, MethodToWellFormed, ObjectCreate, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor,
-  ObjectGetOwnPropertyNames, RegExp, RegExpPrototypeExec, RegExpPrototypeTest, SymbolToStringTag, TypeError,
+  ObjectGetOwnPropertyNames, RegExp, RegExpPrototypeExec, RegExpPrototypeTest, SymbolFor, SymbolToStringTag, TypeError,
 } = internal.primordials;
 
+const inspectCustom = SymbolFor('nodejs.util.inspect.custom');
 const toUSV = (value) => MethodToWellFormed(`${value}`);
 const specialSchemes = ['ftp', 'file', 'http', 'https', 'ws', 'wss'];
 const defaultPorts = { ftp: '21', http: '80', https: '443', ws: '80', wss: '443' };
@@ -759,6 +760,15 @@ class URLPattern {
   get hasRegExpGroups() {
     for (const name of componentNames) if (this.#components[name].hasRegExpGroups) return true;
     return false;
+  }
+
+  // console.log and util.inspect show the components, as Node does.
+  [inspectCustom](depth, options, inspect) {
+    if (typeof depth === 'number' && depth < 0) return this;
+    const fields = {};
+    for (const name of componentNames) fields[name] = this.#components[name].pattern;
+    fields.hasRegExpGroups = this.hasRegExpGroups;
+    return `URLPattern ${inspect(fields, options)}`;
   }
 }
 
