@@ -131,8 +131,8 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ], cModules: true,
             scripts: [
-                "events.js", "encoding.js", "url.js", "structured-clone.js", "blob.js", "form-data.js", "streams.js",
-                "compression.js", "message-channel.js", "performance.js", "crypto.js",
+                "events.js", "encoding.js", "url.js", "urlpattern.js", "structured-clone.js", "blob.js",
+                "form-data.js", "streams.js", "compression.js", "message-channel.js", "performance.js", "crypto.js",
                 "global-scope.js", "webassembly.js",
             ]),
         extensionTarget(

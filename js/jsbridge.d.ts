@@ -543,6 +543,64 @@ declare var Buffer: BufferConstructor;
 /** Node's alias of `globalThis`. */
 declare var global: typeof globalThis;
 
+// MARK: - URLPattern (the WHATWG URL Pattern Standard; this TypeScript's lib does not have it yet)
+
+interface URLPatternInit {
+  protocol?: string;
+  username?: string;
+  password?: string;
+  hostname?: string;
+  port?: string;
+  pathname?: string;
+  search?: string;
+  hash?: string;
+  baseURL?: string;
+}
+
+type URLPatternInput = string | URLPatternInit;
+
+interface URLPatternOptions {
+  ignoreCase?: boolean;
+}
+
+interface URLPatternComponentResult {
+  input: string;
+  groups: Record<string, string | undefined>;
+}
+
+interface URLPatternResult {
+  inputs: URLPatternInput[];
+  protocol: URLPatternComponentResult;
+  username: URLPatternComponentResult;
+  password: URLPatternComponentResult;
+  hostname: URLPatternComponentResult;
+  port: URLPatternComponentResult;
+  pathname: URLPatternComponentResult;
+  search: URLPatternComponentResult;
+  hash: URLPatternComponentResult;
+}
+
+/** A URL pattern: `new URLPattern("https://example.com/books/:id")`, `new URLPattern({ pathname: "/:id(\\d+)" })`. */
+interface URLPattern {
+  test(input?: URLPatternInput, baseURL?: string): boolean;
+  exec(input?: URLPatternInput, baseURL?: string): URLPatternResult | null;
+  readonly protocol: string;
+  readonly username: string;
+  readonly password: string;
+  readonly hostname: string;
+  readonly port: string;
+  readonly pathname: string;
+  readonly search: string;
+  readonly hash: string;
+  readonly hasRegExpGroups: boolean;
+}
+
+declare var URLPattern: {
+  prototype: URLPattern;
+  new (input: URLPatternInput, baseURL: string, options?: URLPatternOptions): URLPattern;
+  new (input?: URLPatternInput, options?: URLPatternOptions): URLPattern;
+};
+
 // MARK: - Modules (docs/running-scripts.md, "Modules and packages")
 
 /** `import.meta` in an ES module. */

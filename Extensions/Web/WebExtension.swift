@@ -1,10 +1,10 @@
 import JSBridge
 
 /// The `web` engine extension: the web platform's APIs that WinterTC's Minimum Common API and scripts written
-/// for browsers expect — events and `AbortController`, `TextEncoder`/`TextDecoder`, `URL`, `structuredClone`,
-/// `Blob`/`File`/`FormData`, streams, compression streams, `MessageChannel`, `performance`, Web Crypto
-/// (`crypto.subtle`), `self`, `reportError` and WebAssembly's promise-returning functions. Every global is lazy:
-/// its file runs the first time a script reads it.
+/// for browsers expect — events and `AbortController`, `TextEncoder`/`TextDecoder`, `URL`, `URLPattern`,
+/// `structuredClone`, `Blob`/`File`/`FormData`, streams, compression streams, `MessageChannel`, `performance`,
+/// Web Crypto (`crypto.subtle`), `self`, `reportError` and WebAssembly's promise-returning functions. Every
+/// global is lazy: its file runs the first time a script reads it.
 public enum WebExtension {
     static let declaration = EngineExtension("web", state: WebState.init) { ext in
         ext.script(
@@ -25,7 +25,10 @@ public enum WebExtension {
         ext.script(
             .lazy(
                 "url.js", PackageResources.url_js, globals: ["URL", "URLSearchParams"],
-                internals: ["URL", "URLSearchParams"]))
+                internals: ["URL", "URLSearchParams", "parseURLComponents", "canonicalizeURLComponent"]))
+        ext.script(
+            .lazy(
+                "urlpattern.js", PackageResources.urlpattern_js, globals: ["URLPattern"], internals: ["URLPattern"]))
         ext.script(
             .lazy(
                 "structured-clone.js", PackageResources.structured_clone_js, globals: ["structuredClone"],

@@ -121,8 +121,9 @@ func runScript(
         #expect(replaced.lines == plain.lines, "\(replaced.stderr)")
     }
 
-    /// The runtime files loaded on first use (events, URL, encodings, Blob and FormData, streams, structured
-    /// clone, WebAssembly's promises, the Node modules) load after the script has replaced the common built-ins, and work the same.
+    /// The runtime files loaded on first use (events, URL, URLPattern, encodings, Blob and FormData, streams,
+    /// structured clone, WebAssembly's promises, the Node modules) load after the script has replaced the common
+    /// built-ins, and work the same.
     @Test func lazilyLoadedRuntimeFilesUseTheCapturedBuiltIns() async {
         let checks = #"""
             const results = [];
@@ -133,6 +134,7 @@ func runScript(
               await check("events", () => { const t = new EventTarget(); let n = 0; t.addEventListener("x", () => n++); t.dispatchEvent(new Event("x")); const c = new AbortController(); c.abort(); return `${n} ${c.signal.aborted}`; });
               await check("url", () => { const u = new URL("HTTPS://Example.com:443/a/../b?x=1#h"); u.searchParams.append("y", "ü"); return u.href; });
               await check("ipv4", () => new URL("http://0x7f.1/").host);
+              await check("urlpattern", () => { const p = new URLPattern("https://example.com/books/:id(\\d+)"); return `${p.exec("https://example.com/books/12").pathname.groups.id} ${p.pathname} ${p.test({ pathname: "/books/x" })}`; });
               await check("encoding", () => `${new TextDecoder("utf-8").decode(new TextEncoder().encode("héllo"))} ${btoa("ab")}`);
               await check("blob", () => new Blob(["ab", new Uint8Array([99])]).text());
               await check("formData", () => { const f = new FormData(); f.append("a", "1"); f.append("f", new Blob(["x"]), "x.txt"); return `${f.get("a")} ${f.get("f").name}`; });
@@ -152,7 +154,7 @@ func runScript(
             """#
         let plain = await runScript(checks.replacingOccurrences(of: "restoreBuiltIns();", with: ""))
         let replaced = await runScript(ScriptRunner.replacingBuiltIns + checks)
-        #expect(plain.lines.count == 16 && !plain.stdout.contains("threw"), "\(plain.stdout) \(plain.stderr)")
+        #expect(plain.lines.count == 17 && !plain.stdout.contains("threw"), "\(plain.stdout) \(plain.stderr)")
         #expect(replaced.lines == plain.lines, "\(replaced.stderr)")
     }
 

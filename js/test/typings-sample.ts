@@ -33,3 +33,7 @@ document.addEventListener("deviceready", () => cordovaChannel.initializationComp
 process.on("SIGINT", (signal, number) => { const name: string = signal; void name; void number; });
 const sameGlobal: typeof globalThis = window;
 void sameGlobal;
+const bookPattern = new URLPattern({ pathname: "/books/:id" }, { ignoreCase: true });
+const bookId: string | undefined = bookPattern.exec("https://example.com/books/1")?.pathname.groups.id;
+void bookId;
+void new URLPattern("/a/*", "https://example.com").test({ pathname: "/a/b" });

@@ -32,6 +32,19 @@ interface JSBridgeInternal {
   URLSearchParams: any;
   /** The path a file: URL names, as Node's url.fileURLToPath on Linux (ERR_INVALID_FILE_URL_HOST/_PATH). */
   fileURLToPath(url: string | object): string;
+  /** URLPattern's view of `input` parsed against `base`: each component as a string (no null), or null on failure. */
+  parseURLComponents(input: string, base: string | undefined): {
+    protocol: string; username: string; password: string; hostname: string; port: string; pathname: string;
+    search: string; hash: string; opaquePath: boolean;
+  } | null;
+  /**
+   * The URL Pattern standard's "canonicalize a protocol" (and username, password, hostname, port, pathname,
+   * opaquePathname, search, hash): the URL parser run on a dummy URL with a state override, null on failure.
+   */
+  canonicalizeURLComponent(kind: string, value: string, protocol?: string): string | null;
+
+  // urlpattern.js
+  URLPattern: any;
 
   // structured-clone.js
   structuredClone(value: unknown, options?: { transfer?: unknown[] }): any;

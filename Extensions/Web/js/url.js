@@ -1006,6 +1006,77 @@ function codedTypeError(code, message) {
   return error;
 }
 
+// ---- For URLPattern (urlpattern.js) ----
+
+// A URL's components as URLPattern matches them (strings, never null), and whether its path is opaque.
+function urlPatternComponents(record) {
+  return {
+    protocol: record.scheme, username: record.username, password: record.password, hostname: record.host ?? '',
+    port: record.port === null ? '' : `${record.port}`, pathname: pathString(record), search: record.query ?? '',
+    hash: record.fragment ?? '', opaquePath: hasOpaquePath(record),
+  };
+}
+
+/// The components of `input` parsed against `base` (both strings; base may be undefined), or null on failure.
+function parseURLComponents(input, base) {
+  const record = parseWithBase(input, base);
+  return record === FAILURE ? null : urlPatternComponents(record);
+}
+
+const dummyURL = () => basicParse('https://dummy.invalid/');
+
+/// The URL Pattern standard's "canonicalize a protocol/username/password/hostname/port/pathname/opaque
+/// pathname/search/hash": this parser run on a dummy URL with a state override. Null where the standard throws.
+function canonicalizeURLComponent(kind, value, protocol) {
+  value = toUSV(value);
+  if (value === '') return value;
+  let record;
+  switch (kind) {
+    case 'protocol': {
+      const parsed = basicParse(`${value}://dummy.invalid/`);
+      return parsed === FAILURE ? null : parsed.scheme;
+    }
+    case 'username':
+    case 'password':
+      return percentEncode(value, USERINFO_SET);
+    case 'hostname':
+      // The parser stops at '/', '?', '#' and '\' (a host's end in a URL); as a hostname pattern's text they
+      // are errors.
+      if (RegExpPrototypeTest(/[/?#\\]/, MethodReplace(value, /[\t\n\r]/g, ''))) return null;
+      record = dummyURL();
+      return basicParse(value, null, record, S.HOSTNAME) === FAILURE ? null : record.host ?? '';
+    case 'port':
+      // The setter's parser takes the digits before anything else ('80abc' sets 80); a port pattern's text must be
+      // all digits.
+      if (!RegExpPrototypeTest(/^[0-9]+$/, MethodReplace(value, /[\t\n\r]/g, ''))) return null;
+      // A new URL record: its scheme (when given) is what makes a default port the empty string.
+      record = { scheme: protocol ?? '', username: '', password: '', host: null, port: null, path: [], query: null, fragment: null };
+      return basicParse(value, null, record, S.PORT) === FAILURE ? null : record.port === null ? '' : `${record.port}`;
+    case 'pathname': {
+      const leadingSlash = value[0] === '/';
+      record = dummyURL();
+      record.path = [];
+      if (basicParse(leadingSlash ? value : `/-${value}`, null, record, S.PATH_START) === FAILURE) return null;
+      const path = pathString(record);
+      return leadingSlash ? path : MethodSlice(path, 2);
+    }
+    case 'opaquePathname':
+      record = { scheme: '', username: '', password: '', host: null, port: null, path: '', query: null, fragment: null };
+      return basicParse(value, null, record, S.OPAQUE_PATH) === FAILURE ? null : record.path;
+    case 'search':
+      record = dummyURL();
+      record.query = '';
+      return basicParse(value, null, record, S.QUERY) === FAILURE ? null : record.query;
+    case 'hash':
+      record = dummyURL();
+      record.fragment = '';
+      return basicParse(value, null, record, S.FRAGMENT) === FAILURE ? null : record.fragment;
+  }
+  return null;
+}
+
+internal.parseURLComponents = parseURLComponents;
+internal.canonicalizeURLComponent = canonicalizeURLComponent;
 internal.URL = URL;
 internal.URLSearchParams = URLSearchParams;
 internal.fileURLToPath = fileURLToPath;
