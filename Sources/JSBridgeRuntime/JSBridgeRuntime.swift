@@ -7,6 +7,7 @@ import HTTPPlugin
 @_exported import JSBridgeExtensions
 import LocationPlugin
 import ModelPlugin
+import QueuePlugin
 import StoragePlugin
 
 extension RuntimeDescription {
@@ -30,7 +31,7 @@ public enum BuiltInPlugins {
     public static func make() -> [any BridgePlugin] {
         [
             DevicePlugin(), EchoPlugin(), FileSystemPlugin(), HTTPPlugin(), LocationPlugin(), ModelPlugin(),
-            StoragePlugin(),
+            QueuePlugin(), StoragePlugin(),
         ]
     }
 }
