@@ -193,7 +193,7 @@ let package = Package(
             path: "Plugins/Queue/Postgres"),
         pluginTarget(
             "QueuePlugin", folder: "Queue", dependencies: ["QueueCore", "QueuePostgres"],
-            embedding: ["queue.js", "queue.d.ts"]),
+            embedding: ["queue.js", "broadcast.js", "queue.d.ts"]),
         // Location: gpsd / fixed / NMEA sources, offline reverse geocoding, and the plugin.
         .target(name: "LocationCore", dependencies: ["JSBridgeBase"], path: "Plugins/Location/Core"),
         pluginTarget(

@@ -185,19 +185,19 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         #expect(path.hasSuffix("/app.queue.sqlite"))
         let store = try SQLiteJobStore(path: path)
         _ = try store.enqueue("q", payload: "1", options: EnqueueOptions(), now: now)
-        #expect(try store.schemaVersion() == 1)
+        #expect(try store.schemaVersion() == 2)
         store.close()
         let reopened = try SQLiteJobStore(path: path)
-        #expect(try reopened.schemaVersion() == 1)
+        #expect(try reopened.schemaVersion() == 2)
         #expect(try reopened.stats("q", now: now) == QueueStats(ready: 1))
     }
 
     @Test func thePostgresSchemaHasAVersion() throws {
         let url = try PostgresURL(try SharedQueuePostgres.url)
         let store = try PostgresJobStore(url: url, appID: "a")
-        #expect(try store.schemaVersion() == 1)
+        #expect(try store.schemaVersion() == 2)
         // A second store (another process's) finds the schema made.
-        #expect(try PostgresJobStore(url: url, appID: "b").schemaVersion() == 1)
+        #expect(try PostgresJobStore(url: url, appID: "b").schemaVersion() == 2)
     }
 
     @Test func backoffDelays() {

@@ -8,7 +8,7 @@ import JSBridgeBase
 /// processes claiming at once are serialised and never lease the same job. Writers in other processes wait
 /// up to `busyTimeout` for the lock. The schema is created and migrated under an exclusive `flock` on a
 /// sibling `.lock` file, with its version in the `queue_schema` table.
-public final class SQLiteJobStore: JobStore, @unchecked Sendable {
+public final class SQLiteJobStore: JobStore, ChannelLog, @unchecked Sendable {
     /// The database file.
     public let path: String
     public var location: String { path }
@@ -40,7 +40,18 @@ public final class SQLiteJobStore: JobStore, @unchecked Sendable {
         );
         CREATE UNIQUE INDEX jobs_key ON jobs(queue, idem_key) WHERE idem_key IS NOT NULL;
         CREATE INDEX jobs_due ON jobs(queue, state, run_at, id);
+        """,
+        // Version 2: the log of cross-process BroadcastChannel messages (ChannelLog).
         """
+        CREATE TABLE messages (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            channel TEXT NOT NULL,
+            sender TEXT NOT NULL,
+            data TEXT NOT NULL,
+            at INTEGER NOT NULL
+        );
+        CREATE INDEX messages_channel ON messages(channel, seq);
+        """,
     ]
 
     /// The queue database of `appID` under `directory`: `<directory>/<app id as a file name>.queue.sqlite`,
@@ -330,6 +341,52 @@ public final class SQLiteJobStore: JobStore, @unchecked Sendable {
                 if sqlite3_column_type($0, 0) != SQLITE_NULL { next = sqlite3_column_int64($0, 0) }
             }
             return next
+        }
+    }
+
+    // MARK: - ChannelLog (BroadcastChannel)
+
+    public func post(channel: String, sender: String, data: String, now: Int64) throws(QueueError) -> Int64 {
+        try transaction { () throws(QueueError) -> Int64 in
+            try run(
+                "INSERT INTO messages(channel, sender, data, at) VALUES (?1, ?2, ?3, ?4)",
+                [.text(channel), .text(sender), .text(data), .int(now)])
+            let seq = sqlite3_last_insert_rowid(db)
+            if seq % 256 == 0 {
+                try run("DELETE FROM messages WHERE at < ?1", [.int(now - channelRetentionMs)])
+            }
+            return seq
+        }
+    }
+
+    public func lastSeq() throws(QueueError) -> Int64 {
+        try locked { () throws(QueueError) -> Int64 in
+            var seq: Int64 = 0
+            // AUTOINCREMENT's counter: never reused, even after the newest rows were trimmed.
+            try each("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0)", []) {
+                seq = sqlite3_column_int64($0, 0)
+            }
+            return seq
+        }
+    }
+
+    public func read(channel: String, after seq: Int64, excluding sender: String, limit: Int) throws(QueueError)
+        -> (messages: [ChannelMessage], through: Int64)
+    {
+        try locked { () throws(QueueError) -> ([ChannelMessage], Int64) in
+            var messages: [ChannelMessage] = []
+            var through = seq
+            try each(
+                "SELECT seq, sender, data FROM messages WHERE channel = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
+                [.text(channel), .int(seq), .int(Int64(max(1, limit)))]
+            ) {
+                let message = ChannelMessage(
+                    seq: sqlite3_column_int64($0, 0), channel: channel, sender: Self.text($0, 1), data: Self.text($0, 2)
+                )
+                through = message.seq
+                if message.sender != sender { messages.append(message) }
+            }
+            return (messages, through)
         }
     }
 

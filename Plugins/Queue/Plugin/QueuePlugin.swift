@@ -30,6 +30,8 @@ public struct QueuePlugin: BridgePlugin {
         public var unavailableWaitMs: Int?
         /// How often an idle worker looks for due jobs (default 200).
         public var pollIntervalMs: Int?
+        /// How often a process reads the broadcast log for other processes' messages (default 25).
+        public var broadcastPollMs: Int?
         /// The default lease of `work` (default 30000): a job whose worker stops heartbeating for this long
         /// is handed out again.
         public var leaseMs: Int?
@@ -57,6 +59,9 @@ public struct QueuePlugin: BridgePlugin {
             if let pollIntervalMs, !(1...60_000).contains(pollIntervalMs) {
                 issues.append(ArgumentIssue(path: "pollIntervalMs", message: "must be between 1 and 60000"))
             }
+            if let broadcastPollMs, !(1...60_000).contains(broadcastPollMs) {
+                issues.append(ArgumentIssue(path: "broadcastPollMs", message: "must be between 1 and 60000"))
+            }
             if let leaseMs, !(100...86_400_000).contains(leaseMs) {
                 issues.append(ArgumentIssue(path: "leaseMs", message: "must be between 100 and 86400000"))
             }
@@ -73,6 +78,8 @@ public struct QueuePlugin: BridgePlugin {
         let lane = BlockingLane(label: "jsbridge.queue.calls")
         let pending = PendingJobs()
         let backend: String
+        /// This process's id in the broadcast log (its own messages are not read back).
+        let sender = UUID().uuidString
 
         init(store: any JobStore, backend: String) {
             self.store = store
@@ -116,6 +123,7 @@ public struct QueuePlugin: BridgePlugin {
 
     public static func declare(_ plugin: inout PluginDeclaration<Self>) {
         plugin.script(.global("queue.js", source: PackageResources.queue_js, defines: ["Queue"]))
+        plugin.script(.global("broadcast.js", source: PackageResources.broadcast_js, defines: ["BroadcastChannel"]))
         plugin.typeScript(utf8: PackageResources.queue_d_ts)
         plugin.event("error", of: WorkerError.self)
         plugin.option(
@@ -185,7 +193,49 @@ public struct QueuePlugin: BridgePlugin {
                 return await state.pending.wait(key)
             }
         }
-        plugin.keepPrivate("settle")
+
+        // MARK: BroadcastChannel (broadcast.js)
+        plugin.sync("channelCursor") { context -> Double in
+            guard let log = context.state.store as? any ChannelLog else { return 0 }
+            return Double(try log.lastSeq())
+        }
+        plugin.async("channelPost", args: ChannelPostArguments.self, on: .serial) { context, args -> Double in
+            guard let log = context.state.store as? any ChannelLog else {
+                throw QueueError.failure(
+                    location: context.state.store.location, message: "this store has no channel log")
+            }
+            let sender = context.state.sender
+            let now = epochMilliseconds(context.clock.now())
+            return Double(
+                try await context.state.lane.run { () throws(QueueError) in
+                    try log.post(channel: args.channel, sender: sender, data: args.data, now: now)
+                })
+        }
+        plugin.stream("channelListen", args: ChannelListenArguments.self, of: ChannelDelivery.self) {
+            context, args, out in
+            guard let log = context.state.store as? any ChannelLog else { return }
+            let sender = context.state.sender
+            let lane = BlockingLane(label: "jsbridge.broadcast")
+            let poll = Duration.milliseconds(context.configuration.broadcastPollMs ?? 25)
+            var cursor = Int64(args.after)
+            while !out.isCancelled {
+                let from = cursor
+                let batch: (messages: [ChannelMessage], through: Int64)
+                do throws(QueueError) {
+                    batch = try await lane.run { () throws(QueueError) in
+                        try log.read(channel: args.channel, after: from, excluding: sender, limit: 500)
+                    }
+                } catch {
+                    // The server is away: read again later from the same place (nothing is skipped).
+                    try await context.clock.sleep(for: poll)
+                    continue
+                }
+                for message in batch.messages { try await out.yield(ChannelDelivery(data: message.data)) }
+                cursor = batch.through
+                if batch.through == from { try await context.clock.sleep(for: poll) }
+            }
+        }
+        plugin.keepPrivate("settle", "channelCursor", "channelPost", "channelListen")
     }
 
     // MARK: Results and events
@@ -294,6 +344,23 @@ struct EnqueueArguments: Decodable, Sendable {
                 kind: backoff?.kind ?? defaults.kind, delayMs: backoff?.delayMs ?? defaults.delayMs,
                 maxDelayMs: backoff?.maxDelayMs ?? max(defaults.maxDelayMs, backoff?.delayMs ?? 0)))
     }
+}
+
+struct ChannelPostArguments: Decodable, Sendable {
+    var channel: String
+    /// The message's wire text (broadcast.js).
+    var data: String
+}
+
+struct ChannelListenArguments: Decodable, Sendable {
+    var channel: String
+    /// The log position to read after (`channelCursor` when the first channel of the name opened).
+    var after: Double
+}
+
+/// A message of another process, as `channelListen` yields it.
+struct ChannelDelivery: Codable, Sendable {
+    var data: String
 }
 
 // MARK: - Jobs handed to JavaScript

@@ -12,7 +12,7 @@ import StoragePostgres
 /// reconnects and retries for up to `unavailableWait`, then fails with ``QueueError/unavailable(host:message:)``;
 /// a statement whose answer was lost may have committed — the lease rules make that safe (a completion that
 /// committed twice changes nothing; a claim whose answer was lost expires like a dead worker's).
-public final class PostgresJobStore: JobStore, @unchecked Sendable {
+public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
     public let url: PostgresURL
     public let appID: String
     public let unavailableWait: Duration
@@ -50,7 +50,34 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         CREATE UNIQUE INDEX jsbridge_queue_jobs_key ON jsbridge_queue_jobs(app, queue, idem_key)
             WHERE idem_key IS NOT NULL;
         CREATE INDEX jsbridge_queue_jobs_due ON jsbridge_queue_jobs(app, queue, state, run_at, id);
+        """,
+        // Version 2: the log of cross-host BroadcastChannel messages. A post locks its app's counter row
+        // until it commits, so numbers are handed out in commit order and a reader that read up to n never
+        // finds an older number committing later.
         """
+        CREATE TABLE jsbridge_broadcast_apps (app text PRIMARY KEY, seq bigint NOT NULL);
+        CREATE TABLE jsbridge_broadcast (
+            app text NOT NULL, seq bigint NOT NULL, channel text NOT NULL, sender text NOT NULL,
+            data text NOT NULL, at bigint NOT NULL,
+            PRIMARY KEY (app, seq)
+        );
+        CREATE INDEX jsbridge_broadcast_channel ON jsbridge_broadcast(app, channel, seq);
+        CREATE FUNCTION jsbridge_broadcast_post(
+            p_app text, p_channel text, p_sender text, p_data text, p_now bigint, p_retention bigint
+        ) RETURNS bigint LANGUAGE plpgsql AS $fn$
+        DECLARE v_seq bigint;
+        BEGIN
+            INSERT INTO jsbridge_broadcast_apps AS a (app, seq) VALUES (p_app, 1)
+                ON CONFLICT (app) DO UPDATE SET seq = a.seq + 1 RETURNING seq INTO v_seq;
+            INSERT INTO jsbridge_broadcast VALUES (p_app, v_seq, p_channel, p_sender, p_data, p_now);
+            IF v_seq % 256 = 0 THEN
+                DELETE FROM jsbridge_broadcast WHERE app = p_app AND at < p_now - p_retention;
+            END IF;
+            PERFORM pg_notify('jsbridge_broadcast', p_app);
+            RETURN v_seq;
+        END
+        $fn$;
+        """,
     ]
 
     /// Connects and creates or migrates the schema.
@@ -282,6 +309,48 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
                 WHERE app = $1 AND queue = $2 AND state IN ('ready', 'leased')
                 """, name: "q_next", [.text(appID), .text(queue)])
             return rows.count > 0 ? rows.int64(0, 0) : nil
+        }
+    }
+
+    // MARK: - ChannelLog (BroadcastChannel)
+
+    public func post(channel: String, sender: String, data: String, now: Int64) throws(QueueError) -> Int64 {
+        try withConnection { (connection, _) throws(PGFailure) -> Int64 in
+            let rows = try connection.query(
+                "SELECT jsbridge_broadcast_post($1, $2, $3, $4, $5, $6)", name: "b_post",
+                [.text(appID), .text(channel), .text(sender), .text(data), .int8(now), .int8(channelRetentionMs)])
+            return rows.int64(0, 0) ?? 0
+        }
+    }
+
+    public func lastSeq() throws(QueueError) -> Int64 {
+        try withConnection { (connection, _) throws(PGFailure) -> Int64 in
+            let rows = try connection.query(
+                "SELECT coalesce((SELECT seq FROM jsbridge_broadcast_apps WHERE app = $1), 0)::int8", name: "b_last",
+                [.text(appID)])
+            return rows.int64(0, 0) ?? 0
+        }
+    }
+
+    public func read(channel: String, after seq: Int64, excluding sender: String, limit: Int) throws(QueueError)
+        -> (messages: [ChannelMessage], through: Int64)
+    {
+        try withConnection { (connection, _) throws(PGFailure) -> ([ChannelMessage], Int64) in
+            let rows = try connection.query(
+                """
+                SELECT seq, sender, data FROM jsbridge_broadcast
+                WHERE app = $1 AND channel = $2 AND seq > $3 ORDER BY seq LIMIT $4
+                """, name: "b_read", [.text(appID), .text(channel), .int8(seq), .int8(Int64(max(1, limit)))])
+            var messages: [ChannelMessage] = []
+            var through = seq
+            for row in 0..<rows.count {
+                let message = ChannelMessage(
+                    seq: rows.int64(row, 0) ?? 0, channel: channel, sender: rows.string(row, 1) ?? "",
+                    data: rows.string(row, 2) ?? "")
+                through = message.seq
+                if message.sender != sender { messages.append(message) }
+            }
+            return (messages, through)
         }
     }
 
