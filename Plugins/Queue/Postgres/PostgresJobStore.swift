@@ -22,6 +22,8 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
     private let lock = NSLock()
     private var connection: PGConnection?
     private var closed = false
+    /// This store's posts so far: with the sender, what identifies a post sent again after a lost answer.
+    private let postCount = Locked<Int64>(0)
 
     /// The advisory lock key of schema changes ("jsbq" in ASCII).
     static let lockKey: Int64 = 0x6A73_6271
@@ -58,18 +60,26 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
         CREATE TABLE jsbridge_broadcast_apps (app text PRIMARY KEY, seq bigint NOT NULL);
         CREATE TABLE jsbridge_broadcast (
             app text NOT NULL, seq bigint NOT NULL, channel text NOT NULL, sender text NOT NULL,
-            data text NOT NULL, at bigint NOT NULL,
+            data text NOT NULL, at bigint NOT NULL, sender_seq bigint NOT NULL,
             PRIMARY KEY (app, seq)
         );
         CREATE INDEX jsbridge_broadcast_channel ON jsbridge_broadcast(app, channel, seq);
+        CREATE INDEX jsbridge_broadcast_sender ON jsbridge_broadcast(app, sender, sender_seq);
         CREATE FUNCTION jsbridge_broadcast_post(
-            p_app text, p_channel text, p_sender text, p_data text, p_now bigint, p_retention bigint
+            p_app text, p_channel text, p_sender text, p_data text, p_now bigint, p_retention bigint,
+            p_sender_seq bigint, p_retry boolean
         ) RETURNS bigint LANGUAGE plpgsql AS $fn$
         DECLARE v_seq bigint;
         BEGIN
+            -- A post sent again after a lost answer is appended once.
+            IF p_retry THEN
+                SELECT seq INTO v_seq FROM jsbridge_broadcast
+                    WHERE app = p_app AND sender = p_sender AND sender_seq = p_sender_seq;
+                IF FOUND THEN RETURN v_seq; END IF;
+            END IF;
             INSERT INTO jsbridge_broadcast_apps AS a (app, seq) VALUES (p_app, 1)
                 ON CONFLICT (app) DO UPDATE SET seq = a.seq + 1 RETURNING seq INTO v_seq;
-            INSERT INTO jsbridge_broadcast VALUES (p_app, v_seq, p_channel, p_sender, p_data, p_now);
+            INSERT INTO jsbridge_broadcast VALUES (p_app, v_seq, p_channel, p_sender, p_data, p_now, p_sender_seq);
             IF v_seq % 256 = 0 THEN
                 DELETE FROM jsbridge_broadcast WHERE app = p_app AND at < p_now - p_retention;
             END IF;
@@ -315,10 +325,17 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
     // MARK: - ChannelLog (BroadcastChannel)
 
     public func post(channel: String, sender: String, data: String, now: Int64) throws(QueueError) -> Int64 {
-        try withConnection { (connection, _) throws(PGFailure) -> Int64 in
+        let senderSeq = postCount.withLock { count -> Int64 in
+            count += 1
+            return count
+        }
+        return try withConnection { (connection, retry) throws(PGFailure) -> Int64 in
             let rows = try connection.query(
-                "SELECT jsbridge_broadcast_post($1, $2, $3, $4, $5, $6)", name: "b_post",
-                [.text(appID), .text(channel), .text(sender), .text(data), .int8(now), .int8(channelRetentionMs)])
+                "SELECT jsbridge_broadcast_post($1, $2, $3, $4, $5, $6, $7, $8)", name: "b_post",
+                [
+                    .text(appID), .text(channel), .text(sender), .text(data), .int8(now), .int8(channelRetentionMs),
+                    .int8(senderSeq), .bool(retry),
+                ])
             return rows.int64(0, 0) ?? 0
         }
     }
