@@ -31,6 +31,13 @@ public protocol ChannelLog: AnyObject, Sendable {
     /// the number read up to (so a reader skips its own messages without reading them again).
     func read(channel: String, after seq: Int64, excluding sender: String, limit: Int) throws(QueueError)
         -> (messages: [ChannelMessage], through: Int64)
+    /// Rings `doorbell` whenever a message may have been posted by another process (PostgreSQL: its
+    /// `NOTIFY`), until the returned function is called. Logs without such a signal never ring: readers poll.
+    func ringOnPosts(_ doorbell: Doorbell) -> @Sendable () -> Void
+}
+
+extension ChannelLog {
+    public func ringOnPosts(_ doorbell: Doorbell) -> @Sendable () -> Void { {} }
 }
 
 /// How long a broadcast message stays in the log: what a short disconnection may miss and still get.

@@ -218,6 +218,10 @@ public struct QueuePlugin: BridgePlugin {
             let lane = BlockingLane(label: "jsbridge.broadcast")
             let poll = Duration.milliseconds(context.configuration.broadcastPollMs ?? 25)
             var cursor = Int64(args.after)
+            // Woken at once by another process's post where the log can tell (PostgreSQL), else polled.
+            let posted = Doorbell()
+            let stopRinging = log.ringOnPosts(posted)
+            defer { stopRinging() }
             while !out.isCancelled {
                 let from = cursor
                 let batch: (messages: [ChannelMessage], through: Int64)
@@ -227,12 +231,16 @@ public struct QueuePlugin: BridgePlugin {
                     }
                 } catch {
                     // The server is away: read again later from the same place (nothing is skipped).
-                    try await context.clock.sleep(for: poll)
+                    await posted.wait(timeout: poll, clock: context.clock)
+                    try Task.checkCancellation()
                     continue
                 }
                 for message in batch.messages { try await out.yield(ChannelDelivery(data: message.data)) }
                 cursor = batch.through
-                if batch.through == from { try await context.clock.sleep(for: poll) }
+                if batch.through == from {
+                    await posted.wait(timeout: poll, clock: context.clock)
+                    try Task.checkCancellation()
+                }
             }
         }
         plugin.keepPrivate("settle", "channelCursor", "channelPost", "channelListen")

@@ -22,6 +22,7 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
     private let lock = NSLock()
     private var connection: PGConnection?
     private var closed = false
+    private lazy var doorbell = BroadcastDoorbell(url: url, appID: appID)
     /// This store's posts so far: with the sender, what identifies a post sent again after a lost answer.
     private let postCount = Locked<Int64>(0)
 
@@ -338,6 +339,13 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
                 ])
             return rows.int64(0, 0) ?? 0
         }
+    }
+
+    public func ringOnPosts(_ doorbell: Doorbell) -> @Sendable () -> Void {
+        lock.lock()
+        let listener = self.doorbell
+        lock.unlock()
+        return listener.add(doorbell)
     }
 
     public func lastSeq() throws(QueueError) -> Int64 {
