@@ -200,6 +200,33 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         #expect(try PostgresJobStore(url: url, appID: "b").schemaVersion() == 2)
     }
 
+    @Test(arguments: [1, 3]) func thePostgresPoolServesConcurrentCalls(connections: Int) async throws {
+        let store = try PostgresJobStore(
+            url: try PostgresURL(try SharedQueuePostgres.url), appID: UUID().uuidString, connections: connections)
+        #expect(store.connections == connections)
+        let lane = BlockingLane()
+        let now = self.now
+        let ids = try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var ids: [Int64] = []
+                    for i in 0..<25 {
+                        ids.append(
+                            try await lane.run { () throws(QueueError) in
+                                try store.enqueue("q", payload: "\(task)-\(i)", options: EnqueueOptions(), now: now).id
+                            })
+                    }
+                    return ids
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(Set(ids).count == 200)
+        #expect(try store.stats("q", now: now) == QueueStats(ready: 200))
+        store.close()
+        #expect(throws: QueueError.self) { try store.stats("q", now: now) }
+    }
+
     @Test func backoffDelays() {
         let exponential = Backoff(kind: .exponential, delayMs: 100, maxDelayMs: 1000)
         #expect((1...6).map(exponential.delay(afterAttempt:)) == [100, 200, 400, 800, 1000, 1000])

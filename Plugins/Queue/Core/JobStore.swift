@@ -231,13 +231,14 @@ public func epochMilliseconds(_ date: Date) -> Int64 {
     Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
 }
 
-/// A thread for a store's blocking calls (a transaction, or a network round trip that may wait out a
-/// server restart), so they never hold a thread of Swift's or the bridge's shared pools.
+/// Threads for a store's blocking calls (a transaction, or a network round trip that may wait out a
+/// server restart), so they never hold a thread of Swift's or the bridge's shared pools. Calls run
+/// concurrently (the store decides what waits: SQLite's lock, PostgreSQL's connection pool).
 public final class BlockingLane: Sendable {
     private let queue: DispatchQueue
 
     public init(label: String = "jsbridge.queue") {
-        queue = DispatchQueue(label: label)
+        queue = DispatchQueue(label: label, attributes: .concurrent)
     }
 
     /// Runs `body` on the lane's thread and returns its result.

@@ -30,6 +30,8 @@ public struct QueuePlugin: BridgePlugin {
         public var unavailableWaitMs: Int?
         /// How often an idle worker looks for due jobs (default 200).
         public var pollIntervalMs: Int?
+        /// PostgreSQL connections the process's queue calls may use at once (default 2, 1–64).
+        public var connections: Int?
         /// How often a process reads the broadcast log for other processes' messages (default 25).
         public var broadcastPollMs: Int?
         /// The default lease of `work` (default 30000): a job whose worker stops heartbeating for this long
@@ -58,6 +60,9 @@ public struct QueuePlugin: BridgePlugin {
             }
             if let pollIntervalMs, !(1...60_000).contains(pollIntervalMs) {
                 issues.append(ArgumentIssue(path: "pollIntervalMs", message: "must be between 1 and 60000"))
+            }
+            if let connections, !(1...64).contains(connections) {
+                issues.append(ArgumentIssue(path: "connections", message: "must be between 1 and 64"))
             }
             if let broadcastPollMs, !(1...60_000).contains(broadcastPollMs) {
                 issues.append(ArgumentIssue(path: "broadcastPollMs", message: "must be between 1 and 60000"))
@@ -110,8 +115,10 @@ public struct QueuePlugin: BridgePlugin {
                 throw BridgeError.invalidArgument(at: "url", "\(Self.urlVariable): \(error.reason)")
             }
             let wait = Duration.milliseconds(configuration.unavailableWaitMs ?? 10_000)
+            let connections = configuration.connections ?? 2
             let store = try await lane.run { () throws(QueueError) in
-                try PostgresJobStore(url: parsed, appID: storage.appID, unavailableWait: wait)
+                try PostgresJobStore(
+                    url: parsed, appID: storage.appID, unavailableWait: wait, connections: connections)
             }
             return State(store: store, backend: "postgres")
         }

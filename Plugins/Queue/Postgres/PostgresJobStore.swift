@@ -8,7 +8,8 @@ import StoragePostgres
 ///
 /// Each operation is one statement (one transaction, one round trip). Claims pick due rows with
 /// `FOR UPDATE SKIP LOCKED`, so concurrent workers never wait on each other's rows nor lease one job twice.
-/// Calls are synchronous (libpq behind a lock, one connection per store). When the server goes away, a call
+/// Calls are synchronous (libpq): each takes one of the store's `connections` (a small pool, opened as
+/// needed), waiting while all are busy, and blocks its thread for the round trip. When the server goes away, a call
 /// reconnects and retries for up to `unavailableWait`, then fails with ``QueueError/unavailable(host:message:)``;
 /// a statement whose answer was lost may have committed — the lease rules make that safe (a completion that
 /// committed twice changes nothing; a claim whose answer was lost expires like a dead worker's).
@@ -18,10 +19,16 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
     public let unavailableWait: Duration
     public var location: String { url.redacted }
 
-    // Invariant: `connection` and `closed` are only used with `lock` held.
-    private let lock = NSLock()
-    private var connection: PGConnection?
+    /// How many connections calls may use at once.
+    public let connections: Int
+
+    // Invariant: `idle`, `busy` and `closed` are only used with `pool` locked. A slot is a connection or nil
+    // (not opened yet, or lost); a call takes a slot from `idle` and puts it back.
+    private let pool = NSCondition()
+    private var idle: [PGConnection?]
+    private var busy = 0
     private var closed = false
+    private let doorbellLock = NSLock()
     private lazy var doorbell = BroadcastDoorbell(url: url, appID: appID)
     /// This store's posts so far: with the sender, what identifies a post sent again after a lost answer.
     private let postCount = Locked<Int64>(0)
@@ -92,19 +99,24 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
     ]
 
     /// Connects and creates or migrates the schema.
-    public init(url: PostgresURL, appID: String, unavailableWait: Duration = .seconds(10)) throws(QueueError) {
+    public init(
+        url: PostgresURL, appID: String, unavailableWait: Duration = .seconds(10), connections: Int = 2
+    ) throws(QueueError) {
         self.url = url
         self.appID = appID
         self.unavailableWait = unavailableWait
+        self.connections = max(1, connections)
+        idle = [PGConnection?](repeating: nil, count: max(1, connections))
         try withConnection { (connection, _) throws(PGFailure) in try Self.migrate(connection) }
     }
 
-    /// Closes the connection; later calls fail.
+    /// Closes the idle connections (busy ones when their calls end); later calls fail.
     public func close() {
-        lock.lock()
-        defer { lock.unlock() }
-        connection = nil
+        pool.lock()
+        defer { pool.unlock() }
+        idle = []
         closed = true
+        pool.broadcast()
     }
 
     static func migrate(_ connection: PGConnection) throws(PGFailure) {
@@ -342,9 +354,9 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
     }
 
     public func ringOnPosts(_ doorbell: Doorbell) -> @Sendable () -> Void {
-        lock.lock()
+        doorbellLock.lock()
         let listener = self.doorbell
-        lock.unlock()
+        doorbellLock.unlock()
         return listener.add(doorbell)
     }
 
@@ -387,18 +399,34 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
         return .failure(location: url.redacted, message: message)
     }
 
-    /// Runs `body` on a live connection; after a lost connection, reconnects and runs it again until
-    /// `unavailableWait` has passed since the call began.
+    /// Runs `body` on a live connection of the pool; after a lost connection, reconnects and runs it again
+    /// until `unavailableWait` has passed since the call began.
     private func withConnection<R>(_ body: (PGConnection, _ retry: Bool) throws(PGFailure) -> R) throws(QueueError)
         -> R
     {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !closed else { throw .failure(location: url.redacted, message: "the queue store is closed") }
+        pool.lock()
+        while !closed && idle.isEmpty { pool.wait() }
+        guard !closed else {
+            pool.unlock()
+            throw .failure(location: url.redacted, message: "the queue store is closed")
+        }
+        var connection = idle.removeLast()
+        busy += 1
+        pool.unlock()
+        defer {
+            pool.lock()
+            busy -= 1
+            if !closed { idle.append(connection) }
+            pool.signal()
+            pool.unlock()
+        }
         let deadline = ContinuousClock.now + unavailableWait
         var retry = false
         while true {
-            if connection == nil || connection!.isBroken { try connect(until: deadline) }
+            if connection == nil || connection!.isBroken {
+                connection = nil
+                connection = try connect(until: deadline)
+            }
             do throws(PGFailure) {
                 return try body(connection!, retry)
             } catch {
@@ -410,15 +438,12 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
         }
     }
 
-    private func connect(until deadline: ContinuousClock.Instant) throws(QueueError) {
-        connection = nil
+    private func connect(until deadline: ContinuousClock.Instant) throws(QueueError) -> PGConnection {
         var lastMessage = "no attempt was made"
         while true {
             let seconds = Int((deadline - ContinuousClock.now).components.seconds) + 1
             do throws(PGFailure) {
-                connection = try PGConnection(
-                    parameters: PostgresKeyValueStore.parameters(url, connectTimeout: seconds))
-                return
+                return try PGConnection(parameters: PostgresKeyValueStore.parameters(url, connectTimeout: seconds))
             } catch {
                 lastMessage = url.scrub(error.message)
                 if PostgresKeyValueStore.isRefusal(error.message) {
