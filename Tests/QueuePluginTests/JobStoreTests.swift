@@ -179,6 +179,25 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         #expect(try store.stats("q", now: now) == QueueStats())
     }
 
+    @Test(arguments: StoreKind.allCases) func purgeDeletesOldFinishedJobs(kind: StoreKind) throws {
+        let store = try kind.make()
+        let keyed = try store.enqueue("q", payload: "1", options: EnqueueOptions(key: "k"), now: now).id
+        let dies = try store.enqueue("q", payload: "2", options: EnqueueOptions(attempts: 1), now: now).id
+        _ = try store.enqueue("q", payload: "3", options: EnqueueOptions(), now: now)
+        let jobs = try store.claim("q", worker: "w", limit: 2, leaseMs: 1000, now: now)
+        #expect(jobs.map(\.id) == [keyed, dies])
+        #expect(try store.complete(keyed, worker: "w", attempt: 1, now: now))
+        #expect(try store.fail(dies, worker: "w", attempt: 1, error: "x", now: now) == .dead)
+        clock.advance(by: .seconds(10))
+        #expect(try store.purge("q", before: now - 20_000, includeDead: true) == 0)
+        #expect(try store.purge("q", before: now, includeDead: false) == 1)
+        #expect(try store.stats("q", now: now) == QueueStats(ready: 1, dead: 1))
+        #expect(try store.purge("q", before: now, includeDead: true) == 1)
+        #expect(try store.stats("q", now: now) == QueueStats(ready: 1))
+        // The key is free again.
+        #expect(try store.enqueue("q", payload: "4", options: EnqueueOptions(key: "k"), now: now).created)
+    }
+
     @Test func theSQLiteSchemaHasAVersionAndReopens() throws {
         let directory = TemporaryDirectory.make(prefix: "queue-schema")
         let path = SQLiteJobStore.databasePath(directory: directory, appID: "app")

@@ -35,7 +35,7 @@ import Testing
                   console.log(seen.join(" "));
                   console.log(JSON.stringify(await Queue.stats("q")));
                   await worker.stop();
-                  console.log("stopped", Queue.info().backend);
+                  console.log("stopped", Queue.info().backend, await Queue.purge("q"), (await Queue.stats("q")).done);
                 }, 0);
               });
             })();
@@ -43,7 +43,7 @@ import Testing
         #expect(
             result.lines == [
                 "number true true", #"{"ready":2,"delayed":0,"leased":0,"done":0,"dead":0}"#, "1@1/3 2@1/3",
-                #"{"ready":0,"delayed":0,"leased":0,"done":2,"dead":0}"#, "stopped \(kind.rawValue)",
+                #"{"ready":0,"delayed":0,"leased":0,"done":2,"dead":0}"#, "stopped \(kind.rawValue) 2 0",
             ], "\(result.stderr)")
     }
 

@@ -35,6 +35,11 @@ declare namespace QueuePlugin {
     backend: string;
     location: string;
   }
+  interface PurgeArguments {
+    name: string;
+    olderThanMs?: number;
+    dead?: boolean;
+  }
   interface NameArguments {
     name: string;
   }
@@ -71,6 +76,7 @@ interface JSBridgePluginTypes {
       dead: { kind: "async"; args: QueuePlugin.DeadArguments; result: QueuePlugin.DeadAnswer[] };
       enqueue: { kind: "async"; args: QueuePlugin.EnqueueArguments; result: QueuePlugin.EnqueueAnswer };
       info: { kind: "sync"; args: void; result: QueuePlugin.Info };
+      purge: { kind: "async"; args: QueuePlugin.PurgeArguments; result: number };
       stats: { kind: "async"; args: QueuePlugin.NameArguments; result: QueuePlugin.QueueStats };
       work: { kind: "stream"; args: QueuePlugin.WorkArguments; value: QueuePlugin.JobMessage };
     };

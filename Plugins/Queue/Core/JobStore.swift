@@ -199,6 +199,9 @@ public protocol JobStore: AnyObject, Sendable {
     func stats(_ queue: String, now: Int64) throws(QueueError) -> QueueStats
     /// The dead-letter list of `queue`, oldest first.
     func dead(_ queue: String, limit: Int) throws(QueueError) -> [DeadJob]
+    /// Deletes the done jobs of `queue` that finished before `before` (and the dead ones too when
+    /// `includeDead`); returns how many. Their idempotency keys are free again.
+    func purge(_ queue: String, before: Int64, includeDead: Bool) throws(QueueError) -> Int
     /// When the next job of `queue` becomes claimable (a due time or a lease's end), or nil when none will.
     func nextDue(_ queue: String) throws(QueueError) -> Int64?
 }

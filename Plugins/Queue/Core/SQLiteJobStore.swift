@@ -332,6 +332,17 @@ public final class SQLiteJobStore: JobStore, ChannelLog, @unchecked Sendable {
         }
     }
 
+    public func purge(_ queue: String, before: Int64, includeDead: Bool) throws(QueueError) -> Int {
+        try transaction { () throws(QueueError) -> Int in
+            try run(
+                """
+                DELETE FROM jobs WHERE queue = ?1 AND finished_at < ?2
+                    AND (state = 'done' OR (?3 = 1 AND state = 'dead'))
+                """, [.text(queue), .int(before), .int(includeDead ? 1 : 0)])
+            return Int(sqlite3_changes(db))
+        }
+    }
+
     public func nextDue(_ queue: String) throws(QueueError) -> Int64? {
         try locked { () throws(QueueError) -> Int64? in
             var next: Int64?

@@ -15,6 +15,7 @@ import StoragePostgres
 /// | `settle` | async | `{worker, id, attempt, ok, error?}` | whether the worker still waited for that job |
 /// | `stats` | async | `{name}` | `{ready, delayed, leased, done, dead}` |
 /// | `dead` | async | `{name, limit?}` | `[{id, payload, attempts, error, failedAt}]` |
+/// | `purge` | async | `{name, olderThanMs?, dead?}` | how many done (and dead, with `dead`) jobs were deleted |
 /// | `info` | sync | – | `{backend, location}` |
 ///
 /// A job yielded by `work` stays leased (heartbeats extend its lease) until JavaScript settles it; stopping
@@ -159,6 +160,13 @@ public struct QueuePlugin: BridgePlugin {
                 try store.dead(args.name, limit: args.limit ?? 100)
             }
             return jobs.map(DeadAnswer.init)
+        }
+        plugin.async("purge", args: PurgeArguments.self) { context, args -> Int in
+            let store = context.state.store
+            let before = epochMilliseconds(context.clock.now()) - (args.olderThanMs ?? 0)
+            return try await context.state.lane.run { () throws(QueueError) in
+                try store.purge(args.name, before: before, includeDead: args.dead ?? false)
+            }
         }
         plugin.async("settle", args: SettleArguments.self) { context, args -> Bool in
             context.state.pending.settle(
@@ -320,6 +328,12 @@ struct NameArguments: Decodable, Sendable {
 struct DeadArguments: Decodable, Sendable {
     var name: String
     var limit: Int?
+}
+
+struct PurgeArguments: Decodable, Sendable {
+    var name: String
+    var olderThanMs: Int64?
+    var dead: Bool?
 }
 
 struct WorkArguments: Decodable, Sendable {

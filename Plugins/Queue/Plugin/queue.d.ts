@@ -66,5 +66,7 @@ declare const Queue: {
   work<T = unknown>(name: string, handler: (job: QueueJob<T>) => unknown, options?: QueueWorkOptions): QueueWorker;
   stats(name: string): Promise<QueueStats>;
   dead<T = unknown>(name: string, options?: { limit?: number }): Promise<QueueDeadJob<T>[]>;
+  /** Deletes done jobs finished more than olderThanMs ago (dead ones too with dead: true); resolves with the count. */
+  purge(name: string, options?: { olderThanMs?: number; dead?: boolean }): Promise<number>;
   info(): { backend: "sqlite" | "postgres" | "custom"; location: string };
 };

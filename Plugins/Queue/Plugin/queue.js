@@ -155,6 +155,20 @@ const Queue = ObjectFreeze({
     }
   },
 
+  /// Deletes the done jobs of `name` that finished more than `olderThanMs` ago (default 0: all), and the
+  /// dead ones too with `dead: true`; resolves with how many. Their keys can be enqueued again.
+  purge(name, opts) {
+    try {
+      checkName("purge", name);
+      const o = options("purge", opts);
+      const olderThanMs = optionalInteger("purge", o, "olderThanMs");
+      if (o.dead !== undefined && typeof o.dead !== "boolean") throw invalid("purge", "dead", "must be a boolean");
+      return call("purge", { name, olderThanMs, dead: o.dead });
+    } catch (error) {
+      return PromiseReject(error);
+    }
+  },
+
   /// `{backend: "sqlite"|"postgres", location}`.
   info() {
     return plugin.execSync("info", []);

@@ -324,6 +324,21 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
         }
     }
 
+    public func purge(_ queue: String, before: Int64, includeDead: Bool) throws(QueueError) -> Int {
+        try withConnection { (connection, _) throws(PGFailure) -> Int in
+            let rows = try connection.query(
+                """
+                WITH gone AS (
+                    DELETE FROM jsbridge_queue_jobs WHERE app = $1 AND queue = $2 AND finished_at < $3
+                        AND (state = 'done' OR ($4 AND state = 'dead'))
+                    RETURNING 1
+                )
+                SELECT count(*) FROM gone
+                """, name: "q_purge", [.text(appID), .text(queue), .int8(before), .bool(includeDead)])
+            return Int(rows.int64(0, 0) ?? 0)
+        }
+    }
+
     public func nextDue(_ queue: String) throws(QueueError) -> Int64? {
         try withConnection { (connection, _) throws(PGFailure) -> Int64? in
             let rows = try connection.query(
