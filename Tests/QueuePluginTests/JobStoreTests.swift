@@ -211,6 +211,36 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         #expect(try reopened.stats("q", now: now) == QueueStats(ready: 1))
     }
 
+    /// A file made by the first schema (jobs only) gains the broadcast log when opened; a file from a newer
+    /// jsbridge is refused rather than written to.
+    @Test func anOlderSQLiteFileIsMigratedAndANewerOneRefused() throws {
+        let directory = TemporaryDirectory.make(prefix: "queue-migrate")
+        let path = SQLiteJobStore.databasePath(directory: directory, appID: "app")
+        let store = try SQLiteJobStore(path: path)
+        _ = try store.enqueue("q", payload: "1", options: EnqueueOptions(), now: now)
+        store.close()
+        func sqlite(_ sql: String) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            process.arguments = [path, sql]
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        try sqlite("DROP TABLE messages; DELETE FROM queue_schema WHERE version = 2;")
+        let migrated = try SQLiteJobStore(path: path)
+        #expect(try migrated.schemaVersion() == 2)
+        #expect(try migrated.stats("q", now: now) == QueueStats(ready: 1))
+        #expect(try migrated.post(channel: "c", sender: "s", data: "d", now: now) == 1)
+        migrated.close()
+        try sqlite("INSERT INTO queue_schema(version) VALUES (3);")
+        #expect {
+            try SQLiteJobStore(path: path)
+        } throws: { error in
+            "\(error)".contains("newer than this jsbridge knows (2)")
+        }
+    }
+
     @Test func thePostgresSchemaHasAVersion() throws {
         let url = try PostgresURL(try SharedQueuePostgres.url)
         let store = try PostgresJobStore(url: url, appID: "a")
