@@ -121,4 +121,59 @@ enum QueueProcess {
         #expect(runs.values.allSatisfy { $0 == 1 })
         #expect(victimJobs.isSubset(of: Set(runs.keys)))
     }
+
+    /// Six workers, one of them killed with SIGKILL every second and started again, until every job is done:
+    /// none lost, each completed once (the store counts), and only jobs held by a killed worker ran twice.
+    @Test(arguments: StoreKind.allCases) func workersKilledEverySecondLoseNothing(kind: StoreKind) async throws {
+        let total = 2000
+        let directory = TemporaryDirectory.make(prefix: "queue-chaos")
+        let appID = "chaos-\(UUID().uuidString.prefix(8))"
+        let url: String? = kind == .postgres ? try SharedQueuePostgres.url : nil
+        let store: any JobStore =
+            if let url {
+                try PostgresJobStore(url: try PostgresURL(url), appID: appID)
+            } else {
+                try SQLiteJobStore(path: SQLiteJobStore.databasePath(directory: directory, appID: appID))
+            }
+        let now = epochMilliseconds(Date())
+        for i in 0..<total {
+            _ = try store.enqueue("jobs", payload: "{\"n\":\(i)}", options: EnqueueOptions(attempts: 10), now: now)
+        }
+        let script = QueueProcess.script(
+            total: total, concurrency: 4,
+            handler: #"ack("start " + job.payload.n); await new Promise((r) => setTimeout(r, 40));"#)
+        var workers: [(Process, Pipe)] = []
+        for _ in 0..<6 {
+            workers.append(try QueueProcess.start(script, appID: appID, directory: directory, url: url))
+        }
+        var outputs: [String] = []
+        var kills = 0
+        let deadline = ContinuousClock.now + .seconds(180)
+        while (try? store.stats("jobs", now: epochMilliseconds(Date())).done) != total, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .seconds(1))
+            let index = kills % workers.count
+            let (process, pipe) = workers[index]
+            guard process.isRunning else { continue }
+            kill(process.processIdentifier, SIGKILL)
+            outputs.append(try await QueueProcess.finish(process, pipe).output)
+            kills += 1
+            workers[index] = try QueueProcess.start(script, appID: appID, directory: directory, url: url)
+        }
+        for (process, pipe) in workers {
+            let (output, status) = try await QueueProcess.finish(process, pipe)
+            #expect(status == 0 || status == 9)
+            outputs.append(output)
+        }
+        #expect(kills >= 2)
+        #expect(try store.stats("jobs", now: epochMilliseconds(Date())) == QueueStats(done: total))
+        var runs: [Int: Int] = [:]
+        for output in outputs {
+            for line in output.split(separator: "\n") where line.hasPrefix("start ") {
+                if let n = Int(line.dropFirst(6)) { runs[n, default: 0] += 1 }
+            }
+        }
+        #expect(Set(runs.keys) == Set(0..<total))
+        // A killed worker held at most 4 jobs (and a claim whose answer it never read).
+        #expect(runs.values.filter { $0 > 1 }.count <= kills * 8)
+    }
 }
