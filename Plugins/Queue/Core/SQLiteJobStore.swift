@@ -17,6 +17,8 @@ public final class SQLiteJobStore: JobStore, ChannelLog, @unchecked Sendable {
     private let lock = NSLock()
     private var db: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
+    /// Watches the WAL file for other processes' commits (broadcast readers).
+    private let fileDoorbell: FileDoorbell
 
     /// `migrations[n]` takes the schema from version `n` to `n + 1`.
     static let migrations: [String] = [
@@ -64,6 +66,7 @@ public final class SQLiteJobStore: JobStore, ChannelLog, @unchecked Sendable {
     /// Opens (creating or migrating when needed) the queue database at `path`.
     public init(path: String, busyTimeout: Duration = .seconds(30), durable: Bool = false) throws(QueueError) {
         self.path = path
+        fileDoorbell = FileDoorbell(path: path + "-wal")
         let directory = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(
@@ -368,6 +371,10 @@ public final class SQLiteJobStore: JobStore, ChannelLog, @unchecked Sendable {
             }
             return seq
         }
+    }
+
+    public func ringOnPosts(_ doorbell: Doorbell) -> @Sendable () -> Void {
+        fileDoorbell.add(doorbell)
     }
 
     public func lastSeq() throws(QueueError) -> Int64 {
