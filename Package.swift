@@ -19,7 +19,8 @@ func extensionTarget(
 
 /// The built-in plugins: each a product of its own, and together in `JSBridgeRuntime` (`RuntimeDescription.jsbridge`).
 let builtInPlugins = [
-    "DevicePlugin", "EchoPlugin", "FileSystemPlugin", "HTTPPlugin", "LocationPlugin", "ModelPlugin", "StoragePlugin",
+    "DevicePlugin", "EchoPlugin", "FileSystemPlugin", "HTTPPlugin", "LocationPlugin", "ModelPlugin", "QueuePlugin",
+    "StoragePlugin",
 ]
 
 /// A built-in plugin's adapter target: the plugin type over its core, with its JavaScript and typings
@@ -193,6 +194,14 @@ let package = Package(
         .target(
             name: "StoragePluginTesting", dependencies: ["CSpawn", "JSBridgeBase"],
             path: "Plugins/Storage/Testing"),
+        // Queue: durable job queues (SQLite beside Storage's file, or Storage's PostgreSQL) and the plugin.
+        .target(name: "QueueCore", dependencies: ["JSBridgeBase", "CSQLite"], path: "Plugins/Queue/Core"),
+        .target(
+            name: "QueuePostgres", dependencies: ["JSBridgeBase", "QueueCore", "StoragePostgres", "CLibPQ"],
+            path: "Plugins/Queue/Postgres"),
+        pluginTarget(
+            "QueuePlugin", folder: "Queue", dependencies: ["QueueCore", "QueuePostgres"],
+            embedding: ["queue.js", "broadcast.js", "queue.d.ts"]),
         // Location: gpsd / fixed / NMEA sources, offline reverse geocoding, and the plugin.
         .target(name: "LocationCore", dependencies: ["JSBridgeBase"], path: "Plugins/Location/Core"),
         pluginTarget(
@@ -285,6 +294,11 @@ let package = Package(
             dependencies: [
                 "StoragePlugin", "StorageCore", "StoragePostgres", "StoragePluginTesting", "ModelPlugin",
                 "JSBridgeTesting",
+            ]),
+        .testTarget(
+            name: "QueuePluginTests",
+            dependencies: [
+                "QueuePlugin", "QueueCore", "QueuePostgres", "StoragePluginTesting", "JSBridgeTesting", "CSpawn",
             ]),
         .testTarget(name: "DevicePluginTests", dependencies: ["DevicePlugin", "DeviceCore", "JSBridgeTesting"]),
         .testTarget(

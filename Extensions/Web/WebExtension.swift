@@ -59,7 +59,8 @@ public enum WebExtension {
         ext.script(
             .lazy(
                 "message-channel.js", PackageResources.message_channel_js,
-                globals: ["MessageChannel", "MessagePort", "MessageEvent"], internals: ["messagePorts"]))
+                globals: ["MessageChannel", "MessagePort", "MessageEvent"],
+                internals: ["messagePorts", "MessageEvent"]))
         ext.script(.lazy("performance.js", PackageResources.performance_js, globals: ["performance"]))
         ext.script(
             .lazy(
@@ -73,7 +74,7 @@ public enum WebExtension {
             "utf8Encode", "utf8Decode", "base64Encode", "base64Decode", "forgivingBase64Decode", "URL",
             "URLSearchParams", "fileURLToPath", "DOMException", "Event", "EventTarget",
             "AbortSignal", "AbortController", "Blob", "File", "FormData", "blobInternals", "formDataInternals",
-            "ReadableStream", "streams")
+            "ReadableStream", "streams", "structuredClone", "MessageEvent")
         declareEncodingNatives(&ext)
         declareCompressionNatives(&ext)
         declareCryptoNatives(&ext)

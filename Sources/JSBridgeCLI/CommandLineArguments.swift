@@ -115,9 +115,12 @@ package struct CommandLineArguments {
         extensions: [EngineExtension]
     ) throws(UsageError) {
         let switches = extensions.flatMap(\.options)
-        var pluginOptions: [String: (plugin: String, option: CommandLineOption)] = [:]
+        // An option several plugins declare under one name (`--storage-url`: Storage and Queue) sets each.
+        var pluginOptions: [String: [(plugin: String, option: CommandLineOption)]] = [:]
         for plugin in plugins {
-            for option in plugin.options { pluginOptions["--" + option.name] = (plugin.name, option) }
+            for option in plugin.options {
+                pluginOptions["--" + option.name, default: []].append((plugin.name, option))
+            }
         }
         var index = 0
         /// The value of option `name`: attached with `=`, else the next argument; empty only if `mayBeEmpty`.
@@ -161,8 +164,9 @@ package struct CommandLineArguments {
                 permissions = .all
             } else if name.hasPrefix("--allow-"), let capability = capabilities.first(where: { $0.flag == name }) {
                 try grant(capability, inline)
-            } else if let (plugin, option) = pluginOptions[name] {
-                optionValues.append((plugin, option, try value(for: name, inline, option.valueName)))
+            } else if let owners = pluginOptions[name], let first = owners.first {
+                let given = try value(for: name, inline, first.option.valueName)
+                for (plugin, option) in owners { optionValues.append((plugin, option, given)) }
             } else if let option = switches.first(where: { "--" + $0.name == name }) {
                 guard inline == nil else { throw UsageError("\(name) takes no value.") }
                 extensionSettings[option.name] = true
@@ -310,8 +314,21 @@ package struct CommandLineArguments {
         text += table(
             [("--allow-all", "Grant every capability.")]
                 + capabilities.map { ($0.flag, "Grant \($0.guards) (\($0.users.joined(separator: ", "))).") })
-        let options = plugins.flatMap { plugin in
-            plugin.options.map { ("--\($0.name) <\($0.valueName)>", "\($0.help) (\(plugin.name))") }
+        // An option several plugins share is listed once, with its first plugin's help and every owner.
+        var options: [(String, String)] = []
+        var owners: [String: (index: Int, help: String, plugins: [String])] = [:]
+        for plugin in plugins {
+            for option in plugin.options {
+                let flag = "--\(option.name) <\(option.valueName)>"
+                if var shared = owners[flag] {
+                    shared.plugins.append(plugin.name)
+                    owners[flag] = shared
+                    options[shared.index].1 = "\(shared.help) (\(shared.plugins.joined(separator: ", ")))"
+                } else {
+                    owners[flag] = (options.count, option.help, [plugin.name])
+                    options.append((flag, "\(option.help) (\(plugin.name))"))
+                }
+            }
         }
         if !options.isEmpty { text += "\nPLUGIN OPTIONS:\n" + table(options) }
         text += "\nENGINE EXTENSIONS: " + runtime.extensions.map(\.name).joined(separator: ", ") + "\n"

@@ -9,6 +9,7 @@ import HTTPPlugin
 import JSBridgeInspector
 import LocationPlugin
 import ModelPlugin
+import QueuePlugin
 import StoragePlugin
 
 extension RuntimeDescription {
@@ -39,7 +40,7 @@ public enum BuiltInPlugins {
     public static func make() -> [any BridgePlugin] {
         [
             DevicePlugin(), EchoPlugin(), FileSystemPlugin(), HTTPPlugin(), LocationPlugin(), ModelPlugin(),
-            StoragePlugin(),
+            QueuePlugin(), StoragePlugin(),
         ]
     }
 }

@@ -67,6 +67,8 @@ interface JSBridgeInternal {
   // message-channel.js
   /** MessagePort's transfer and delivery, for structuredClone. */
   messagePorts: Record<string, any>;
+  /** MessageEvent, for plugins' JavaScript (the Queue plugin's BroadcastChannel). */
+  MessageEvent: any;
 
   // crypto.js
   /** The global `crypto` (a `Crypto`), for node:crypto's `webcrypto`. */

@@ -183,3 +183,4 @@ internal.messagePorts = {
 internal.defineGlobal("MessageChannel", MessageChannel);
 internal.defineGlobal("MessagePort", MessagePort);
 internal.defineGlobal("MessageEvent", MessageEvent);
+internal.MessageEvent = MessageEvent;

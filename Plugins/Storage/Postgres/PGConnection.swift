@@ -2,7 +2,7 @@ import CLibPQ
 import Foundation
 
 /// A parameter of a query, sent in binary format.
-enum PGParameter {
+package enum PGParameter {
     case text(String)
     case bytes([UInt8])
     case int8(Int64)
@@ -10,7 +10,7 @@ enum PGParameter {
     case byteaArray([[UInt8]])
     case null(Oid)
 
-    var oid: Oid {
+    package var oid: Oid {
         switch self {
         case .text: 25
         case .bytes: 17
@@ -22,7 +22,7 @@ enum PGParameter {
     }
 
     /// The binary wire form (nil for SQL NULL).
-    var wire: [UInt8]? {
+    package var wire: [UInt8]? {
         switch self {
         case .text(let string): return Array(string.utf8)
         case .bytes(let bytes): return bytes
@@ -50,28 +50,35 @@ enum PGParameter {
 }
 
 /// Why a libpq call failed.
-struct PGFailure: Error {
+package struct PGFailure: Error {
     /// The SQLSTATE when the server answered with an error, else nil.
-    var sqlState: String?
-    var message: String
-    var detail: String?
+    package var sqlState: String?
+    package var message: String
+    package var detail: String?
     /// The connection broke: the server is gone, restarting or unreachable.
-    var connectionLost: Bool
+    package var connectionLost: Bool
+
+    package init(sqlState: String?, message: String, detail: String?, connectionLost: Bool) {
+        self.sqlState = sqlState
+        self.message = message
+        self.detail = detail
+        self.connectionLost = connectionLost
+    }
 }
 
 /// The rows of a query in binary format.
-struct PGRows {
+package struct PGRows {
     fileprivate var rows: [[[UInt8]?]]
 
-    var count: Int { rows.count }
+    package var count: Int { rows.count }
 
-    func bytes(_ row: Int, _ column: Int) -> [UInt8]? { rows[row][column] }
+    package func bytes(_ row: Int, _ column: Int) -> [UInt8]? { rows[row][column] }
 
-    func string(_ row: Int, _ column: Int) -> String? {
+    package func string(_ row: Int, _ column: Int) -> String? {
         rows[row][column].map { String(decoding: $0, as: UTF8.self) }
     }
 
-    func int64(_ row: Int, _ column: Int) -> Int64? {
+    package func int64(_ row: Int, _ column: Int) -> Int64? {
         guard let bytes = rows[row][column], bytes.count == 8 else { return nil }
         return bytes.reduce(Int64(0)) { ($0 << 8) | Int64($1) }
     }
@@ -90,12 +97,12 @@ private nonisolated(unsafe) let libpq: UnsafeMutablePointer<jsb_libpq_api> = {
 private let libpqLoaded = jsb_libpq_load(libpq) == 0
 
 /// One libpq connection, used by one thread at a time (its owner holds a lock).
-final class PGConnection {
-    let handle: OpaquePointer
+package final class PGConnection {
+    package let handle: OpaquePointer
     private var preparedNames: Set<String> = []
 
     /// Connects with libpq's keyword/value parameters; throws with libpq's message on failure.
-    init(parameters: [(String, String)]) throws(PGFailure) {
+    package init(parameters: [(String, String)]) throws(PGFailure) {
         guard libpqLoaded else {
             throw PGFailure(
                 sqlState: nil, message: "libpq.so.5 could not be loaded: install Debian's libpq5 package", detail: nil,
@@ -125,24 +132,25 @@ final class PGConnection {
 
     deinit { jsb_PQfinish(libpq, handle) }
 
-    var isBroken: Bool { jsb_PQstatus(libpq, handle) != CONNECTION_OK }
+    package var isBroken: Bool { jsb_PQstatus(libpq, handle) != CONNECTION_OK }
 
     /// The socket, for waiting on notifications.
-    var socket: Int32 { jsb_PQsocket(libpq, handle) }
+    package var socket: Int32 { jsb_PQsocket(libpq, handle) }
 
-    static func trimmed(_ message: String) -> String {
+    package static func trimmed(_ message: String) -> String {
         message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: " ")
     }
 
     /// Runs `sql` without parameters (several statements allowed).
-    func execute(_ sql: String) throws(PGFailure) {
+    package func execute(_ sql: String) throws(PGFailure) {
         let result = jsb_PQexec(libpq, handle, sql)
         _ = try consume(result)
     }
 
     /// Runs `sql` with binary parameters and results; `name` prepares it once per connection.
     @discardableResult
-    func query(_ sql: String, name: String? = nil, _ parameters: [PGParameter] = []) throws(PGFailure) -> PGRows {
+    package func query(_ sql: String, name: String? = nil, _ parameters: [PGParameter] = []) throws(PGFailure) -> PGRows
+    {
         let types = parameters.map(\.oid)
         if let name, !preparedNames.contains(name) {
             let result = jsb_PQprepare(libpq, handle, name, sql, Int32(parameters.count), types)
@@ -222,7 +230,7 @@ final class PGConnection {
     }
 
     /// Reads what the server sent and returns the pending notifications' payloads.
-    func notifications() throws(PGFailure) -> [String] {
+    package func notifications() throws(PGFailure) -> [String] {
         guard jsb_PQconsumeInput(libpq, handle) == 1 else { throw failure(nil) }
         var payloads: [String] = []
         while let notification = jsb_PQnotifies(libpq, handle) {

@@ -64,7 +64,7 @@ public final class PostgresKeyValueStore: KeyValueStore, @unchecked Sendable {
     }
 
     /// libpq's connection parameters: the URL, then settings it may not override.
-    static func parameters(_ url: PostgresURL, connectTimeout: Int) -> [(String, String)] {
+    package static func parameters(_ url: PostgresURL, connectTimeout: Int) -> [(String, String)] {
         [
             ("dbname", url.url), ("connect_timeout", String(max(2, connectTimeout))),
             ("application_name", "jsbridge"), ("client_encoding", "UTF8"),
@@ -98,7 +98,7 @@ public final class PostgresKeyValueStore: KeyValueStore, @unchecked Sendable {
 
     /// Whether a connection failure is the server saying no (credentials, database, role) rather than it
     /// being away or restarting.
-    static func isRefusal(_ message: String) -> Bool {
+    package static func isRefusal(_ message: String) -> Bool {
         guard message.contains("FATAL") else { return false }
         let transient = ["starting up", "shutting down", "in recovery", "too many clients", "not yet accepting"]
         return !transient.contains { message.contains($0) }

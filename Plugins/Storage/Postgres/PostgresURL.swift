@@ -3,7 +3,7 @@ import Foundation
 /// A `postgres://user[:password]@host[:port]/database[?sslmode=…]` URL, checked, with a form safe to show.
 public struct PostgresURL: Sendable, Hashable {
     /// The URL as given (it may hold a password: never print it).
-    let url: String
+    package let url: String
     /// `host:port`, for errors and traces.
     public let host: String
     public let database: String
@@ -52,7 +52,7 @@ public struct PostgresURL: Sendable, Hashable {
     public var redacted: String { "postgres://\(user)@\(host)/\(database)" }
 
     /// Removes the password from a message that might repeat it.
-    func scrub(_ message: String) -> String {
+    package func scrub(_ message: String) -> String {
         guard let password, !password.isEmpty else { return message }
         return message.replacingOccurrences(of: password, with: "***")
     }
