@@ -14,7 +14,7 @@ for (const [file, names] of [
   ["node-path.js", ["path", "path/posix"]],
   ["node-events.js", ["events"]],
   ["node-util.js", ["util", "util/types"]],
-  ["node-os.js", ["os", "tty"]],
+  ["node-os.js", ["os", "tty", "constants"]],
   ["node-buffer.js", ["buffer"]],
   ["node-timers.js", ["timers", "timers/promises"]],
   ["node-assert.js", ["assert", "assert/strict"]],
@@ -22,6 +22,9 @@ for (const [file, names] of [
   ["node-string-decoder.js", ["string_decoder"]],
   ["node-crypto.js", ["crypto"]],
   ["node-process.js", ["process"]],
+  ["node-stream.js", ["stream", "stream/promises"]],
+  ["node-async.js", ["async_hooks", "diagnostics_channel", "perf_hooks", "console"]],
+  ["node-readline.js", ["readline", "readline/promises"]],
 ]) {
   for (const name of names) files[name] = file;
 }
@@ -67,7 +70,8 @@ function joinWithOr(items) {
 
 function withCode(error, code) {
   error.code = code;
-  return error;
+  // Node's stack for its coded errors: `TypeError [ERR_X]: message`, then the frames.
+  return internal.nodeStack(error, code);
 }
 
 /// Node's ERR_* errors, worded as Node words them.

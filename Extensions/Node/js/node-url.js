@@ -19,8 +19,9 @@ function fileURLToPath(input) {
 
 function pathToFileURL(path) {
   internal.nodeErrors.checkString(path, "path");
-  const path_ = internal.nodeBuiltin("path");
-  let resolved = path_.resolve(path);
+  internal.nodeBuiltin("path");
+  // The runtime's own copy: a script may replace the module's functions (the module object is mutable).
+  let resolved = internal.posixPath.resolve(path);
   // resolve() drops a trailing slash that still names a directory.
   if (MethodEndsWith(path, "/") && !MethodEndsWith(resolved, "/")) resolved += "/";
   const encoded = MethodReplace(MethodReplace(MethodReplace(MethodReplace(resolved, /%/g, "%25"), /\\/g, "%5C"), /\n/g, "%0A"), /\r/g, "%0D")

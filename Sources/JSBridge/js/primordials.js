@@ -84,6 +84,10 @@ for (const Constructor of [
 ]) {
   primordials[Constructor.name] = Constructor;
 }
+// For node-errors.js (Node's error constructors are proxies of the engine's).
+for (const Constructor of [Proxy]) {
+  primordials[Constructor.name] = Constructor;
+}
 primordials.ErrorIsError = Error.isError;
 primordials.decodeURIComponent = decodeURIComponent;
 // Newer built-ins that JavaScriptCore has but Node 20 (which runs js/test) lacks: undefined when missing.
