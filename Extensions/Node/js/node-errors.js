@@ -77,7 +77,7 @@ function parseFrame(line) {
 /// The frames of JavaScriptCore stack text, the runtime's own left out; `skipThrough` drops every frame up to
 /// and including the topmost one named so (V8 drops the frames above `new.target`, or above captureStackTrace's
 /// `fn`), and when no frame has that name, all of them (`dropAllIfMissing`) or none.
-function framesOf(raw, skipThrough, dropAllIfMissing) {
+function framesOf(raw, skipThrough, dropAllIfMissing, limit = BaseError.stackTraceLimit) {
   const frames = [];
   if (typeof raw !== "string") return frames;
   for (const line of MethodSplit(raw, "\n")) {
@@ -98,7 +98,6 @@ function framesOf(raw, skipThrough, dropAllIfMissing) {
     if (found >= 0) start = found + 1;
     else if (dropAllIfMissing) start = frames.length;
   }
-  const limit = BaseError.stackTraceLimit;
   const count = typeof limit === "number" && limit >= 0 ? limit : 0;
   return ArrayPrototypeSlice(frames, start, start + count);
 }
@@ -161,6 +160,7 @@ function render(target, frames, code) {
 
 /// Gives `target` a `stack` that renders `frames` on its first read (as V8's, whose header reads the error's
 /// name and message then); assigning `stack` replaces it.
+/// `frames` is the list, or a function that parses it (on the first read).
 function installStack(target, frames, code) {
   let value, rendered = false;
   ObjectDefineProperty(target, "stack", {
@@ -169,7 +169,7 @@ function installStack(target, frames, code) {
     get() {
       if (!rendered) {
         rendered = true;
-        value = render(target, frames, code);
+        value = render(target, typeof frames === "function" ? frames() : frames, code);
       }
       return value;
     },
@@ -217,10 +217,22 @@ function captureStackTrace(object, fn) {
 
 /// Gives `error` the engine's `sourceURL`, `line` and `column` of its first frame outside this file (the
 /// engine set them to this file's trap), as uncaught-error reports read them.
-function locate(error, frames) {
-  const first = frames[0];
-  if (first === undefined || first.native) return;
-  const match = RegExpPrototypeExec(/^(.*):(\d+):(\d+)$/, first.raw);
+function locate(error, raw) {
+  let start = 0, first;
+  while (start < raw.length) {
+    let end = MethodIndexOf(raw, "\n", start);
+    if (end === -1) end = raw.length;
+    const line = MethodSlice(raw, start, end);
+    start = end + 1;
+    if (line === "" || MethodIncludes(line, "@jsbridge:internal/")) continue;
+    if (MethodIncludes(line, "@[native code]")) continue;
+    first = line;
+    break;
+  }
+  if (first === undefined) return;
+  const at = MethodIndexOf(first, "@");
+  const match = RegExpPrototypeExec(/^(.*):(\d+):(\d+)$/, at === -1 || MethodIncludes(MethodSlice(first, 0, at), "/")
+    ? first : MethodSlice(first, at + 1));
   if (match === null) return;
   for (const [key, value] of [["sourceURL", match[1]], ["line", Number(match[2])], ["column", Number(match[3])]]) {
     ObjectDefineProperty(error, key, { value, writable: true, configurable: true, enumerable: false });
@@ -231,9 +243,10 @@ function locate(error, frames) {
 function adopt(error, skipThrough) {
   const descriptor = ObjectGetOwnPropertyDescriptor(error, "stack");
   if (descriptor === undefined || typeof descriptor.value !== "string") return;
-  const frames = framesOf(descriptor.value, skipThrough, false);
-  locate(error, skipThrough === undefined ? frames : framesOf(descriptor.value, undefined, false));
-  installStack(error, frames);
+  const raw = descriptor.value;
+  const limit = BaseError.stackTraceLimit;
+  locate(error, raw);
+  installStack(error, () => framesOf(raw, skipThrough, false, limit));
 }
 
 /// A proxy of engine constructor `Base` whose errors get Node's `stack`.
@@ -252,12 +265,18 @@ function nodeErrorConstructor(Base) {
     },
   });
   Base.prototype.constructor = proxy;
+  // A proxy prints as `function ProxyObject()`: the constructor keeps its own text.
+  const text = `function ${Base.name}() { [native code] }`;
+  ObjectDefineProperty(Base, "toString", {
+    value: function toString() { return text; }, writable: true, configurable: true, enumerable: false,
+  });
   internal.defineGlobal(Base.name, proxy);
   return proxy;
 }
 
-BaseError.captureStackTrace = captureStackTrace;
-BaseError.prepareStackTrace = prepareStackTrace;
+for (const [name, value] of [["captureStackTrace", captureStackTrace], ["prepareStackTrace", prepareStackTrace]]) {
+  ObjectDefineProperty(BaseError, name, { value, writable: true, configurable: true, enumerable: false });
+}
 for (const Base of [BaseError, P.TypeError, P.RangeError, P.SyntaxError, P.ReferenceError, P.EvalError, P.URIError]) {
   nodeErrorConstructor(Base);
 }

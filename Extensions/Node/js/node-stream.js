@@ -1518,7 +1518,15 @@ function pipeline(...streams) {
     }
     if (step && typeof step.pipe !== "function" && isIterable(step)) step = Readable.from(step);
     if (previous !== undefined && !fromFunction && typeof previous.pipe === "function") previous.pipe(step);
-    if (step && typeof step.on === "function") {
+    if (isLast && step && typeof step.on !== "function" && typeof step.write === "function" &&
+      previous && typeof previous.on === "function") {
+      // A destination that only writes (process.stdout here): done when its source has ended.
+      pending++;
+      finished(previous, { readable: true, writable: false }, (err) => {
+        pending--;
+        finish(err, pending === 0);
+      });
+    } else if (step && typeof step.on === "function") {
       const stream = step;
       const reading = i < streams.length - 1;
       const writing = i > 0;
