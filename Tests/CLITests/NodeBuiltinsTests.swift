@@ -151,6 +151,37 @@ private func installDebianPackage(_ name: String, into root: String) throws -> S
         #expect(result.stdout == "end\n", "\(result.summary)")
     }
 
+    @Test func asyncLocalStorageIsCarriedIntoBridgeCallbacks() async throws {
+        let script = """
+            const { AsyncLocalStorage } = require("node:async_hooks");
+            const als = new AsyncLocalStorage();
+            const seen = [];
+            const all = [];
+            als.run("request-1", () => {
+              all.push(bridge.call("Echo", "echo", { v: 1 }).then(() => seen.push(`call ${als.getStore()}`)));
+              const subscription = bridge.subscribe("Echo", "ticks", { count: 2 }, (value) => seen.push(`tick ${value} ${als.getStore()}`));
+              all.push(subscription.done.then(() => seen.push(`done ${als.getStore()}`)));
+              all.push(new Promise((resolve) => cordova.exec(() => resolve(seen.push(`exec ${als.getStore()}`)), null, "Echo", "echo", [{ v: 2 }])));
+            });
+            als.run("request-2", () => all.push(new Promise((resolve) => setTimeout(() => resolve(seen.push(`timer ${als.getStore()}`)), 5))));
+            seen.push(`outside ${als.getStore()}`);
+            Promise.all(all).then(() => console.log(seen.sort().join("\\n")));
+            """
+        let result = try await CLI.run(["-e", script])
+        #expect(result.exitCode == 0, "\(result.summary)")
+        #expect(
+            result.stdout == """
+                call request-1
+                done request-1
+                exec request-1
+                outside undefined
+                tick 0 request-1
+                tick 1 request-1
+                timer request-2
+
+                """, "\(result.summary)")
+    }
+
     @Test func readlineReadsStdinLineByLine() async throws {
         let script = """
             const readline = require("node:readline");

@@ -4,7 +4,8 @@
 // AsyncLocalStorage's context is carried where the runtime hands a callback on: timers (setTimeout,
 // setInterval, setImmediate), queueMicrotask and process.nextTick (timers.js asks `internal.captureAsyncContext`
 // when one is scheduled and runs it through `internal.runInAsyncContext`), the callbacks of `then`, `catch` and
-// `finally` (`Promise.prototype.then` is wrapped once this module loads), AsyncResource and
+// `finally` (`Promise.prototype.then` is wrapped once this module loads), the bridge's callbacks (bridge.js binds
+// `bridge.subscribe`'s, `bridge.on` listeners and `cordova.exec`'s the same way), AsyncResource and
 // AsyncLocalStorage.bind/snapshot. JavaScriptCore has no promise hooks: the code after an `await` inside
 // `als.run()` runs without the store (docs/running-scripts.md).
 
