@@ -87,6 +87,10 @@ function destroyStream(stream, error, callback) {
   }
   if (r) r.destroyed = true;
   if (w) w.destroyed = true;
+  if (w && w.onFinished.length > 0) {
+    const reason = error ?? prematureClose();
+    for (const callback of ArrayPrototypeSplice(w.onFinished, 0)) nextTick(callback, reason);
+  }
   const finish = (err) => {
     if (err) {
       if (r && !r.errored) r.errored = err;
@@ -892,6 +896,8 @@ class WritableState {
     this.emitClose = options?.emitClose !== false;
     this.autoDestroy = options?.autoDestroy !== false;
     this.afterWriteTick = null;
+    /// `end(callback)`'s callbacks: called before 'finish', or with the error that ends the stream first.
+    this.onFinished = [];
   }
 }
 
@@ -1143,18 +1149,7 @@ Writable.prototype.end = function (chunk, encoding, callback) {
   }
   if (typeof callback === "function") {
     if (error || state.finished) nextTick(callback, error);
-    else {
-      const onFinish = () => {
-        this.removeListener("error", onError);
-        callback();
-      };
-      const onError = (err) => {
-        this.removeListener("finish", onFinish);
-        callback(err);
-      };
-      this.once("finish", onFinish);
-      this.once("error", onError);
-    }
+    else ArrayPrototypePush(state.onFinished, callback);
   }
   return this;
 };
@@ -1215,6 +1210,7 @@ function finish(stream, state) {
   state.pendingCallbacks--;
   if (state.destroyed || state.errored) return;
   state.finished = true;
+  for (const callback of ArrayPrototypeSplice(state.onFinished, 0)) callback(null);
   stream.emit("finish");
   if (state.autoDestroy) {
     const r = stream._readableState;
