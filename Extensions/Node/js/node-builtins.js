@@ -22,7 +22,7 @@ for (const [file, names] of [
   ["node-string-decoder.js", ["string_decoder"]],
   ["node-crypto.js", ["crypto"]],
   ["node-process.js", ["process"]],
-  ["node-stream.js", ["stream", "stream/promises"]],
+  ["node-stream.js", ["stream", "stream/promises", "stream/consumers", "stream/web"]],
   ["node-async.js", ["async_hooks", "diagnostics_channel", "perf_hooks", "console"]],
   ["node-readline.js", ["readline", "readline/promises"]],
 ]) {
@@ -40,6 +40,11 @@ internal.nodeExport = function (name, exports) {
 internal.nodeBuiltin = function (name) {
   const cached = cache[name];
   if (cached !== undefined) return cached;
+  if (name === "sys") {
+    // Node's old name of `util`, deprecated (DEP0025).
+    process.emitWarning("sys is deprecated. Use util instead.", "DeprecationWarning", "DEP0025");
+    return cache.sys = internal.nodeBuiltin("util");
+  }
   const file = files[name];
   if (file !== undefined) {
     internal.load(file);

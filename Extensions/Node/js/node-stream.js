@@ -6,8 +6,10 @@
 // Written for jsbridge from Node's documentation; `process.nextTick` is a microtask here.
 
 const {
-  ArrayIsArray, ArrayPrototypeIncludes, ArrayPrototypeIndexOf, ArrayPrototypeJoin, ArrayPrototypePop,
+  ArrayBufferPrototypeSlice, ArrayIsArray, ArrayPrototypeIncludes, ArrayPrototypeIndexOf, ArrayPrototypeJoin,
+  ArrayPrototypePop,
   ArrayPrototypePush, ArrayPrototypeShift, ArrayPrototypeSplice, ArrayPrototypeUnshift, Error, FunctionPrototypeCall,
+  JSONParse,
   MethodSlice, MethodToLowerCase, ObjectDefineProperty, ObjectHasOwn, ObjectSetPrototypeOf, Promise,
   PromisePrototypeThen, PromiseResolve, ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, SafeSet, SymbolAsyncIterator,
   SymbolFor, SymbolIterator, TypeError, Uint8Array,
@@ -1671,5 +1673,58 @@ Stream.setDefaultHighWaterMark = (objectMode, value) => {
 pipeline[SymbolFor("nodejs.util.promisify.custom")] = promises.pipeline;
 finished[SymbolFor("nodejs.util.promisify.custom")] = promises.finished;
 
+// MARK: - stream/consumers, stream/web
+
+/// The chunks of a Node or web stream (any async iterable), as bytes or strings.
+async function collect(stream) {
+  const chunks = [];
+  for await (const chunk of stream) ArrayPrototypePush(chunks, chunk);
+  return chunks;
+}
+
+async function consumeBuffer(stream) {
+  const chunks = await collect(stream);
+  const parts = [];
+  for (const chunk of chunks) {
+    ArrayPrototypePush(parts, typeof chunk === "string" ? Buffer.from(chunk)
+      : isUint8Array(chunk) ? toBuffer(chunk) : Buffer.from(chunk));
+  }
+  return Buffer.concat(parts);
+}
+
+const consumers = {
+  buffer: consumeBuffer,
+  async arrayBuffer(stream) {
+    const bytes = await consumeBuffer(stream);
+    return ArrayBufferPrototypeSlice(bytes.buffer, bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  },
+  async text(stream) {
+    const decoder = new StringDecoder("utf8");
+    let text = "";
+    for await (const chunk of stream) text += typeof chunk === "string" ? chunk : decoder.write(toBuffer(chunk));
+    return text + decoder.end();
+  },
+  async json(stream) {
+    return JSONParse(await consumers.text(stream));
+  },
+  async blob(stream) {
+    return new globalThis.Blob(await collect(stream));
+  },
+};
+
+/// `node:stream/web`: the web stream classes (the globals as the runtime loaded them).
+const web = {};
+for (const name of [
+  "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest",
+  "ReadableByteStreamController", "ReadableStreamDefaultController", "TransformStream",
+  "TransformStreamDefaultController", "WritableStream", "WritableStreamDefaultWriter",
+  "WritableStreamDefaultController", "ByteLengthQueuingStrategy", "CountQueuingStrategy", "TextEncoderStream",
+  "TextDecoderStream", "CompressionStream", "DecompressionStream",
+]) {
+  if (globalThis[name] !== undefined) web[name] = globalThis[name];
+}
+
 internal.nodeExport("stream", Stream);
 internal.nodeExport("stream/promises", promises);
+internal.nodeExport("stream/consumers", consumers);
+internal.nodeExport("stream/web", web);
