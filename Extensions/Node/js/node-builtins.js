@@ -18,7 +18,7 @@ for (const [file, names] of [
   ["node-buffer.js", ["buffer"]],
   ["node-timers.js", ["timers", "timers/promises"]],
   ["node-assert.js", ["assert", "assert/strict"]],
-  ["node-url.js", ["url", "querystring"]],
+  ["node-url.js", ["url", "querystring", "punycode"]],
   ["node-string-decoder.js", ["string_decoder"]],
   ["node-crypto.js", ["crypto"]],
   ["node-process.js", ["process"]],
