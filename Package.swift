@@ -142,7 +142,8 @@ let package = Package(
                 "process.js", "node-builtins.js", "node-buffer.js", "node-crypto.js", "node-path.js", "node-events.js",
                 "node-util.js", "node-os.js", "node-timers.js", "node-assert.js", "node-url.js",
                 "node-string-decoder.js",
-                "node-process.js", "node-stdin.js", "node-hash.js",
+                "node-process.js", "node-stdin.js", "node-hash.js", "node-errors.js", "node-stream.js", "node-async.js",
+                "node-readline.js",
             ]),
         extensionTarget(
             "JSBridgeModules", folder: "Modules", dependencies: ["JSBridgeNode"],

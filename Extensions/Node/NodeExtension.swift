@@ -4,10 +4,13 @@ import JSBridge
 import JSBridgeBase
 import JSBridgeWeb
 
-/// The `node` engine extension: Node's globals (`process`, `Buffer`, `global`) and built-in modules
-/// (`node:path`, `node:events`, `node:util`, `node:os`, `node:buffer`, `node:timers`, `node:assert`,
-/// `node:url`, `node:string_decoder`, `node:crypto`, `node:process`), with `process.on` for signals and
-/// `exit`, and `process.stdin`. Plugins add modules of their own (`node:fs` is the FileSystem plugin's).
+/// The `node` engine extension: Node's globals (`process`, `Buffer`, `global`, and the error constructors with
+/// Node's `stack`, `captureStackTrace` and `prepareStackTrace`) and built-in modules (`node:path`,
+/// `node:events`, `node:util`, `node:os`, `node:buffer`, `node:timers`, `node:assert`, `node:url`,
+/// `node:string_decoder`, `node:crypto`, `node:process`, `node:stream`, `node:readline`, `node:async_hooks`,
+/// `node:diagnostics_channel`, `node:perf_hooks`, `node:console`, `node:constants`), with `process.on` for
+/// signals and `exit`, and `process.stdin`. Plugins add modules of their own (`node:fs` is the FileSystem
+/// plugin's).
 public enum NodeExtension {
     static let declaration = EngineExtension("node", requires: [.web], state: NodeState.init) { ext in
         ext.script(
@@ -18,6 +21,13 @@ public enum NodeExtension {
             .lazy(
                 "node-builtins.js", PackageResources.node_builtins_js,
                 internals: ["nodeBuiltin", "nodeExport", "nodeErrors"]))
+        ext.script(
+            .lazy(
+                "node-errors.js", PackageResources.node_errors_js,
+                globals: [
+                    "Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError",
+                ],
+                internals: ["nodeStack"]))
         ext.script(
             .lazy("node-buffer.js", PackageResources.node_buffer_js, globals: ["Buffer"], internals: ["Buffer"]))
         ext.script(.onDemand("node-crypto.js", PackageResources.node_crypto_js))
@@ -32,6 +42,9 @@ public enum NodeExtension {
         ext.script(.onDemand("node-process.js", PackageResources.node_process_js))
         ext.script(.onDemand("node-stdin.js", PackageResources.node_stdin_js))
         ext.script(.onDemand("node-hash.js", PackageResources.node_hash_js))
+        ext.script(.onDemand("node-stream.js", PackageResources.node_stream_js))
+        ext.script(.onDemand("node-async.js", PackageResources.node_async_js))
+        ext.script(.onDemand("node-readline.js", PackageResources.node_readline_js))
         declareBufferNatives(&ext)
         declareProcessNatives(&ext)
     }

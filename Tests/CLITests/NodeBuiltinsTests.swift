@@ -151,6 +151,85 @@ private func installDebianPackage(_ name: String, into root: String) throws -> S
         #expect(result.stdout == "end\n", "\(result.summary)")
     }
 
+    @Test func asyncLocalStorageIsCarriedIntoBridgeCallbacks() async throws {
+        let script = """
+            const { AsyncLocalStorage } = require("node:async_hooks");
+            const als = new AsyncLocalStorage();
+            const seen = [];
+            const all = [];
+            als.run("request-1", () => {
+              all.push(bridge.call("Echo", "echo", { v: 1 }).then(() => seen.push(`call ${als.getStore()}`)));
+              const subscription = bridge.subscribe("Echo", "ticks", { count: 2 }, (value) => seen.push(`tick ${value} ${als.getStore()}`));
+              all.push(subscription.done.then(() => seen.push(`done ${als.getStore()}`)));
+              all.push(new Promise((resolve) => cordova.exec(() => resolve(seen.push(`exec ${als.getStore()}`)), null, "Echo", "echo", [{ v: 2 }])));
+            });
+            als.run("request-2", () => all.push(new Promise((resolve) => setTimeout(() => resolve(seen.push(`timer ${als.getStore()}`)), 5))));
+            seen.push(`outside ${als.getStore()}`);
+            Promise.all(all).then(() => console.log(seen.sort().join("\\n")));
+            """
+        let result = try await CLI.run(["-e", script])
+        #expect(result.exitCode == 0, "\(result.summary)")
+        #expect(
+            result.stdout == """
+                call request-1
+                done request-1
+                exec request-1
+                outside undefined
+                tick 0 request-1
+                tick 1 request-1
+                timer request-2
+
+                """, "\(result.summary)")
+    }
+
+    @Test func readlineReadsStdinLineByLine() async throws {
+        let script = """
+            const readline = require("node:readline");
+            const rl = readline.createInterface({ input: process.stdin });
+            const lines = [];
+            rl.on("line", (line) => lines.push(line));
+            rl.on("close", () => console.log(lines.length, JSON.stringify(lines.slice(0, 2)), lines[lines.length - 1]));
+            """
+        // 3,000 lines cross the reader's 64 KB chunks; \r\n and a last line without an ending.
+        let input = (1...3000).map { "line \($0) é" }.joined(separator: "\r\n") + "\r\nlast"
+        let result = try await CLI.run(["-e", script], stdin: Data(input.utf8))
+        #expect(result.exitCode == 0, "\(result.summary)")
+        #expect(result.stdout == "3001 [\"line 1 é\",\"line 2 é\"] last\n", "\(result.summary)")
+    }
+
+    @Test func readlinePromisesQuestionAnswersFromStdin() async throws {
+        let script = """
+            const readline = require("node:readline/promises");
+            (async () => {
+              const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+              const name = await rl.question("Name? ");
+              console.log(`\\nHello, ${name}`);
+              rl.close();
+            })();
+            """
+        // The input stays open: closing the interface pauses stdin, which lets the process end.
+        let (status, output) = try await runWithOpenPipe(script, input: "Ada\n")
+        #expect(status == 0)
+        #expect(output == "Name? \nHello, Ada\n")
+    }
+
+    @Test func stdinPipesThroughATransform() async throws {
+        let script = """
+            const { Transform, Writable, pipeline } = require("node:stream");
+            const upper = new Transform({ transform(chunk, encoding, callback) { callback(null, chunk.toString().toUpperCase()); } });
+            let bytes = 0, chunks = 0, last = "";
+            const sink = new Writable({
+              highWaterMark: 1024,
+              write(chunk, encoding, callback) { bytes += chunk.length; chunks++; last = chunk.toString().slice(-4, -1); setTimeout(callback, 0); },
+            });
+            pipeline(process.stdin, upper, sink, (error) => console.log(error ?? "ok", bytes, chunks > 1, last));
+            """
+        let input = String(repeating: "abcdefghij", count: 30_000) + "end\n"
+        let result = try await CLI.run(["-e", script], stdin: Data(input.utf8))
+        #expect(result.exitCode == 0, "\(result.summary)")
+        #expect(result.stdout == "ok \(input.utf8.count) true END\n", "\(result.summary)")
+    }
+
     /// Runs `script` with stdin a pipe whose write end the test holds open; writes `input` first. Exit status
     /// 0 means the process ended by itself: a guard kills it with SIGKILL after a minute.
     private func runWithOpenPipe(_ script: String, input: String) async throws -> (Int32, String) {

@@ -177,8 +177,8 @@ import Testing
               throw new Error(`depth ${o.depth as number}`);
             };
             function run<T extends Options>(options: T): void { fail(options); }
-            try { run({ depth: 3 }); } catch (e: any) { console.log(e.stack.split("\\n").slice(0, 2).join(" | ")); }
-            const e: Error = new Error("first line"); console.log(e.stack.split("\\n")[0]);
+            try { run({ depth: 3 }); } catch (e: any) { console.log(e.stack.split("\\n").slice(0, 3).join(" | ")); }
+            const e: Error = new Error("first line"); console.log(e.stack.split("\\n").slice(0, 2).join(" | "));
             run({ depth: 4 });
             """
         let (result, directory) = try await runModuleCase([main: source], ["$DIR/\(main)"])
@@ -188,8 +188,8 @@ import Testing
         // JavaScriptCore places a call's frame at its `(`: the columns of the TypeScript text.
         #expect(
             stdout == """
-                fail@$DIR/\(main):4:18 | run@$DIR/\(main):6:57
-                @$DIR/\(main):8:27
+                Error: depth 3 |     at fail ($DIR/\(main):4:18) |     at run ($DIR/\(main):6:57)
+                Error: first line |     at $DIR/\(main):8:27
 
                 """, "\(result.summary)")
         #expect(stderr.contains("at fail ($DIR/\(main):4:18)"), "\(result.summary)")

@@ -122,8 +122,8 @@ func runScript(
     }
 
     /// The runtime files loaded on first use (events, URL, URLPattern, encodings, Blob and FormData, streams,
-    /// structured clone, WebAssembly's promises, the Node modules) load after the script has replaced the common
-    /// built-ins, and work the same.
+    /// structured clone, WebAssembly's promises, the Node modules and Node's error constructors) load after the
+    /// script has replaced the common built-ins, and work the same.
     @Test func lazilyLoadedRuntimeFilesUseTheCapturedBuiltIns() async {
         let checks = #"""
             const results = [];
@@ -145,6 +145,11 @@ func runScript(
               await check("node:path", () => require("path").relative("/a/b/c", "/a/d"));
               await check("node:util", () => require("util").format("%s=%d %j", "a", 1, { b: [2] }));
               await check("node:url", () => require("url").parse("http://u@h:1/p?q=1").port);
+              await check("node:stream", async () => { const { Readable, Transform, Writable, pipeline } = require("stream"); let out = ""; await new Promise((resolve, reject) => pipeline(Readable.from(["a", "b"]), new Transform({ objectMode: true, transform(c, e, cb) { cb(null, c + c); } }), new Writable({ objectMode: true, write(c, e, cb) { out += c; cb(); } }), (err) => err ? reject(err) : resolve())); return out; });
+              await check("node:stream bytes", async () => { const { PassThrough } = require("stream"); const p = new PassThrough({ highWaterMark: 1 }); p.setEncoding("utf8"); let text = ""; p.on("data", (c) => { text += c; }); const ok = p.write("x"); p.end("yz"); await new Promise((r) => p.on("end", r)); return `${text} ${ok}`; });
+              await check("node:readline", async () => { const rl = require("readline").createInterface({ input: require("stream").Readable.from(["a\nb", "\nc"]) }); let lines = ""; for await (const l of rl) lines += l + ";"; return lines; });
+              await check("node:async_hooks", () => { const als = new (require("async_hooks").AsyncLocalStorage)(); return new Promise((r) => als.run(7, () => setTimeout(() => r(als.getStore()), 1))); });
+              await check("errors", () => { const o = {}; Error.captureStackTrace(o); const e = new TypeError("t"); return `${o.stack.substring(0, 5)} ${e.stack.substring(0, 12)} ${require("util").parseArgs({ args: ["-a", "--b=x"], options: { a: { type: "boolean", short: "a" }, b: { type: "string" } } }).values.b}`; });
               await check("timers", () => new Promise((resolve) => setTimeout(() => resolve("fired"), 1)));
               await check("wasm", async () => { const m = await WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])); const i = await WebAssembly.instantiate(m); return `${m instanceof WebAssembly.Module} ${i instanceof WebAssembly.Instance}`; });
               await check("call", async () => (await bridge.call("Echo", "echo", { v: "é" })).v);
@@ -154,7 +159,7 @@ func runScript(
             """#
         let plain = await runScript(checks.replacingOccurrences(of: "restoreBuiltIns();", with: ""))
         let replaced = await runScript(ScriptRunner.replacingBuiltIns + checks)
-        #expect(plain.lines.count == 17 && !plain.stdout.contains("threw"), "\(plain.stdout) \(plain.stderr)")
+        #expect(plain.lines.count == 22 && !plain.stdout.contains("threw"), "\(plain.stdout) \(plain.stderr)")
         #expect(replaced.lines == plain.lines, "\(replaced.stderr)")
     }
 

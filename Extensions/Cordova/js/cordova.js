@@ -106,11 +106,18 @@ let pluginListDirectory = null;
 
 /// The directory of the first file on the stack outside the runtime (`name@/path/file.js:line:column`).
 function callerDirectory() {
+  // The engine's own constructor and text (`fn@file:line:column`), all frames (the global `Error` may be
+  // the node extension's, whose stack is Node's text).
+  const EngineError = internal.primordials.Error;
+  const limit = EngineError.stackTraceLimit;
   let stack;
   try {
-    stack = new Error().stack;
+    EngineError.stackTraceLimit = 100;
+    stack = new EngineError().stack;
   } catch {
     return null;
+  } finally {
+    EngineError.stackTraceLimit = limit;
   }
   if (typeof stack !== "string") return null;
   for (const line of StringPrototypeSplit(stack, "\n")) {

@@ -481,7 +481,17 @@ function run(record) {
 
 /// `file:line:column` of the script code calling into the runtime (from a stack trace), else `fallback`.
 function callerPosition(fallback) {
-  const stack = new Error().stack;
+  // The engine's own constructor and text (`fn@file:line:column`), all frames: the global `Error` may be
+  // node-errors.js's, whose stack is Node's text limited to Error.stackTraceLimit frames.
+  const EngineError = internal.primordials.Error;
+  const limit = EngineError.stackTraceLimit;
+  EngineError.stackTraceLimit = 100;
+  let stack;
+  try {
+    stack = new EngineError().stack;
+  } finally {
+    EngineError.stackTraceLimit = limit;
+  }
   if (typeof stack !== "string") return fallback;
   for (const line of StringPrototypeSplit(stack, "\n")) {
     const at = StringPrototypeIndexOf(line, "@");

@@ -55,6 +55,12 @@ function nodeModule() {
   }
   nodeModuleExports = { createRequire, builtinModules: builtinNames, isBuiltin };
   nodeModuleExports.Module = Module;
+  // Node's module cache, as packages that patch the loader read it (the same object as `require.cache`).
+  nodeModuleExports._cache = internal.commonJSCache;
+  Module._cache = internal.commonJSCache;
+  Module.builtinModules = builtinNames;
+  Module.createRequire = createRequire;
+  Module.isBuiltin = isBuiltin;
   return nodeModuleExports;
 }
 
@@ -158,6 +164,7 @@ function resolveMain(packageDirectory, json) {
 /// "import". Returns `{exports}` for a built-in or plugin module, `{path}` for a file.
 internal.resolveBare = function (specifier, fromDirectory, parent, mode) {
   const importing = mode === "import";
+  if (StringPrototypeStartsWith(specifier, "#")) return resolveImports(specifier, fromDirectory, parent, mode);
   if (StringPrototypeStartsWith(specifier, "node:")) {
     const name = StringPrototypeSlice(specifier, 5);
     const exports = builtinExports(name);
@@ -192,8 +199,83 @@ internal.resolveBare = function (specifier, fromDirectory, parent, mode) {
     }
     if (directory === "/") break;
   }
+  // One of Node's names that jsbridge lacks, and no package stands in for it.
+  if (builtinSet.has(specifier)) throw unknownBuiltin(specifier);
   throw notFound(specifier, parent, mode, true);
 };
+
+function unknownBuiltin(name) {
+  return codedError(`No such built-in module: node:${name} (jsbridge does not provide it)`,
+    "ERR_UNKNOWN_BUILTIN_MODULE");
+}
+
+/// A package's private import `#name` (its package.json `"imports"`), resolved from the package that holds
+/// the importing file: a `./` target is a file of that package, any other a package or built-in.
+function resolveImports(specifier, fromDirectory, parent, mode) {
+  const scope = internal.packageScope(parent !== undefined && parent !== null && StringPrototypeStartsWith(parent, "/")
+    ? parent : fromDirectory + "/[file]");
+  const imports = scope?.json.imports;
+  const conditions = mode === "import" ? ["node", "import"] : ["node", "require"];
+  let target = null;
+  if (specifier !== "#" && !StringPrototypeStartsWith(specifier, "#/") && imports !== null &&
+    typeof imports === "object" && !ArrayIsArray(imports)) {
+    target = matchImports(scope.directory, imports, specifier, conditions);
+  }
+  if (target === null) {
+    const where = scope === null ? "" : ` in package ${scope.directory === "/" ? "" : scope.directory}/package.json`;
+    throw codedError(`Package import specifier "${specifier}" is not defined${where}` +
+      (parent ? ` imported from ${parent}` : ""), "ERR_PACKAGE_IMPORT_NOT_DEFINED", TypeError);
+  }
+  if (StringPrototypeStartsWith(target, "/")) {
+    if (internal.stat(target) !== 1) throw notFound(target, parent, mode);
+    return { path: internal.realpath(target) };
+  }
+  return internal.resolveBare(target, scope.directory, parent, mode);
+}
+
+/// The target of `specifier` in an `"imports"` map: an absolute path, a bare specifier, or null.
+function matchImports(packageDirectory, imports, specifier, conditions) {
+  let key = specifier, match;
+  if (!ObjectHasOwn(imports, specifier) || StringPrototypeIncludes(specifier, "*")) {
+    key = undefined;
+    for (const candidate of ObjectKeys(imports)) {
+      const star = StringPrototypeIndexOf(candidate, "*");
+      if (star === -1) continue;
+      const prefix = StringPrototypeSlice(candidate, 0, star), suffix = StringPrototypeSlice(candidate, star + 1);
+      if (!StringPrototypeStartsWith(specifier, prefix) || specifier === prefix) continue;
+      if (suffix !== "" && (!StringPrototypeEndsWith(specifier, suffix) || specifier.length < candidate.length)) continue;
+      if (key === undefined || prefix.length > StringPrototypeIndexOf(key, "*")) {
+        key = candidate;
+        match = StringPrototypeSlice(specifier, prefix.length, specifier.length - suffix.length);
+      }
+    }
+    if (key === undefined) return null;
+  }
+  return importTarget(packageDirectory, imports[key], match, conditions);
+}
+
+function importTarget(packageDirectory, target, match, conditions) {
+  if (typeof target === "string") {
+    const filled = match === undefined ? target : ArrayPrototypeJoin(StringPrototypeSplit(target, "*"), match);
+    if (StringPrototypeStartsWith(target, "./")) return resolveTarget(packageDirectory, target, match, conditions);
+    return filled;
+  }
+  if (ArrayIsArray(target)) {
+    for (const item of target) {
+      const resolved = importTarget(packageDirectory, item, match, conditions);
+      if (resolved !== null) return resolved;
+    }
+    return null;
+  }
+  if (target !== null && typeof target === "object") {
+    for (const key of ObjectKeys(target)) {
+      if (key !== "default" && !ArrayPrototypeIncludes(conditions, key)) continue;
+      const resolved = importTarget(packageDirectory, target[key], match, conditions);
+      if (resolved !== null) return resolved;
+    }
+  }
+  return null;
+}
 
 function resolveInPackage(packageDirectory, parsed, specifier, parent, conditions, mode) {
   const json = internal.readPackageJson(packageDirectory) ?? {};

@@ -34,6 +34,13 @@ interface JSBridgeInternal {
   /** Node's `ERR_*` error makers. */
   nodeErrors: Record<string, any>;
 
+  // node-errors.js (lazy: the first read of a global error constructor runs it)
+  /** Gives an error the runtime made a Node-style `stack` (`Name: message`, then `    at ...` frames). */
+  nodeStack<T>(error: T, code?: string): T;
+  // node-path.js
+  /** The `path` functions as the runtime loaded them (the module object itself is mutable). */
+  posixPath: Record<string, any>;
+
   // node-buffer.js, node-events.js, node-util.js, node-os.js, node-hash.js, node-stdin.js
   Buffer: any;
   EventEmitter: any;

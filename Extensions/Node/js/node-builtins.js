@@ -14,14 +14,17 @@ for (const [file, names] of [
   ["node-path.js", ["path", "path/posix"]],
   ["node-events.js", ["events"]],
   ["node-util.js", ["util", "util/types"]],
-  ["node-os.js", ["os", "tty"]],
+  ["node-os.js", ["os", "tty", "constants"]],
   ["node-buffer.js", ["buffer"]],
   ["node-timers.js", ["timers", "timers/promises"]],
   ["node-assert.js", ["assert", "assert/strict"]],
-  ["node-url.js", ["url", "querystring"]],
+  ["node-url.js", ["url", "querystring", "punycode"]],
   ["node-string-decoder.js", ["string_decoder"]],
   ["node-crypto.js", ["crypto"]],
   ["node-process.js", ["process"]],
+  ["node-stream.js", ["stream", "stream/promises", "stream/consumers", "stream/web"]],
+  ["node-async.js", ["async_hooks", "diagnostics_channel", "perf_hooks", "console"]],
+  ["node-readline.js", ["readline", "readline/promises"]],
 ]) {
   for (const name of names) files[name] = file;
 }
@@ -37,6 +40,11 @@ internal.nodeExport = function (name, exports) {
 internal.nodeBuiltin = function (name) {
   const cached = cache[name];
   if (cached !== undefined) return cached;
+  if (name === "sys") {
+    // Node's old name of `util`, deprecated (DEP0025).
+    process.emitWarning("sys is deprecated. Use util instead.", "DeprecationWarning", "DEP0025");
+    return cache.sys = internal.nodeBuiltin("util");
+  }
   const file = files[name];
   if (file !== undefined) {
     internal.load(file);
@@ -67,7 +75,8 @@ function joinWithOr(items) {
 
 function withCode(error, code) {
   error.code = code;
-  return error;
+  // Node's stack for its coded errors: `TypeError [ERR_X]: message`, then the frames.
+  return internal.nodeStack(error, code);
 }
 
 /// Node's ERR_* errors, worded as Node words them.

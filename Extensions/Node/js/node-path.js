@@ -164,7 +164,8 @@ const path = {
   format, toNamespacedPath, matchesGlob,
 };
 path.posix = path;
-ObjectFreeze(path);
+// The module object is mutable, as Node's (packages patch it); the runtime's own code uses this frozen copy.
+internal.posixPath = ObjectFreeze({ ...path });
 
 internal.nodeExport("path", path);
 internal.nodeExport("path/posix", path);

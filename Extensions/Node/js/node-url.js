@@ -1,10 +1,11 @@
-// `node:url` (the WHATWG URL classes, fileURLToPath/pathToFileURL, the legacy parse/format/resolve) and
-// `node:querystring`.
+// `node:url` (the WHATWG URL classes, fileURLToPath/pathToFileURL, the legacy parse/format/resolve),
+// `node:querystring` and `node:punycode`.
 
 const {
   ArrayIsArray, ArrayPrototypePush, MethodCharCodeAt, MethodEndsWith, MethodIndexOf, MethodJoin, MethodLastIndexOf,
   MethodReplace, MethodSlice, MethodSplit, MethodStartsWith, MethodToLowerCase, MethodToUpperCase, MethodTrim,
   NumberIsFinite, ObjectCreate, ObjectKeys, RegExpPrototypeExec, SafeSet, StringFromCharCode, TypeError,
+  ArrayPrototypeSplice, MathFloor, RangeError, RegExpPrototypeTest,
 } = internal.primordials;
 const { invalidArgType, make } = internal.nodeErrors;
 const URL = internal.URL;
@@ -19,8 +20,9 @@ function fileURLToPath(input) {
 
 function pathToFileURL(path) {
   internal.nodeErrors.checkString(path, "path");
-  const path_ = internal.nodeBuiltin("path");
-  let resolved = path_.resolve(path);
+  internal.nodeBuiltin("path");
+  // The runtime's own copy: a script may replace the module's functions (the module object is mutable).
+  let resolved = internal.posixPath.resolve(path);
   // resolve() drops a trailing slash that still names a directory.
   if (MethodEndsWith(path, "/") && !MethodEndsWith(resolved, "/")) resolved += "/";
   const encoded = MethodReplace(MethodReplace(MethodReplace(MethodReplace(resolved, /%/g, "%25"), /\\/g, "%5C"), /\n/g, "%0A"), /\r/g, "%0D")
@@ -237,5 +239,150 @@ const url = {
   domainToUnicode: (domain) => `${domain}`,
 };
 
+// MARK: - punycode (RFC 3492), Node's deprecated `node:punycode`
+
+const punyBase = 36, punyTMin = 1, punyTMax = 26, punySkew = 38, punyDamp = 700;
+
+function punyError(kind) {
+  const messages = {
+    overflow: "Overflow: input needs wider integers to process",
+    "not-basic": "Illegal input >= 0x80 (not a basic code point)",
+    "invalid-input": "Invalid input",
+  };
+  return new RangeError(messages[kind]);
+}
+
+/// The code points of a JavaScript string (surrogate pairs joined; a lone surrogate stays itself).
+function ucs2Decode(text) {
+  const points = [];
+  for (let i = 0; i < text.length; i++) {
+    const unit = MethodCharCodeAt(text, i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = MethodCharCodeAt(text, i + 1);
+      if ((next & 0xfc00) === 0xdc00) {
+        ArrayPrototypePush(points, ((unit & 0x3ff) << 10) + (next & 0x3ff) + 0x10000);
+        i++;
+        continue;
+      }
+    }
+    ArrayPrototypePush(points, unit);
+  }
+  return points;
+}
+
+function ucs2Encode(points) {
+  let text = "";
+  for (let point of points) {
+    if (point > 0xffff) {
+      point -= 0x10000;
+      text += StringFromCharCode(((point >>> 10) & 0x3ff) | 0xd800) + StringFromCharCode(0xdc00 | (point & 0x3ff));
+    } else {
+      text += StringFromCharCode(point);
+    }
+  }
+  return text;
+}
+
+function punyAdapt(delta, points, first) {
+  delta = first ? MathFloor(delta / punyDamp) : delta >> 1;
+  delta += MathFloor(delta / points);
+  let k = 0;
+  while (delta > ((punyBase - punyTMin) * punyTMax) >> 1) {
+    delta = MathFloor(delta / (punyBase - punyTMin));
+    k += punyBase;
+  }
+  return k + MathFloor(((punyBase - punyTMin + 1) * delta) / (delta + punySkew));
+}
+
+const punyThreshold = (k, bias) => (k <= bias ? punyTMin : k >= bias + punyTMax ? punyTMax : k - bias);
+const punyDigit = (d) => StringFromCharCode(d < 26 ? d + 97 : d + 22);
+
+function punyDecode(input) {
+  const output = [];
+  let basic = MethodLastIndexOf(input, "-");
+  if (basic < 0) basic = 0;
+  for (let j = 0; j < basic; j++) {
+    if (MethodCharCodeAt(input, j) >= 0x80) throw punyError("not-basic");
+    ArrayPrototypePush(output, MethodCharCodeAt(input, j));
+  }
+  let i = 0, n = 128, bias = 72;
+  for (let index = basic > 0 ? basic + 1 : 0; index < input.length;) {
+    const oldI = i;
+    for (let w = 1, k = punyBase; ; k += punyBase) {
+      if (index >= input.length) throw punyError("invalid-input");
+      const code = MethodCharCodeAt(input, index++);
+      const digit = code - 48 < 10 ? code - 22 : code - 65 < 26 ? code - 65 : code - 97 < 26 ? code - 97 : punyBase;
+      if (digit >= punyBase) throw punyError("invalid-input");
+      if (digit > MathFloor((0x7fffffff - i) / w)) throw punyError("overflow");
+      i += digit * w;
+      const t = punyThreshold(k, bias);
+      if (digit < t) break;
+      w *= punyBase - t;
+    }
+    const length = output.length + 1;
+    bias = punyAdapt(i - oldI, length, oldI === 0);
+    n += MathFloor(i / length);
+    i %= length;
+    ArrayPrototypeSplice(output, i++, 0, n);
+  }
+  return ucs2Encode(output);
+}
+
+function punyEncode(input) {
+  const points = ucs2Decode(input);
+  let output = "";
+  for (const point of points) if (point < 0x80) output += StringFromCharCode(point);
+  const basic = output.length;
+  let handled = basic;
+  if (basic > 0) output += "-";
+  let n = 128, delta = 0, bias = 72;
+  while (handled < points.length) {
+    let m = 0x7fffffff;
+    for (const point of points) if (point >= n && point < m) m = point;
+    delta += (m - n) * (handled + 1);
+    n = m;
+    for (const point of points) {
+      if (point < n) delta++;
+      if (point !== n) continue;
+      let q = delta;
+      for (let k = punyBase; ; k += punyBase) {
+        const t = punyThreshold(k, bias);
+        if (q < t) break;
+        output += punyDigit(t + ((q - t) % (punyBase - t)));
+        q = MathFloor((q - t) / (punyBase - t));
+      }
+      output += punyDigit(q);
+      bias = punyAdapt(delta, handled + 1, handled === basic);
+      delta = 0;
+      handled++;
+    }
+    delta++;
+    n++;
+  }
+  return output;
+}
+
+/// Applies `fn` to each label of a domain (keeping an email address's local part).
+function mapDomain(domain, fn) {
+  const at = MethodIndexOf(domain, "@");
+  const local = at === -1 ? "" : MethodSlice(domain, 0, at + 1);
+  const host = MethodReplace(at === -1 ? domain : MethodSlice(domain, at + 1), /[\x2E\u3002\uFF0E\uFF61]/g, ".");
+  const labels = [];
+  for (const label of MethodSplit(host, ".")) ArrayPrototypePush(labels, fn(label));
+  return local + MethodJoin(labels, ".");
+}
+
+const punycode = {
+  version: "2.1.0",
+  ucs2: { decode: ucs2Decode, encode: ucs2Encode },
+  decode: punyDecode,
+  encode: punyEncode,
+  toASCII: (domain) => mapDomain(domain, (label) =>
+    (RegExpPrototypeTest(/[^\0-\x7F]/, label) ? "xn--" + punyEncode(label) : label)),
+  toUnicode: (domain) => mapDomain(domain, (label) =>
+    (RegExpPrototypeTest(/^xn--/, label) ? punyDecode(MethodToLowerCase(MethodSlice(label, 4))) : label)),
+};
+
 internal.nodeExport("url", url);
 internal.nodeExport("querystring", querystring);
+internal.nodeExport("punycode", punycode);

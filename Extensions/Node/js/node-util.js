@@ -2,7 +2,7 @@
 // inherits, deprecate, debuglog, types.isXxx, isDeepStrictEqual (the comparison `node:assert` uses too).
 
 const {
-  ArrayIsArray, ArrayPrototypePop, ArrayPrototypePush, ArrayPrototypeSplice, Error, FunctionPrototypeCall,
+  ArrayIsArray, ArrayPrototypePop, JSONStringify, MethodIndexOf, MethodSlice, MethodStartsWith, ArrayPrototypePush, ArrayPrototypeSplice, Error, FunctionPrototypeCall,
   MethodFilter, MethodFindIndex, MethodReplace, MethodToUpperCase, ObjectDefineProperty,
   ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertySymbols, ObjectGetPrototypeOf, ObjectIs, ObjectKeys,
   ObjectPrototypePropertyIsEnumerable, ObjectPrototypeToString, ObjectSetPrototypeOf, Promise, PromiseResolve,
@@ -305,6 +305,130 @@ function aborted(signal, resource) {
   return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }
 
+// MARK: - parseArgs
+
+function parseArgsError(code, message) {
+  return make(TypeError, code, message);
+}
+
+/// `util.parseArgs({ args, options, strict, allowPositionals, tokens })`, as Node 20 parses: long options
+/// (`--name`, `--name=value`, `--name value`), short ones (`-n`, `-abc` for booleans, `-fvalue`), `--` ending
+/// the options, `multiple`, `default`; in strict mode unknown options, missing or unexpected values and
+/// positionals (unless allowed) throw Node's ERR_PARSE_ARGS_* errors.
+/** @param {any} [config] */
+function parseArgs(config = {}) {
+  if (config === null || typeof config !== "object") throw invalidArgType("config", "object", config);
+  const args = config.args ?? MethodSlice(process.argv, process.argv[1] === "[eval]" ? 1 : 2);
+  if (!ArrayIsArray(args)) throw invalidArgType("args", "Array", args);
+  const strict = config.strict ?? true;
+  const allowPositionals = config.allowPositionals ?? !strict;
+  const options = config.options ?? {};
+  if (options === null || typeof options !== "object") throw invalidArgType("options", "object", options);
+  const shortNames = new SafeMap();
+  for (const name of ObjectKeys(options)) {
+    const option = options[name];
+    if (option === null || typeof option !== "object") throw invalidArgType(`options.${name}`, "object", option);
+    if (option.type !== "string" && option.type !== "boolean") {
+      throw make(TypeError, "ERR_INVALID_ARG_VALUE",
+        `The property 'options.${name}.type' must be one of: 'string', 'boolean'. Received ${inspect(option.type)}`);
+    }
+    if (option.short !== undefined) {
+      if (typeof option.short !== "string") throw invalidArgType(`options.${name}.short`, "string", option.short);
+      if (option.short.length !== 1) {
+        throw make(TypeError, "ERR_INVALID_ARG_VALUE",
+          `The property 'options.${name}.short' must be a single character. Received ${inspect(option.short)}`);
+      }
+      shortNames.set(option.short, name);
+    }
+  }
+  const values = { __proto__: null };
+  const positionals = [];
+  const tokens = [];
+  const describe = (name) => {
+    const short = options[name]?.short;
+    return short === undefined ? `--${name}` : `-${short}, --${name}`;
+  };
+  function store(name, rawName, value, inlineValue, index) {
+    const option = options[name];
+    ArrayPrototypePush(tokens, { kind: "option", name, rawName, index, value, inlineValue });
+    if (strict) {
+      if (option === undefined) {
+        const shown = MethodStartsWith(rawName, "--") ? rawName : rawName;
+        throw parseArgsError("ERR_PARSE_ARGS_UNKNOWN_OPTION", `Unknown option '${shown}'` +
+          (allowPositionals ? `. To specify a positional argument starting with a '-', place it at the end of the ` +
+            `command after '--', as in '-- ${JSONStringify(shown)}` : ""));
+      }
+      if (option.type === "string" && typeof value !== "string") {
+        throw parseArgsError("ERR_PARSE_ARGS_INVALID_OPTION_VALUE", `Option '${describe(name)} <value>' argument missing`);
+      }
+      if (option.type === "boolean" && value !== undefined) {
+        throw parseArgsError("ERR_PARSE_ARGS_INVALID_OPTION_VALUE", `Option '${describe(name)}' does not take an argument`);
+      }
+    }
+    const stored = value ?? true;
+    if (option?.multiple) {
+      if (values[name] === undefined) values[name] = [];
+      ArrayPrototypePush(values[name], stored);
+    } else {
+      values[name] = stored;
+    }
+  }
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index];
+    if (arg === "--") {
+      ArrayPrototypePush(tokens, { kind: "option-terminator", index });
+      for (let rest = index + 1; rest < args.length; rest++) {
+        ArrayPrototypePush(positionals, args[rest]);
+        ArrayPrototypePush(tokens, { kind: "positional", index: rest, value: args[rest] });
+      }
+      break;
+    }
+    if (MethodStartsWith(arg, "--")) {
+      const equals = MethodIndexOf(arg, "=");
+      if (equals !== -1) {
+        store(MethodSlice(arg, 2, equals), MethodSlice(arg, 0, equals), MethodSlice(arg, equals + 1), true, index);
+        continue;
+      }
+      const name = MethodSlice(arg, 2);
+      if (options[name]?.type === "string" && index + 1 < args.length) {
+        store(name, arg, args[index + 1], false, index);
+        index++;
+      } else {
+        store(name, arg, undefined, undefined, index);
+      }
+      continue;
+    }
+    if (MethodStartsWith(arg, "-") && arg !== "-") {
+      for (let at = 1; at < arg.length; at++) {
+        const letter = arg[at];
+        const name = shortNames.get(letter) ?? letter;
+        if (options[name]?.type === "string") {
+          if (at + 1 < arg.length) store(name, "-" + letter, MethodSlice(arg, at + 1), true, index);
+          else if (index + 1 < args.length) {
+            store(name, "-" + letter, args[index + 1], false, index);
+            index++;
+          } else store(name, "-" + letter, undefined, undefined, index);
+          break;
+        }
+        store(name, "-" + letter, undefined, undefined, index);
+      }
+      continue;
+    }
+    if (strict && !allowPositionals) {
+      throw parseArgsError("ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL",
+        `Unexpected argument '${arg}'. This command does not take positional arguments`);
+    }
+    ArrayPrototypePush(positionals, arg);
+    ArrayPrototypePush(tokens, { kind: "positional", index, value: arg });
+  }
+  for (const name of ObjectKeys(options)) {
+    if (values[name] === undefined && options[name].default !== undefined) values[name] = options[name].default;
+  }
+  const result = { values, positionals };
+  if (config.tokens) result.tokens = tokens;
+  return result;
+}
+
 const util = {
   format: internal.format,
   formatWithOptions(options, ...args) {
@@ -313,7 +437,7 @@ const util = {
   },
   inspect,
   promisify, callbackify, inherits, deprecate, debuglog, debug: debuglog, stripVTControlCharacters, toUSVString,
-  aborted,
+  aborted, parseArgs,
   isDeepStrictEqual: (a, b) => isDeepEqual(a, b, true, undefined),
   types,
   get TextEncoder() { return internal.TextEncoder ?? globalThis.TextEncoder; },

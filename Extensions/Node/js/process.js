@@ -7,6 +7,7 @@ const {
 } = internal.primordials;
 const startup = internal.startup;
 const exitHandlers = [];
+const nodeVersion = "20.18.0";
 let exitCode;
 
 function toExitCode(code) {
@@ -14,8 +15,21 @@ function toExitCode(code) {
   return NumberIsInteger(number) ? number : 1;
 }
 
+let exiting = false;
+/// Emits 'exit' once, through `process.emit` as Node does (signal-exit and others patch it).
 function runExitHandlers(code) {
-  for (const handler of ArrayPrototypeSplice(exitHandlers, 0)) FunctionPrototypeCall(handler, process, code);
+  if (exiting) return;
+  exiting = true;
+  process._exiting = true;
+  const emit = typeof process.emit === "function" ? process.emit : emitEvent;
+  FunctionPrototypeCall(emit, process, "exit", code);
+}
+
+/// Calls `event`'s listeners with `args`; true if there were any.
+function emitEvent(event, ...args) {
+  const list = event === "exit" ? exitHandlers : listenersFor(event, false);
+  for (const listener of ArrayPrototypeSlice(list)) ReflectApply(listener, this, args);
+  return list.length > 0;
 }
 
 const otherListeners = new SafeMap(); // event (other than 'exit') -> listeners
@@ -82,17 +96,26 @@ const process = {
   env: startup.env,
   pid: startup.pid,
   platform: "linux",
-  version: "v" + startup.version,
-  // `node`: the Node API level the built-in modules follow (packages read it to pick code paths).
-  versions: { jsbridge: startup.version, node: "20.0.0" },
+  // The Node version whose API the built-in modules follow (packages check it); jsbridge's own is
+  // `versions.jsbridge`.
+  version: "v" + nodeVersion,
+  versions: { jsbridge: startup.version, node: nodeVersion },
   release: { name: "jsbridge" },
   get exitCode() { return exitCode; },
   set exitCode(code) { exitCode = code === undefined || code === null ? undefined : toExitCode(code); },
   exit(code) {
     if (code !== undefined) this.exitCode = code;
     const final = exitCode ?? 0;
-    try { runExitHandlers(final); } finally { internal.exit(exitCode ?? final); }
+    try {
+      runExitHandlers(final);
+    } finally {
+      const reallyExit = typeof process.reallyExit === "function" ? process.reallyExit : internal.exit;
+      FunctionPrototypeCall(reallyExit, process, exitCode ?? final);
+    }
   },
+  /// Ends the process at once with `code` (Node's; `exit()` calls it after the 'exit' listeners).
+  reallyExit(code) { internal.exit(toExitCode(code ?? 0)); },
+  _exiting: false,
   cwd() { return internal.cwd(); },
   uptime() { return (internal.now() - timeOrigin) / 1000; },
   hrtime: ObjectAssign(
@@ -139,11 +162,7 @@ const process = {
     return this;
   },
   /// Calls `event`'s listeners (the runtime itself fires 'exit', 'warning' and signals); true if there were any.
-  emit(event, ...args) {
-    const list = event === "exit" ? exitHandlers : listenersFor(event, false);
-    for (const listener of ArrayPrototypeSlice(list)) ReflectApply(listener, this, args);
-    return list.length > 0;
-  },
+  emit: emitEvent,
   listeners(event) {
     return ArrayPrototypeMap(event === "exit" ? exitHandlers : listenersFor(event, false), (l) => l.listener ?? l);
   },

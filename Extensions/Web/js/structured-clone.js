@@ -203,7 +203,7 @@ function serialize(value, memory) {
       return record;
     }
     case "DOMException": {
-      record = { type: "DOMException", name: value.name, message: value.message, stack: ownString(value, "stack") };
+      record = { type: "DOMException", name: value.name, message: value.message, stack: ownStack(value) };
       break;
     }
     case "Error":
@@ -274,6 +274,14 @@ function lengthTracking(view, typed, buffer) {
   return after !== before;
 }
 
+/// An error's own `stack` (a data property, or the accessor Node-style errors have) when it is a string.
+function ownStack(object) {
+  const desc = ReflectGetOwnPropertyDescriptor(object, "stack");
+  if (desc === undefined) return undefined;
+  const value = "value" in desc ? desc.value : ReflectGet(object, "stack");
+  return typeof value === "string" ? value : undefined;
+}
+
 function ownString(object, key) {
   const desc = ReflectGetOwnPropertyDescriptor(object, key);
   return desc !== undefined && "value" in desc && typeof desc.value === "string" ? desc.value : undefined;
@@ -286,7 +294,7 @@ function serializeError(value, memory) {
   if (typeof name !== "string" || errorPrototypes[name] === undefined) name = "Error";
   const messageDesc = ReflectGetOwnPropertyDescriptor(value, "message");
   const message = messageDesc !== undefined && "value" in messageDesc ? String(messageDesc.value) : undefined;
-  const record = { type: "Error", name, message, stack: ownString(value, "stack"), cause: undefined };
+  const record = { type: "Error", name, message, stack: ownStack(value), cause: undefined };
   memory.set(value, record);
   const causeDesc = ReflectGetOwnPropertyDescriptor(value, "cause");
   if (causeDesc !== undefined && "value" in causeDesc) record.cause = serialize(causeDesc.value, memory);

@@ -164,6 +164,8 @@ const promises = {
 };
 promises.default = promises;
 
+// `exported` is the module object scripts get (`fs.promises`, `node:fs/promises`): mutable, as Node's, while the
+// runtime's own code keeps calling the frozen `promises`.
 plugin.shared.fsPromises = ObjectFreeze({
-  promises: ObjectFreeze(promises), options, attempt, flagString, constants, FileHandle,
+  promises: ObjectFreeze({ ...promises }), exported: promises, options, attempt, flagString, constants, FileHandle,
 });

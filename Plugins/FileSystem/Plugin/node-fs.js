@@ -3,9 +3,9 @@
 
 const fs = plugin.shared.fs;
 const {
-  ArrayPrototypePop, ArrayPrototypePush, ObjectFreeze, PromisePrototypeThen, Uint8Array,
+  ArrayPrototypePop, ArrayPrototypePush, PromisePrototypeThen, Uint8Array,
 } = runtime.primordials;
-const { promises, options, flagString, constants } = plugin.shared.fsPromises;
+const { promises, exported, options, flagString, constants } = plugin.shared.fsPromises;
 const { callSync, toPath } = fs;
 
 /// The callback form of promise function `fn`: the last argument is `(error, value)`.
@@ -167,7 +167,7 @@ callbacks.exists = function (path, callback) {
 const nodeFs = {
   ...callbacks,
   ...sync,
-  promises,
+  promises: exported,
   constants,
   ...constants,
   Stats: fs.Stats,
@@ -178,4 +178,6 @@ const nodeFs = {
   createWriteStream: (path, opts) => new fs.WriteStream(path, options(opts)),
 };
 nodeFs.default = nodeFs;
-return ObjectFreeze(nodeFs);
+// Mutable, as Node's (bluebird's promisifyAll and graceful-fs patch it); this file's own calls do not go
+// through it.
+return nodeFs;

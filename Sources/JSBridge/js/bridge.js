@@ -238,6 +238,15 @@ function withCall(error, plugin, action) {
   return error;
 }
 
+/// `callback` bound to the AsyncLocalStorage context of the code that handed it over (node:async_hooks sets
+/// the hooks once loaded; before that, and outside any store, the callback itself).
+function inCallersContext(callback) {
+  if (typeof callback !== "function" || internal.captureAsyncContext === undefined) return callback;
+  const context = internal.captureAsyncContext();
+  if (context === undefined) return callback;
+  return (value) => internal.runInAsyncContext(context, callback, undefined, [value]);
+}
+
 function invokeUserCallback(callback, value) {
   if (typeof callback !== "function") return;
   try {
@@ -493,6 +502,8 @@ function withServiceCode(error, service) {
 /// (carrying JSCoreBridge's `resCode` and `resMsg` too).
 function exec(success, fail, plugin, action, args) {
   if (execHooks.proxy !== undefined && execHooks.proxy(success, fail, plugin, action, args)) return;
+  success = inCallersContext(success);
+  fail = inCallersContext(fail);
   let id = 0;
   const callbackId = () => String(plugin) + id;
   const failWith = (error) =>
@@ -526,6 +537,8 @@ function subscribe(plugin, action, args, onValue, onError) {
 
 function subscribeAs(owner, plugin, action, args, onValue, onError) {
   if (typeof onValue !== "function") throw new TypeError("bridge.subscribe needs an onValue function.");
+  onValue = inCallersContext(onValue);
+  onError = inCallersContext(onError);
   let id = 0, resolveDone, rejectDone;
   const done = new Promise((resolve, reject) => { resolveDone = resolve; rejectDone = reject; });
   const fail = (error) => {
@@ -556,7 +569,8 @@ function on(plugin, event, listener) {
   const key = plugin + "\0" + event;
   let set = listeners.get(key);
   if (set === undefined) listeners.set(key, set = new SafeSet());
-  const wrapped = (payload) => listener(payload);
+  const bound = inCallersContext(listener);
+  const wrapped = (payload) => bound(payload);
   set.add(wrapped);
   return { remove() { set.delete(wrapped); if (set.size === 0 && listeners.get(key) === set) listeners.delete(key); } };
 }

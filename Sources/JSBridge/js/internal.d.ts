@@ -98,4 +98,8 @@ interface JSBridgeInternal {
   replUncaught?(error: unknown, kind: string): void;
   /** Maps `file:line:column` in compiled module code to the source file's (the modules extension). */
   sourcePosition?(position: string): string;
+  /** The AsyncLocalStorage context to carry into a callback scheduled now (node:async_hooks, once loaded). */
+  captureAsyncContext?(): unknown;
+  /** Runs `fn` with `args` in a context `captureAsyncContext` gave. */
+  runInAsyncContext?(context: unknown, fn: Function, self: unknown, args: unknown[]): unknown;
 }

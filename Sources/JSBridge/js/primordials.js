@@ -84,6 +84,10 @@ for (const Constructor of [
 ]) {
   primordials[Constructor.name] = Constructor;
 }
+// For node-errors.js (Node's error constructors are proxies of the engine's).
+for (const Constructor of [Proxy]) {
+  primordials[Constructor.name] = Constructor;
+}
 primordials.ErrorIsError = Error.isError;
 // The engine's own: webassembly.js replaces its promise-returning functions (the global is then lazy).
 primordials.WebAssembly = WebAssembly;

@@ -29,6 +29,8 @@ class Timeout {
     this._args = args;
     this._repeats = repeats;
     this._ref = true;
+    // The AsyncLocalStorage context the callback runs in (node:async_hooks sets the hooks once loaded).
+    this._context = internal.captureAsyncContext === undefined ? undefined : internal.captureAsyncContext();
     callbacks.set(this._id, this);
     internal.timerStart(this._id, delay, repeats);
   }
@@ -74,13 +76,18 @@ internal.fireTimer = function (id) {
   if (timer === undefined) return;
   if (!timer._repeats) callbacks.delete(id);
   const callback = timer._callback, args = timer._args;
-  args.length === 0 ? callback() : ReflectApply(callback, undefined, args);
+  if (timer._context !== undefined) internal.runInAsyncContext(timer._context, callback, undefined, args);
+  else args.length === 0 ? callback() : ReflectApply(callback, undefined, args);
 };
 
 function queueMicrotask(callback) {
   checkCallback(callback);
+  const context = internal.captureAsyncContext === undefined ? undefined : internal.captureAsyncContext();
   PromisePrototypeThen(PromiseResolve(), () => {
-    try { callback(); } catch (error) { internal.reportUncaught(error, "exception"); }
+    try {
+      if (context !== undefined) internal.runInAsyncContext(context, callback, undefined, []);
+      else callback();
+    } catch (error) { internal.reportUncaught(error, "exception"); }
   });
 }
 
