@@ -4,7 +4,7 @@
 
 const {
   ArrayBufferIsView, ArrayIsArray, ArrayPrototypeIncludes, ArrayPrototypeJoin, ArrayPrototypeMap, ArrayPrototypePop,
-  ArrayPrototypePush, ArrayPrototypeReverse, FunctionPrototypeCall, JSONParse, JSONStringify, MethodSlice,
+  ArrayPrototypePush, ArrayPrototypeReverse, Error, FunctionPrototypeCall, JSONParse, JSONStringify, MethodSlice,
   ObjectCreate, ObjectDefineProperty, ObjectEntries, ObjectFreeze, ObjectGetPrototypeOf, ObjectHasOwn, ObjectIsFrozen,
   ObjectKeys, ObjectPrototypeToString, Promise, PromiseReject, PromiseResolve, RegExpPrototypeTest, SafeMap, SafeSet,
   SafeWeakMap, TypeError, TypedArrayPrototypeGetSymbolToStringTag, Uint8Array,
@@ -14,7 +14,8 @@ const SYNC = 0, ASYNC = 1, STREAM = 2;
 const VALUE = 0, ITEM = 1, FINISHED = 2, FAILED = 3, EVENT = 4;
 const KIND_NAMES = ["a sync", "an async", "a stream"];
 
-/// An error from the bridge or a plugin: `code`, `message`, `plugin`, `action`, optional `data`.
+/// An error from the bridge or a plugin: `code`, `message`, `plugin`, `action`, optional `data`. It extends the
+/// engine's `Error` (the primordial): reading the global would load node-errors.js at every start-up.
 class BridgeError extends Error {
   constructor(code, message, details) {
     super(message);

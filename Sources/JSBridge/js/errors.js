@@ -3,7 +3,7 @@
 
 /// Thrown by `process.exit()` to unwind the JS stack; never reported.
 const {
-  MethodSplit, MethodStartsWith, ObjectFreeze,
+  Error, MethodSplit, MethodStartsWith, ObjectFreeze,
 } = internal.primordials;
 internal.exitSentinel = ObjectFreeze({ toString() { return "process.exit"; } });
 
