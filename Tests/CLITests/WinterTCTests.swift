@@ -32,7 +32,6 @@ import Testing
         ("WebAssembly.validate", "function"),
     ]
 
-
     @Test func everyInterfaceAndGlobalOfTheListExistsWithItsType() async throws {
         let paths = Self.interfaces.map { ($0, "function") } + Self.globals
         let script = """
