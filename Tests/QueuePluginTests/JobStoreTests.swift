@@ -9,18 +9,8 @@ import Testing
 
 /// The test process's PostgreSQL cluster and its `queue` database, made once.
 enum SharedQueuePostgres {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var made: String?
-
     static var url: String {
-        get throws {
-            lock.lock()
-            defer { lock.unlock() }
-            if let made { return made }
-            let url = try TestPostgresCluster.shared.createDatabase("queue")
-            made = url
-            return url
-        }
+        get throws { try TestPostgresCluster.sharedDatabase("queue") }
     }
 }
 

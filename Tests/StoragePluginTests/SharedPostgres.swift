@@ -5,19 +5,9 @@ import Testing
 
 /// The test process's PostgreSQL cluster and its `storage` database, made once.
 enum SharedPostgres {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var made: String?
-
     /// The URL of the shared test database.
     static var url: String {
-        get throws {
-            lock.lock()
-            defer { lock.unlock() }
-            if let made { return made }
-            let url = try TestPostgresCluster.shared.createDatabase("storage")
-            made = url
-            return url
-        }
+        get throws { try TestPostgresCluster.sharedDatabase("storage") }
     }
 
     static var cluster: TestPostgresCluster {

@@ -5,51 +5,22 @@ import JSBridgeBase
 /// SQLite store watches its `-wal` file, which every commit of any process on the machine writes, so
 /// broadcast readers read the log at once instead of at their next poll. Changes that are not posts (job
 /// commits) only cost a read that finds nothing; a missed change delays a message to the next poll.
-final class FileDoorbell: @unchecked Sendable {
-    private let path: String
-    private let doorbells = Locked<[UInt64: Doorbell]>([:])
-    private let nextID = Locked<UInt64>(0)
-    private let running = Locked(false)
+final class FileDoorbell: Sendable {
+    private let watch: DoorbellWatch
 
-    init(path: String) { self.path = path }
-
-    /// Registers `doorbell` (starting the watching thread with the first one); the result unregisters it.
-    func add(_ doorbell: Doorbell) -> @Sendable () -> Void {
-        let id = nextID.withLock { id -> UInt64 in
-            id += 1
-            return id
-        }
-        doorbells.withLock { $0[id] = doorbell }
-        let start = running.withLock { running -> Bool in
-            defer { running = true }
-            return !running
-        }
-        if start {
-            let thread = Thread { [self] in run() }
-            thread.name = "jsbridge-broadcast-file"
-            thread.start()
-        }
-        return { [weak self] in _ = self?.doorbells.withLock { $0.removeValue(forKey: id) } }
+    init(path: String) {
+        watch = DoorbellWatch(threadName: "jsbridge-broadcast-file") { watch in FileDoorbell.watchFile(path, watch) }
     }
 
-    private func ringAll() {
-        for doorbell in doorbells.withLock({ Array($0.values) }) { doorbell.ring() }
-    }
+    /// Registers `doorbell`; the result unregisters it.
+    func add(_ doorbell: Doorbell) -> @Sendable () -> Void { watch.add(doorbell) }
 
-    private func run() {
+    private static func watchFile(_ path: String, _ watch: DoorbellWatch) {
         let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         defer { if fd >= 0 { Glibc.close(fd) } }
         var watching = false
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let idle = running.withLock { running -> Bool in
-                if doorbells.withLock({ $0.isEmpty }) {
-                    running = false
-                    return true
-                }
-                return false
-            }
-            if idle { return }
+        while watch.isWanted {
             guard fd >= 0 else {
                 Thread.sleep(forTimeInterval: 0.25)
                 continue
@@ -57,18 +28,18 @@ final class FileDoorbell: @unchecked Sendable {
             if !watching {
                 // The file appears with the first commit; until then, readers poll.
                 watching = inotify_add_watch(fd, path, UInt32(IN_MODIFY)) >= 0
-                if watching { ringAll() }
+                if watching { watch.ringAll() }
             }
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             if poll(&descriptor, 1, 250) > 0 {
                 var changed = false
                 while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 { changed = true }
                 if changed {
-                    ringAll()
+                    watch.ringAll()
                     // A commit writes its frames before the commit frame: a reader woken by the first write can
                     // read before the commit is visible. A second ring a moment later catches that commit.
                     Thread.sleep(forTimeInterval: 0.003)
-                    ringAll()
+                    watch.ringAll()
                 }
             } else if !watching {
                 Thread.sleep(forTimeInterval: 0.05)

@@ -32,19 +32,36 @@ public final class TestPostgresCluster: @unchecked Sendable {
         get throws {
             sharedLock.lock()
             defer { sharedLock.unlock() }
-            if let sharedCluster { return sharedCluster }
-            let cluster = try start(fsync: false)
-            sharedCluster = cluster
-            atexit { TestPostgresCluster.stopShared() }
-            return cluster
+            return try startedShared()
         }
     }
     nonisolated(unsafe) private static var sharedCluster: TestPostgresCluster?
     private static let sharedLock = NSLock()
 
+    /// The shared cluster, started on first use (the caller holds `sharedLock`).
+    private static func startedShared() throws -> TestPostgresCluster {
+        if let sharedCluster { return sharedCluster }
+        let cluster = try start(fsync: false)
+        sharedCluster = cluster
+        atexit { TestPostgresCluster.stopShared() }
+        return cluster
+    }
+
     private static func stopShared() {
         try? sharedCluster?.stop()
     }
+
+    /// The URL of database `name` on the ``shared`` cluster, created the first time a test asks for it (the
+    /// suites of one test process share it; each keeps its rows apart, by app id or table).
+    public static func sharedDatabase(_ name: String) throws -> String {
+        sharedLock.lock()
+        defer { sharedLock.unlock() }
+        if let url = sharedDatabases[name] { return url }
+        let url = try startedShared().createDatabase(name)
+        sharedDatabases[name] = url
+        return url
+    }
+    nonisolated(unsafe) private static var sharedDatabases: [String: String] = [:]
 
     /// Creates and starts a cluster. `fsync: false` is faster and still survives the server being killed
     /// (the operating system keeps the written pages); only an OS crash would lose data.
