@@ -52,10 +52,10 @@ enum QueueProcess {
 }
 
 @Suite(.serialized, .blocking) struct QueueProcessTests {
-    @Test(arguments: StoreKind.allCases) func workersSurviveAKilledWorker(kind: StoreKind) async throws {
-        let total = 300
-        let directory = TemporaryDirectory.make(prefix: "queue-procs")
-        let appID = "procs-\(UUID().uuidString.prefix(8))"
+    /// A `kind` store for `appID` holding `jobs` jobs on queue "jobs" (`{"n": i}`), and its URL on PostgreSQL.
+    static func store(_ kind: StoreKind, directory: String, appID: String, jobs: Int, attempts: Int) throws -> (
+        any JobStore, String?
+    ) {
         let url: String? = kind == .postgres ? try SharedQueuePostgres.url : nil
         let store: any JobStore =
             if let url {
@@ -64,9 +64,18 @@ enum QueueProcess {
                 try SQLiteJobStore(path: SQLiteJobStore.databasePath(directory: directory, appID: appID))
             }
         let now = epochMilliseconds(Date())
-        for i in 0..<total {
-            _ = try store.enqueue("jobs", payload: "{\"n\":\(i)}", options: EnqueueOptions(attempts: 5), now: now)
+        for i in 0..<jobs {
+            _ = try store.enqueue(
+                "jobs", payload: "{\"n\":\(i)}", options: EnqueueOptions(attempts: attempts), now: now)
         }
+        return (store, url)
+    }
+
+    @Test(arguments: StoreKind.allCases) func workersSurviveAKilledWorker(kind: StoreKind) async throws {
+        let total = 300
+        let directory = TemporaryDirectory.make(prefix: "queue-procs")
+        let appID = "procs-\(UUID().uuidString.prefix(8))"
+        let (store, url) = try Self.store(kind, directory: directory, appID: appID, jobs: total, attempts: 5)
         // The victim takes two jobs and never finishes them.
         let victim = try QueueProcess.start(
             QueueProcess.script(
@@ -128,17 +137,7 @@ enum QueueProcess {
         let total = 2000
         let directory = TemporaryDirectory.make(prefix: "queue-chaos")
         let appID = "chaos-\(UUID().uuidString.prefix(8))"
-        let url: String? = kind == .postgres ? try SharedQueuePostgres.url : nil
-        let store: any JobStore =
-            if let url {
-                try PostgresJobStore(url: try PostgresURL(url), appID: appID)
-            } else {
-                try SQLiteJobStore(path: SQLiteJobStore.databasePath(directory: directory, appID: appID))
-            }
-        let now = epochMilliseconds(Date())
-        for i in 0..<total {
-            _ = try store.enqueue("jobs", payload: "{\"n\":\(i)}", options: EnqueueOptions(attempts: 10), now: now)
-        }
+        let (store, url) = try Self.store(kind, directory: directory, appID: appID, jobs: total, attempts: 10)
         let script = QueueProcess.script(
             total: total, concurrency: 4,
             handler: #"ack("start " + job.payload.n); await new Promise((r) => setTimeout(r, 40));"#)
