@@ -4,7 +4,7 @@
 
 const {
   ArrayBufferIsView, ArrayIsArray, ArrayPrototypeIncludes, ArrayPrototypeJoin, ArrayPrototypeMap, ArrayPrototypePop,
-  ArrayPrototypePush, ArrayPrototypeReverse, Error, FunctionPrototypeCall, JSONParse, JSONStringify, MethodSlice,
+  ArrayPrototypePush, ArrayPrototypeReverse, FunctionPrototypeCall, JSONParse, JSONStringify, MethodSlice,
   ObjectCreate, ObjectDefineProperty, ObjectEntries, ObjectFreeze, ObjectGetPrototypeOf, ObjectHasOwn, ObjectIsFrozen,
   ObjectKeys, ObjectPrototypeToString, Promise, PromiseReject, PromiseResolve, RegExpPrototypeTest, SafeMap, SafeSet,
   SafeWeakMap, TypeError, TypedArrayPrototypeGetSymbolToStringTag, Uint8Array,
@@ -14,9 +14,11 @@ const SYNC = 0, ASYNC = 1, STREAM = 2;
 const VALUE = 0, ITEM = 1, FINISHED = 2, FAILED = 3, EVENT = 4;
 const KIND_NAMES = ["a sync", "an async", "a stream"];
 
-/// An error from the bridge or a plugin: `code`, `message`, `plugin`, `action`, optional `data`. It extends the
-/// engine's `Error` (the primordial): reading the global would load node-errors.js at every start-up.
-class BridgeError extends Error {
+/// The engine's `Error` (the primordial): reading the global would load node-errors.js at every start-up.
+const EngineError = /** @type {ErrorConstructor} */ (internal.primordials.Error);
+
+/// An error from the bridge or a plugin: `code`, `message`, `plugin`, `action`, optional `data`.
+class BridgeError extends EngineError {
   constructor(code, message, details) {
     super(message);
     this.code = code;
@@ -181,7 +183,7 @@ function isPlainData(value, depth) {
 /// What a thrown value says, without trusting it: its message when it is an Error, else its text.
 function describeThrown(error) {
   try {
-    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return error instanceof EngineError ? `${error.name}: ${error.message}` : String(error);
   } catch {
     return "a value that cannot be printed";
   }

@@ -28,7 +28,8 @@ const { Readable, Writable, Transform, PassThrough, Duplex, finished } = require
   await new Promise((res) => t.on("end", res));
   console.log("transform all", out.join(","), transformed);
   // destroy during pipe
-  const src = new Readable({ read() { this.push("x"); } });
+  // Chunks of 8 KiB: the writable side is full after two, so few writes are left to drain after the destroy.
+  const src = new Readable({ read() { this.push("x".repeat(8192)); } });
   const dst = new Writable({ write(c, e, cb) { setTimeout(cb, 1); } });
   src.pipe(dst);
   setTimeout(() => src.destroy(new Error("stop")), 5);
