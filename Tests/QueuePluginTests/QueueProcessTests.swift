@@ -12,30 +12,15 @@ import Testing
 // the store, and only the killed worker's jobs ran twice.
 
 enum QueueProcess {
-    static let jsbridge = (try? BuiltBinary.path()) ?? "jsbridge"
-
     /// A worker process on `appID` (SQLite under `directory`, or PostgreSQL at `url`), stdout to a pipe.
     static func start(_ script: String, appID: String, directory: String, url: String?) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: jsbridge)
         var arguments = ["--app-id", appID, "--storage-dir", directory]
         if let url { arguments += ["--storage-url", url] }
-        process.arguments = arguments + ["-e", "const ack = (text) => console.log(text);\n" + script]
-        process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return (process, pipe)
+        return try AckingProcess.start(script, arguments: arguments)
     }
 
     static func finish(_ process: Process, _ pipe: Pipe) async throws -> (output: String, status: Int32) {
-        try await runBlocking {
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (output, process.terminationStatus)
-        }
+        try await AckingProcess.finish(process, pipe)
     }
 
     /// A worker script: runs jobs of "jobs" (`handler` is the body of an async function of `job`), and exits

@@ -12,22 +12,13 @@ import Testing
 enum PostgresWorker {
     /// A `jsbridge` process running `script` (with `ack(text)` printing a line) with `--storage-url url`.
     static func start(_ script: String, appID: String, url: String, config: String? = nil) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Worker.jsbridge)
         var arguments = ["--app-id", appID, "--storage-url", url]
         if let config {
             let file = TemporaryDirectory.make(prefix: "storage-config") + "/config.json"
             try config.write(toFile: file, atomically: true, encoding: .utf8)
             arguments += ["--config", file]
         }
-        process.arguments = arguments + ["-e", "const ack = (text) => console.log(text);\n" + script]
-        process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return (process, pipe)
+        return try AckingProcess.start(script, arguments: arguments)
     }
 }
 
@@ -177,7 +168,7 @@ enum PostgresWorker {
         -> (stdout: String, stderr: String, status: Int32)
     {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Worker.jsbridge)
+        process.executableURL = URL(fileURLWithPath: AckingProcess.jsbridge)
         process.arguments = arguments
         process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
             .merging(environment) { $1 }

@@ -13,32 +13,14 @@ import Testing
 // write, which prints the key on stdout.
 
 enum Worker {
-    /// The `jsbridge` binary under test (``BuiltBinary``: `$JSBRIDGE_BIN` or the one beside the tests).
-    static let jsbridge = (try? BuiltBinary.path()) ?? "jsbridge"
-
     /// A process running `script` (with `ack(key)` defined) on `appID` in `directory`, stdout to a pipe.
     static func start(_ script: String, appID: String, directory: String) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: jsbridge)
-        process.arguments = [
-            "--app-id", appID, "--storage-dir", directory, "-e", "const ack = (key) => console.log(key);\n" + script,
-        ]
-        process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return (process, pipe)
+        try AckingProcess.start(script, arguments: ["--app-id", appID, "--storage-dir", directory])
     }
 
     /// Waits (off the cooperative pool) for the rest of `pipe`'s output and the process's exit.
     static func finish(_ process: Process, _ pipe: Pipe) async throws -> (output: String, status: Int32) {
-        try await runBlocking {
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (output, process.terminationStatus)
-        }
+        try await AckingProcess.finish(process, pipe)
     }
 }
 
