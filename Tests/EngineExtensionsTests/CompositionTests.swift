@@ -49,9 +49,23 @@ struct GluePlugin: BridgePlugin {
         let result = await ScriptRunner.run(.eval("0"))
         #expect(result.exitCode == 0, "\(result.stderr)")
         // Start-up pays for these and no more: a lazy file loaded by the runtime's own code costs every run.
-        #expect(result.loadedFiles == ["primordials.js", "loader.js", "errors.js", "bridge.js", "module.js"])
+        #expect(result.loadedFiles == ["primordials.js", "loader.js", "errors.js", "module.js"])
         let touched = await ScriptRunner.run(.eval("process.features.typescript"))
         #expect(touched.loadedFiles.contains("process.js"))
+    }
+
+    @Test func theBridgeLoadsWithItsFirstUse() async {
+        // Its global, a plugin's global (whose file bridge.js runs), and a runtime file's use of its names.
+        for script in ["console.log(typeof bridge.call)", "console.log(Glue.viaHandle())"] {
+            let result = await ScriptRunner.run(.eval(script), plugins: [GluePlugin()])
+            #expect(result.lines == [script.contains("Glue") ? "40" : "function"], "\(script): \(result.stderr)")
+            #expect(result.loadedFiles.contains("bridge.js"), "\(script)")
+        }
+        let cordova = await ScriptRunner.run(
+            .eval("cordova.exec((v) => console.log(v), (e) => console.log(e), 'Echo', 'echo', ['hi'])"),
+            plugins: [EchoPlugin()])
+        #expect(cordova.lines == ["hi"], "\(cordova.stderr)")
+        #expect(cordova.loadedFiles.contains("bridge.js"))
     }
 
     @Test func aRuntimeWithoutAnExtensionAnotherRequiresDoesNotRun() async {

@@ -464,7 +464,7 @@ function memberNames(chain) {
     if (chain.length >= 2) {
       const parent = evaluate(ArrayPrototypeSlice(chain, 0, -1));
       if (parent === internal.bridgePlugins) {
-        const actions = internal.startup.manifest[chain[chain.length - 1]];
+        const actions = internal.manifest()[chain[chain.length - 1]];
         // Private actions (a plugin's glue for its own JavaScript) are not offered.
         return actions === undefined ? [] : ArrayPrototypeFilter(ObjectKeys(actions), (name) => actions[name][2] !== 1);
       }

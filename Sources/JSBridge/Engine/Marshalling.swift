@@ -31,6 +31,8 @@ extension JSEngine {
 
     /// `value` through the bridge's `serialize`: `text`, or `[text, pathsJSON, bytes]` when it holds bytes.
     private func serializedArgument(_ value: JSValueRef) throws(NativeError) -> BridgeValue {
+        // bridge.js's; reading it runs that lazy file when nothing used the bridge yet.
+        if serializer == nil { serializer = internalFunction("serializeNative") }
         guard let serializer else { throw .type("The bridge is not ready.") }
         guard var text = try call(serializer, [value]) else { return BridgeValue(.null) }
         var bytes: [ByteAttachment] = []

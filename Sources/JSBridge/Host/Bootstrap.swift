@@ -42,10 +42,8 @@ extension JSRuntime {
                 return false
             }
         }
-        hooks.dispatch = engine.internalFunction("dispatch")
         hooks.reportUncaught = engine.internalFunction("reportUncaught")
         engine.errorMaker = engine.internalFunction("makeError")
-        engine.serializer = engine.internalFunction("serializeNative")
         if let sentinel = engine.property(engine.internalObject, "exitSentinel") {
             engine.protect(sentinel)
             hooks.exitSentinel = sentinel
@@ -161,8 +159,8 @@ extension JSRuntime {
         if let exception { reportUncaught(exception, kind: "exception") }
     }
 
-    /// The data the runtime's JavaScript reads at start-up (`internal.startup`): the plugins' actions, argv,
-    /// env, the lazy files, the extensions' switches.
+    /// The data the runtime's JavaScript reads at start-up (`internal.startup`): argv, env, the lazy files,
+    /// the plugins' files, the extensions' switches (the plugins' actions are `internal.manifest()`'s).
     func startupData() -> JSONValue {
         var env = JSONObject()
         for key in options.environment.keys.sorted() { env[key] = .string(options.environment[key]!) }
@@ -186,7 +184,6 @@ extension JSRuntime {
             ])
         }
         return .object([
-            "manifest": calls.manifest(registry),
             "arguments": .array(options.arguments.map(JSONValue.string)),
             "execPath": .string(options.executablePath),
             "env": .object(env),

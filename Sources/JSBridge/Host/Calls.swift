@@ -242,7 +242,8 @@ extension JSRuntime {
             }
         }
         defer { for array in bytes { JSValueUnprotect(engine.context, array) } }
-        guard !first, let dispatch = hooks.dispatch else { return }
+        // Only calls bridge.js made (or events its listeners wait for) are answered: without it, nothing waits.
+        guard !first, let dispatch = hook(\.dispatch, "dispatch", "bridge.js") else { return }
         text += "]"
         // JSON text: control characters (NUL included) are escaped, so the C-string constructor is exact.
         let ref = makeJSStringFromNULFreeUTF8(text)

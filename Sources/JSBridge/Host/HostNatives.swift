@@ -11,7 +11,14 @@ extension EngineExtension {
         ext.script(.eager("primordials.js", PackageResources.primordials_js))
         ext.script(.eager("loader.js", PackageResources.loader_js))
         ext.script(.eager("errors.js", PackageResources.errors_js))
-        ext.script(.eager("bridge.js", PackageResources.bridge_js))
+        ext.script(
+            .lazy(
+                "bridge.js", PackageResources.bridge_js, globals: ["bridge", "BridgeError"],
+                internals: [
+                    "serialize", "serializeNative", "dispatch", "BridgeError", "onNativeEvent", "syncAction",
+                    "bridgeExec", "bridgeExecSync", "bridgePlugins", "execKind", "resultCode", "execHooks",
+                    "loadPluginFile", "pluginModule",
+                ]))
         ext.script(
             .lazy(
                 "timers.js", PackageResources.timers_js,
@@ -31,6 +38,13 @@ extension EngineExtension {
 
     private static func declareRuntimeNatives(_ ext: inout ExtensionDeclaration<ExtensionHost>) {
         ext.value("startup", type: "JSBridgeStartup") { engine, host in engine.makeValue(host.runtime.startupData()) }
+        // manifest() → plugin → action → [index, kind] (`[index, kind, 1]` for a private action), for bridge.js,
+        // which asks once, when it loads: a script that calls no plugin never builds it.
+        ext.native(
+            "manifest", "(): Record<string, Record<string, [number, 0 | 1 | 2] | [number, 0 | 1 | 2, 1]>>"
+        ) { call, host throws(NativeError) in
+            host.engine.makeValue(host.runtime.calls.manifest(host.runtime.registry))
+        }
         ext.native("print", "(stream: 1 | 2, text: string): void") { call, host throws(NativeError) in
             let runtime = host.runtime
             if !runtime.stopping { runtime.output.write(call.string(1), to: call.number(0) == 2 ? .stderr : .stdout) }

@@ -1,6 +1,8 @@
 // The JS half of the command queue: `bridge`, `BridgeError` (and the exec that the cordova extension offers as `cordova.exec`).
 // JS owns the callback table (`pending`); ids are never reused; every entry is removed when its call
 // ends (result, error, cancel, timeout), so a million completed calls leave it empty.
+// Lazy: it runs when a script first reads `bridge`, `BridgeError` or a plugin's global, or another runtime
+// file one of its `internal` names (HostNatives.swift lists them); a script that calls no plugin never parses it.
 
 const {
   ArrayBufferIsView, ArrayIsArray, ArrayPrototypeIncludes, ArrayPrototypeJoin, ArrayPrototypeMap, ArrayPrototypePop,
@@ -33,7 +35,7 @@ ObjectDefineProperty(BridgeError.prototype, "name", { value: "BridgeError", writ
 
 // plugin -> action -> [index, kind, syncFunction, private]
 const manifest = ObjectCreate(null);
-for (const [plugin, actions] of ObjectEntries(internal.startup.manifest)) {
+for (const [plugin, actions] of ObjectEntries(internal.manifest())) {
   manifest[plugin] = ObjectCreate(null);
   for (const [action, [index, kind, isPrivate]] of ObjectEntries(actions)) {
     manifest[plugin][action] = [index, kind, kind === 0 ? internal.syncFunctions[index] : undefined, isPrivate === 1];
@@ -640,12 +642,6 @@ const bridge = {
   BridgeError,
 };
 
-internal.makeError = function (kind, message, code, plugin, action, data) {
-  if (kind === "BridgeError") return new BridgeError(code, message, { plugin, action, data });
-  const error = kind === "TypeError" ? new TypeError(message) : new Error(message);
-  if (code !== null) error.code = code;
-  return error;
-};
 internal.BridgeError = BridgeError;
 
 /// For the runtime's plugin JS files: `plugin`'s sync `action` (private ones too) as a function of its
@@ -742,11 +738,13 @@ function loadPluginFile(plugin, file) {
   return exports;
 }
 
-/// `require("jsbridge:<module>")`: module name -> loader.
+internal.loadPluginFile = loadPluginFile;
+
+/// `require("jsbridge:<module>")`: module name -> loader. (The plugins' globals are loader.js's: they exist
+/// before this file runs.)
 const pluginModules = ObjectCreate(null);
-for (const { plugin, file, globals, shares, module } of internal.startup.pluginFiles) {
+for (const { plugin, file, shares, module } of internal.startup.pluginFiles) {
   const load = () => loadPluginFile(plugin, file);
-  for (const name of globals) internal.defineLazy(globalThis, name, load);
   for (const name of shares) internal.defineLazy(pluginHandle(plugin).shared, name, load);
   if (module !== null) pluginModules[module] = load;
 }

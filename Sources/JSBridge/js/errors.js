@@ -3,7 +3,7 @@
 
 /// Thrown by `process.exit()` to unwind the JS stack; never reported.
 const {
-  Error, MethodSplit, MethodStartsWith, ObjectFreeze,
+  Error, MethodSplit, MethodStartsWith, ObjectFreeze, TypeError,
 } = internal.primordials;
 internal.exitSentinel = ObjectFreeze({ toString() { return "process.exit"; } });
 
@@ -68,4 +68,16 @@ internal.reportUncaught = function (error, kind) {
 
 internal.onUnhandledRejection = function (promise, reason) {
   internal.reportUncaught(reason, "rejection");
+};
+
+/// The JS error of a native's failure (JSEngine.makeException): a BridgeError (bridge.js, loaded then if no
+/// script used the bridge yet), a TypeError, or an Error with its `code`.
+internal.makeError = function (kind, message, code, plugin, action, data) {
+  if (kind === "BridgeError") {
+    return new internal.BridgeError(/** @type {string} */ (code), message, { plugin: /** @type {string} */ (plugin), action: /** @type {string} */ (action), data });
+  }
+  // The global Error (Node's, with its stack text, once node-errors.js replaced it), as bridge.js made them.
+  const error = kind === "TypeError" ? new TypeError(message) : new globalThis.Error(message);
+  if (code !== null) error.code = code;
+  return error;
 };

@@ -9,8 +9,6 @@ declare const internal: JSBridgeInternal;
 
 /** What `internal.startup` holds: the data the runtime's JavaScript reads first. */
 interface JSBridgeStartup {
-  /** plugin → action → [index, kind (0 sync, 1 async, 2 stream)], and 1 third for a private action. */
-  manifest: Record<string, Record<string, [number, 0 | 1 | 2] | [number, 0 | 1 | 2, 1]>>;
   arguments: string[];
   execPath: string;
   env: Record<string, string>;
@@ -49,12 +47,12 @@ interface JSBridgeInternal {
    *  when a REPL session took it and the run goes on. */
   reportUncaught(error: unknown, kind: string): boolean;
   onUnhandledRejection(promise: Promise<unknown>, reason: unknown): void;
+  makeError(kind: string, message: string, code: unknown, plugin: unknown, action: unknown, data: unknown): Error;
 
-  // bridge.js
+  // bridge.js (lazy: these names load it)
   serialize(args: unknown, basePath?: string): string;
   serializeNative(value: unknown, basePath?: string): string | [string, string, unknown[]];
   dispatch(text: string, bytes?: Uint8Array[]): void;
-  makeError(kind: string, message: string, code: unknown, plugin: unknown, action: unknown, data: unknown): Error;
   BridgeError: new (code: string, message: string, details?: { plugin?: string; action?: string; data?: unknown }) => Error & { code: string };
   /** Listens to native events (`plugin` "" is the engine's own, e.g. stdin). */
   onNativeEvent(plugin: string, event: string, listener: (payload: any) => void): { remove(): void };
@@ -73,6 +71,8 @@ interface JSBridgeInternal {
   };
   /** The exports of plugin module `name` (`require("jsbridge:<name>")`, `node:fs`), or undefined. */
   pluginModule(name: string): any;
+  /** Runs plugin `plugin`'s JavaScript file `file` once; what it returned. */
+  loadPluginFile(plugin: string, file: string): any;
 
   // timers.js
   fireTimer(id: number): void;

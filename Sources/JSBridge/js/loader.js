@@ -35,3 +35,9 @@ for (const { file, globals, internals } of internal.startup.lazyFiles) {
   for (const name of globals) internal.defineLazy(globalThis, name, load);
   for (const name of internals) internal.defineLazy(internal, name, load);
 }
+
+// A plugin's globals (`localStorage`, ...) load its file, through bridge.js (which loads then too).
+for (const { plugin, file, globals } of internal.startup.pluginFiles) {
+  const load = () => internal.loadPluginFile(plugin, file);
+  for (const name of globals) internal.defineLazy(globalThis, name, load);
+}

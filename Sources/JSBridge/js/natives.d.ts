@@ -10,6 +10,7 @@ interface JSBridgeInternal {
   evaluateRuntimeFile(name: string): void;
   exit(code: number): never;
   fatal(text: string): void;
+  manifest(): Record<string, Record<string, [number, 0 | 1 | 2] | [number, 0 | 1 | 2, 1]>>;
   notFound(plugin: string, action: string): never;
   now(): number;
   pluginConstants(plugin: string): Record<string, any>;
