@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v valgrind >/dev/null || { echo "startup-order: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
-binary=.build/release/jsbridge
+binary=${1:-.build/release/jsbridge}  # or the release binary of another build directory
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$binary" "$work/jsbridge"

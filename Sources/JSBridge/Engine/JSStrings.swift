@@ -1,4 +1,5 @@
 import CJavaScriptCore
+import Glibc
 
 /// Calls `body` with a temporary `JSStringRef` for `string`, released afterwards.
 ///
@@ -14,9 +15,11 @@ package func withJSString<R>(_ string: String, _ body: (JSStringRef) throws -> R
 /// Creates a retained `JSStringRef` (the caller releases it); exact for any Swift string, NULs included.
 package func makeJSString(_ string: String) -> JSStringRef {
     // Fast path: text without NUL goes through the UTF-8 C-string constructor (a Swift string is valid UTF-8,
-    // which it decodes exactly); converting to UTF-16 here cost ~100 instructions a character.
-    if !string.utf8.contains(0) {
-        return string.withCString { JSStringCreateWithUTF8CString($0) }
+    // which it decodes exactly); converting to UTF-16 here cost ~100 instructions a character. `strlen` finds
+    // an interior NUL in the same C string (vectorised; a Swift loop over `utf8` took ~14 instructions a byte).
+    let length = string.utf8.count
+    if let ref = string.withCString({ strlen($0) == length ? JSStringCreateWithUTF8CString($0) : nil }) {
+        return ref
     }
     let units = Array(string.utf16)
     return units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
