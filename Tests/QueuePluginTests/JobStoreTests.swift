@@ -191,7 +191,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     @Test func theSQLiteSchemaHasAVersionAndReopens() throws {
         let directory = TemporaryDirectory.make(prefix: "queue-schema")
         let path = SQLiteJobStore.databasePath(directory: directory, appID: "app")
-        #expect(path.hasSuffix("/app.queue.sqlite"))
+        #expect(path.hasSuffix("/app.sqlite"))
         let store = try SQLiteJobStore(path: path)
         _ = try store.enqueue("q", payload: "1", options: EnqueueOptions(), now: now)
         #expect(try store.schemaVersion() == 2)
