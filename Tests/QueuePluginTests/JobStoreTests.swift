@@ -201,6 +201,31 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         #expect(try reopened.stats("q", now: now) == QueueStats(ready: 1))
     }
 
+    /// The queue's former file (`<app>.queue.sqlite`, before it moved into Storage's) gives its jobs and
+    /// messages to the new one when that opens, once, and is renamed `.moved`; a key already in the new
+    /// file keeps its job there.
+    @Test func theFormerQueueFileIsMovedIn() throws {
+        let directory = TemporaryDirectory.make(prefix: "queue-legacy")
+        let legacy = directory + "/app.queue.sqlite"
+        let old = try SQLiteJobStore(path: legacy)
+        _ = try old.enqueue("q", payload: "1", options: EnqueueOptions(key: "k"), now: now)
+        _ = try old.enqueue("q", payload: "2", options: EnqueueOptions(), now: now)
+        _ = try old.enqueue("other", payload: "3", options: EnqueueOptions(delayMs: 60_000), now: now)
+        _ = try old.post(channel: "c", sender: "s", data: "hello", now: now)
+        old.close()
+        let path = SQLiteJobStore.databasePath(directory: directory, appID: "app")
+        let store = try SQLiteJobStore(path: path)
+        #expect(try store.stats("q", now: now) == QueueStats(ready: 2))
+        #expect(try store.stats("other", now: now) == QueueStats(delayed: 1))
+        #expect(try store.read(channel: "c", after: 0, excluding: "x", limit: 10).messages.map(\.data) == ["hello"])
+        #expect(!FileManager.default.fileExists(atPath: legacy))
+        #expect(FileManager.default.fileExists(atPath: legacy + ".moved"))
+        #expect(try !store.enqueue("q", payload: "4", options: EnqueueOptions(key: "k"), now: now).created)
+        store.close()
+        // Once only: opening again adds nothing.
+        #expect(try SQLiteJobStore(path: path).stats("q", now: now) == QueueStats(ready: 2))
+    }
+
     /// A file made by the first schema (jobs only) gains the broadcast log when opened; a file from a newer
     /// jsbridge is refused rather than written to.
     @Test func anOlderSQLiteFileIsMigratedAndANewerOneRefused() throws {

@@ -100,9 +100,66 @@ public final class SQLiteJobStore: JobStore, ChannelLog, @unchecked Sendable {
             try exec("PRAGMA journal_mode = WAL")
             try exec("PRAGMA synchronous = \(durable ? "FULL" : "NORMAL")")
             try migrate()
+            try adoptLegacyFile()
         } catch {
             close()
             throw error
+        }
+    }
+
+    /// Where the queue lived before it moved into Storage's file: `<…>.queue.sqlite` beside `path`.
+    static func legacyPath(of path: String) -> String? {
+        guard path.hasSuffix(".sqlite") else { return nil }
+        return String(path.dropLast(".sqlite".count)) + ".queue.sqlite"
+    }
+
+    /// Moves the jobs and broadcast messages of the queue's former file (``legacyPath(of:)``) into this one,
+    /// once (under the opening `flock`), then renames it `<…>.queue.sqlite.moved` with its WAL files: a job
+    /// enqueued before the move is not lost. Ids are given anew; a key already here keeps this file's job.
+    private func adoptLegacyFile() throws(QueueError) {
+        guard let legacy = Self.legacyPath(of: path), FileManager.default.fileExists(atPath: legacy), let db else {
+            return
+        }
+        let path = self.path
+        func sql(_ text: String, _ values: [SQLValue] = [], row: (OpaquePointer) -> Void = { _ in }) throws(QueueError)
+        {
+            try SQLiteStatement.each(db, path: path, text, values, row: row)
+        }
+        do throws(QueueError) {
+            try sql("ATTACH DATABASE ?1 AS legacy", [.text(legacy)])
+            defer { try? sql("DETACH DATABASE legacy") }
+            var tables: Set<String> = []
+            try sql("SELECT name FROM legacy.sqlite_master WHERE type = 'table'") { tables.insert(Self.text($0, 0)) }
+            try sql("BEGIN IMMEDIATE")
+            do throws(QueueError) {
+                if tables.contains("jobs") {
+                    try sql(
+                        """
+                        INSERT OR IGNORE INTO jobs(queue, payload, idem_key, state, run_at, attempt, max_attempts,
+                            backoff_kind, backoff_ms, backoff_max_ms, worker, last_error, created_at, finished_at)
+                        SELECT queue, payload, idem_key, state, run_at, attempt, max_attempts, backoff_kind, backoff_ms,
+                            backoff_max_ms, worker, last_error, created_at, finished_at
+                        FROM legacy.jobs ORDER BY id
+                        """)
+                }
+                if tables.contains("messages") {
+                    try sql(
+                        """
+                        INSERT INTO messages(channel, sender, data, at)
+                        SELECT channel, sender, data, at FROM legacy.messages ORDER BY seq
+                        """)
+                }
+                try sql("COMMIT")
+            } catch {
+                try? sql("ROLLBACK")
+                throw error
+            }
+        } catch {
+            throw .failure(
+                location: path, message: "cannot move the jobs of the former queue file '\(legacy)' here: \(error)")
+        }
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: legacy + suffix) {
+            _ = rename(legacy + suffix, legacy + ".moved" + suffix)
         }
     }
 
