@@ -194,10 +194,10 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         #expect(path.hasSuffix("/app.sqlite"))
         let store = try SQLiteJobStore(path: path)
         _ = try store.enqueue("q", payload: "1", options: EnqueueOptions(), now: now)
-        #expect(try store.schemaVersion() == 2)
+        #expect(try store.schemaVersion() == 3)
         store.close()
         let reopened = try SQLiteJobStore(path: path)
-        #expect(try reopened.schemaVersion() == 2)
+        #expect(try reopened.schemaVersion() == 3)
         #expect(try reopened.stats("q", now: now) == QueueStats(ready: 1))
     }
 
@@ -242,26 +242,26 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
         }
-        try sqlite("DROP TABLE messages; DELETE FROM queue_schema WHERE version = 2;")
+        try sqlite("DROP INDEX jobs_pending; DROP TABLE messages; DELETE FROM queue_schema WHERE version >= 2;")
         let migrated = try SQLiteJobStore(path: path)
-        #expect(try migrated.schemaVersion() == 2)
+        #expect(try migrated.schemaVersion() == 3)
         #expect(try migrated.stats("q", now: now) == QueueStats(ready: 1))
         #expect(try migrated.post(channel: "c", sender: "s", data: "d", now: now) == 1)
         migrated.close()
-        try sqlite("INSERT INTO queue_schema(version) VALUES (3);")
+        try sqlite("INSERT INTO queue_schema(version) VALUES (4);")
         #expect {
             try SQLiteJobStore(path: path)
         } throws: { error in
-            "\(error)".contains("newer than this jsbridge knows (2)")
+            "\(error)".contains("newer than this jsbridge knows (3)")
         }
     }
 
     @Test func thePostgresSchemaHasAVersion() throws {
         let url = try PostgresURL(try SharedQueuePostgres.url)
         let store = try PostgresJobStore(url: url, appID: "a")
-        #expect(try store.schemaVersion() == 2)
+        #expect(try store.schemaVersion() == 3)
         // A second store (another process's) finds the schema made.
-        #expect(try PostgresJobStore(url: url, appID: "b").schemaVersion() == 2)
+        #expect(try PostgresJobStore(url: url, appID: "b").schemaVersion() == 3)
     }
 
     @Test(arguments: [1, 3]) func thePostgresPoolServesConcurrentCalls(connections: Int) async throws {

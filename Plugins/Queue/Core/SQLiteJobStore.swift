@@ -54,6 +54,10 @@ public final class SQLiteJobStore: JobStore, ChannelLog, @unchecked Sendable {
         );
         CREATE INDEX messages_channel ON messages(channel, seq);
         """,
+        // Version 3: the jobs still to run, in claim order (a claim reads them without sorting the queue).
+        """
+        CREATE INDEX jobs_pending ON jobs(queue, run_at, id) WHERE state IN ('ready', 'leased');
+        """,
     ]
 
     /// The queue database of `appID` under `directory`: Storage's own file,

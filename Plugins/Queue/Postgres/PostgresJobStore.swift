@@ -96,6 +96,13 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
         END
         $fn$;
         """,
+        // Version 3: the jobs still to run, in claim order. Without it a claim read every due row of the
+        // queue and sorted them (`state IN (…)` spans two ranges of the state index): 26 ms at 20,000 jobs,
+        // growing with the queue; with it, 0.1 ms. Done and dead rows are not in it, so it stays small.
+        """
+        CREATE INDEX jsbridge_queue_jobs_pending ON jsbridge_queue_jobs(app, queue, run_at, id)
+            WHERE state IN ('ready', 'leased');
+        """,
     ]
 
     /// Connects and creates or migrates the schema.
