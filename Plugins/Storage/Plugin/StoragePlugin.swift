@@ -370,10 +370,10 @@ struct SetArguments: ArgumentsReadable {
 struct TransactionArguments: ArgumentsReadable {
     var operations: [StorageOperation]
     static let typeScript = TypeScriptType.raw(
-        "{ ops: Array<{ op: \"set\" | \"remove\" | \"clear\"; group?: string; key?: string; json?: string; value?: unknown }> }"
+        "{ ops: Array<{ op: \"set\" | \"remove\" | \"clear\" | \"enqueue\"; group?: string; key?: string; json?: string; value?: unknown; queue?: string; delayMs?: number; attempts?: number; backoff?: unknown }> }"
     )
 
-    /// Ops another plugin provides (`{op: "enqueue", …}`: ``StorageTransactionWrites``), by their index.
+    /// Ops another plugin provides (`{op: "enqueue", …}`: ``StorageTransactionWrites``), with their paths.
     var foreign: [(path: String, name: String, op: JSONValue)] = []
 
     init(arguments: JSONValue) throws(BridgeError) { operations = try Args.operations(arguments, foreign: &foreign) }
