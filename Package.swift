@@ -55,6 +55,7 @@ let package = Package(
         .library(name: "LocationCore", targets: ["LocationCore"]),
         .library(name: "DeviceCore", targets: ["DeviceCore"]),
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
+        .library(name: "HTTPPostgres", targets: ["HTTPPostgres"]),
         .library(name: "HTTPPluginTesting", targets: ["HTTPPluginTesting"]),
         .library(name: "FileSystemCore", targets: ["FileSystemCore"]),
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
@@ -198,10 +199,11 @@ let package = Package(
         // Queue: durable job queues (SQLite beside Storage's file, or Storage's PostgreSQL) and the plugin.
         .target(name: "QueueCore", dependencies: ["JSBridgeBase", "CSQLite"], path: "Plugins/Queue/Core"),
         .target(
-            name: "QueuePostgres", dependencies: ["JSBridgeBase", "QueueCore", "StoragePostgres", "CLibPQ"],
+            name: "QueuePostgres",
+            dependencies: ["JSBridgeBase", "QueueCore", "StorageCore", "StoragePostgres", "CLibPQ"],
             path: "Plugins/Queue/Postgres"),
         pluginTarget(
-            "QueuePlugin", folder: "Queue", dependencies: ["QueueCore", "QueuePostgres"],
+            "QueuePlugin", folder: "Queue", dependencies: ["QueueCore", "QueuePostgres", "StorageCore"],
             embedding: ["queue.js", "broadcast.js", "queue.d.ts"]),
         // Location: gpsd / fixed / NMEA sources, offline reverse geocoding, and the plugin.
         .target(name: "LocationCore", dependencies: ["JSBridgeBase"], path: "Plugins/Location/Core"),
@@ -220,8 +222,12 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ] + nioLoops,
             path: "Plugins/HTTP/Core"),
+        // The HTTP cache in Storage's PostgreSQL database (`--storage-url`), shared by hosts.
+        .target(
+            name: "HTTPPostgres", dependencies: ["JSBridgeBase", "HTTPCore", "StorageCore", "StoragePostgres"],
+            path: "Plugins/HTTP/Postgres"),
         pluginTarget(
-            "HTTPPlugin", folder: "HTTP", dependencies: ["HTTPCore"],
+            "HTTPPlugin", folder: "HTTP", dependencies: ["HTTPCore", "HTTPPostgres", "StoragePostgres"],
             embedding: ["http.js", "http-dao.js", "http-transfer.js", "http.d.ts"]),
         .target(
             name: "HTTPPluginTesting",
@@ -299,7 +305,8 @@ let package = Package(
         .testTarget(
             name: "QueuePluginTests",
             dependencies: [
-                "QueuePlugin", "QueueCore", "QueuePostgres", "StoragePluginTesting", "JSBridgeTesting", "CSpawn",
+                "QueuePlugin", "QueueCore", "QueuePostgres", "StoragePlugin", "StorageCore", "StoragePostgres",
+                "StoragePluginTesting", "JSBridgeTesting", "CSpawn",
             ]),
         .testTarget(name: "DevicePluginTests", dependencies: ["DevicePlugin", "DeviceCore", "JSBridgeTesting"]),
         .testTarget(
@@ -308,7 +315,8 @@ let package = Package(
             name: "HTTPPluginTests",
             dependencies: [
                 "HTTPPlugin", "HTTPCore", "HTTPPluginTesting", "ModelPlugin", "ModelConversion", "JSBridge",
-                "JSBridgeExtensions", "JSBridgeTesting", "CCompression",
+                "JSBridgeExtensions", "JSBridgeTesting", "CCompression", "HTTPPostgres", "StoragePostgres",
+                "StoragePluginTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),

@@ -165,9 +165,8 @@ struct JSBridgeCommand {
             if extensionSettings[option.name] == nil { extensionSettings[option.name] = .bool(on) }
         }
         for (plugin, option, value) in arguments.optionValues {
-            var section = configuration[plugin]?.objectValue ?? [:]
-            section[option.setting] = .string(value)
-            configuration[plugin] = .object(section)
+            configuration[plugin] = Self.setting(
+                option.setting.split(separator: ".").map(String.init), to: .string(value), in: configuration[plugin])
         }
         let environment = RuntimeOptions.processEnvironment()
         let storage = StorageLocation(
@@ -218,6 +217,15 @@ struct JSBridgeCommand {
     static let maxStandardInputBytes = 256 << 20
 
     /// Stdin read to its end, as UTF-8.
+    /// `section` with the setting at `path` (`["cache", "url"]`: a plugin option's dotted setting) set to
+    /// `value`, making the objects on the way.
+    static func setting(_ path: [String], to value: JSONValue, in section: JSONValue?) -> JSONValue {
+        guard let first = path.first else { return value }
+        var object = section?.objectValue ?? [:]
+        object[first] = setting(Array(path.dropFirst()), to: value, in: object[first])
+        return .object(object)
+    }
+
     static func readStandardInput() throws(UsageError) -> String {
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 65536)

@@ -191,14 +191,39 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     @Test func theSQLiteSchemaHasAVersionAndReopens() throws {
         let directory = TemporaryDirectory.make(prefix: "queue-schema")
         let path = SQLiteJobStore.databasePath(directory: directory, appID: "app")
-        #expect(path.hasSuffix("/app.queue.sqlite"))
+        #expect(path.hasSuffix("/app.sqlite"))
         let store = try SQLiteJobStore(path: path)
         _ = try store.enqueue("q", payload: "1", options: EnqueueOptions(), now: now)
-        #expect(try store.schemaVersion() == 2)
+        #expect(try store.schemaVersion() == 3)
         store.close()
         let reopened = try SQLiteJobStore(path: path)
-        #expect(try reopened.schemaVersion() == 2)
+        #expect(try reopened.schemaVersion() == 3)
         #expect(try reopened.stats("q", now: now) == QueueStats(ready: 1))
+    }
+
+    /// The queue's former file (`<app>.queue.sqlite`, before it moved into Storage's) gives its jobs and
+    /// messages to the new one when that opens, once, and is renamed `.moved`; a key already in the new
+    /// file keeps its job there.
+    @Test func theFormerQueueFileIsMovedIn() throws {
+        let directory = TemporaryDirectory.make(prefix: "queue-legacy")
+        let legacy = directory + "/app.queue.sqlite"
+        let old = try SQLiteJobStore(path: legacy)
+        _ = try old.enqueue("q", payload: "1", options: EnqueueOptions(key: "k"), now: now)
+        _ = try old.enqueue("q", payload: "2", options: EnqueueOptions(), now: now)
+        _ = try old.enqueue("other", payload: "3", options: EnqueueOptions(delayMs: 60_000), now: now)
+        _ = try old.post(channel: "c", sender: "s", data: "hello", now: now)
+        old.close()
+        let path = SQLiteJobStore.databasePath(directory: directory, appID: "app")
+        let store = try SQLiteJobStore(path: path)
+        #expect(try store.stats("q", now: now) == QueueStats(ready: 2))
+        #expect(try store.stats("other", now: now) == QueueStats(delayed: 1))
+        #expect(try store.read(channel: "c", after: 0, excluding: "x", limit: 10).messages.map(\.data) == ["hello"])
+        #expect(!FileManager.default.fileExists(atPath: legacy))
+        #expect(FileManager.default.fileExists(atPath: legacy + ".moved"))
+        #expect(try !store.enqueue("q", payload: "4", options: EnqueueOptions(key: "k"), now: now).created)
+        store.close()
+        // Once only: opening again adds nothing.
+        #expect(try SQLiteJobStore(path: path).stats("q", now: now) == QueueStats(ready: 2))
     }
 
     /// A file made by the first schema (jobs only) gains the broadcast log when opened; a file from a newer
@@ -217,26 +242,26 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
         }
-        try sqlite("DROP TABLE messages; DELETE FROM queue_schema WHERE version = 2;")
+        try sqlite("DROP INDEX jobs_pending; DROP TABLE messages; DELETE FROM queue_schema WHERE version >= 2;")
         let migrated = try SQLiteJobStore(path: path)
-        #expect(try migrated.schemaVersion() == 2)
+        #expect(try migrated.schemaVersion() == 3)
         #expect(try migrated.stats("q", now: now) == QueueStats(ready: 1))
         #expect(try migrated.post(channel: "c", sender: "s", data: "d", now: now) == 1)
         migrated.close()
-        try sqlite("INSERT INTO queue_schema(version) VALUES (3);")
+        try sqlite("INSERT INTO queue_schema(version) VALUES (4);")
         #expect {
             try SQLiteJobStore(path: path)
         } throws: { error in
-            "\(error)".contains("newer than this jsbridge knows (2)")
+            "\(error)".contains("newer than this jsbridge knows (3)")
         }
     }
 
     @Test func thePostgresSchemaHasAVersion() throws {
         let url = try PostgresURL(try SharedQueuePostgres.url)
         let store = try PostgresJobStore(url: url, appID: "a")
-        #expect(try store.schemaVersion() == 2)
+        #expect(try store.schemaVersion() == 3)
         // A second store (another process's) finds the schema made.
-        #expect(try PostgresJobStore(url: url, appID: "b").schemaVersion() == 2)
+        #expect(try PostgresJobStore(url: url, appID: "b").schemaVersion() == 3)
     }
 
     @Test(arguments: [1, 3]) func thePostgresPoolServesConcurrentCalls(connections: Int) async throws {

@@ -39,7 +39,7 @@ interface JSBridgePluginTypes {
       removeItem: { kind: "sync"; args: string | [string] | { key: string }; result: unknown };
       set: { kind: "async"; args: { group?: string; key: string; json: string } | { group?: string; key: string; value: unknown }; result: unknown };
       setItem: { kind: "sync"; args: [key: string, value: string]; result: unknown };
-      transaction: { kind: "async"; args: { ops: Array<{ op: "set" | "remove" | "clear"; group?: string; key?: string; json?: string; value?: unknown }> }; result: unknown };
+      transaction: { kind: "async"; args: { ops: Array<{ op: "set" | "remove" | "clear" | "enqueue"; group?: string; key?: string; json?: string; value?: unknown; queue?: string; delayMs?: number; attempts?: number; backoff?: unknown }> }; result: unknown };
       unwatch: { kind: "async"; args: { id: number }; result: boolean };
       usage: { kind: "async"; args: void; result: StoragePlugin.Usage };
       watch: { kind: "async"; args: { group?: string; key?: string | null }; result: number };

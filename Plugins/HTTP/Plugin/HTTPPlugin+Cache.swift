@@ -1,7 +1,9 @@
 import Foundation
+import HTTPPostgres
 import JSBridgeCore
+import StoragePostgres
 
-/// `--config` `"HTTP": {"cache": {...}}`: where the on-disk cache lives and how big it may get.
+/// `--config` `"HTTP": {"cache": {...}}`: where the cache lives and how big it may get.
 public struct CacheConfiguration: Codable, Sendable {
     /// Default: `<storage dir>/<app id>.http-cache`.
     public var dir: String?
@@ -9,6 +11,23 @@ public struct CacheConfiguration: Codable, Sendable {
     public var sizeLimitBytes: Int?
     /// Default 7 days.
     public var maxEntryAgeSeconds: Int?
+    /// `postgres://…`: keep the cache in PostgreSQL, shared by every host using the database (set by
+    /// `--storage-url` with Storage's and Queue's; else `JSBRIDGE_STORAGE_URL`).
+    public var url: String?
+    /// How long a call waits for an unreachable PostgreSQL server (default 10000).
+    public var unavailableWaitMs: Int?
+
+    public init(dir: String? = nil, sizeLimitBytes: Int? = nil, maxEntryAgeSeconds: Int? = nil, url: String? = nil) {
+        self.dir = dir
+        self.sizeLimitBytes = sizeLimitBytes
+        self.maxEntryAgeSeconds = maxEntryAgeSeconds
+        self.url = url
+    }
+
+    /// The storage URL of the cache: the configuration's, else `JSBRIDGE_STORAGE_URL`'s.
+    var storageURL: String? {
+        url ?? ProcessInfo.processInfo.environment["JSBRIDGE_STORAGE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
 }
 
 /// The runtime's HTTP cache (opened on first use: a script that never asks for it creates no folder) and the
@@ -33,10 +52,19 @@ final class CacheState: Sendable {
         try cacheState.withLock { cached in
             if let cache = cached { return cache }
             guard create else { return nil }
-            let store = try DiskHTTPCacheStore(
-                directory: configuration?.dir ?? DiskHTTPCacheStore.defaultDirectory(for: storage),
-                sizeLimit: configuration?.sizeLimitBytes ?? (64 << 20),
-                maxEntryAge: .seconds(configuration?.maxEntryAgeSeconds ?? 7 * 86_400), clock: clock)
+            let sizeLimit = configuration?.sizeLimitBytes ?? (64 << 20)
+            let maxEntryAge = Duration.seconds(configuration?.maxEntryAgeSeconds ?? 7 * 86_400)
+            let store: any HTTPCacheStore
+            if let url = configuration?.storageURL {
+                // Shared by every host on the database: a response one host fetched serves the others.
+                store = try PostgresHTTPCacheStore(
+                    url: try PostgresURL(url), appID: storage.appID, sizeLimit: sizeLimit, maxEntryAge: maxEntryAge,
+                    unavailableWait: .milliseconds(configuration?.unavailableWaitMs ?? 10_000), clock: clock)
+            } else {
+                store = try DiskHTTPCacheStore(
+                    directory: configuration?.dir ?? DiskHTTPCacheStore.defaultDirectory(for: storage),
+                    sizeLimit: sizeLimit, maxEntryAge: maxEntryAge, clock: clock)
+            }
             let cache = HTTPCache(store: store, clock: clock)
             cached = cache
             return cache

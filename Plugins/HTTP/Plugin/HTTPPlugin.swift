@@ -1,6 +1,7 @@
 import Foundation
 @_exported import HTTPCore
 import JSBridgeCore
+import StoragePostgres
 
 /// The HTTP plugin: `fetch()` (http.js) over an ``HTTPTransport``.
 ///
@@ -65,6 +66,16 @@ public struct HTTPPlugin: BridgePlugin {
             if let value = progressIntervalMs {
                 check(value >= 0, "progressIntervalMs", "must not be negative, got \(value)")
             }
+            if let url = cache?.url {
+                do {
+                    _ = try PostgresURL(url)
+                } catch {
+                    issues.append(ArgumentIssue(path: "cache.url", message: error.reason))
+                }
+            }
+            if let value = cache?.unavailableWaitMs {
+                check((0...600_000).contains(value), "cache.unavailableWaitMs", "must be between 0 and 600000")
+            }
             return issues
         }
     }
@@ -114,6 +125,9 @@ public struct HTTPPlugin: BridgePlugin {
     public static func declare(_ plugin: inout PluginDeclaration<Self>) {
         plugin.capability(.net)
         plugin.capability(.read)
+        plugin.option(
+            "storage-url", value: "url", setting: "cache.url",
+            help: "Keep Storage, Queue and the HTTP cache in PostgreSQL: postgres://user[:password]@host[:port]/db.")
         plugin.typeScript(utf8: PackageResources.http_d_ts)
         plugin.script(
             .global(

@@ -54,13 +54,18 @@ public final class SQLiteJobStore: JobStore, ChannelLog, @unchecked Sendable {
         );
         CREATE INDEX messages_channel ON messages(channel, seq);
         """,
+        // Version 3: the jobs still to run, in claim order (a claim reads them without sorting the queue).
+        """
+        CREATE INDEX jobs_pending ON jobs(queue, run_at, id) WHERE state IN ('ready', 'leased');
+        """,
     ]
 
-    /// The queue database of `appID` under `directory`: `<directory>/<app id as a file name>.queue.sqlite`,
-    /// beside Storage's `<…>.sqlite`.
+    /// The queue database of `appID` under `directory`: Storage's own file,
+    /// `<directory>/<app id as a file name>.sqlite`, so a job enqueued by a Storage transaction commits in
+    /// the same SQLite transaction as its writes (SQLite commits atomically within one file only).
     public static func databasePath(directory: String, appID: String) -> String {
         (directory.hasSuffix("/") ? directory : directory + "/") + StorageLocation.fileSystemName(of: appID)
-            + ".queue.sqlite"
+            + ".sqlite"
     }
 
     /// Opens (creating or migrating when needed) the queue database at `path`.
@@ -99,9 +104,66 @@ public final class SQLiteJobStore: JobStore, ChannelLog, @unchecked Sendable {
             try exec("PRAGMA journal_mode = WAL")
             try exec("PRAGMA synchronous = \(durable ? "FULL" : "NORMAL")")
             try migrate()
+            try adoptLegacyFile()
         } catch {
             close()
             throw error
+        }
+    }
+
+    /// Where the queue lived before it moved into Storage's file: `<…>.queue.sqlite` beside `path`.
+    static func legacyPath(of path: String) -> String? {
+        guard path.hasSuffix(".sqlite") else { return nil }
+        return String(path.dropLast(".sqlite".count)) + ".queue.sqlite"
+    }
+
+    /// Moves the jobs and broadcast messages of the queue's former file (``legacyPath(of:)``) into this one,
+    /// once (under the opening `flock`), then renames it `<…>.queue.sqlite.moved` with its WAL files: a job
+    /// enqueued before the move is not lost. Ids are given anew; a key already here keeps this file's job.
+    private func adoptLegacyFile() throws(QueueError) {
+        guard let legacy = Self.legacyPath(of: path), FileManager.default.fileExists(atPath: legacy), let db else {
+            return
+        }
+        let path = self.path
+        func sql(_ text: String, _ values: [SQLValue] = [], row: (OpaquePointer) -> Void = { _ in }) throws(QueueError)
+        {
+            try SQLiteStatement.each(db, path: path, text, values, row: row)
+        }
+        do throws(QueueError) {
+            try sql("ATTACH DATABASE ?1 AS legacy", [.text(legacy)])
+            defer { try? sql("DETACH DATABASE legacy") }
+            var tables: Set<String> = []
+            try sql("SELECT name FROM legacy.sqlite_master WHERE type = 'table'") { tables.insert(Self.text($0, 0)) }
+            try sql("BEGIN IMMEDIATE")
+            do throws(QueueError) {
+                if tables.contains("jobs") {
+                    try sql(
+                        """
+                        INSERT OR IGNORE INTO jobs(queue, payload, idem_key, state, run_at, attempt, max_attempts,
+                            backoff_kind, backoff_ms, backoff_max_ms, worker, last_error, created_at, finished_at)
+                        SELECT queue, payload, idem_key, state, run_at, attempt, max_attempts, backoff_kind, backoff_ms,
+                            backoff_max_ms, worker, last_error, created_at, finished_at
+                        FROM legacy.jobs ORDER BY id
+                        """)
+                }
+                if tables.contains("messages") {
+                    try sql(
+                        """
+                        INSERT INTO messages(channel, sender, data, at)
+                        SELECT channel, sender, data, at FROM legacy.messages ORDER BY seq
+                        """)
+                }
+                try sql("COMMIT")
+            } catch {
+                try? sql("ROLLBACK")
+                throw error
+            }
+        } catch {
+            throw .failure(
+                location: path, message: "cannot move the jobs of the former queue file '\(legacy)' here: \(error)")
+        }
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: legacy + suffix) {
+            _ = rename(legacy + suffix, legacy + ".moved" + suffix)
         }
     }
 
@@ -129,27 +191,69 @@ public final class SQLiteJobStore: JobStore, ChannelLog, @unchecked Sendable {
     private func migrate() throws(QueueError) {
         try exec("BEGIN IMMEDIATE")
         do throws(QueueError) {
-            try exec("CREATE TABLE IF NOT EXISTS queue_schema (version INTEGER NOT NULL)")
-            var version = 0
-            try each("SELECT coalesce(max(version), 0) FROM queue_schema", []) {
-                version = Int(sqlite3_column_int64($0, 0))
-            }
-            if version > Self.migrations.count {
-                throw QueueError.failure(
-                    location: path,
-                    message:
-                        "the file has queue schema version \(version), newer than this jsbridge knows (\(Self.migrations.count))"
-                )
-            }
-            for index in version..<Self.migrations.count {
-                try exec(Self.migrations[index])
-                try run("INSERT INTO queue_schema(version) VALUES (?1)", [.int(Int64(index + 1))])
-            }
+            try Self.migrate(db!, path: path)
             try exec("COMMIT")
         } catch {
             try? exec("ROLLBACK")
             throw error
         }
+    }
+
+    /// Creates or migrates the queue's tables on `db` (the file at `path`), inside a transaction the caller
+    /// holds: the queue's own opening, or a Storage transaction enqueuing a job into the same file.
+    static func migrate(_ db: OpaquePointer, path: String) throws(QueueError) {
+        try SQLiteStatement.exec(db, path: path, "CREATE TABLE IF NOT EXISTS queue_schema (version INTEGER NOT NULL)")
+        var version = 0
+        try SQLiteStatement.each(db, path: path, "SELECT coalesce(max(version), 0) FROM queue_schema", []) {
+            version = Int(sqlite3_column_int64($0, 0))
+        }
+        if version > migrations.count {
+            throw QueueError.failure(
+                location: path,
+                message:
+                    "the file has queue schema version \(version), newer than this jsbridge knows (\(migrations.count))"
+            )
+        }
+        for index in version..<migrations.count {
+            try SQLiteStatement.exec(db, path: path, migrations[index])
+            try SQLiteStatement.each(
+                db, path: path, "INSERT INTO queue_schema(version) VALUES (?1)", [.int(Int64(index + 1))]
+            ) { _ in }
+        }
+    }
+
+    /// Enqueues a job on `db` (the file at `path`) inside a transaction the caller holds — a Storage
+    /// transaction's, so the job commits or rolls back with its writes. Creates the tables when missing.
+    public static func enqueue(
+        on db: OpaquePointer, path: String, _ queue: String, payload: String, options: EnqueueOptions, now: Int64
+    ) throws(QueueError) -> EnqueueResult {
+        try validateQueueName(queue)
+        try options.validate()
+        try migrate(db, path: path)
+        if let key = options.key {
+            var existing: Int64?
+            try SQLiteStatement.each(
+                db, path: path, "SELECT id FROM jobs WHERE queue = ?1 AND idem_key = ?2", [.text(queue), .text(key)]
+            ) { existing = sqlite3_column_int64($0, 0) }
+            if let existing { return EnqueueResult(id: existing, created: false) }
+        }
+        try SQLiteStatement.each(db, path: path, insertJob, insertValues(queue, payload, options, now)) { _ in }
+        return EnqueueResult(id: sqlite3_last_insert_rowid(db), created: true)
+    }
+
+    static let insertJob = """
+        INSERT INTO jobs(queue, payload, idem_key, state, run_at, max_attempts, backoff_kind, backoff_ms,
+            backoff_max_ms, created_at)
+        VALUES (?1, ?2, ?3, 'ready', ?4, ?5, ?6, ?7, ?8, ?9)
+        """
+
+    static func insertValues(_ queue: String, _ payload: String, _ options: EnqueueOptions, _ now: Int64) -> [SQLValue]
+    {
+        [
+            .text(queue), .text(payload), options.key.map(SQLValue.text) ?? .null, .int(now + options.delayMs),
+            .int(Int64(options.attempts)), .text(options.backoff.kind.rawValue), .int(options.backoff.delayMs),
+            .int(options.backoff.maxDelayMs), .int(now),
+        ]
     }
 
     // MARK: - JobStore
@@ -167,17 +271,7 @@ public final class SQLiteJobStore: JobStore, ChannelLog, @unchecked Sendable {
                 }
                 if let existing { return EnqueueResult(id: existing, created: false) }
             }
-            try run(
-                """
-                INSERT INTO jobs(queue, payload, idem_key, state, run_at, max_attempts, backoff_kind, backoff_ms,
-                    backoff_max_ms, created_at)
-                VALUES (?1, ?2, ?3, 'ready', ?4, ?5, ?6, ?7, ?8, ?9)
-                """,
-                [
-                    .text(queue), .text(payload), options.key.map(SQLValue.text) ?? .null,
-                    .int(now + options.delayMs), .int(Int64(options.attempts)), .text(options.backoff.kind.rawValue),
-                    .int(options.backoff.delayMs), .int(options.backoff.maxDelayMs), .int(now),
-                ])
+            try run(Self.insertJob, Self.insertValues(queue, payload, options, now))
             return EnqueueResult(id: sqlite3_last_insert_rowid(db), created: true)
         }
     }
@@ -416,6 +510,37 @@ public final class SQLiteJobStore: JobStore, ChannelLog, @unchecked Sendable {
         case null
     }
 
+    /// Statements on a connection the store does not own (a Storage transaction's), prepared per call.
+    enum SQLiteStatement {
+        static func exec(_ db: OpaquePointer, path: String, _ sql: String) throws(QueueError) {
+            let rc = sqlite3_exec(db, sql, nil, nil, nil)
+            guard rc == SQLITE_OK else {
+                throw .failure(location: path, message: String(cString: sqlite3_errmsg(db)))
+            }
+        }
+
+        static func each(
+            _ db: OpaquePointer, path: String, _ sql: String, _ values: [SQLValue], row: (OpaquePointer) -> Void
+        ) throws(QueueError) {
+            var statement: OpaquePointer?
+            guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+                throw .failure(location: path, message: String(cString: sqlite3_errmsg(db)))
+            }
+            defer { sqlite3_finalize(statement) }
+            SQLiteJobStore.bind(statement, values)
+            while true {
+                let rc = sqlite3_step(statement)
+                if rc == SQLITE_ROW {
+                    row(statement)
+                } else if rc == SQLITE_DONE {
+                    return
+                } else {
+                    throw .failure(location: path, message: String(cString: sqlite3_errmsg(db)))
+                }
+            }
+        }
+    }
+
     private func locked<R>(_ body: () throws(QueueError) -> R) throws(QueueError) -> R {
         lock.lock()
         defer { lock.unlock() }
@@ -449,6 +574,11 @@ public final class SQLiteJobStore: JobStore, ChannelLog, @unchecked Sendable {
 
     private func bound(_ sql: String, _ values: [SQLValue]) throws(QueueError) -> OpaquePointer {
         let statement = try prepared(sql)
+        Self.bind(statement, values)
+        return statement
+    }
+
+    static func bind(_ statement: OpaquePointer, _ values: [SQLValue]) {
         for (index, value) in values.enumerated() {
             let position = Int32(index + 1)
             switch value {
@@ -459,7 +589,6 @@ public final class SQLiteJobStore: JobStore, ChannelLog, @unchecked Sendable {
             case .null: sqlite3_bind_null(statement, position)
             }
         }
-        return statement
     }
 
     private func run(_ sql: String, _ values: [SQLValue]) throws(QueueError) {

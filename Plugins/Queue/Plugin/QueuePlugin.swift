@@ -2,6 +2,7 @@ import Foundation
 import JSBridgeCore
 @_exported import QueueCore
 @_exported import QueuePostgres
+import StorageCore
 import StoragePostgres
 
 /// The `Queue` plugin: durable job queues over a ``JobStore`` — an ``SQLiteJobStore`` per app id beside
@@ -39,12 +40,43 @@ public struct QueuePlugin: BridgePlugin {
         /// is handed out again.
         public var leaseMs: Int?
 
-        public init(url: String? = nil, unavailableWaitMs: Int? = nil, pollIntervalMs: Int? = nil, leaseMs: Int? = nil)
-        {
+        /// `connections` as given when it was not a whole number (`--storage-pool-size abc`): reported by
+        /// ``validate()`` under `connections`.
+        private var connectionsText: String?
+
+        public init(
+            url: String? = nil, unavailableWaitMs: Int? = nil, pollIntervalMs: Int? = nil, leaseMs: Int? = nil,
+            connections: Int? = nil
+        ) {
             self.url = url
             self.unavailableWaitMs = unavailableWaitMs
             self.pollIntervalMs = pollIntervalMs
             self.leaseMs = leaseMs
+            self.connections = connections
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case url, unavailableWaitMs, pollIntervalMs, connections, broadcastPollMs, leaseMs
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            url = try container.decodeIfPresent(String.self, forKey: .url)
+            unavailableWaitMs = try container.decodeIfPresent(Int.self, forKey: .unavailableWaitMs)
+            pollIntervalMs = try container.decodeIfPresent(Int.self, forKey: .pollIntervalMs)
+            broadcastPollMs = try container.decodeIfPresent(Int.self, forKey: .broadcastPollMs)
+            leaseMs = try container.decodeIfPresent(Int.self, forKey: .leaseMs)
+            // A number in --config; text from `--storage-pool-size N` (command-line options set strings).
+            if let text = try? container.decodeIfPresent(String.self, forKey: .connections) {
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                if let number = Int(trimmed), trimmed.allSatisfy(\.isASCII) {
+                    connections = number
+                } else {
+                    connectionsText = text
+                }
+            } else {
+                connections = try container.decodeIfPresent(Int.self, forKey: .connections)
+            }
         }
 
         public func validate() -> [ArgumentIssue] {
@@ -62,8 +94,15 @@ public struct QueuePlugin: BridgePlugin {
             if let pollIntervalMs, !(1...60_000).contains(pollIntervalMs) {
                 issues.append(ArgumentIssue(path: "pollIntervalMs", message: "must be between 1 and 60000"))
             }
+            if let connectionsText {
+                issues.append(
+                    ArgumentIssue(
+                        path: "connections",
+                        message: "must be a whole number between 1 and 64, got '\(connectionsText)'"))
+            }
             if let connections, !(1...64).contains(connections) {
-                issues.append(ArgumentIssue(path: "connections", message: "must be between 1 and 64"))
+                issues.append(
+                    ArgumentIssue(path: "connections", message: "must be between 1 and 64, got \(connections)"))
             }
             if let broadcastPollMs, !(1...60_000).contains(broadcastPollMs) {
                 issues.append(ArgumentIssue(path: "broadcastPollMs", message: "must be between 1 and 60000"))
@@ -130,6 +169,10 @@ public struct QueuePlugin: BridgePlugin {
     }
 
     public static func declare(_ plugin: inout PluginDeclaration<Self>) {
+        // `Storage.transaction`'s `{op: "enqueue", …}`: the job commits with the storage writes.
+        StorageTransactionWrites.register("enqueue") { op, now throws(BridgeError) in
+            try TransactionEnqueueArguments(op).write(now: now)
+        }
         plugin.script(.global("queue.js", source: PackageResources.queue_js, defines: ["Queue"]))
         plugin.script(.global("broadcast.js", source: PackageResources.broadcast_js, defines: ["BroadcastChannel"]))
         plugin.typeScript(utf8: PackageResources.queue_d_ts)
@@ -137,6 +180,9 @@ public struct QueuePlugin: BridgePlugin {
         plugin.option(
             "storage-url", value: "url", setting: "url",
             help: "Keep Storage and Queue in PostgreSQL: postgres://user[:password]@host[:port]/database.")
+        plugin.option(
+            "storage-pool-size", value: "n", setting: "connections",
+            help: "PostgreSQL connections a process's queue calls use at once (1-64, default 2).")
 
         plugin.sync("info") { context in
             Info(backend: context.state.backend, location: context.state.store.location)
@@ -372,6 +418,63 @@ struct EnqueueArguments: Decodable, Sendable {
             backoff: Backoff(
                 kind: backoff?.kind ?? defaults.kind, delayMs: backoff?.delayMs ?? defaults.delayMs,
                 maxDelayMs: backoff?.maxDelayMs ?? max(defaults.maxDelayMs, backoff?.delayMs ?? 0)))
+    }
+}
+
+/// `{op: "enqueue", queue, json, delayMs?, key?, attempts?, backoff?}`, an op of `Storage.transaction`
+/// (`backoff` as `Queue.enqueue` takes it: milliseconds, or `{type|kind, delayMs, maxDelayMs}`).
+struct TransactionEnqueueArguments {
+    var queue: String
+    var json: String
+    var options = EnqueueOptions()
+
+    init(_ op: JSONValue) throws(BridgeError) {
+        guard case .string(let queue)? = op["queue"], !queue.isEmpty else {
+            throw .invalidArgument(at: "queue", "must be a non-empty string")
+        }
+        guard case .string(let json)? = op["json"] else { throw .invalidArgument(at: "json", "must be JSON text") }
+        self.queue = queue
+        self.json = json
+        func integer(_ value: JSONValue?, _ path: String) throws(BridgeError) -> Int64? {
+            switch value {
+            case nil, .null?: return nil
+            case .number(let n)? where n >= 0 && n <= 9e15 && n.rounded() == n: return Int64(n)
+            default: throw .invalidArgument(at: path, "must be a non-negative integer")
+            }
+        }
+        if let delay = try integer(op["delayMs"], "delayMs") { options.delayMs = delay }
+        if let attempts = try integer(op["attempts"], "attempts") { options.attempts = Int(clamping: attempts) }
+        switch op["key"] {
+        case nil, .null?: break
+        case .string(let key)?: options.key = key
+        default: throw .invalidArgument(at: "key", "must be a string")
+        }
+        switch op["backoff"] {
+        case nil, .null?: break
+        case .number?:
+            let delay = try integer(op["backoff"], "backoff") ?? 0
+            options.backoff = Backoff(kind: .exponential, delayMs: delay, maxDelayMs: max(Backoff().maxDelayMs, delay))
+        case .object?:
+            let backoff = op["backoff"]!
+            var kind = Backoff.Kind.exponential
+            switch backoff["type"] ?? backoff["kind"] {
+            case nil, .null?: break
+            case .string(let name)? where Backoff.Kind(rawValue: name) != nil: kind = Backoff.Kind(rawValue: name)!
+            default: throw .invalidArgument(at: "backoff.type", "must be \"fixed\" or \"exponential\"")
+            }
+            let delay = try integer(backoff["delayMs"], "backoff.delayMs") ?? Backoff().delayMs
+            let maxDelay = try integer(backoff["maxDelayMs"], "backoff.maxDelayMs") ?? max(Backoff().maxDelayMs, delay)
+            options.backoff = Backoff(kind: kind, delayMs: delay, maxDelayMs: maxDelay)
+        default: throw .invalidArgument(at: "backoff", "must be a number or an object")
+        }
+    }
+
+    func write(now: Int64) throws(BridgeError) -> TransactionEnqueue {
+        do {
+            return try TransactionEnqueue(queue: queue, payload: json, options: options, now: now)
+        } catch {
+            throw error.bridgeError
+        }
     }
 }
 

@@ -96,6 +96,13 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
         END
         $fn$;
         """,
+        // Version 3: the jobs still to run, in claim order. Without it a claim read every due row of the
+        // queue and sorted them (`state IN (…)` spans two ranges of the state index): 26 ms at 20,000 jobs,
+        // growing with the queue; with it, 0.1 ms. Done and dead rows are not in it, so it stays small.
+        """
+        CREATE INDEX jsbridge_queue_jobs_pending ON jsbridge_queue_jobs(app, queue, run_at, id)
+            WHERE state IN ('ready', 'leased');
+        """,
     ]
 
     /// Connects and creates or migrates the schema.
@@ -162,19 +169,7 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
         try options.validate()
         return try withConnection { (connection, _) throws(PGFailure) -> EnqueueResult in
             let rows = try connection.query(
-                """
-                INSERT INTO jsbridge_queue_jobs(app, queue, payload, idem_key, state, run_at, max_attempts,
-                    backoff_kind, backoff_ms, backoff_max_ms, created_at)
-                VALUES ($1, $2, $3, $4, 'ready', $5, $6, $7, $8, $9, $10)
-                ON CONFLICT (app, queue, idem_key) WHERE idem_key IS NOT NULL DO NOTHING
-                RETURNING id
-                """, name: "q_enqueue",
-                [
-                    .text(appID), .text(queue), .text(payload), options.key.map(PGParameter.text) ?? .null(25),
-                    .int8(now + options.delayMs), .int8(Int64(options.attempts)),
-                    .text(options.backoff.kind.rawValue), .int8(options.backoff.delayMs),
-                    .int8(options.backoff.maxDelayMs), .int8(now),
-                ])
+                Self.insertJob, name: "q_enqueue", Self.insertParameters(appID, queue, payload, options, now))
             if rows.count > 0, let id = rows.int64(0, 0) { return EnqueueResult(id: id, created: true) }
             let existing = try connection.query(
                 "SELECT id FROM jsbridge_queue_jobs WHERE app = $1 AND queue = $2 AND idem_key = $3",
@@ -186,6 +181,25 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
             }
             return EnqueueResult(id: id, created: false)
         }
+    }
+
+    /// Adds a job, or nothing when its key is taken (then no row comes back).
+    static let insertJob = """
+        INSERT INTO jsbridge_queue_jobs(app, queue, payload, idem_key, state, run_at, max_attempts,
+            backoff_kind, backoff_ms, backoff_max_ms, created_at)
+        VALUES ($1, $2, $3, $4, 'ready', $5, $6, $7, $8, $9, $10)
+        ON CONFLICT (app, queue, idem_key) WHERE idem_key IS NOT NULL DO NOTHING
+        RETURNING id
+        """
+
+    static func insertParameters(
+        _ appID: String, _ queue: String, _ payload: String, _ options: EnqueueOptions, _ now: Int64
+    ) -> [PGParameter] {
+        [
+            .text(appID), .text(queue), .text(payload), options.key.map(PGParameter.text) ?? .null(25),
+            .int8(now + options.delayMs), .int8(Int64(options.attempts)), .text(options.backoff.kind.rawValue),
+            .int8(options.backoff.delayMs), .int8(options.backoff.maxDelayMs), .int8(now),
+        ]
     }
 
     public func claim(_ queue: String, worker: String, limit: Int, leaseMs: Int64, now: Int64) throws(QueueError)

@@ -113,6 +113,10 @@ public protocol KeyValueStore: AnyObject, Sendable {
     func groups() throws(StorageError) -> [String]
     /// Applies `operations` atomically: all of them or (on any error) none.
     func apply(_ operations: [StorageOperation]) throws(StorageError)
+    /// Applies `operations` and then runs `writes` (other plugins' writes: ``StorageTransactionWrite``) in
+    /// the same database transaction: all commit, or (on any error) none. Stores that cannot (the default)
+    /// refuse a batch with writes.
+    func apply(_ operations: [StorageOperation], with writes: [any StorageTransactionWrite]) throws(StorageError)
     /// Bytes used (keys plus values, UTF-8) across all groups.
     func usedBytes() throws(StorageError) -> Int
     /// The quota in bytes, or nil when unlimited.
@@ -124,6 +128,15 @@ public protocol KeyValueStore: AnyObject, Sendable {
 }
 
 extension KeyValueStore {
+    public func apply(_ operations: [StorageOperation], with writes: [any StorageTransactionWrite])
+        throws(StorageError)
+    {
+        guard writes.isEmpty else {
+            throw .failure(path: "", message: "this store cannot commit other plugins' writes with its own")
+        }
+        try apply(operations)
+    }
+
     /// Stores `value` under `key` in `group`.
     public func set(_ key: String, _ value: String, in group: String) throws(StorageError) {
         try apply([.set(group: group, key: key, value: value)])

@@ -270,9 +270,22 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
     }
 
     public func apply(_ operations: [StorageOperation]) throws(StorageError) {
-        guard !operations.isEmpty else { return }
+        try apply(operations, with: [])
+    }
+
+    public func apply(_ operations: [StorageOperation], with writes: [any StorageTransactionWrite])
+        throws(StorageError)
+    {
+        guard !operations.isEmpty || !writes.isEmpty else { return }
+        var sqliteWrites: [any SQLiteTransactionWrite] = []
+        for write in writes {
+            guard let write = write as? any SQLiteTransactionWrite else {
+                throw .failure(path: path, message: "a write of another plugin cannot run on an SQLite store")
+            }
+            sqliteWrites.append(write)
+        }
         let notify = !observers.isEmpty
-        var quotaError: StorageError?
+        var refusal: StorageError?
         let changes = try locked { () throws(SQLiteFailure) -> [StorageChange] in
             try run(.begin)
             do throws(SQLiteFailure) {
@@ -320,7 +333,18 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
                     // `used` reads this transaction's view: subtract our own uncommitted delta.
                     let used = try readUsed(version: version, pendingDelta: delta)
                     if used + delta > quotaBytes {
-                        quotaError = .quotaExceeded(quotaBytes: quotaBytes, usedBytes: used, requiredBytes: delta)
+                        refusal = .quotaExceeded(quotaBytes: quotaBytes, usedBytes: used, requiredBytes: delta)
+                        try? run(.rollback)
+                        return []
+                    }
+                }
+                // Other plugins' writes, on this connection and in this transaction (a job enqueued with
+                // the writes that caused it): they commit with the operations or not at all.
+                for write in sqliteWrites {
+                    do throws(StorageError) {
+                        try write.write(sqlite: db!, path: path)
+                    } catch {
+                        refusal = error
                         try? run(.rollback)
                         return []
                     }
@@ -337,7 +361,8 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
                 throw error
             }
         }
-        if let quotaError { throw quotaError }
+        // The quota's error, or a write's: nothing was committed.
+        if let refusal { throw refusal }
         if notify { observers.notify(changes) }
     }
 

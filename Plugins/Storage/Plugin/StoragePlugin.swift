@@ -230,7 +230,8 @@ public struct StoragePlugin: BridgePlugin {
             return .null
         }
         plugin.async("transaction", args: TransactionArguments.self, on: .serial) { context, args -> JSONValue in
-            try context.state.store.apply(args.operations)
+            let now = Int64((context.clock.now().timeIntervalSince1970 * 1000).rounded(.down))
+            try context.state.store.apply(args.operations, with: try args.writes(now: now))
             return .null
         }
         plugin.async("groups", on: .serial) { context -> [String] in
@@ -369,10 +370,34 @@ struct SetArguments: ArgumentsReadable {
 struct TransactionArguments: ArgumentsReadable {
     var operations: [StorageOperation]
     static let typeScript = TypeScriptType.raw(
-        "{ ops: Array<{ op: \"set\" | \"remove\" | \"clear\"; group?: string; key?: string; json?: string; value?: unknown }> }"
+        "{ ops: Array<{ op: \"set\" | \"remove\" | \"clear\" | \"enqueue\"; group?: string; key?: string; json?: string; value?: unknown; queue?: string; delayMs?: number; attempts?: number; backoff?: unknown }> }"
     )
 
-    init(arguments: JSONValue) throws(BridgeError) { operations = try Args.operations(arguments) }
+    /// Ops another plugin provides (`{op: "enqueue", …}`: ``StorageTransactionWrites``), with their paths.
+    var foreign: [(path: String, name: String, op: JSONValue)] = []
+
+    init(arguments: JSONValue) throws(BridgeError) { operations = try Args.operations(arguments, foreign: &foreign) }
+
+    /// The other plugins' writes of the ops in ``foreign``, made at `now` (milliseconds since 1970).
+    func writes(now: Int64) throws(BridgeError) -> [any StorageTransactionWrite] {
+        var writes: [any StorageTransactionWrite] = []
+        for (path, name, op) in foreign {
+            guard let maker = StorageTransactionWrites.maker(name) else {
+                throw Args.invalid("\(path).op", "no registered plugin provides the op \"\(name)\"")
+            }
+            do throws(BridgeError) {
+                writes.append(try maker(op, now))
+            } catch {
+                // The maker's paths are relative to the op.
+                guard error.code == BridgeError.Code.invalidArgument,
+                    let inner = error.data?["issues"]?[0]?["path"]?.stringValue
+                else { throw error }
+                let message = error.data?["issues"]?[0]?["message"]?.stringValue ?? error.message
+                throw Args.invalid(inner.isEmpty ? path : "\(path).\(inner)", message)
+            }
+        }
+        return writes
+    }
 }
 
 /// `{group?, key?}`: a key of a group, or the whole group (localStorage's `""` allowed).
@@ -456,7 +481,9 @@ enum Args {
         return value.serialized()
     }
 
-    static func operations(_ args: JSONValue) throws(BridgeError) -> [StorageOperation] {
+    static func operations(
+        _ args: JSONValue, foreign: inout [(path: String, name: String, op: JSONValue)]
+    ) throws(BridgeError) -> [StorageOperation] {
         guard case .array(let ops)? = args["ops"] else {
             throw invalid("ops", "expected an array of operations, got \(describe(args["ops"]))")
         }
@@ -476,6 +503,12 @@ enum Args {
                     throw invalid("\(path).key", "expected a string, got \(describe(op["key"]))")
                 }
                 return key
+            }
+            if case .string(let name)? = op["op"], !["set", "remove", "clear"].contains(name),
+                StorageTransactionWrites.maker(name) != nil
+            {
+                foreign.append((path, name, op))
+                continue
             }
             switch op["op"] {
             case .string("set")?:

@@ -72,6 +72,8 @@ interface StorageGroup extends StorageGroupMethods {
   readonly name: string;
   /** Applies `ops` atomically, all or none (ops without a `group` act on this group). */
   transaction(ops: readonly StorageOperation[]): Promise<void>;
+  /** Applies the ops `fn` records once it returns; none when it throws (ops without a group: this group's). */
+  transaction(fn: (tx: StorageTransaction) => unknown): Promise<void>;
   /** Watches one key of the group. */
   watch(key: string, listener: (change: StorageChange) => void): StorageWatch;
   /** Watches the whole group. */
@@ -82,7 +84,27 @@ interface StorageGroup extends StorageGroupMethods {
 type StorageOperation =
   | { op: "set"; key: string; value: StorageValue; group?: string | StorageGroup }
   | { op: "remove"; key: string; group?: string | StorageGroup }
-  | { op: "clear"; group?: string | StorageGroup };
+  | { op: "clear"; group?: string | StorageGroup }
+  /** A job of the Queue plugin, committed with the storage writes (docs/queues.md). */
+  | {
+      op: "enqueue"; queue: string; payload?: unknown; delayMs?: number; key?: string; attempts?: number;
+      backoff?: number | { type?: "fixed" | "exponential"; delayMs?: number; maxDelayMs?: number };
+    };
+
+/** What the function of `Storage.transaction(fn)` records ops on; they apply together once it returns. */
+interface StorageTransaction {
+  set(key: string, value: StorageValue, group?: string | StorageGroup): void;
+  remove(key: string, group?: string | StorageGroup): void;
+  clear(group?: string | StorageGroup): void;
+  /** A job of the Queue plugin (`Queue.enqueue`'s arguments), committed with the storage writes. */
+  enqueue(
+    queue: string, payload?: unknown,
+    options?: {
+      delayMs?: number; key?: string; attempts?: number;
+      backoff?: number | { type?: "fixed" | "exponential"; delayMs?: number; maxDelayMs?: number };
+    },
+  ): void;
+}
 
 /** What a watch listener receives, for writes of this process (after they commit) and of other processes. */
 type StorageChange = StorageGroupChange | LocalStorageChange;
@@ -137,6 +159,11 @@ interface StorageConstructor extends StorageGroupMethods {
   group(name?: string | StorageGroup | null): StorageGroup;
   /** Applies `ops` (across groups) atomically, all or none (the quota included). */
   transaction(ops: readonly StorageOperation[]): Promise<void>;
+  /**
+   * Applies the ops `fn(tx)` records (`tx.set`, `tx.remove`, `tx.clear`, `tx.enqueue`) once it returns or its
+   * promise resolves, atomically; none when it throws or rejects (the promise then rejects with that error).
+   */
+  transaction(fn: (tx: StorageTransaction) => unknown): Promise<void>;
   /**
    * Calls `listener` on changes of a key of the default group (`"key"`), of `{group, key}`, of a whole group
    * (`Storage.group(name)`, `{group}`) or of `localStorage` (sessionStorage cannot be watched).

@@ -8,7 +8,7 @@ const { BridgeError } = runtime;
 const {
   ArrayFrom, ArrayIsArray, ArrayPrototypeFilter, ArrayPrototypeMap, ArrayPrototypeSort, JSONParse, JSONStringify,
   MathMin, NumberParseInt, NumberPrototypeToString, ObjectAssign, ObjectDefineProperty, ObjectEntries, ObjectHasOwn,
-  ObjectKeys, PromisePrototypeThen, PromiseReject, ReflectApply, ReflectDefineProperty, ReflectDeleteProperty,
+  ObjectFreeze, ObjectKeys, PromisePrototypeThen, PromiseReject, PromiseResolve, ReflectApply, ReflectDefineProperty, ReflectDeleteProperty,
   ReflectGet, ReflectGetOwnPropertyDescriptor, ReflectHas, ReflectOwnKeys, ReflectSet, SafeMap, SafeSet,
   SafeWeakMap, StringFromCharCode, StringPrototypeCharCodeAt, StringPrototypeCodePointAt, StringPrototypeIncludes,
   StringPrototypeIsWellFormed, StringPrototypePadStart, StringPrototypeReplace, StringPrototypeToUpperCase,
@@ -496,9 +496,66 @@ function group(name) {
   return found;
 }
 
-function transaction(ops, defaultGroup = DEFAULT_GROUP) {
+/// `{op: "enqueue", queue, payload, delayMs?, key?, attempts?, backoff?}` on the wire: the Queue plugin's job,
+/// committed in the same database transaction as the storage ops (docs/queues.md).
+function enqueueOp(op, path) {
+  if (!("Queue" in bridge.plugins)) {
+    throw new BridgeError("PLUGIN_NOT_FOUND", "Enqueuing in a transaction needs the Queue plugin, which is not registered.",
+      { plugin: PLUGIN, action: "transaction" });
+  }
+  if (typeof op.queue !== "string" || op.queue === "") throw invalid("transaction", `${path}.queue`, "expected a non-empty string");
+  let json;
   try {
-    if (!ArrayIsArray(ops)) throw invalid("transaction", "ops", "expected an array of operations");
+    json = JSONStringify(op.payload === undefined ? null : op.payload);
+  } catch (error) {
+    throw invalid("transaction", `${path}.payload`, `cannot be stored as JSON: ${error?.message}`);
+  }
+  return { op: "enqueue", queue: op.queue, json, delayMs: op.delayMs, key: op.key, attempts: op.attempts, backoff: op.backoff };
+}
+
+/// `Storage.transaction(fn)`: the ops `fn(tx)` records, applied once it returned (or its promise resolved);
+/// nothing when it throws. `tx` records `set`, `remove`, `clear` and `enqueue`; reads do not see them.
+function transactionOf(fn, defaultGroup) {
+  const ops = [];
+  let open = true;
+  const record = (op) => {
+    if (!open) throw new TypeError("This Storage transaction has ended: record ops before its function returns.");
+    ops[ops.length] = op;
+  };
+  const tx = ObjectFreeze({
+    set(key, value, group) { record({ op: "set", key, value, group: groupOrDefault(group, defaultGroup) }); },
+    remove(key, group) { record({ op: "remove", key, group: groupOrDefault(group, defaultGroup) }); },
+    clear(group) { record({ op: "clear", group: groupOrDefault(group, defaultGroup) }); },
+    enqueue(queue, payload, options = undefined) {
+      const o = options === undefined || options === null ? {} : options;
+      if (typeof o !== "object") throw invalid("transaction", "options", "must be an object");
+      record({ op: "enqueue", queue, payload, delayMs: o.delayMs, key: o.key, attempts: o.attempts, backoff: o.backoff });
+    },
+  });
+  let result;
+  try {
+    result = PromiseResolve(fn(tx));
+  } catch (error) {
+    open = false;
+    return PromiseReject(error);
+  }
+  return PromisePrototypeThen(result, () => {
+    open = false;
+    return transaction(ops, defaultGroup);
+  }, (error) => {
+    open = false;
+    throw error;
+  });
+}
+
+function groupOrDefault(group, defaultGroup) {
+  return group === undefined || group === null ? defaultGroup : group;
+}
+
+function transaction(ops, defaultGroup = DEFAULT_GROUP) {
+  if (typeof ops === "function") return transactionOf(ops, defaultGroup);
+  try {
+    if (!ArrayIsArray(ops)) throw invalid("transaction", "ops", "expected an array of operations or a function");
     const wire = ArrayPrototypeMap(ops, (op, index) => {
       const path = `ops[${index}]`;
       if (op === null || typeof op !== "object") throw invalid("transaction", path, "expected an operation object");
@@ -510,8 +567,10 @@ function transaction(ops, defaultGroup = DEFAULT_GROUP) {
           return { op: "remove", group, key: checkKey(op.key, "transaction", `${path}.key`) };
         case "clear":
           return { op: "clear", group };
+        case "enqueue":
+          return enqueueOp(op, path);
         default:
-          throw invalid("transaction", `${path}.op`, `expected "set", "remove" or "clear", got ${JSONStringify(op.op) ?? "undefined"}`);
+          throw invalid("transaction", `${path}.op`, `expected "set", "remove", "clear" or "enqueue", got ${JSONStringify(op.op) ?? "undefined"}`);
       }
     });
     return PromisePrototypeThen(call("transaction", { ops: wire }), nothing);

@@ -205,7 +205,21 @@ public final class PostgresKeyValueStore: KeyValueStore, @unchecked Sendable {
     }
 
     public func apply(_ operations: [StorageOperation]) throws(StorageError) {
-        guard !operations.isEmpty else { return }
+        try apply(operations, with: [])
+    }
+
+    public func apply(_ operations: [StorageOperation], with writes: [any StorageTransactionWrite])
+        throws(StorageError)
+    {
+        guard !operations.isEmpty || !writes.isEmpty else { return }
+        var postgresWrites: [any PostgresTransactionWrite] = []
+        for write in writes {
+            guard let write = write as? any PostgresTransactionWrite else {
+                throw .failure(
+                    path: url.redacted, message: "a write of another plugin cannot run on a PostgreSQL store")
+            }
+            postgresWrites.append(write)
+        }
         var kinds = ""
         var groups: [[UInt8]] = []
         var keys: [[UInt8]] = []
@@ -231,15 +245,37 @@ public final class PostgresKeyValueStore: KeyValueStore, @unchecked Sendable {
         }
         let quota: PGParameter = quotaBytes.map { .int8(Int64($0)) } ?? .null(20)
         let sql = "SELECT jsbridge_storage_apply($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+        let url = self.url
+        let appID = self.appID
         let answer = try withConnection { (connection, retry) throws(PGFailure) -> String in
             if !retry { request += 1 }
-            let result = try connection.query(
-                sql, name: "apply",
-                [
-                    .text(appID), quota, .text(writer), .int8(request), .bool(retry), .text(kinds),
-                    .byteaArray(groups), .byteaArray(keys), .byteaArray(values),
-                ])
-            return result.string(0, 0) ?? ""
+            func applied() throws(PGFailure) -> String {
+                let result = try connection.query(
+                    sql, name: "apply",
+                    [
+                        .text(appID), quota, .text(writer), .int8(request), .bool(retry), .text(kinds),
+                        .byteaArray(groups), .byteaArray(keys), .byteaArray(values),
+                    ])
+                return result.string(0, 0) ?? ""
+            }
+            guard !postgresWrites.isEmpty else { return try applied() }
+            // Other plugins' writes commit with the operations: one explicit transaction on this connection.
+            for write in postgresWrites { try write.prepare(postgres: connection, url: url) }
+            try connection.execute("BEGIN")
+            do throws(PGFailure) {
+                let answer = try applied()
+                // A retry whose first try committed (the answer was lost): its writes committed with it.
+                if answer.hasSuffix(":applied") {
+                    try connection.execute("ROLLBACK")
+                    return answer
+                }
+                for write in postgresWrites { try write.write(postgres: connection, appID: appID) }
+                try connection.execute("COMMIT")
+                return answer
+            } catch {
+                if !connection.isBroken { try? connection.execute("ROLLBACK") }
+                throw error
+            }
         }
         guard !observers.isEmpty else { return }
         let flags = Array(answer.split(separator: ":", maxSplits: 1).last ?? "")
@@ -261,4 +297,14 @@ public final class PostgresKeyValueStore: KeyValueStore, @unchecked Sendable {
     public func observe(_ observer: @escaping @Sendable ([StorageChange]) -> Void) -> StorageObservation {
         observers.add(observer)
     }
+}
+
+/// A ``StorageTransactionWrite`` a PostgreSQL store can run (the Queue plugin's transactional enqueue).
+package protocol PostgresTransactionWrite: StorageTransactionWrite {
+    /// Runs before the transaction begins, on the same connection (creating the writer's tables, say):
+    /// it may run transactions of its own.
+    func prepare(postgres connection: PGConnection, url: PostgresURL) throws(PGFailure)
+    /// Writes on `connection` inside the store's transaction, after the batch's operations, for `appID`.
+    /// It must not begin, commit or roll back.
+    func write(postgres connection: PGConnection, appID: String) throws(PGFailure)
 }

@@ -354,7 +354,8 @@ public struct CommandLineOption: Sendable, Hashable {
     public let name: String
     /// The value's placeholder in `--help`.
     public let valueName: String
-    /// The key of the plugin's configuration section that the value sets (a string).
+    /// The key of the plugin's configuration section that the value sets (a string); a dotted path
+    /// (`cache.url`) sets a key of a nested object.
     public let setting: String
     /// One line of `--help`.
     public let help: String
