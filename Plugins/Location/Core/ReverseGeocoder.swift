@@ -168,11 +168,21 @@ public final class ReverseGeocoder: Sendable {
 
     /// The name of country `code` in `language` from the system's locale data (CLDR), or nil.
     static func countryName(_ code: String, in language: String) -> String? {
+        // Foundation's locale data names CN "China mainland" (中国大陆, 中国本土, China, Festland): the form for
+        // contexts that set it apart from Hong Kong and Macau, not the country's name a geocoder answers.
+        if code == "CN", let name = china[language] { return name }
         guard let name = Locale(identifier: language).localizedString(forRegionCode: code), !name.isEmpty,
             name != code
         else { return nil }
         return name
     }
+
+    /// China's name in the languages the index localizes and the common Latin-script ones.
+    static let china: [String: String] = [
+        "zh": "中国", "ja": "中国", "ko": "중국", "ru": "Китай", "ar": "الصين", "he": "סין", "el": "Κίνα", "th": "จีน",
+        "hi": "चीन", "ka": "ჩინეთი", "hy": "Չինաստան", "de": "China", "fr": "Chine", "es": "China", "it": "Cina",
+        "pt": "China", "nl": "China",
+    ]
 
     /// `zh-Hans-CN` → `zh`; `en`/empty → nil (GeoNames' own names are the English/ASCII ones).
     static func baseLanguage(_ tag: String) -> String? {
