@@ -93,3 +93,22 @@ struct PortedPlugin: BridgePlugin {
         #expect(result.lines == ["ready"], "\(result.stderr)")
     }
 }
+
+@Suite struct PluginLifecycleTests {
+    /// `pause` and `resume` reach the plugins already set up (a CDVPlugin's `onPause`/`onResume`); the
+    /// deviceready hooks set a plugin up first.
+    @Test func pauseAndResumeReachThePluginsSetUp() async throws {
+        let heard = Locked<[String]>([])
+        let host = BridgeHost(options: .testing())
+        try host.register(PortedPlugin(heard: heard))
+        let registry = host.makeRegistry(events: { _, _, _ in })
+        #expect(registry.anyHearsLifecycle)
+        await registry.broadcast(.pause)
+        #expect(heard.withLock { $0 }.isEmpty, "not set up yet: it hears no pause")
+        await registry.broadcast(.afterDeviceReady)
+        await registry.broadcast(.pause)
+        await registry.broadcast(.resume)
+        #expect(heard.withLock { $0 } == ["afterDeviceReady", "pause", "resume"])
+        await registry.shutdown()
+    }
+}

@@ -132,12 +132,12 @@ struct NoTerminal: TerminalOpener {
     }
 }
 
-/// Reads the controller side until `marker` shows (10 s at most).
+/// Reads the controller side until `marker` shows (60 s at most: the dialog waits for a thread of the shared pool).
 func readUntil(_ fd: Int32, _ marker: String) async throws -> String {
     try await runBlocking {
         var text = ""
         var buffer = [UInt8](repeating: 0, count: 1024)
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while !text.contains(marker), Date() < deadline {
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 100) > 0 else { continue }
