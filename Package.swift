@@ -19,8 +19,8 @@ func extensionTarget(
 
 /// The built-in plugins: each a product of its own, and together in `JSBridgeRuntime` (`RuntimeDescription.jsbridge`).
 let builtInPlugins = [
-    "DevicePlugin", "EchoPlugin", "FileSystemPlugin", "HTTPPlugin", "LocationPlugin", "ModelPlugin", "QueuePlugin",
-    "StoragePlugin",
+    "DevicePlugin", "EchoPlugin", "FilePlugin", "FileSystemPlugin", "HTTPPlugin", "LocationPlugin", "ModelPlugin",
+    "NetworkStatusPlugin", "NotificationPlugin", "QueuePlugin", "StoragePlugin",
 ]
 
 /// A built-in plugin's adapter target: the plugin type over its core, with its JavaScript and typings
@@ -58,6 +58,9 @@ let package = Package(
         .library(name: "HTTPPostgres", targets: ["HTTPPostgres"]),
         .library(name: "HTTPPluginTesting", targets: ["HTTPPluginTesting"]),
         .library(name: "FileSystemCore", targets: ["FileSystemCore"]),
+        .library(name: "FileCore", targets: ["FileCore"]),
+        .library(name: "NetworkStatusCore", targets: ["NetworkStatusCore"]),
+        .library(name: "NotificationCore", targets: ["NotificationCore"]),
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ] + builtInPlugins.map { .library(name: $0, targets: [$0]) },
     dependencies: [
@@ -242,6 +245,17 @@ let package = Package(
                 "filesystem.d.ts",
             ]),
 
+        // Cordova's core services (docs/cordova.md, "Core services"): cordova-plugin-file's `File` over the
+        // FileSystem plugin's core, cordova-plugin-network-information's `NetworkStatus`, cordova-plugin-dialogs'
+        // `Notification` on the terminal.
+        .target(
+            name: "FileCore", dependencies: ["JSBridgeBase", "FileAccess", "FileSystemCore"], path: "Plugins/File/Core"),
+        pluginTarget("FilePlugin", folder: "File", dependencies: ["FileCore", "FileSystemCore"], embedding: []),
+        .target(name: "NetworkStatusCore", dependencies: ["JSBridgeBase"], path: "Plugins/NetworkStatus/Core"),
+        pluginTarget("NetworkStatusPlugin", folder: "NetworkStatus", dependencies: ["NetworkStatusCore"], embedding: []),
+        .target(name: "NotificationCore", dependencies: ["JSBridgeBase"], path: "Plugins/Notification/Core"),
+        pluginTarget("NotificationPlugin", folder: "Notification", dependencies: ["NotificationCore"], embedding: []),
+
         // jsbridge as one value for custom runtimes: the command line, every engine extension and the built-in
         // plugins (`RuntimeDescription.jsbridge`).
         .target(
@@ -324,11 +338,18 @@ let package = Package(
         .testTarget(
             name: "FileSystemPluginTests",
             dependencies: ["FileSystemPlugin", "FileSystemCore", "HTTPPlugin", "HTTPPluginTesting", "JSBridgeTesting"]),
+        .testTarget(
+            name: "CordovaServicesTests",
+            dependencies: [
+                "FilePlugin", "FileCore", "NetworkStatusPlugin", "NetworkStatusCore", "NotificationPlugin",
+                "NotificationCore", "JSBridgeTesting", "CTerminal",
+            ]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"]),
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "jsbridge", "JSBridgeRuntime", "JSBridgeREPL", "DeviceCore", "CSpawn", "CTerminal", "HTTPPluginTesting",
+                "jsbridge", "JSBridgeRuntime", "JSBridgeREPL", "DeviceCore", "NetworkStatusCore", "CSpawn", "CTerminal",
+                "HTTPPluginTesting",
             ],
             exclude: ["Specs"]),
         .testTarget(

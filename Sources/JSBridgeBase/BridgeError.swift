@@ -96,6 +96,23 @@ extension BridgeError {
 }
 
 extension BridgeError {
+    /// The member of ``data`` that holds what a Cordova exec's fail callback receives in place of the error.
+    public static let cordovaPayloadKey = "cordovaPayload"
+
+    /// An error whose Cordova exec (`cordova.exec`, JSCoreBridge's transport) hands the fail callback
+    /// `payload` as it is, as a Cordova plugin's native side answers (cordova-plugin-file's `FileError` number,
+    /// a `{code, message}` object): `www/` code compares what it gets (`new FileError(code).code ===
+    /// FileError.NOT_FOUND_ERR`). `bridge.call` and `bridge.subscribe` still fail with the `BridgeError`,
+    /// `payload` at `data.cordovaPayload`.
+    public static func cordova(code: String, message: String, payload: JSONValue) -> BridgeError {
+        BridgeError(code: code, message: message, data: .object([cordovaPayloadKey: payload]))
+    }
+
+    /// The payload a Cordova fail callback receives (``cordova(code:message:payload:)``), if the error has one.
+    public var cordovaPayload: JSONValue? { data?[Self.cordovaPayloadKey] }
+}
+
+extension BridgeError {
     /// `{code, message, data?}`, as JavaScript receives it.
     public var jsonValue: JSONValue {
         var object: JSONObject = ["code": .string(code), "message": .string(message)]

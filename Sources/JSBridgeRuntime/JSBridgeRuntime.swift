@@ -1,5 +1,6 @@
 import DevicePlugin
 import EchoPlugin
+import FilePlugin
 import FileSystemPlugin
 import Foundation
 import HTTPPlugin
@@ -9,6 +10,8 @@ import HTTPPlugin
 import JSBridgeInspector
 import LocationPlugin
 import ModelPlugin
+import NetworkStatusPlugin
+import NotificationPlugin
 import QueuePlugin
 import StoragePlugin
 
@@ -39,8 +42,8 @@ public enum BuiltInPlugins {
     /// One instance of each built-in plugin.
     public static func make() -> [any BridgePlugin] {
         [
-            DevicePlugin(), EchoPlugin(), FileSystemPlugin(), HTTPPlugin(), LocationPlugin(), ModelPlugin(),
-            QueuePlugin(), StoragePlugin(),
+            DevicePlugin(), EchoPlugin(), FilePlugin(), FileSystemPlugin(), HTTPPlugin(), LocationPlugin(),
+            ModelPlugin(), NetworkStatusPlugin(), NotificationPlugin(), QueuePlugin(), StoragePlugin(),
         ]
     }
 }

@@ -16,9 +16,9 @@ private func untraced(_ text: String) -> [String] {
     /// callback; with `--trace`, one line per such exec.
     @Test func execToAnUnknownServiceIsLoggedOnceAndTraced() async throws {
         let script = """
-            cordova.exec(null, null, "File", "requestAllPaths", []);
-            cordova.exec(null, null, "File", "requestFileSystem", [0, 0]);
-            cordova.exec(null, (e) => console.log("fail", e.code, e.resCode), "File", "getFile", []);
+            cordova.exec(null, null, "Camera", "takePicture", []);
+            cordova.exec(null, null, "Camera", "cleanup", []);
+            cordova.exec(null, (e) => console.log("fail", e.code, e.resCode), "Camera", "getPicture", []);
             cordova.exec(null, null, "Echo", "nosuch", []);
             cordova.exec(null, null, "Echo", "nosuch", []);
             cordova.exec((v) => console.log("echo", v), null, "Echo", "echo", ["ok"]);
@@ -28,15 +28,15 @@ private func untraced(_ text: String) -> [String] {
         #expect(result.stdout == "fail PLUGIN_NOT_FOUND 4001\necho ok\n", "\(result.summary)")
         #expect(
             untraced(result.stderr) == [
-                "ERROR: Plugin 'File' not found, or is not a CDVPlugin. Check your plugin mapping in config.xml.",
+                "ERROR: Plugin 'Camera' not found, or is not a CDVPlugin. Check your plugin mapping in config.xml.",
                 "ERROR: Method 'nosuch:' not defined in Plugin 'Echo'",
             ], "\(result.summary)")
         let trace = result.stderr.split(separator: "\n").filter { $0.hasPrefix("[jsbridge] exec ") }
         #expect(
             trace == [
-                "[jsbridge] exec File.requestAllPaths not started: PLUGIN_NOT_FOUND",
-                "[jsbridge] exec File.requestFileSystem not started: PLUGIN_NOT_FOUND",
-                "[jsbridge] exec File.getFile not started: PLUGIN_NOT_FOUND",
+                "[jsbridge] exec Camera.takePicture not started: PLUGIN_NOT_FOUND",
+                "[jsbridge] exec Camera.cleanup not started: PLUGIN_NOT_FOUND",
+                "[jsbridge] exec Camera.getPicture not started: PLUGIN_NOT_FOUND",
                 "[jsbridge] exec Echo.nosuch not started: ACTION_NOT_FOUND",
                 "[jsbridge] exec Echo.nosuch not started: ACTION_NOT_FOUND",
             ], "\(result.summary)")
@@ -44,25 +44,25 @@ private func untraced(_ text: String) -> [String] {
         #expect(!quiet.stderr.contains("[jsbridge]"), "\(quiet.summary)")
     }
 
-    /// A plugin that waits for a service that never answers (as cordova-plugin-file waits for `File`):
+    /// A plugin that waits for a service that never answers (cordova-plugin-camera without its `Camera` service):
     /// cordova-js's warning names the channels `deviceready` still waits for — after the delay while the run
     /// goes on, or when the run ends first (the warning's timer does not keep the run alive).
     @Test func devicereadyNotFiredIsReported() async throws {
         let waiting = """
             const channel = cordova.require("cordova/channel");
-            channel.createSticky("onFileSystemReady");
-            channel.waitForInitialization("onFileSystemReady");
-            cordova.exec(() => channel.onFileSystemReady.fire(), null, "File", "requestAllPaths", []);
+            channel.createSticky("onCameraReady");
+            channel.waitForInitialization("onCameraReady");
+            cordova.exec(() => channel.onCameraReady.fire(), null, "Camera", "takePicture", []);
             document.addEventListener("deviceready", () => console.log("deviceready"));
             """
-        let plugin = "ERROR: Plugin 'File' not found, or is not a CDVPlugin. Check your plugin mapping in config.xml."
+        let plugin = "ERROR: Plugin 'Camera' not found, or is not a CDVPlugin. Check your plugin mapping in config.xml."
         // The run ends at once: the warning comes at its end.
         let ended = try await CLI.run(["--cordova", "-e", waiting])
         #expect(ended.exitCode == 0, "\(ended.summary)")
         #expect(ended.stdout == "", "\(ended.summary)")
         #expect(
             ended.stderr
-                == "\(plugin)\ndeviceready has not fired before the run ended.\nChannel not fired: onFileSystemReady\n",
+                == "\(plugin)\ndeviceready has not fired before the run ended.\nChannel not fired: onCameraReady\n",
             "\(ended.summary)")
         // The run goes on past the delay (shortened here; 5 s by default): the warning comes then, once.
         let running = try await CLI.run(
@@ -72,7 +72,7 @@ private func untraced(_ text: String) -> [String] {
         #expect(running.stdout == "later\n", "\(running.summary)")
         #expect(
             running.stderr
-                == "\(plugin)\ndeviceready has not fired after 0.05 seconds.\nChannel not fired: onFileSystemReady\n",
+                == "\(plugin)\ndeviceready has not fired after 0.05 seconds.\nChannel not fired: onCameraReady\n",
             "\(running.summary)")
         // An app whose deviceready fires hears nothing of it.
         let fine = try await CLI.run(

@@ -159,14 +159,32 @@ enum GeonamesFixture {
         #expect(eiffel.formattedAddress == "Paris, France")
         let beijing = try #require(
             try geocoder.city(at: Coordinate(latitude: 39.9042, longitude: 116.4074), lang: "zh-CN"))
-        #expect(beijing.city == "北京")
+        // The locality's own suffix where the data has it, the country and the address in the language.
+        #expect(beijing.city == "北京市")
         #expect(beijing.lang == "zh")
+        #expect(beijing.country == "中国")
+        #expect(beijing.formattedAddress == "中国北京市")
         #expect(beijing.population > 10_000_000)
+        let shanghai = try #require(
+            try geocoder.city(at: Coordinate(latitude: 31.2304, longitude: 121.4737), lang: "zh"))
+        #expect(shanghai.city == "上海市" && shanghai.formattedAddress == "中国上海市")
+        let tokyo = try #require(try geocoder.city(at: Coordinate(latitude: 35.6895, longitude: 139.6917), lang: "ja"))
+        #expect(tokyo.city == "東京都" && tokyo.formattedAddress == "日本東京都")
+        let seoul = try #require(try geocoder.city(at: Coordinate(latitude: 37.5665, longitude: 126.9780), lang: "ko"))
+        #expect(seoul.city == "서울특별시" && seoul.formattedAddress == "대한민국 서울특별시")
+        let moscow = try #require(try geocoder.city(at: Coordinate(latitude: 55.7558, longitude: 37.6173), lang: "ru"))
+        // Cyrillic names carry no language tag in the data: the first is taken (`Маскав` for Moscow).
+        #expect(moscow.lang == "ru" && moscow.formattedAddress == moscow.city + ", Россия", "\(moscow)")
+        // San Francisco in Chinese: the state is named in English only, so the address leaves it out.
+        let sfZh = try #require(try geocoder.city(at: Coordinate(latitude: 37.7749, longitude: -122.4194), lang: "zh"))
+        #expect(sfZh.formattedAddress == "美国" + sfZh.city, "\(sfZh)")
         let eiffelJa = try #require(try geocoder.city(at: Coordinate(latitude: 48.8584, longitude: 2.2945), lang: "ja"))
         #expect(eiffelJa.city == "パリ")
         // Latin-script languages have no tagged names in the data: GeoNames' name, lang nil.
         let paris = try #require(try geocoder.city(at: Coordinate(latitude: 48.8566, longitude: 2.3522), lang: "de"))
         #expect(paris.city == "Paris" && paris.lang == nil)
+        // The country is still in the language (the system's locale data).
+        #expect(paris.formattedAddress == "Paris, Frankreich")
         // The open Atlantic: the nearest place is ~500 km away, beyond the 50 km default.
         #expect(try geocoder.city(at: Coordinate(latitude: 0, longitude: -30)) == nil)
         #expect(

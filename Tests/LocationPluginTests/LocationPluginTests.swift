@@ -196,7 +196,7 @@ func gpsdConfig(_ port: Int) -> JSONObject {
             result.lines == [
                 "39.9042 116.4074 42 0 true",  // a fixed source stands still: speed 0, heading NaN
                 #"[{"latitude":39.9042,"longitude":116.4074},null]"#,
-                "北京 China CN Asia/Shanghai 0.94",
+                "北京市 中国 CN Asia/Shanghai 0.94",
                 "San Francisco, California, United States",
                 "null",
                 "39.9042 Beijing, China",

@@ -876,10 +876,19 @@ function bootstrap() {
   pluginloader.load(() => {});
   modulemapper.mapModules(globalThis);
   channel.onPluginsReady.fire();
+  // The host's hook before deviceready: the native plugins that hear lifecycle events (`onLifecycle`) are
+  // told `beforeDeviceReady`, and deviceready waits until every one has returned.
+  if (internal.cordovaPluginLifecycle("beforeDeviceReady")) channel.waitForInitialization("onNativeLifecycleReady");
   // Plugins' modules ran by now: the channels they asked `deviceready` to wait for are all in the array.
   MethodJoin(channel, fireDeviceReady, channel.deviceReadyChannelsArray);
   channel.onCordovaReady.fire();
 }
+
+/// A lifecycle broadcast to the native plugins ended: `beforeDeviceReady` lets deviceready fire.
+internal.onNativeEvent("", "cordova.pluginLifecycleDone", (event) => {
+  internal.cordovaPluginLifecycleHeard();
+  if (event === "beforeDeviceReady") channel.initializationComplete("onNativeLifecycleReady");
+});
 
 /// `deviceready`: through an app's own `jscorebridge.js` when it replaced `jsCoreBridge` (as JSCoreBridge's
 /// native side fires it, calling `jsCoreBridge.fireDocumentEvent`), which dispatches it on `document`.
@@ -890,6 +899,8 @@ function fireDeviceReady() {
   } else {
     cordova.fireDocumentEvent("deviceready");
   }
+  // The host's hook after deviceready (the listeners ran: the event fires on a later turn, as this does).
+  later(() => internal.cordovaPluginLifecycle("afterDeviceReady"));
 }
 
 later(bootstrap);
@@ -950,6 +961,13 @@ internal.execHooks.callbackError = function (error, isSuccess, callbackId) {
     internal.reportUncaught(listenerError, "exception");
   }
 };
+
+/// Events a native plugin fires in the page (`PluginContext.fireDocumentEvent` / `fireWindowEvent`, as a
+/// CDVPlugin's `[self.commandDelegate evalJs:@"cordova.fireDocumentEvent(…)"]`).
+internal.onNativeEvent("", "cordova.documentEvent", (payload) =>
+  cordova.fireDocumentEvent(String(payload.type), payload.data === null ? undefined : payload.data));
+internal.onNativeEvent("", "cordova.windowEvent", (payload) =>
+  cordova.fireWindowEvent(String(payload.type), payload.data === null ? undefined : payload.data));
 
 /// The signals' lifecycle events (SIGTSTP: `pause`, SIGCONT: `resume`), fired at once.
 internal.cordovaLifecycle = function (type) {

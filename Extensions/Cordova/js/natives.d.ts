@@ -2,4 +2,6 @@
 // Do not edit: change the declaration (the test suite checks that this file matches it).
 
 interface JSBridgeInternal {
+  cordovaPluginLifecycle(event: string): boolean;
+  cordovaPluginLifecycleHeard(): void;
 }

@@ -328,6 +328,52 @@ public enum FileOperations {
         }
     }
 
+    /// The bytes of the file at `path` from offset `start` up to `end` (or the file's end, if sooner): a slice
+    /// read with `pread`, without reading the rest (cordova-plugin-file reads large files in slices).
+    public static func readRange(_ path: ResolvedPath, start: Int, end: Int) throws(FileSystemError) -> [UInt8] {
+        let fd = try open(path, O_RDONLY)
+        defer { close(fd) }
+        var info = Glibc.stat()
+        guard fstat(fd, &info) == 0 else { throw FileSystemError(errno: errno, syscall: "fstat", path: path.path) }
+        if info.st_mode & S_IFMT == S_IFDIR { throw FileSystemError(errno: EISDIR, syscall: "read", path: path.path) }
+        let wanted = max(0, min(end, maxFileBytes) - max(start, 0))
+        var bytes = [UInt8](repeating: 0, count: wanted)
+        var count = 0
+        while count < wanted {
+            let n = bytes.withUnsafeMutableBytes {
+                pread(fd, $0.baseAddress! + count, wanted - count, off_t(start + count))
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError(errno: errno, syscall: "read", path: path.path)
+            }
+            if n == 0 { break }
+            count += n
+        }
+        bytes.removeSubrange(count...)
+        return bytes
+    }
+
+    /// Writes `bytes` to the file at `path` at offset `position`, as Cordova's file writer does: the file
+    /// (created when missing) is first cut to `position`, so what was after it is gone; returns the bytes written.
+    public static func writeTruncating(_ path: ResolvedPath, _ bytes: [UInt8], at position: Int) throws(FileSystemError)
+        -> Int
+    {
+        let fd = try open(path, O_WRONLY | O_CREAT)
+        var failure: FileSystemError?
+        if ftruncate(fd, off_t(max(position, 0))) != 0 {
+            failure = FileSystemError(errno: errno, syscall: "write", path: path.path)
+        } else if lseek(fd, off_t(max(position, 0)), SEEK_SET) < 0 {
+            failure = FileSystemError(errno: errno, syscall: "write", path: path.path)
+        } else {
+            bytes.withUnsafeBytes { failure = writeAll(fd, $0, path: path.path) }
+        }
+        let closed = close(fd)
+        if let failure { throw failure }
+        if closed != 0 { throw FileSystemError(errno: errno, syscall: "close", path: path.path) }
+        return bytes.count
+    }
+
     /// Truncates (or extends with zeros) the file `path` to `length` bytes.
     public static func truncate(_ path: ResolvedPath, length: Int = 0) throws(FileSystemError) {
         let fd = try open(path, O_WRONLY)

@@ -9,7 +9,8 @@ public struct Place: Sendable, Hashable, Encodable {
     public var state: String?
     /// The first-level division's GeoNames code (`CA`, `11`, …).
     public var stateCode: String?
-    /// The country's English name.
+    /// The country's name: in the requested language (`lang`) when one was asked for and the system's locale
+    /// data (CLDR, through Foundation) names it, else English.
     public var country: String?
     /// ISO 3166-1 alpha-2.
     public var countryCode: String
@@ -26,9 +27,25 @@ public struct Place: Sendable, Hashable, Encodable {
     public var longitude: Double
     public var geonameId: Int
 
-    /// `"city, state, country"`, leaving out missing parts.
+    /// The language the address is written for (the requested one's base: `zh`), nil for English.
+    public var addressLanguage: String?
+
+    /// The address as the language writes it, down to the city (the offline data has no streets): Chinese and
+    /// Japanese from the country down without separators (`中国上海市`), Korean from the country down with
+    /// spaces (`대한민국 서울특별시`), others `"city, state, country"` (`San Francisco, California, United
+    /// States`). The state is left out of the first two unless it is in their script (the data names US states
+    /// in English only); missing parts are left out.
     public var formattedAddress: String {
-        [city, state, country].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
+        let parts = [country, state, city].compactMap { $0 }.filter { !$0.isEmpty }
+        switch addressLanguage {
+        case "zh", "ja":
+            return [country, state.flatMap { $0.unicodeScalars.allSatisfy(\.isASCII) ? nil : $0 }, city]
+                .compactMap { $0 }.filter { !$0.isEmpty }.joined()
+        case "ko":
+            return parts.joined(separator: " ")
+        default:
+            return parts.reversed().joined(separator: ", ")
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -63,7 +80,8 @@ public struct Place: Sendable, Hashable, Encodable {
 public final class ReverseGeocoder: Sendable {
     /// The default maximum distance from a city's centre.
     public static let defaultMaxDistanceKm = 50.0
-    /// Where `scripts/setup.sh` builds the index: `${XDG_DATA_HOME:-~/.local/share}/jsbridge/geonames/cities1000.jsbgeo`.
+    /// Where `scripts/setup.sh` builds the index: `${XDG_DATA_HOME:-~/.local/share}/jsbridge/geonames/cities1000.names2.jsbgeo`
+    /// (`names2`: zh, ja and ko names in the locality's suffixed form, `上海市`).
     public static func defaultIndexPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let base: String
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
@@ -71,7 +89,7 @@ public final class ReverseGeocoder: Sendable {
         } else {
             base = (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.local/share"
         }
-        return base + "/jsbridge/geonames/cities1000.jsbgeo"
+        return base + "/jsbridge/geonames/cities1000.names2.jsbgeo"
     }
 
     public let indexPath: String
@@ -134,7 +152,8 @@ public final class ReverseGeocoder: Sendable {
             city: localized ?? record.name,
             state: index.admin1Names["\(record.countryCode).\(record.admin1Code)"],
             stateCode: record.admin1Code.isEmpty ? nil : record.admin1Code,
-            country: index.countries[record.countryCode],
+            country: language.flatMap { Self.countryName(record.countryCode, in: $0) }
+                ?? index.countries[record.countryCode],
             countryCode: record.countryCode,
             timezone: record.timezone,
             population: record.population,
@@ -143,8 +162,27 @@ public final class ReverseGeocoder: Sendable {
             lang: localized == nil ? nil : language,
             latitude: record.coordinate.latitude,
             longitude: record.coordinate.longitude,
-            geonameId: record.geonameID)
+            geonameId: record.geonameID,
+            addressLanguage: language)
     }
+
+    /// The name of country `code` in `language` from the system's locale data (CLDR), or nil.
+    static func countryName(_ code: String, in language: String) -> String? {
+        // Foundation's locale data names CN "China mainland" (中国大陆, 中国本土, China, Festland): the form for
+        // contexts that set it apart from Hong Kong and Macau, not the country's name a geocoder answers.
+        if code == "CN", let name = china[language] { return name }
+        guard let name = Locale(identifier: language).localizedString(forRegionCode: code), !name.isEmpty,
+            name != code
+        else { return nil }
+        return name
+    }
+
+    /// China's name in the languages the index localizes and the common Latin-script ones.
+    static let china: [String: String] = [
+        "zh": "中国", "ja": "中国", "ko": "중국", "ru": "Китай", "ar": "الصين", "he": "סין", "el": "Κίνα", "th": "จีน",
+        "hi": "चीन", "ka": "ჩინეთი", "hy": "Չինաստան", "de": "China", "fr": "Chine", "es": "China", "it": "Cina",
+        "pt": "China", "nl": "China",
+    ]
 
     /// `zh-Hans-CN` → `zh`; `en`/empty → nil (GeoNames' own names are the English/ASCII ones).
     static func baseLanguage(_ tag: String) -> String? {

@@ -23,6 +23,9 @@ package struct ExtensionHost {
         try runtime.sourceFiles.read(path)
     }
 
+    /// The runtime's plugins (to tell them of lifecycle events: ``PluginRegistry/broadcast(_:)``).
+    package var registry: PluginRegistry { runtime.registry }
+
     /// Whether the run is ending: no more JavaScript runs once the current call returns.
     package var isStopping: Bool { runtime.stopping }
 

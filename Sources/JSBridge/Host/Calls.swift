@@ -8,8 +8,10 @@ struct CallTable {
     /// Actions by index (the manifest's order), and each sync action's invoker at the same index.
     let actions: [ResolvedAction]
     let syncInvokers: [(@Sendable (BridgeValue) throws(BridgeError) -> BridgeValue)?]
-    /// Calls in flight, by id; they keep the process alive.
-    var inFlight: [UInt64: InFlightCall] = [:]
+    /// Calls in flight, by id; they keep the process alive, except background watches past their first value.
+    private(set) var inFlight: [UInt64: InFlightCall] = [:]
+    /// How many calls in ``inFlight`` no longer hold the run (background watches that have answered once).
+    private(set) var released = 0
     /// Calls made by JS during the current turn, started together when the turn ends.
     var submissions: [PreparedCall] = []
 
@@ -18,6 +20,32 @@ struct CallTable {
         let handle: CallHandle
         let action: Int
         let start: UInt64
+        /// A background watch's call (``PluginDeclaration/background(_:)``): it holds the run until its first value.
+        var background = false
+        /// Whether it has stopped holding the run.
+        var isReleased = false
+    }
+
+    /// Whether a call in flight holds the run.
+    var holdRun: Bool { inFlight.count > released }
+
+    /// Adds a call in flight.
+    mutating func add(_ id: UInt64, _ call: InFlightCall) {
+        if let old = inFlight.updateValue(call, forKey: id), old.isReleased { released -= 1 }
+    }
+
+    /// Removes a call in flight (it ended or was cancelled).
+    mutating func remove(_ id: UInt64) -> InFlightCall? {
+        guard let call = inFlight.removeValue(forKey: id) else { return nil }
+        if call.isReleased { released -= 1 }
+        return call
+    }
+
+    /// A value of call `id` arrived: a background watch stops holding the run.
+    mutating func answered(_ id: UInt64) {
+        guard let call = inFlight[id], call.background, !call.isReleased else { return }
+        inFlight[id]?.isReleased = true
+        released += 1
     }
 
     init(registry: PluginRegistry) {
@@ -57,6 +85,7 @@ struct CallTable {
         submissions.removeAll()
         for call in inFlight.values { call.handle.cancel() }
         inFlight.removeAll()
+        released = 0
     }
 }
 
@@ -91,8 +120,9 @@ extension EngineExtension {
             let task = Task(executorPreference: ActionExecutor.shared) {
                 reply.resolve(.array(await registry.setUpAll().map(\.jsonValue)))
             }
-            runtime.calls.inFlight[id] = CallTable.InFlightCall(
-                handle: .running(task, reply: reply), action: -1, start: runtime.traceStart())
+            runtime.calls.add(
+                id,
+                CallTable.InFlightCall(handle: .running(task, reply: reply), action: -1, start: runtime.traceStart()))
             return nil
         }
         // notFound(plugin, action): throws the PLUGIN_NOT_FOUND / ACTION_NOT_FOUND error, with a suggestion.
@@ -111,7 +141,7 @@ extension EngineExtension {
         ext.native("cancel", "(id: number): void") { call, host throws(NativeError) in
             let runtime = host.runtime
             let id = UInt64(call.number(0))
-            if let entry = runtime.calls.inFlight.removeValue(forKey: id) {
+            if let entry = runtime.calls.remove(id) {
                 entry.handle.cancel()
                 runtime.trace(entry.action, id: "\(id)", start: entry.start, outcome: "cancelled")
             }
@@ -140,7 +170,10 @@ extension JSRuntime {
             callID: id, plugin: resolved.plugin.name, action: resolved.name, sink: InboxSink(inbox: inbox))
         if options.trace { traceLine("call \(resolved.plugin.name).\(resolved.name) id=\(id)") }
         let prepared = PreparedCall(resolved: resolved, arguments: arguments, reply: reply)
-        calls.inFlight[id] = CallTable.InFlightCall(handle: prepared.handle, action: index, start: traceStart())
+        calls.add(
+            id,
+            CallTable.InFlightCall(
+                handle: prepared.handle, action: index, start: traceStart(), background: resolved.action.isBackground))
         // Started in a batch when control returns to the loop (one executor wake-up per batch).
         calls.submissions.append(prepared)
     }
@@ -224,13 +257,14 @@ extension JSRuntime {
                 break
             case .value, .finished, .failed:
                 // A final outcome ends the call; answers to cancelled calls are dropped here on purpose.
-                guard let entry = calls.inFlight.removeValue(forKey: message.callID) else { continue }
+                guard let entry = calls.remove(message.callID) else { continue }
                 let outcome = message.kind == .failed ? "error \(message.errorCode ?? "")" : "ok"
                 trace(entry.action, id: "\(message.callID)", start: entry.start, outcome: outcome)
             }
             if message.kind == .item {
                 guard let entry = calls.inFlight[message.callID] else { continue }
                 entry.handle.acknowledge()
+                calls.answered(message.callID)
             }
             if !first { text += "," }
             first = false

@@ -156,9 +156,10 @@ public final class JSRuntime {
         return exitCode
     }
 
-    /// Whether anything keeps the process alive: a referenced timer, a call in flight, an extension's source.
+    /// Whether anything keeps the process alive: a referenced timer, a call in flight (a background watch only
+    /// until its first value), an extension's source.
     var isAlive: Bool {
-        timers.referencedCount > 0 || !calls.inFlight.isEmpty || joined.keepAlive.contains { $0() }
+        timers.referencedCount > 0 || calls.holdRun || joined.keepAlive.contains { $0() }
     }
 
     /// Loads the runtime and runs the script; false if the runtime did not load.

@@ -56,7 +56,7 @@ extension JSRuntime {
                 }
                 deadline = deadline == 0 ? limit : min(deadline, limit)
             }
-            let waiting = !calls.inFlight.isEmpty
+            let waiting = calls.holdRun
             if waiting, inbox.spin() { continue }
             guard inbox.sleep(withCallsInFlight: waiting) else { continue }
             wake(at: deadline)

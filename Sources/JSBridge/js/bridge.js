@@ -6,7 +6,7 @@
 
 const {
   ArrayBufferIsView, ArrayIsArray, ArrayPrototypeIncludes, ArrayPrototypeJoin, ArrayPrototypeMap, ArrayPrototypePop,
-  ArrayPrototypePush, ArrayPrototypeReverse, FunctionPrototypeCall, JSONParse, JSONStringify, MethodSlice,
+  ArrayPrototypePush, ArrayPrototypeReverse, FunctionPrototypeApply, FunctionPrototypeCall, JSONParse, JSONStringify, MethodSlice,
   ObjectCreate, ObjectDefineProperty, ObjectEntries, ObjectFreeze, ObjectGetPrototypeOf, ObjectHasOwn, ObjectIsFrozen,
   ObjectKeys, ObjectPrototypeToString, Promise, PromiseReject, PromiseResolve, RegExpPrototypeTest, SafeMap, SafeSet,
   SafeWeakMap, TypeError, TypedArrayPrototypeGetSymbolToStringTag, Uint8Array,
@@ -249,7 +249,7 @@ function inCallersContext(callback) {
   if (typeof callback !== "function" || internal.captureAsyncContext === undefined) return callback;
   const context = internal.captureAsyncContext();
   if (context === undefined) return callback;
-  return (value) => internal.runInAsyncContext(context, callback, undefined, [value]);
+  return (...values) => internal.runInAsyncContext(context, callback, undefined, values);
 }
 
 function invokeUserCallback(callback, value) {
@@ -463,11 +463,19 @@ internal.execHooks = execHooks;
 function invokeExecCallback(callback, value, isSuccess, callbackId) {
   if (typeof callback !== "function") return;
   try {
-    callback(value);
+    if (isSuccess && isMultipart(value)) FunctionPrototypeApply(callback, undefined, value.cordovaMultipart);
+    else callback(value);
   } catch (error) {
     if (execHooks.callbackError === undefined) internal.reportUncaught(error, "exception");
     else execHooks.callbackError(error, isSuccess, callbackId);
   }
+}
+
+/// A Cordova MultiPart result (`CordovaMultipart` in Swift, CDVPluginResult's `messageAsMultipart:`):
+/// `{cordovaMultipart: [parts]}`, which exec's success callback receives as separate arguments.
+function isMultipart(value) {
+  return value !== null && typeof value === "object" && ArrayIsArray(value.cordovaMultipart) &&
+    ObjectKeys(value).length === 1;
 }
 
 const reportedMissing = new SafeSet(); // services (and "service\0action") already reported
@@ -503,16 +511,47 @@ function withServiceCode(error, service) {
   return error;
 }
 
+/// What a Cordova exec's fail callback gets for `error`: the payload the plugin gave for Cordova
+/// (`BridgeError.cordova(code:message:payload:)` in Swift: cordova-plugin-file's FileError number), else the error.
+function cordovaFailure(error) {
+  const data = error instanceof BridgeError ? error.data : undefined;
+  return data !== null && typeof data === "object" && ObjectHasOwn(data, "cordovaPayload") ? data.cordovaPayload : error;
+}
+
+const reportedUnhandled = new SafeSet(); // "service\0action\0code" already reported
+
+/// An exec that fails with no fail callback is never silent (Cordova's `www/` files often pass none, as
+/// cordova-plugin-dialogs' do): its error on stderr, once per service, action and code. Services nobody
+/// answers have their own line (reportNotFound); a cancelled call is no failure.
+function reportUnhandled(service, action, error) {
+  const code = error instanceof BridgeError ? error.code : undefined;
+  if (code === "PLUGIN_NOT_FOUND" || code === "ACTION_NOT_FOUND" || code === "CANCELLED") return;
+  const key = String(service) + "\0" + String(action) + "\0" + String(code);
+  if (reportedUnhandled.has(key)) return;
+  reportedUnhandled.add(key);
+  let text;
+  try {
+    text = error instanceof BridgeError ? `[${error.code}] ${error.message}` : String(error);
+  } catch {
+    text = "a value that cannot be printed";
+  }
+  internal.print(2, `ERROR: ${String(service)}.${String(action)} failed and the exec has no fail callback: ${text}\n`);
+}
+
 /// Cordova's exec: `success` gets each result (repeatedly for stream actions), `fail` the BridgeError
-/// (carrying JSCoreBridge's `resCode` and `resMsg` too).
+/// (carrying JSCoreBridge's `resCode` and `resMsg` too), or the payload the plugin gave for Cordova.
 function exec(success, fail, plugin, action, args) {
   if (execHooks.proxy !== undefined && execHooks.proxy(success, fail, plugin, action, args)) return;
   success = inCallersContext(success);
+  const hasFail = typeof fail === "function";
   fail = inCallersContext(fail);
   let id = 0;
   const callbackId = () => String(plugin) + id;
-  const failWith = (error) =>
-    invokeExecCallback(fail, withServiceCode(withResultCode(withCall(error, plugin, action)), plugin), false, callbackId());
+  const failWith = (error) => {
+    error = withServiceCode(withResultCode(withCall(error, plugin, action)), plugin);
+    if (!hasFail) return reportUnhandled(plugin, action, error);
+    invokeExecCallback(fail, cordovaFailure(error), false, callbackId());
+  };
   try {
     const entry = lookup(serviceName(plugin), action, null);
     const kind = entry[1];
@@ -582,6 +621,17 @@ function on(plugin, event, listener) {
 
 /// For the runtime's own files: listens to native events (`plugin` "" is the engine's own, e.g. stdin).
 internal.onNativeEvent = on;
+
+/// Script a plugin runs in the page (`PluginContext.evaluateScript`, CDVCommandDelegate's `evalJs:`): in the
+/// global scope; what it throws is printed, naming the plugin, and the run goes on.
+const globalEval = globalThis.eval;
+on("", "evaluate", (payload) => {
+  try {
+    globalEval(String(payload.source));
+  } catch (error) {
+    internal.print(2, `Error in JavaScript evaluated by plugin ${String(payload.plugin)}: ${internal.formatError(error)}\n`);
+  }
+});
 
 function emit(plugin, event, payload) {
   const set = listeners.get(plugin + "\0" + event);

@@ -99,12 +99,14 @@ public final class BridgeHost: Sendable {
         let environment = HostEnvironment(
             runtime: options.runtime, permissions: options.permissions, clock: options.clock, storage: options.storage,
             capabilities: capabilities)
-        return PluginRegistry(
+        let registry = PluginRegistry(
             plugins: plugins.map {
                 $0.instantiate(
                     configuration: options.configuration[$0.name] ?? .null, environment: environment, events: events,
                     misuse: misuse)
             })
+        environment.peers.attach(registry)
+        return registry
     }
 }
 
@@ -190,9 +192,19 @@ struct Registration<Plugin: BridgePlugin>: PluginRegistration {
             case .failure(let problem): .failure(problem.error(plugin: Plugin.name))
             }
         }
+        var hearLifecycle: (@Sendable (LifecycleEvent, Bool) async -> Void)?
+        if let handler = declaration.lifecycle {
+            let cell = instance.cell
+            hearLifecycle = { event, setUp in
+                guard setUp || cell.isReady.load(ordering: .acquiring),
+                    let context = try? await cell.awaited(requiring: nil)
+                else { return }
+                await handler(context, event)
+            }
+        }
         return RegisteredPlugin(
             name: Plugin.name, lifecycle: instance, scripts: declaration.scripts, constants: declaration.constants,
-            actions: declaration.actions.mapValues { instance.bind($0) })
+            actions: declaration.actions.mapValues { instance.bind($0) }, hearLifecycle: hearLifecycle)
     }
 }
 

@@ -10,6 +10,79 @@ public struct HostEnvironment: Sendable {
     public var storage: StorageLocation
     /// Every capability the host's plugins declare.
     public var capabilities: [Capability]
+    /// The host's plugins, for one plugin calling another's actions (``PluginContext/call(_:_:_:)``).
+    public var peers = PluginPeers()
+
+    public init(
+        runtime: RuntimeIdentity, permissions: Permissions, clock: any BridgeClock, storage: StorageLocation,
+        capabilities: [Capability]
+    ) {
+        self.runtime = runtime
+        self.permissions = permissions
+        self.clock = clock
+        self.storage = storage
+        self.capabilities = capabilities
+    }
+}
+
+/// The plugins of one registry, as a plugin reaches them to call another's actions (CDVCommandDelegate's
+/// `getCommandInstance:`): set when the registry is made, held weakly (the registry holds the plugins).
+public final class PluginPeers: Sendable {
+    private struct Weak: @unchecked Sendable { weak var registry: PluginRegistry? }
+    private let link = Locked(Weak())
+    private let nextID = Locked<UInt64>(0)
+
+    public init() {}
+
+    func attach(_ registry: PluginRegistry) { link.withLock { $0.registry = registry } }
+
+    /// Calls `plugin`'s async or sync `action` with `arguments` and returns its answer; the action checks its
+    /// own capability as for a script's call. A stream action is `ACTION_NOT_FOUND`.
+    public func call(_ plugin: String, _ action: String, _ arguments: BridgeValue) async throws(BridgeError)
+        -> BridgeValue
+    {
+        guard let registry = link.withLock({ $0.registry }) else {
+            throw BridgeError(code: BridgeError.Code.pluginError, message: "The plugins are gone (the run ended).")
+        }
+        let resolved = try registry.resolve(plugin: plugin, action: action)
+        switch resolved.action.kind {
+        case .sync: return try registry.invokeSync(resolved, arguments: arguments)
+        case .stream:
+            throw .actionNotFound(plugin, action, hint: "it is a stream action: a plugin calls async and sync actions")
+        case .async: break
+        }
+        let id = nextID.withLock { value -> UInt64 in
+            value += 1
+            return value
+        }
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<CallOutcome, Never>) in
+            registry.invoke(
+                resolved, arguments: arguments,
+                reply: CallReply(callID: id, plugin: plugin, action: action, sink: PeerSink(continuation)))
+        }
+        switch outcome {
+        case .value(let value): return BridgeValue(value)
+        case .valueWithBytes(let value): return value
+        case .encoded(let value): return BridgeValue(value.value)
+        case .encodedWithBytes(let value, let bytes): return BridgeValue(value.value, bytes: bytes)
+        case .failed(let error): throw error
+        case .item, .itemWithBytes, .finished: return BridgeValue(.null)
+        }
+    }
+}
+
+/// Hands a peer call's final outcome to its waiting caller.
+private final class PeerSink: CallOutcomeSink {
+    private let continuation: Locked<CheckedContinuation<CallOutcome, Never>?>
+
+    init(_ continuation: CheckedContinuation<CallOutcome, Never>) { self.continuation = Locked(continuation) }
+
+    func deliver(_ outcome: consuming CallOutcome, callID: UInt64) {
+        guard outcome.isFinal else { return }
+        continuation.withLock { $0.take() }?.resume(returning: outcome)
+    }
+
+    func reportMisuse(_ message: String) {}
 }
 
 /// Emits a plugin's events to the script's `bridge.on(plugin, event, listener)` listeners; `Sendable`, so
@@ -33,6 +106,27 @@ public struct PluginEvents: Sendable {
     /// Emits `event` with no payload.
     public func emit(_ event: String) {
         try? emit(event, JSONValue.null)
+    }
+
+    // MARK: What a Cordova plugin's native side does to the page (CDVCommandDelegate)
+
+    /// Fires Cordova's document event `type` (`cordova.fireDocumentEvent(type, data)`) in the script, once the
+    /// cordova layer has loaded (a script that never used `cordova`, `document` or `window` has no listener).
+    public func fireDocumentEvent(_ type: String, _ data: JSONValue = .null) {
+        sink(
+            "", "cordova.documentEvent", BridgeValue(["type": .string(type), "data": data, "plugin": .string(plugin)]))
+    }
+
+    /// Fires Cordova's window event `type` (`cordova.fireWindowEvent(type, data)`), as ``fireDocumentEvent(_:_:)``.
+    public func fireWindowEvent(_ type: String, _ data: JSONValue = .null) {
+        sink("", "cordova.windowEvent", BridgeValue(["type": .string(type), "data": data, "plugin": .string(plugin)]))
+    }
+
+    /// Runs `source` as a script in the runtime's global scope on the JS thread (CDVCommandDelegate's `evalJs:`,
+    /// JSCoreBridge's `evaluateScript:`). An exception it throws is printed on stderr, naming the plugin; the
+    /// run goes on, as a page's would.
+    public func evaluateScript(_ source: String) {
+        sink("", "evaluate", BridgeValue(["source": .string(source), "plugin": .string(plugin)]))
     }
 }
 
@@ -125,5 +219,36 @@ public struct PluginContext<Plugin: BridgePlugin>: Sendable {
     /// Emits an event with no payload.
     public func emit(_ event: String) {
         setUp.events.emit(event)
+    }
+
+    /// Calls another plugin's async or sync `action` (CDVCommandDelegate's `getCommandInstance:` and a call on
+    /// it): its answer in plain JSON (bytes as base64 text), or its error. The action checks its capability
+    /// as for a script's call.
+    public func call(_ plugin: String, _ action: String, _ arguments: JSONValue = .null) async throws(BridgeError)
+        -> JSONValue
+    {
+        try await setUp.environment.peers.call(plugin, action, BridgeValue(arguments)).plainJSON
+    }
+
+    /// ``call(_:_:_:)`` with bytes beside the JSON both ways.
+    public func call(_ plugin: String, _ action: String, _ arguments: BridgeValue) async throws(BridgeError)
+        -> BridgeValue
+    {
+        try await setUp.environment.peers.call(plugin, action, arguments)
+    }
+
+    /// Fires Cordova's document event `type` in the script (``PluginEvents/fireDocumentEvent(_:_:)``).
+    public func fireDocumentEvent(_ type: String, _ data: JSONValue = .null) {
+        setUp.events.fireDocumentEvent(type, data)
+    }
+
+    /// Fires Cordova's window event `type` in the script (``PluginEvents/fireWindowEvent(_:_:)``).
+    public func fireWindowEvent(_ type: String, _ data: JSONValue = .null) {
+        setUp.events.fireWindowEvent(type, data)
+    }
+
+    /// Runs `source` in the runtime's global scope (``PluginEvents/evaluateScript(_:)``).
+    public func evaluateScript(_ source: String) {
+        setUp.events.evaluateScript(source)
     }
 }

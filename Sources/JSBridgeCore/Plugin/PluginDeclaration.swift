@@ -29,6 +29,8 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
     private var typeScriptSources: [@Sendable () -> String] = []
     /// Mistakes found while declaring (a name used twice, a bad capability name): registration fails.
     public internal(set) var problems: [String] = []
+    /// What the plugin does at the run's lifecycle events (``onLifecycle(_:)``).
+    public internal(set) var lifecycle: (@Sendable (PluginContext<Plugin>, LifecycleEvent) async -> Void)?
 
     init() {}
 
@@ -78,6 +80,35 @@ public struct PluginDeclaration<Plugin: BridgePlugin>: Sendable {
             }
             actions[name]?.isPrivate = true
         }
+    }
+
+    /// Marks stream actions `names` as background watches: a call holds the run (keeps the process alive) until
+    /// its first value, then no longer, as an unref'd timer; when nothing else is left the run ends and the call
+    /// is cancelled. For a watch a library starts on its own at start-up (cordova-plugin-network-information's
+    /// `getConnectionInfo`), which must neither end before its first answer nor keep every script running.
+    public mutating func background(_ names: String...) {
+        for name in names {
+            guard let action = actions[name] else {
+                problems.append("background: no action named '\(name)' is declared (declare it first)")
+                continue
+            }
+            guard action.kind == .stream else {
+                problems.append("background: '\(name)' is not a stream action")
+                continue
+            }
+            actions[name]?.isBackground = true
+        }
+    }
+
+    /// Hears the run's lifecycle events (a CDVPlugin's `onPause`, `onResume`, and the host's hooks around
+    /// `deviceready`): ``LifecycleEvent``. `deviceready` waits until every plugin's `beforeDeviceReady` returns
+    /// (a plugin with a handler is set up for it, as a Cordova plugin with `onload`); `pause` and `resume` reach
+    /// the plugins already set up, before the process stops and after it continues.
+    public mutating func onLifecycle(
+        _ handler: @escaping @Sendable (PluginContext<Plugin>, LifecycleEvent) async -> Void
+    ) {
+        if lifecycle != nil { problems.append("onLifecycle is declared twice") }
+        lifecycle = handler
     }
 
     /// Declares a value the plugin's JavaScript files read as `plugin.constants.<name>`: a limit or default
@@ -300,6 +331,8 @@ public struct ActionDeclaration<Plugin: BridgePlugin>: Sendable {
     public let arguments: TypeDescription, result: TypeDescription
     /// Whether it is glue for the plugin's own JavaScript only (``PluginDeclaration/keepPrivate(_:)``).
     public internal(set) var isPrivate = false
+    /// Whether its calls stop holding the run after their first value (``PluginDeclaration/background(_:)``).
+    public internal(set) var isBackground = false
     @usableFromInline let body: Body
 
     @usableFromInline

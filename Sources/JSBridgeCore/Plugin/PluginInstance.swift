@@ -213,7 +213,9 @@ final class PluginInstance<Plugin: BridgePlugin>: PluginLifecycle, @unchecked Se
         case .start(let run):
             body = .start { json, reply in run(cell, json, reply) }
         }
-        return Action(kind: declared.kind, executor: declared.executor, isPrivate: declared.isPrivate, body: body)
+        return Action(
+            kind: declared.kind, executor: declared.executor, isPrivate: declared.isPrivate,
+            isBackground: declared.isBackground, body: body)
     }
 }
 

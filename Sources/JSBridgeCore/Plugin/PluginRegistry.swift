@@ -18,7 +18,17 @@ public struct Action: Sendable {
     public let executor: ActionExecutorChoice
     /// Whether only the plugin's own JavaScript may call it (``PluginDeclaration/keepPrivate(_:)``).
     public let isPrivate: Bool
+    /// Whether a call stops holding the run after its first value (``PluginDeclaration/background(_:)``).
+    public let isBackground: Bool
     let body: Body
+
+    init(kind: Kind, executor: ActionExecutorChoice, isPrivate: Bool, isBackground: Bool = false, body: Body) {
+        self.kind = kind
+        self.executor = executor
+        self.isPrivate = isPrivate
+        self.isBackground = isBackground
+        self.body = body
+    }
 }
 
 /// A registered plugin of a runtime: its bound actions, scripts and serial queue.
@@ -30,12 +40,16 @@ public final class RegisteredPlugin: Sendable {
     /// The values its JavaScript files read as `plugin.constants`.
     public let constants: JSONObject
     let lifecycle: any PluginLifecycle
+    /// The plugin's ``PluginDeclaration/onLifecycle(_:)`` handler, bound to its instance (`setUp`: whether it
+    /// may set the plugin up first).
+    let hearLifecycle: (@Sendable (LifecycleEvent, _ setUp: Bool) async -> Void)?
     let serialQueue = SerialQueue()
 
     init(
         name: String, lifecycle: any PluginLifecycle, scripts: [PluginScript], constants: JSONObject = [:],
-        actions: [String: Action]
+        actions: [String: Action], hearLifecycle: (@Sendable (LifecycleEvent, Bool) async -> Void)? = nil
     ) {
+        self.hearLifecycle = hearLifecycle
         self.constants = constants
         self.name = name
         self.lifecycle = lifecycle
@@ -52,6 +66,18 @@ public final class RegisteredPlugin: Sendable {
     public var sortedActions: [(name: String, action: Action)] {
         actions.map { ($0.key, $0.value) }.sorted { $0.name < $1.name }
     }
+}
+
+/// The run's lifecycle events a plugin hears (``PluginDeclaration/onLifecycle(_:)``).
+public enum LifecycleEvent: String, Sendable, Hashable, CaseIterable {
+    /// The process is about to stop (SIGTSTP; Cordova's `pause`).
+    case pause
+    /// The process continued (SIGCONT; Cordova's `resume`).
+    case resume
+    /// Cordova's start-up is done and `deviceready` is next: it waits until every plugin's handler returns.
+    case beforeDeviceReady
+    /// `deviceready` has fired.
+    case afterDeviceReady
 }
 
 /// An action looked up by plugin and name, ready to invoke.
@@ -117,6 +143,22 @@ public final class PluginRegistry: Sendable {
     public func setUp(_ plugin: String) async -> BridgeError? {
         guard let registered = byName[plugin] else { return .pluginNotFound(plugin) }
         return await registered.lifecycle.setUpIfNeeded()
+    }
+
+    /// Whether any plugin hears lifecycle events (``PluginDeclaration/onLifecycle(_:)``).
+    public var anyHearsLifecycle: Bool { plugins.contains { $0.hearLifecycle != nil } }
+
+    /// Tells the plugins that declared ``PluginDeclaration/onLifecycle(_:)`` of `event`, concurrently, and waits
+    /// for all of them. `beforeDeviceReady` and `afterDeviceReady` set such a plugin up first; `pause` and
+    /// `resume` reach only the plugins already set up.
+    public func broadcast(_ event: LifecycleEvent) async {
+        let setUp = event == .beforeDeviceReady || event == .afterDeviceReady
+        await withTaskGroup(of: Void.self) { group in
+            for plugin in plugins {
+                guard let hear = plugin.hearLifecycle, setUp || plugin.lifecycle.hasStarted else { continue }
+                group.addTask { await hear(event, setUp) }
+            }
+        }
     }
 
     /// Whether any plugin's set-up has started (so that there may be something to shut down).
