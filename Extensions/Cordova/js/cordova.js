@@ -963,7 +963,7 @@ internal.execHooks.callbackError = function (error, isSuccess, callbackId) {
 };
 
 /// Events a native plugin fires in the page (`PluginContext.fireDocumentEvent` / `fireWindowEvent`, as a
-/// CDVPlugin's `[self.commandDelegate evalJs:@"cordova.fireDocumentEvent(…)"]`).
+/// CDVPlugin's `[self.commandDelegate evalJs:@"cordova.fireDocumentEvent(...)"]`).
 internal.onNativeEvent("", "cordova.documentEvent", (payload) =>
   cordova.fireDocumentEvent(String(payload.type), payload.data === null ? undefined : payload.data));
 internal.onNativeEvent("", "cordova.windowEvent", (payload) =>

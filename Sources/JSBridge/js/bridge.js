@@ -11,6 +11,8 @@ const {
   ObjectKeys, ObjectPrototypeToString, Promise, PromiseReject, PromiseResolve, RegExpPrototypeTest, SafeMap, SafeSet,
   SafeWeakMap, TypeError, TypedArrayPrototypeGetSymbolToStringTag, Uint8Array,
 } = internal.primordials;
+// This file runs on first use, after the script has run: what it captures at load comes from the primordials.
+const { Array: EngineArray, Object: EngineObject, Proxy: EngineProxy, eval: globalEval } = internal.primordials;
 
 const SYNC = 0, ASYNC = 1, STREAM = 2;
 const VALUE = 0, ITEM = 1, FINISHED = 2, FAILED = 3, EVENT = 4;
@@ -156,8 +158,8 @@ function checkingReplacer() {
   };
 }
 
-const OBJECT_PROTOTYPE = Object.prototype;
-const ARRAY_PROTOTYPE = Array.prototype;
+const OBJECT_PROTOTYPE = EngineObject.prototype;
+const ARRAY_PROTOTYPE = EngineArray.prototype;
 
 /// Whether `JSONStringify(value)` needs no replacer to be exact: only strings, numbers, booleans, null,
 /// undefined, and plain objects and arrays (no `toJSON`) of them, at most 32 levels deep - so nothing the
@@ -624,7 +626,6 @@ internal.onNativeEvent = on;
 
 /// Script a plugin runs in the page (`PluginContext.evaluateScript`, CDVCommandDelegate's `evalJs:`): in the
 /// global scope; what it throws is printed, naming the plugin, and the run goes on.
-const globalEval = globalThis.eval;
 on("", "evaluate", (payload) => {
   try {
     globalEval(String(payload.source));
@@ -642,7 +643,7 @@ function emit(plugin, event, payload) {
 // MARK: - Plugin proxies
 
 function pluginProxy(plugin) {
-  return new Proxy(ObjectCreate(null), {
+  return new EngineProxy(ObjectCreate(null), {
     get(_, action) {
       if (typeof action !== "string" || action === "then") return undefined;
       const entry = manifest[plugin]?.[action];
@@ -654,7 +655,7 @@ function pluginProxy(plugin) {
   });
 }
 
-const plugins = new Proxy(ObjectCreate(null), {
+const plugins = new EngineProxy(ObjectCreate(null), {
   get(_, plugin) {
     if (typeof plugin !== "string" || plugin === "then") return undefined;
     return pluginProxy(plugin);

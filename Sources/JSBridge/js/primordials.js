@@ -92,6 +92,8 @@ primordials.ErrorIsError = Error.isError;
 // The engine's own: webassembly.js replaces its promise-returning functions (the global is then lazy).
 primordials.WebAssembly = WebAssembly;
 primordials.decodeURIComponent = decodeURIComponent;
+// Indirect eval (the global scope), for JavaScript a plugin runs in the page (bridge.js).
+primordials.eval = eval;
 // Newer built-ins that JavaScriptCore has but Node 20 (which runs js/test) lacks: undefined when missing.
 const optional = (name, fn) => { primordials[name] = typeof fn === "function" ? uncurryThis(fn) : undefined; };
 copyMethods("ArrayBufferPrototype", ArrayBuffer.prototype, ["slice", "resize"]);
