@@ -143,7 +143,10 @@ function remoteObject(o) {
   const r = { type };
   const sub = subtype(type, o.subtype, o.className);
   if (sub) r.subtype = sub;
-  if (o.className) r.className = o.className;
+  if (o.className === "JSGlobalProxy") {
+    r.className = "Object";
+    r.description = "global";
+  } else if (o.className) r.className = o.className;
   else if (type === "function") r.className = "Function";
   else if (type === "object" && sub !== "null") r.className = "Object";
   if ("value" in o) r.value = o.value;
@@ -152,8 +155,8 @@ function remoteObject(o) {
     r.unserializableValue = type === "bigint" && !/n$/.test(o.description) ? o.description + "n" : o.description;
   }
   const text = description(o, sub);
-  if (text !== undefined) r.description = text;
-  else if (type === "number" || type === "boolean") r.description = String(o.value);
+  if (r.description === undefined && text !== undefined) r.description = text;
+  else if (r.description === undefined && (type === "number" || type === "boolean")) r.description = String(o.value);
   if (o.objectId) r.objectId = o.objectId;
   if (o.preview) r.preview = objectPreview(o.preview);
   return r;
@@ -266,9 +269,9 @@ function sideEffectRefused() {
 
 /**
  * CDP's scope types for a call frame's scope chain. The engine calls a function's scopes all `closure`: those of
- * the frame's own function (the first ones, at its location) are its blocks and, the outermost of them, CDP's
- * `local`; the engine's nested lexical scopes are blocks too, and its global lexical environment is CDP's
- * `script`.
+ * the frame's own function (the first ones, at its location: its parameters and `var`s, and its body's `let` and
+ * `const` apart) are CDP's `local`; the engine's nested lexical scopes are blocks, and its global lexical
+ * environment is CDP's `script`.
  */
 function scopeChain(frame) {
   const chain = frame.scopeChain || [];
@@ -286,13 +289,16 @@ function scopeChain(frame) {
     switch (scope.type) {
       case "closure":
       case "functionName":
-        type = index === local ? "local" : index < local ? "block" : "closure";
+        type = index <= local ? "local" : "closure";
         break;
       case "nestedLexical": type = index < local || local < 0 ? "block" : "closure"; break;
       case "globalLexicalEnvironment": type = "script"; break;
       default: type = scope.type; // global, with, catch
     }
-    const r = { type, object: remoteObject(scope.object) };
+    // The engine's scope objects are of its class DebuggerScope: V8 describes them as objects, the global one as
+    // `global`.
+    const object = { ...remoteObject(scope.object), className: "Object", description: type === "global" ? "global" : "Object" };
+    const r = { type, object };
     if (scope.name) r.name = scope.name;
     return r;
   });
