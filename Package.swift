@@ -160,7 +160,7 @@ let package = Package(
         // The debugger (`--inspect`): JavaScriptCore's own inspector behind a WebSocket (docs/debugging.md).
         .target(
             name: "JSBridgeInspector", dependencies: ["JSBridge", "CInspector"], path: "Extensions/Inspector",
-            exclude: ["C"]),
+            exclude: ["C"], resources: [.embedInCode("js/cdp.js")]),
         // Every engine extension, and their list (`[EngineExtension].jsbridge`).
         .target(
             name: "JSBridgeExtensions",

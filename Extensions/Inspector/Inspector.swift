@@ -29,6 +29,7 @@ public final class Inspector: EngineDebugger {
             )
         }
         self.request = request
+        jsb_cdp_set_source(String(decoding: PackageResources.cdp_js, as: UTF8.self))
         var relay = [CChar](repeating: 0, count: 64)
         var message = [CChar](repeating: 0, count: 512)
         let status = jsb_inspector_start(
@@ -56,6 +57,10 @@ public final class Inspector: EngineDebugger {
     }
 
     public func pump() { jsb_inspector_pump(false) }
+
+    public func interrupt() {
+        if jsb_inspector_take_pause_request() { jsb_inspector_pump(false) }
+    }
 
     public func setWaker(_ wake: (@Sendable () -> Void)?) { waker.set(wake) }
 

@@ -10,19 +10,26 @@ import Testing
 // (docs/debugging.md).
 
 /// A sandbox directory with a script, and `jsbridge <flag>=127.0.0.1:0` started on it; the WebSocket URL it
-/// printed.
-private struct InspectedRun {
+/// printed (the Chrome DevTools Protocol's; `webKitPath` is the WebKit protocol's).
+struct InspectedRun {
     let directory: String
     let script: String
     let process: SpawnedProcess
     let port: Int
     let path: String
+    var webKitPath: String { path + "/webkit" }
+    /// The script's URL in the Chrome DevTools Protocol.
+    var scriptURL: String { "file://" + script }
 
-    init(_ source: String, flag: String = "--inspect-brk", file: String = "script.js") async throws {
+    /// `files`: more files beside the script, by name.
+    init(
+        _ source: String, flag: String = "--inspect-brk", file: String = "script.js", files: [String: String] = [:]
+    ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory + "/home", withIntermediateDirectories: true)
         script = directory + "/" + file
         try source.write(toFile: script, atomically: true, encoding: .utf8)
+        for (name, text) in files { try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8) }
         process = try SpawnedProcess(
             binary: try CLIPaths.binary(),
             arguments: ["\(flag)=127.0.0.1:0", script],
@@ -60,7 +67,7 @@ private struct InspectedRun {
 
     @Test func aDebuggerStepsThroughAScriptOverTheWebKitProtocol() async throws {
         let run = try await InspectedRun(Self.script)
-        let session = try InspectorSession(port: run.port, path: run.path)
+        let session = try InspectorSession(port: run.port, path: run.webKitPath)
         // Scripts are known by their absolute paths (as in their stack traces).
         let url = run.script
         try session.call("Runtime.enable")
@@ -152,7 +159,7 @@ private struct InspectedRun {
 
     @Test func anESModuleStopsAtItsFirstLine() async throws {
         let run = try await InspectedRun("const a = 1;\nconsole.log('module', a);\nexport {};\n", file: "main.mjs")
-        let session = try InspectorSession(port: run.port, path: run.path)
+        let session = try InspectorSession(port: run.port, path: run.webKitPath)
         try session.call("Debugger.enable")
         try session.call("Inspector.initialized")
         let scriptID = try session.waitForEvent("Debugger.scriptParsed") { $0["url"] as? String == run.script }[
@@ -166,9 +173,8 @@ private struct InspectedRun {
         #expect(run.process.stdout == "module 1\n", "\(run.summary)")
     }
 
-    /// Node's own debugger client, a Chrome DevTools Protocol client nobody here wrote, on a pseudo-terminal: the
-    /// commands it uses are close enough to the WebKit protocol's (the few it sends that JavaScriptCore lacks
-    /// are answered by the relay).
+    /// Node's own debugger client, a Chrome DevTools Protocol client nobody here wrote, on a pseudo-terminal
+    /// (through the relay's CDP translation, js/cdp.js).
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/node")))
     func nodeInspectSetsABreakpointPrintsABacktraceEvaluatesAndSteps() async throws {
         let run = try await InspectedRun(
@@ -221,7 +227,7 @@ private struct InspectedRun {
         #expect(!run.process.stdout.contains("ran"), "--inspect-wait runs nothing before a debugger")
 
         // A debugger that says it is ready lets the run go.
-        let session = try InspectorSession(port: run.port, path: run.path)
+        let session = try InspectorSession(port: run.port, path: run.webKitPath)
         try session.call("Inspector.initialized")
         let status = await run.process.waitForStatus()
         #expect(status == .exited(0), "\(run.summary)")
@@ -232,7 +238,7 @@ private struct InspectedRun {
         let run = try await InspectedRun(
             "globalThis.g = function () { const local = 7; debugger; return local; };\nsetTimeout(() => {}, 3000);\n",
             flag: "--inspect-wait")
-        let session = try InspectorSession(port: run.port, path: run.path)
+        let session = try InspectorSession(port: run.port, path: run.webKitPath)
         try session.call("Debugger.enable")
         try session.call("Inspector.initialized")
         _ = try session.waitForEvent("Debugger.scriptParsed") { $0["url"] as? String == run.script }
@@ -262,15 +268,15 @@ private struct InspectedRun {
         #expect(try await threads(["--inspect=127.0.0.1:0"]).contains("jsb-inspector"))
     }
 
-    private static func top(_ paused: [String: Any]) -> [String: Any] {
+    static func top(_ paused: [String: Any]) -> [String: Any] {
         (paused["callFrames"] as? [[String: Any]])?.first ?? [:]
     }
 
-    private static func functionNames(_ paused: [String: Any]) -> [String] {
+    static func functionNames(_ paused: [String: Any]) -> [String] {
         (paused["callFrames"] as? [[String: Any]] ?? []).map { $0["functionName"] as? String ?? "" }
     }
 
-    private static func line(_ paused: [String: Any]) -> Int? {
+    static func line(_ paused: [String: Any]) -> Int? {
         (top(paused)["location"] as? [String: Any])?["lineNumber"] as? Int
     }
 }

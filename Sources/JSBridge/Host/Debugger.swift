@@ -11,6 +11,10 @@ public protocol EngineDebugger: AnyObject {
     func waitBeforeMain()
     /// Hands the debugger's messages to the engine (never waits).
     func pump()
+    /// JavaScript has run for a while without returning to the loop (called from the engine's watchdog, on the
+    /// JS thread, every 50 ms of it): hands the engine a pause the debugger asked for, so that a busy script
+    /// pauses (`Debugger.pause`).
+    func interrupt()
     /// A function that wakes the JS thread's loop for a turn (which pumps), or nil when the loop ends.
     func setWaker(_ wake: (@Sendable () -> Void)?)
 }

@@ -89,6 +89,7 @@ public final class JSRuntime {
         Self.engineOptions
         engine = JSEngine(name: options.runtime.name)
         termination = TerminationState(group: engine.group)
+        termination.debugger = options.debugger
     }
 
     /// Process-wide settings for a binary that runs one runtime (call once, first thing in `main`, before any
@@ -166,6 +167,8 @@ public final class JSRuntime {
     private func start(_ script: Script) -> Bool {
         sourceFiles = SourceFiles(script, permissions: permissions)
         armTimeLimit()
+        // A debugger's pause reaches JavaScript that does not return to the loop through the watchdog.
+        if options.debugger != nil, options.timeout == nil { termination.arm() }
         guard bootstrap() else { return false }
         options.debugger?.waitBeforeMain()
         runMain(script)

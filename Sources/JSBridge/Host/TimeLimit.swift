@@ -74,6 +74,10 @@ final class TerminationState: Sendable {
     let terminate = Atomic<Bool>(false)
     let timedOut = Atomic<Bool>(false)
     private let deadlineStorage = Atomic<UInt64>(0)
+    /// The runtime's debugger, if any: the watchdog's callback lets it hand the engine a pause request while
+    /// JavaScript runs (``EngineDebugger/interrupt()``). Set once, before any JavaScript runs; read on the JS
+    /// thread only.
+    nonisolated(unsafe) var debugger: (any EngineDebugger)?
 
     init(group: JSContextGroupRef) {
         groupAddress = UInt(bitPattern: UnsafeRawPointer(group))
@@ -107,6 +111,7 @@ private let terminateCallback: @convention(c) (JSContextRef?, UnsafeMutableRawPo
         state.timedOut.store(true, ordering: .relaxed)
         return true
     }
+    state.debugger?.interrupt()
     state.arm()
     return false
 }

@@ -71,6 +71,10 @@ void jsb_inspector_attach(JSGlobalContextRef context) {
     start_inspector();
 }
 
+void jsb_inspector_hide(JSGlobalContextRef context) {
+    if (make_inspectable) make_inspectable(context, false);
+}
+
 void jsb_inspector_pump(bool block) {
     host_pumping = 1;
     if (block) {

@@ -2,8 +2,9 @@
 // a relay: framed GVariant messages (a 4-byte big-endian size, a flags byte, the name and a NUL, the GVariant
 // data). It sends SetTargetList (a(tsssb)b) and SendMessageToFrontend (ts); it receives GetTargetList,
 // Setup (t), SendMessageToTarget (ts) and FrontendDidClose (t). This thread is that relay, and it serves the
-// debugger's side: HTTP (/json/version, /json/list) and one WebSocket session at ws://host:port/<uuid>, whose
-// text messages (the WebKit Inspector Protocol's JSON) it passes through.
+// debugger's side: HTTP (/json/version, /json/list) and one WebSocket session, either at ws://host:port/<uuid>,
+// speaking the Chrome DevTools Protocol (translated by js/cdp.js, cdp.c), or at ws://host:port/<uuid>/webkit,
+// whose text messages (the WebKit Inspector Protocol's JSON) it passes through.
 #define _GNU_SOURCE
 #include "jsb_inspector.h"
 
@@ -38,6 +39,7 @@ typedef struct {
     int fd;
     bool websocket;
     bool closing;
+    bool cdp; // the session speaks the Chrome DevTools Protocol (translated), not the WebKit protocol
     buffer in;
     buffer message; // a fragmented WebSocket message being assembled
 } client;
@@ -62,10 +64,11 @@ static struct {
     pthread_mutex_t lock;
     atomic_bool may_run;
     char *start_breakpoint;   // --inspect-brk's breakpoint at the main script's first line, until hit
-    bool trace;               // JSB_INSPECTOR_DEBUG: the engine's messages on stderr
+    int trace;                // JSB_INSPECTOR_DEBUG: the engine's messages on stderr (2: and every message)
     GPtrArray *early;         // the frontend's messages before its session was set up (the target not listed yet)
     bool paused;              // between the engine's Debugger.paused and Debugger.resumed
     bool breakpoints_active;  // as the frontend last set them (true after Debugger.enable)
+    atomic_bool pause_requested; // a frontend's Debugger.pause, until the JS thread took it
 } relay = {.relay_listener = -1, .engine = -1, .http_listener = -1, .session = -1,
            .lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -142,6 +145,28 @@ static void send_to_target(const char *json) {
 static void send_text_frame(int fd, const char *text, size_t length);
 static void frontend_message(const char *json);
 
+/// A message the translation (cdp.js) made: to the engine through the relay's own handling of WebKit
+/// messages, or to the frontend.
+static void cdp_emit(char destination, const char *json) {
+    if (relay.trace > 1) fprintf(stderr, "[inspector] %s %s\n", destination == 'E' ? "cdp->engine" : "cdp->frontend", json);
+    if (destination == 'E') {
+        frontend_message(json);
+    } else if (relay.session >= 0) {
+        send_text_frame(relay.clients[relay.session].fd, json, strlen(json));
+    }
+}
+
+/// The engine's message (WebKit protocol) to the session's frontend, translated when it speaks CDP.
+static void to_frontend(const char *json) {
+    if (relay.session < 0) return;
+    if (relay.trace > 1) fprintf(stderr, "[inspector] engine %s\n", json);
+    if (!relay.clients[relay.session].cdp) {
+        send_text_frame(relay.clients[relay.session].fd, json, strlen(json));
+    } else if (!jsb_cdp_translate("engine", json, cdp_emit)) {
+        fprintf(stderr, "jsbridge: the inspector's CDP translation failed on the engine's message\n");
+    }
+}
+
 static void set_up_session(void) {
     if (relay.session < 0 || !relay.have_target || relay.session_set_up) return;
     relay.session_set_up = true;
@@ -216,9 +241,10 @@ static void engine_message(const char *name, const char *data, size_t size) {
         while (g_variant_iter_next(targets, "(t&s&s&sb)", &id, &type, &target_name, &url, &local)) {
             if (relay.trace)
                 fprintf(stderr, "[inspector] target %llu %s '%s' '%s'\n", (unsigned long long)id, type, target_name, url);
-            if (!relay.have_target) {
-                relay.have_target = true;
+            // The first target, or the one already set up if it is still listed.
+            if (!relay.have_target || id == relay.target) {
                 if (relay.target != id) relay.session_set_up = false;
+                relay.have_target = true;
                 relay.target = id;
             }
         }
@@ -248,8 +274,7 @@ static void engine_message(const char *name, const char *data, size_t size) {
                 relay.start_breakpoint = NULL;
             }
         }
-        if (!is_own_answer(json) && relay.session >= 0 && id == relay.target)
-            send_text_frame(relay.clients[relay.session].fd, json, strlen(json));
+        if (!is_own_answer(json) && id == relay.target) to_frontend(json);
         g_variant_unref(message);
     }
 }
@@ -460,7 +485,9 @@ static void http_request(client *c, int index, size_t end) {
         respond(c, "200 OK", "application/json; charset=UTF-8", body);
         g_free(body);
         g_free(version);
-    } else if (path[0] == '/' && strcmp(path + 1, relay.uuid) == 0) {
+    } else if (path[0] == '/' && strncmp(path + 1, relay.uuid, strlen(relay.uuid)) == 0 &&
+               (path[1 + strlen(relay.uuid)] == 0 || strcmp(path + 1 + strlen(relay.uuid), "/webkit") == 0)) {
+        c->cdp = path[1 + strlen(relay.uuid)] == 0;
         upgrade(c, index, request);
     } else {
         respond(c, "404 Not Found", "text/plain", "Not found\n");
@@ -485,30 +512,13 @@ static void breakpoints(bool active) {
     send_to_target(command);
 }
 
-/// Chrome DevTools Protocol commands with nothing to do here (`node inspect` sends them on attaching): answered
-/// with an empty result rather than the engine's "domain not found".
-static bool is_chrome_only(const char *json) {
-    static const char *methods[] = {"\"Profiler.enable\"", "\"Profiler.setSamplingInterval\"",
-                                    "\"Debugger.setAsyncCallStackDepth\"", "\"Debugger.setBlackboxPatterns\"",
-                                    "\"HeapProfiler.enable\"", "\"Runtime.getIsolateId\""};
-    for (size_t i = 0; i < sizeof methods / sizeof *methods; i++)
-        if (strstr(json, methods[i])) return true;
-    return false;
-}
-
-/// A frontend's message on its way to the engine: the relay answers `Runtime.runIfWaitingForDebugger` (and the
-/// Chrome-only commands of `is_chrome_only`) itself, and either it or `Inspector.initialized` lets a waiting run
-/// go (--inspect-wait); for --inspect-brk, only once the engine has answered the relay's breakpoint at the main
-/// script's first line (OWN_ID_PAUSE).
+/// A frontend's WebKit message (a CDP frontend's, translated) on its way to the engine: `Inspector.initialized`
+/// (CDP's `Runtime.runIfWaitingForDebugger`) lets a waiting run go (--inspect-wait); for --inspect-brk, only once
+/// the engine has answered the relay's breakpoint at the main script's first line (OWN_ID_PAUSE).
 static void frontend_message(const char *json) {
     bool initialized = strstr(json, "\"Inspector.initialized\"") != NULL;
-    bool run_if_waiting = strstr(json, "\"Runtime.runIfWaitingForDebugger\"") != NULL;
-    if (run_if_waiting || is_chrome_only(json)) {
-        const char *id = strstr(json, "\"id\":");
-        char answer[64];
-        snprintf(answer, sizeof answer, "{\"id\":%ld,\"result\":{}}", id ? strtol(id + 5, NULL, 10) : 0L);
-        send_text_frame(relay.clients[relay.session].fd, answer, strlen(answer));
-    } else if (!relay.session_set_up) {
+    if (strstr(json, "\"Debugger.pause\"")) atomic_store(&relay.pause_requested, true);
+    if (!relay.session_set_up) {
         if (!relay.early) relay.early = g_ptr_array_new_with_free_func(g_free);
         g_ptr_array_add(relay.early, g_strdup(json));
         return;
@@ -524,7 +534,7 @@ static void frontend_message(const char *json) {
         if (evaluation) breakpoints(true);
         if (strstr(json, "\"Debugger.enable\"")) debugger_defaults();
     }
-    if ((initialized || run_if_waiting) && !atomic_load(&relay.may_run)) {
+    if (initialized && !atomic_load(&relay.may_run)) {
         if (relay.mode == 2) {
             char command[128];
             snprintf(command, sizeof command, "{\"id\":%d,\"method\":\"Debugger.enable\"}", OWN_ID_ENABLE);
@@ -561,6 +571,7 @@ static void close_client(int index) {
         if (relay.session_set_up && relay.have_target)
             send_to_engine("FrontendDidClose", g_variant_new("(t)", (guint64)relay.target));
         relay.session_set_up = false;
+        if (relay.clients[index].cdp) jsb_cdp_reset();
         if (relay.early) {
             g_ptr_array_free(relay.early, TRUE);
             relay.early = NULL;
@@ -614,7 +625,12 @@ static bool websocket_frames(client *c) {
             append(&c->message, payload, length);
             if (fin) {
                 append(&c->message, "", 1);
-                frontend_message(c->message.data);
+                if (relay.trace > 1) fprintf(stderr, "[inspector] frontend %s\n", c->message.data);
+                if (!c->cdp) {
+                    frontend_message(c->message.data);
+                } else if (!jsb_cdp_translate("frontend", c->message.data, cdp_emit)) {
+                    fprintf(stderr, "jsbridge: the inspector's CDP translation failed on a frontend's message\n");
+                }
                 c->message.length = 0;
             }
         }
@@ -745,7 +761,8 @@ int jsb_inspector_start(const char *host, int port, int mode, const char *title,
     int bound_port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
                                                         : ((struct sockaddr_in *)&bound)->sin_port);
     relay.mode = mode;
-    relay.trace = getenv("JSB_INSPECTOR_DEBUG") != NULL;
+    const char *trace = getenv("JSB_INSPECTOR_DEBUG");
+    relay.trace = trace ? (strcmp(trace, "2") == 0 ? 2 : 1) : 0;
     atomic_store(&relay.may_run, mode == 0);
     char *uuid = g_uuid_string_random(); // 122 random bits
     snprintf(relay.uuid, sizeof relay.uuid, "%s", uuid);
@@ -778,3 +795,5 @@ void jsb_inspector_set_waker(jsb_inspector_waker waker, void *context) {
 }
 
 bool jsb_inspector_may_run(void) { return atomic_load(&relay.may_run); }
+
+bool jsb_inspector_take_pause_request(void) { return atomic_exchange(&relay.pause_requested, false); }

@@ -1,6 +1,7 @@
 // The inspector's C side (docs/debugging.md): the relay that JavaScriptCore's RemoteInspector connects to,
-// serving the WebKit Inspector Protocol over WebSocket (relay.c), and the engine's undocumented steps,
-// reached with dlsym so that a library without them means a clear message, never a crash (engine.c).
+// serving the WebKit Inspector Protocol and the Chrome DevTools Protocol over WebSocket (relay.c), the CDP
+// translation's context (cdp.c, running js/cdp.js), and the engine's undocumented steps, reached with dlsym so
+// that a library without them means a clear message, never a crash (engine.c).
 // No state in this header: it lives in the .c files.
 #ifndef JSB_INSPECTOR_H
 #define JSB_INSPECTOR_H
@@ -31,6 +32,27 @@ void jsb_inspector_wake_pump(void);
 /// Called on the relay thread after it forwarded a frontend's message to the engine: the JS thread should run
 /// `jsb_inspector_pump(false)` soon.
 typedef void (*jsb_inspector_waker)(void *context);
+
+/// Marks a context of the inspector's own (cdp.c's) not inspectable, so it is no target.
+void jsb_inspector_hide(JSGlobalContextRef context);
+
+/// Whether a frontend asked for a pause since the last call (any thread; clears the request): the JS thread,
+/// busy in JavaScript that does not return to its loop, then hands the engine its messages
+/// (`jsb_inspector_pump`) from the engine's watchdog.
+bool jsb_inspector_take_pause_request(void);
+
+/// The CDP translation's source (js/cdp.js), copied; before `jsb_inspector_start`.
+void jsb_cdp_set_source(const char *text);
+
+/// Where a translated message goes: 'E' the engine (a WebKit message), 'F' the frontend (a CDP message).
+typedef void (*jsb_cdp_emit)(char destination, const char *json);
+
+/// Translates one message (inspector thread): `from` "frontend" (CDP) or "engine" (WebKit); `emit` gets each
+/// message it makes, in order. False when the translation could not run (no source, an exception).
+bool jsb_cdp_translate(const char *from, const char *json, jsb_cdp_emit emit);
+
+/// Ends the translation's state (its session ended): the next session starts afresh.
+void jsb_cdp_reset(void);
 
 /// Starts the relay thread: a loopback listener for the RemoteInspector (its address in `relay_address`, of
 /// `relay_address_size` bytes) and the HTTP/WebSocket endpoint on `host`:`port` (port 0: any). `mode`: 0
