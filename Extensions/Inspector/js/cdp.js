@@ -342,7 +342,7 @@ function stackTrace(trace) {
   return r;
 }
 
-// MARK: - Commands (frontend → engine)
+// MARK: - Commands (frontend -> engine)
 
 /** The WebKit command of the same name, its parameters and result as they are. */
 const same = (method) => (params, reply) => send(method, params, reply);
@@ -606,7 +606,7 @@ const commands = {
     }),
 };
 
-// MARK: - Events (engine → frontend)
+// MARK: - Events (engine -> frontend)
 
 function scriptEvent(method, s) {
   const url = s.hasSourceURL && s.sourceURL ? s.sourceURL : cdpURL(s.url);
