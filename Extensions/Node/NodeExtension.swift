@@ -9,7 +9,7 @@ import JSBridgeWeb
 /// `node:events`, `node:util`, `node:os`, `node:buffer`, `node:timers`, `node:assert`, `node:url`,
 /// `node:string_decoder`, `node:crypto`, `node:process`, `node:stream`, `node:readline`, `node:async_hooks`,
 /// `node:diagnostics_channel`, `node:perf_hooks`, `node:console`, `node:constants`, `node:zlib`,
-/// `node:child_process` behind the `run` capability), with `process.on` for signals and `exit`, and
+/// `node:child_process` behind the `run` capability, `node:vm`), with `process.on` for signals and `exit`, and
 /// `process.stdin`. Plugins add modules of their own (`node:fs` is the FileSystem plugin's).
 public enum NodeExtension {
     static let declaration = EngineExtension("node", requires: [.web], state: NodeState.init) { ext in
@@ -47,10 +47,12 @@ public enum NodeExtension {
         ext.script(.onDemand("node-readline.js", PackageResources.node_readline_js))
         ext.script(.onDemand("node-zlib.js", PackageResources.node_zlib_js))
         ext.script(.onDemand("node-child-process.js", PackageResources.node_child_process_js))
+        ext.script(.onDemand("node-vm.js", PackageResources.node_vm_js))
         declareBufferNatives(&ext)
         declareProcessNatives(&ext)
         declareZlibNatives(&ext)
         declareChildProcessNatives(&ext)
+        declareVMNatives(&ext)
     }
 }
 

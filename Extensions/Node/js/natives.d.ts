@@ -15,6 +15,9 @@ interface JSBridgeInternal {
   stdinRef(consuming: boolean): void;
   stdinStart(): void;
   systemInfo(): JSBridgeSystemInfo;
+  vmCheckSyntax(code: string, filename: string, line: number): void;
+  vmCreateContext(sandbox: object): object;
+  vmRun(global: object | undefined, code: string, filename: string, line: number): unknown;
   zlibCrc32(crc: number, buffer: ArrayBuffer, offset: number, length: number): number;
   zlibOpen(id: number, mode: number, windowBits: number, level: number, memLevel: number, strategy: number, dictionary?: ArrayBuffer, offset?: number, length?: number): JSBridgeZlibHandle;
   zlibVersionNumber(): number;

@@ -27,6 +27,7 @@ for (const [file, names] of [
   ["node-readline.js", ["readline", "readline/promises"]],
   ["node-zlib.js", ["zlib"]],
   ["node-child-process.js", ["child_process"]],
+  ["node-vm.js", ["vm"]],
 ]) {
   for (const name of names) files[name] = file;
 }
