@@ -84,11 +84,11 @@ let package = Package(
         .target(name: "CProcess", path: "Sources/JSBridge/C/Process"),
         // Signals for the runtime's loop: a self-pipe handler.
         .target(name: "CSignals", path: "Sources/JSBridge/C/Signals"),
-        // zlib and brotli streams (CompressionStream, fetch's Content-Encoding) and ICU's converters and UTS #46
-        // (TextDecoder, URL hosts).
+        // zlib and brotli streams (CompressionStream, fetch's Content-Encoding, node:zlib's engines) and ICU's
+        // converters and UTS #46 (TextDecoder, URL hosts).
         .target(
             name: "CCompression", path: "Extensions/Web/C/Compression",
-            linkerSettings: [.linkedLibrary("z"), .linkedLibrary("brotlidec")]),
+            linkerSettings: [.linkedLibrary("z"), .linkedLibrary("brotlidec"), .linkedLibrary("brotlienc")]),
         .target(
             name: "CTextEncodings", path: "Extensions/Web/C/TextEncodings",
             linkerSettings: [.linkedLibrary("icuuc")]),
@@ -97,7 +97,7 @@ let package = Package(
         .target(name: "CInspector", dependencies: ["CJavaScriptCore"], path: "Extensions/Inspector/C/Inspector"),
         // The REPL's terminal modes, and pseudo-terminals for its tests.
         .target(name: "CTerminal", path: "Extensions/REPL/C/Terminal"),
-        // posix_spawn's GNU extensions, for the processes tests start.
+        // posix_spawn's GNU extensions and pidfds, for node:child_process and the processes tests start.
         .target(name: "CSpawn"),
         // openat2(2), for opening checked paths without following links (FileAccess).
         .target(name: "COpenat2", path: "Sources/FileAccess/C/Openat2"),
@@ -141,13 +141,14 @@ let package = Package(
                 "global-scope.js", "webassembly.js",
             ]),
         extensionTarget(
-            "JSBridgeNode", folder: "Node", dependencies: ["JSBridgeWeb", "CProcess"],
+            "JSBridgeNode", folder: "Node",
+            dependencies: ["JSBridgeWeb", "CProcess", "CCompression", "CSpawn", "CJavaScriptCoreExtras"],
             scripts: [
                 "process.js", "node-builtins.js", "node-buffer.js", "node-crypto.js", "node-path.js", "node-events.js",
                 "node-util.js", "node-os.js", "node-timers.js", "node-assert.js", "node-url.js",
                 "node-string-decoder.js",
                 "node-process.js", "node-stdin.js", "node-hash.js", "node-errors.js", "node-stream.js", "node-async.js",
-                "node-readline.js",
+                "node-readline.js", "node-zlib.js", "node-child-process.js", "node-vm.js",
             ]),
         extensionTarget(
             "JSBridgeModules", folder: "Modules", dependencies: ["JSBridgeNode"],

@@ -4,8 +4,8 @@
 set -euo pipefail
 
 # Build: JavaScriptCore's C API and SQLite through pkg-config; ICU (TextDecoder's legacy encodings, URL host
-# names), zlib (CompressionStream, fetch's gzip and deflate), libbrotli's decoder (fetch's br) and mimalloc (the
-# jsbridge binary's allocator) are linked by name. Tests:
+# names), zlib (CompressionStream, fetch's gzip and deflate, node:zlib), libbrotli's decoder and encoder (fetch's
+# br, node:zlib's brotli) and mimalloc (the jsbridge binary's allocator) are linked by name. Tests:
 # gpsd (the Location plugin's real source), TypeScript (node-typescript: the typings are type-checked, and it
 # runs as a package) and a few pure-JS packages the Node built-in modules and Web Crypto (node-jose) are
 # checked with. Benchmarks also use gcc and node (present on the image). PostgreSQL: libpq-dev builds the Storage plugin's PostgreSQL
@@ -14,7 +14,7 @@ set -euo pipefail
 packages=(
   pkg-config libjavascriptcoregtk-4.1-dev libsqlite3-dev libpq-dev postgresql gpsd libicu-dev zlib1g-dev
   libbrotli-dev libmimalloc-dev
-  node-typescript node-minimist node-lodash node-ms node-uuid node-jose
+  node-typescript node-minimist node-lodash node-ms node-uuid node-jose node-commander
 )
 
 missing=()

@@ -8,9 +8,9 @@ import JSBridgeWeb
 /// Node's `stack`, `captureStackTrace` and `prepareStackTrace`) and built-in modules (`node:path`,
 /// `node:events`, `node:util`, `node:os`, `node:buffer`, `node:timers`, `node:assert`, `node:url`,
 /// `node:string_decoder`, `node:crypto`, `node:process`, `node:stream`, `node:readline`, `node:async_hooks`,
-/// `node:diagnostics_channel`, `node:perf_hooks`, `node:console`, `node:constants`), with `process.on` for
-/// signals and `exit`, and `process.stdin`. Plugins add modules of their own (`node:fs` is the FileSystem
-/// plugin's).
+/// `node:diagnostics_channel`, `node:perf_hooks`, `node:console`, `node:constants`, `node:zlib`,
+/// `node:child_process` behind the `run` capability, `node:vm`), with `process.on` for signals and `exit`, and
+/// `process.stdin`. Plugins add modules of their own (`node:fs` is the FileSystem plugin's).
 public enum NodeExtension {
     static let declaration = EngineExtension("node", requires: [.web], state: NodeState.init) { ext in
         ext.script(
@@ -45,8 +45,14 @@ public enum NodeExtension {
         ext.script(.onDemand("node-stream.js", PackageResources.node_stream_js))
         ext.script(.onDemand("node-async.js", PackageResources.node_async_js))
         ext.script(.onDemand("node-readline.js", PackageResources.node_readline_js))
+        ext.script(.onDemand("node-zlib.js", PackageResources.node_zlib_js))
+        ext.script(.onDemand("node-child-process.js", PackageResources.node_child_process_js))
+        ext.script(.onDemand("node-vm.js", PackageResources.node_vm_js))
         declareBufferNatives(&ext)
         declareProcessNatives(&ext)
+        declareZlibNatives(&ext)
+        declareChildProcessNatives(&ext)
+        declareVMNatives(&ext)
     }
 }
 
@@ -55,10 +61,13 @@ extension EngineExtension {
     public static var node: EngineExtension { NodeExtension.declaration }
 }
 
-/// The node extension's part of a run: stdin's reader, and the hooks through which `process` hears the end of
-/// the run (its `exit` listeners) and signals (its `process.on("SIGINT", …)` listeners).
+/// The node extension's part of a run: stdin's reader, the zlib writes on worker threads, the child processes,
+/// and the hooks through which `process` hears the end of the run (its `exit` listeners) and signals (its
+/// `process.on("SIGINT", …)` listeners).
 final class NodeState {
     let host: ExtensionHost
+    let zlibJobs = ZlibJobs()
+    let children = ChildRegistry()
     /// Whether the reader thread runs (it is started once and reads until end of input).
     private var stdinStarted = false
     /// Whether the loop waits for stdin's data (JavaScript has a listener and has not paused).
@@ -67,6 +76,11 @@ final class NodeState {
     init(host: ExtensionHost) {
         self.host = host
         host.keepAlive { [unowned self] in stdinReferenced }
+        // A zlib write on a worker thread: the script awaits its output.
+        host.keepAlive { [zlibJobs] in zlibJobs.pending }
+        // A child process not unref()'d, until its 'close'.
+        host.keepAlive { [children] in children.keepsAlive }
+        host.onShutdown { [children] in children.killAll() }
         host.onRunEnd { [unowned self] code in runExit(code) }
         host.onSignal { [unowned self] signo in emitSignal(signo) }
     }

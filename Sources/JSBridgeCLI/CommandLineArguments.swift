@@ -297,15 +297,18 @@ package struct CommandLineArguments {
                     option.help
                 )
             })
-        // A capability several plugins use (read: files and uploads) is one row naming each of them.
+        // A capability several plugins use (read: files and uploads) is one row naming each of them; an engine
+        // extension's is named after it (`node`).
         var capabilities: [(flag: String, guards: String, users: [String])] = []
-        for plugin in plugins {
-            for capability in plugin.capabilities {
+        let declared =
+            plugins.map { ($0.name, $0.capabilities) } + runtime.extensions.map { ($0.name, $0.capabilities) }
+        for (user, owned) in declared {
+            for capability in owned {
                 let flag = capability.scope.map { "\(capability.flag)[=<\($0.valueName)>]" } ?? capability.flag
                 if let row = capabilities.firstIndex(where: { $0.flag == flag }) {
-                    if !capabilities[row].users.contains(plugin.name) { capabilities[row].users.append(plugin.name) }
+                    if !capabilities[row].users.contains(user) { capabilities[row].users.append(user) }
                 } else {
-                    capabilities.append((flag, capability.guards, [plugin.name]))
+                    capabilities.append((flag, capability.guards, [user]))
                 }
             }
         }

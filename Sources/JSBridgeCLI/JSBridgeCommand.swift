@@ -70,6 +70,13 @@ public struct RuntimeDescription: Sendable {
     /// Its name and version.
     var identity: RuntimeIdentity { RuntimeIdentity(name: name, version: version) }
 
+    /// Every capability its plugins and engine extensions declare (the first declaration of a name wins).
+    func capabilities(of host: BridgeHost) -> [Capability] {
+        var all = host.capabilities
+        for capability in extensions.flatMap(\.capabilities) where !all.contains(capability) { all.append(capability) }
+        return all
+    }
+
     /// Whether one of its extensions runs a REPL (the `repl` extension's `startRepl`).
     var hasREPL: Bool { extensions.contains { $0.provides("startRepl") } }
 }
@@ -104,7 +111,8 @@ struct JSBridgeCommand {
         }
         do throws(UsageError) {
             let arguments = try CommandLineArguments(
-                commandLine, plugins: host.plugins, capabilities: host.capabilities, extensions: runtime.extensions)
+                commandLine, plugins: host.plugins, capabilities: runtime.capabilities(of: host),
+                extensions: runtime.extensions)
             if arguments.wantsHelp {
                 print(CommandLineArguments.help(runtime, plugins: host.plugins), terminator: "")
                 return 0
@@ -153,7 +161,7 @@ struct JSBridgeCommand {
         var configuration = try loadConfiguration(arguments.config)
         var permissions = arguments.permissions
         if let allow = configuration.removeValue(forKey: "allow") {
-            try Self.grant(allow, from: declarations.capabilities, into: &permissions)
+            try Self.grant(allow, from: runtime.capabilities(of: declarations), into: &permissions)
         }
         // The extensions' switches: `--cordova` or `"cordova": true` in --config.
         var extensionSettings = arguments.extensionSettings

@@ -38,7 +38,8 @@ private func withScratchDirectory<T>(_ body: (String) async throws -> T) async t
         #expect(result.stderr.isEmpty, "\(result.summary)")
         for word in [
             "USAGE", "<script.js>", "--eval", "--config", "--location", "--trace", "--timeout",
-            "--allow-net", "--allow-location", "--allow-all", "--app-id", "--storage-dir", "--version",
+            "--allow-net", "--allow-location", "--allow-run[=<programs>]", "--allow-all", "--app-id", "--storage-dir",
+            "--version",
         ] {
             #expect(result.stdout.contains(word), "--help does not mention \(word)\n\(result.summary)")
         }
@@ -79,6 +80,10 @@ private func withScratchDirectory<T>(_ body: (String) async throws -> T) async t
         .init(arguments: ["--allow-location=x", hello], message: "--allow-location: takes no value"),
         .init(arguments: ["--allow-net=::1", hello], message: "'::1' is not a host or host:port"),
         .init(arguments: ["--allow-sensors", hello], message: "Unknown option '--allow-sensors'"),
+        .init(arguments: ["--allow-run=", hello], message: "--allow-run: needs programs after '='"),
+        .init(
+            arguments: ["--allow-run=echo,", hello], message: "--allow-run: an empty program name cannot be granted."),
+        .init(arguments: ["--allow-rn", hello], message: "Did you mean '--allow-run'?"),
         .init(
             arguments: ["--config", "$TMP/missing.json", hello], message: "--config: cannot read '$TMP/missing.json'"),
         .init(arguments: ["--config", "$TMP", hello], message: "--config: cannot read"),

@@ -301,6 +301,20 @@ private func installDebianPackage(_ name: String, into root: String) throws -> S
         }
     }
 
+    /// commander (Debian's node-commander) requires `node:child_process` as it loads: options, subcommands,
+    /// help text and usage errors; the expected output is Node 20's for the same script.
+    @Test func commanderParsesACommandLine() async throws {
+        try await withScratchDirectory { root in
+            _ = try installDebianPackage("commander", into: root)
+            let result = try await CLI.run(
+                ["--allow-read=\(root)", "$SPECS/fixtures/commander-cli.js", root], timeLimit: 60)
+            #expect(result.exitCode == 0, "\(result.summary)")
+            let expected = try String(
+                contentsOfFile: CLIPaths.specs + "/fixtures/commander-cli.expected", encoding: .utf8)
+            #expect(result.stdout == expected, "\(result.summary)")
+        }
+    }
+
     /// A JOSE library that runs on Web Crypto alone (panva/jose's browser build, Debian's node-jose) signs,
     /// verifies, exports and encrypts; the expected output is Node 20's for the same script.
     @Test func joseRunsOnWebCrypto() async throws {

@@ -68,6 +68,21 @@ struct GluePlugin: BridgePlugin {
         #expect(cordova.loadedFiles.contains("bridge.js"))
     }
 
+    /// The start-up guard: a granted capability adds no file to an empty run, and each Node module loads its
+    /// own file and what it builds on, never another module's (`zlib` does not load `child_process`).
+    @Test func nodeModulesLoadOnlyTheirOwnFiles() async {
+        let granted = await ScriptRunner.run(.eval("0"), options: .testing(permissions: .all))
+        #expect(granted.loadedFiles == ["primordials.js", "loader.js", "errors.js", "module.js"])
+        let zlib = await ScriptRunner.run(.eval("require('zlib').gzipSync('x')"))
+        #expect(zlib.exitCode == 0, "\(zlib.stderr)")
+        #expect(zlib.loadedFiles.contains("node-zlib.js") && zlib.loadedFiles.contains("node-stream.js"))
+        #expect(!zlib.loadedFiles.contains("node-child-process.js"))
+        let child = await ScriptRunner.run(
+            .eval("require('child_process').spawnSync('true')"), options: .testing(permissions: .all))
+        #expect(child.exitCode == 0, "\(child.stderr)")
+        #expect(child.loadedFiles.contains("node-child-process.js") && !child.loadedFiles.contains("node-zlib.js"))
+    }
+
     @Test func aRuntimeWithoutAnExtensionAnotherRequiresDoesNotRun() async {
         let result = await ScriptRunner.run("console.log(1)", extensions: [.node])
         #expect(result.exitCode == 1)

@@ -15,6 +15,22 @@ interface JSBridgeSystemInfo {
   user: { uid: number; gid: number; username?: string; homedir?: string; shell?: string };
 }
 
+/**
+ * A node:zlib engine (ZlibNatives.swift): `(0 | 1, flush, input, offset, length, outLength)` writes on the JS
+ * thread (0) or, for 1 with a large input, on a worker (undefined: the native event "zlib" with the engine's id
+ * follows, and `(2)` takes the result); `(3, level, strategy)` params, `(4)` reset (each a failure or
+ * undefined); `(5)` close. A result is `[availOutAfter, availInAfter, output?, message?, code?, errno?]`.
+ */
+type JSBridgeZlibHandle = (op: number, ...args: any[]) => any;
+
+/**
+ * A child process (ChildProcessNatives.swift): `(0, fd)` wants the next chunk of stdout or stderr, `(1, buffer,
+ * offset, length)` writes to stdin (an errno name when closed), `(2)` ends stdin, `(3, signo)` signals it (0 or
+ * an errno), `(4, referenced)`, `(5, fd)` closes an output, `(6)` forgets it. Its events come as the native event
+ * "child" with its id.
+ */
+type JSBridgeChildHandle = (op: number, ...args: any[]) => any;
+
 /** The global `process` (process.js defines it; files read the global as Node's own code does). */
 declare var process: any;
 

@@ -2,9 +2,12 @@
 // Do not edit: change the declaration (the test suite checks that this file matches it).
 
 interface JSBridgeInternal {
+  brotliOpen(id: number, mode: number, params: string): JSBridgeZlibHandle | undefined;
   bufferHexDecode(text: string): ArrayBuffer;
   bufferLatin1Encode(text: string): ArrayBuffer;
   bufferUTF16LEEncode(text: string): ArrayBuffer;
+  childSpawn(id: number, request: string): [JSBridgeChildHandle, number] | [undefined, string, number];
+  childSpawnSync(request: string, input: ArrayBuffer | undefined, offset: number, length: number, timeout: number, maxBuffer: number, killSignal: number): [number, number | null, number | null, ArrayBuffer | null, ArrayBuffer | null, string | null, number | null];
   cpus(): { model: string; speed: number; times: Record<string, number> }[];
   isatty(fd: number): boolean;
   rss(): number;
@@ -12,4 +15,10 @@ interface JSBridgeInternal {
   stdinRef(consuming: boolean): void;
   stdinStart(): void;
   systemInfo(): JSBridgeSystemInfo;
+  vmCheckSyntax(code: string, filename: string, line: number): void;
+  vmCreateContext(sandbox: object): object;
+  vmRun(global: object | undefined, code: string, filename: string, line: number): unknown;
+  zlibCrc32(crc: number, buffer: ArrayBuffer, offset: number, length: number): number;
+  zlibOpen(id: number, mode: number, windowBits: number, level: number, memLevel: number, strategy: number, dictionary?: ArrayBuffer, offset?: number, length?: number): JSBridgeZlibHandle;
+  zlibVersionNumber(): number;
 }

@@ -25,6 +25,9 @@ for (const [file, names] of [
   ["node-stream.js", ["stream", "stream/promises", "stream/consumers", "stream/web"]],
   ["node-async.js", ["async_hooks", "diagnostics_channel", "perf_hooks", "console"]],
   ["node-readline.js", ["readline", "readline/promises"]],
+  ["node-zlib.js", ["zlib"]],
+  ["node-child-process.js", ["child_process"]],
+  ["node-vm.js", ["vm"]],
 ]) {
   for (const name of names) files[name] = file;
 }
@@ -87,7 +90,8 @@ internal.nodeErrors = ObjectFreeze({
     const types = [], instances = [];
     for (const item of list) (RegExpPrototypeTest(/^[a-z]/, item) ? types : instances).push(item);
     let text = "";
-    if (types.length > 0) text += `of type ${joinWithOr(types)}`;
+    // Node's wording: "of type a", "one of type a or b", "one of type a, b, or c".
+    if (types.length > 0) text += `${types.length > 1 ? "one of type" : "of type"} ${joinWithOr(types)}`;
     if (instances.length > 0) text += `${text ? " or " : ""}an instance of ${joinWithOr(instances)}`;
     const what = MethodIncludes(name, ".") ? `The "${name}" property` : `The "${name}" argument`;
     return withCode(new TypeError(`${what} must be ${text}.${describeReceived(actual)}`), "ERR_INVALID_ARG_TYPE");

@@ -6,8 +6,8 @@
 // Written for jsbridge from Node's documentation; `process.nextTick` is a microtask here.
 
 const {
-  ArrayBufferPrototypeSlice, ArrayIsArray, ArrayPrototypeIncludes, ArrayPrototypeIndexOf, ArrayPrototypeJoin,
-  ArrayPrototypePop,
+  ArrayBufferIsView, ArrayBufferPrototypeSlice, ArrayIsArray, ArrayPrototypeIncludes, ArrayPrototypeIndexOf,
+  ArrayPrototypeJoin, ArrayPrototypePop,
   ArrayPrototypePush, ArrayPrototypeShift, ArrayPrototypeSplice, ArrayPrototypeUnshift, Error, FunctionPrototypeCall,
   JSONParse,
   MethodSlice, MethodToLowerCase, ObjectDefineProperty, ObjectHasOwn, ObjectSetPrototypeOf, Promise,
@@ -43,6 +43,7 @@ function isUint8Array(value) {
   return value instanceof Uint8Array;
 }
 
+/// A Buffer over any ArrayBufferView's bytes (Node 20 takes typed arrays and DataViews as byte chunks).
 function toBuffer(chunk) {
   return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
@@ -282,10 +283,10 @@ function addChunk(stream, chunk, encoding, front) {
         chunk = front && state.encoding ? Buffer.from(chunk, encoding).toString(state.encoding)
           : Buffer.from(chunk, encoding);
       }
-    } else if (isUint8Array(chunk)) {
+    } else if (ArrayBufferIsView(chunk)) {
       chunk = toBuffer(chunk);
     } else if (chunk !== undefined) {
-      errorOrDestroy(stream, invalidArgType("chunk", ["string", "Buffer", "Uint8Array"], chunk));
+      errorOrDestroy(stream, invalidArgType("chunk", ["string", "Buffer", "TypedArray", "DataView"], chunk));
       return false;
     }
   }
@@ -953,8 +954,8 @@ function checkChunk(stream, state, chunk) {
   if (chunk === null) {
     throw streamError(TypeError, "ERR_STREAM_NULL_VALUES", "May not write null values to stream");
   }
-  if (!state.objectMode && typeof chunk !== "string" && !isUint8Array(chunk)) {
-    throw invalidArgType("chunk", ["string", "Buffer", "Uint8Array"], chunk);
+  if (!state.objectMode && typeof chunk !== "string" && !ArrayBufferIsView(chunk)) {
+    throw invalidArgType("chunk", ["string", "Buffer", "TypedArray", "DataView"], chunk);
   }
 }
 

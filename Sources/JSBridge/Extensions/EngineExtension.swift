@@ -19,6 +19,9 @@ public struct EngineExtension: Sendable {
     public let requires: [String]
     /// The command-line switches it contributes (`--cordova`), each also a key of `--config`.
     public let options: [ExtensionOption]
+    /// The capabilities its natives check (the node extension's `run`), granted as plugins' are: a flag
+    /// `--allow-<name>`, `--allow-all`, `--config`'s `"allow"`.
+    public let capabilities: [Capability]
     /// Its JavaScript files, in the order the eager ones run.
     package let scripts: [ExtensionScript]
     /// Its natives' names and TypeScript signatures (for its `natives.d.ts`).
@@ -39,6 +42,7 @@ public struct EngineExtension: Sendable {
         self.name = name
         self.requires = requires.map(\.name)
         options = declaration.options
+        capabilities = declaration.capabilities
         scripts = declaration.scripts
         natives = declaration.natives.map { NativeSignature(name: $0.name, signature: $0.signature) }
         pluginRuntimeNames = declaration.pluginRuntimeNames
@@ -164,6 +168,7 @@ package struct ExtensionDeclaration<State> {
     /// The names declared so far, for the debug builds' check of repeats.
     private var nativeNames: Set<String> = []
     package private(set) var options: [ExtensionOption] = []
+    package private(set) var capabilities: [Capability] = []
     package private(set) var pluginRuntimeNames: [String] = []
 
     /// Declares a JavaScript file.
@@ -197,6 +202,12 @@ package struct ExtensionDeclaration<State> {
     /// Declares a command-line switch (``ExtensionOption``).
     package mutating func option(_ option: ExtensionOption) {
         options.append(option)
+    }
+
+    /// Declares a capability the extension's natives check (``ExtensionHost/permissions``); the command line
+    /// offers its flag as it does the plugins'.
+    package mutating func capability(_ capability: Capability) {
+        if !capabilities.contains(capability) { capabilities.append(capability) }
     }
 
     /// Offers `internal` names to plugins' JavaScript as `runtime.<name>` (read when first used).

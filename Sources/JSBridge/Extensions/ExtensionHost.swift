@@ -26,6 +26,20 @@ package struct ExtensionHost {
     /// The runtime's plugins (to tell them of lifecycle events: ``PluginRegistry/broadcast(_:)``).
     package var registry: PluginRegistry { runtime.registry }
 
+    /// What the script was granted (the capabilities extensions declare are checked against these).
+    package var permissions: Permissions { runtime.permissions }
+
+    /// The `--timeout` deadline (``jsb_monotonic_ns`` time), if any: work that blocks the JS thread (a
+    /// synchronous child process) stops there.
+    package var deadline: UInt64? { runtime.termination.deadline }
+
+    /// Work that blocked the JS thread reached ``deadline``: the run stops as `--timeout` stops it (its message,
+    /// exit code 1), and the JavaScript running now is terminated at its next check, its exceptions unreported.
+    package func reachedDeadline() {
+        runtime.termination.timedOut.store(true, ordering: .relaxed)
+        runtime.terminateRunningJS()
+    }
+
     /// Whether the run is ending: no more JavaScript runs once the current call returns.
     package var isStopping: Bool { runtime.stopping }
 
@@ -54,6 +68,13 @@ package struct ExtensionHost {
         runtime.joined.runEnd.append(handler)
     }
 
+    /// Calls `handler` once the run has ended, however it ended (a natural end, `process.exit()`, an uncaught
+    /// error, a signal, `--timeout`), after the run-end handlers and before the plugins shut down: for
+    /// resources that must not outlive the run (the node extension's child processes).
+    package func onShutdown(_ handler: @escaping () -> Void) {
+        runtime.joined.shutdown.append(handler)
+    }
+
     /// The function `internal[name]` that file `file` defines, or nil while that file has not run.
     package func hook(_ name: String, definedBy file: String) -> JSObjectRef? {
         runtime.hook(name, definedBy: file)
@@ -74,6 +95,8 @@ struct ExtensionJoins {
     var signal: [(Int32) -> Bool] = []
     /// Run-end handlers (``ExtensionHost/onRunEnd(_:)``).
     var runEnd: [(Int32?) -> Int32?] = []
+    /// Shutdown handlers (``ExtensionHost/onShutdown(_:)``).
+    var shutdown: [() -> Void] = []
 }
 
 /// Posts events to a runtime's JavaScript from any thread: `internal.onNativeEvent("", name, listener)` hears

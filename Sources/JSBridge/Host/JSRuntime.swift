@@ -197,6 +197,7 @@ public final class JSRuntime {
                 exitCode = 1
             }
         }
+        for handler in joined.shutdown { handler() }
         finishWatchdog()
         if termination.timedOut.load(ordering: .relaxed) {
             output.write(timeoutMessage, to: .stderr)

@@ -1,6 +1,7 @@
-// What the host needs of JavaScriptCore beyond its shipped C API: two functions the library exports but
-// whose headers are not installed (reached with dlsym, looked up once, with a fallback when missing), and
-// the engine options it reads from the environment once, when the first engine starts.
+// What the runtime needs of JavaScriptCore beyond its shipped C API: functions the library exports but whose
+// headers are not installed (reached with dlsym, looked up once, with a fallback when missing), the engine
+// options it reads from the environment once, when the first engine starts (javascriptcore_extras.c), and
+// node:vm's contexts (contexts.c).
 #ifndef JSB_JAVASCRIPTCORE_EXTRAS_H
 #define JSB_JAVASCRIPTCORE_EXTRAS_H
 
@@ -28,5 +29,17 @@ void jsb_tune_javascriptcore(void);
 /// polling checks (Benchmarks/README.md, "Polling traps"). Call before the first runtime; a variable already
 /// set wins.
 void jsb_prefer_signalled_traps(void);
+
+// MARK: - Contexts (node:vm)
+
+/// A global object in a new context of `group` that is `sandbox` contextified, as node:vm's: reading a global
+/// name gives `sandbox`'s property when it has one (else the context's own built-ins), and writing or deleting
+/// one changes `sandbox`. The global keeps `sandbox` alive, and the context lives as long as the global is
+/// reachable (where the library lacks `JSObjectGetGlobalContext`, for the run: the context is not released).
+JSObjectRef jsb_vm_context_create(JSContextGroupRef group, JSObjectRef sandbox);
+
+/// The context whose global object is `object`'s realm's (`JSObjectGetGlobalContext`), or NULL when the
+/// library lacks it.
+JSGlobalContextRef jsb_object_global_context(JSObjectRef object);
 
 #endif
