@@ -68,14 +68,7 @@ public final class PluginTester: Sendable {
                 resolved, arguments: arguments,
                 reply: CallReply(callID: id, plugin: pluginName, action: action, sink: sink))
         }
-        switch outcome {
-        case .value(let value): return BridgeValue(value)
-        case .valueWithBytes(let value): return value
-        case .encoded(let value): return BridgeValue(value.value)
-        case .encodedWithBytes(let value, let bytes): return BridgeValue(value.value, bytes: bytes)
-        case .failed(let error): throw error
-        case .item, .itemWithBytes, .finished: return BridgeValue(.null)
-        }
+        return try outcome.result()
     }
 
     /// Calls an action with arguments that mix literals and Swift values: `["name": name, "by": 2]`.

@@ -29,6 +29,19 @@ public enum CallOutcome: Sendable, Equatable {
         }
     }
 
+    /// A call's result as its caller receives it: the value with its bytes beside the JSON (`null` for a stream's
+    /// outcomes), or the failure thrown.
+    public func result() throws(BridgeError) -> BridgeValue {
+        switch self {
+        case .value(let value): return BridgeValue(value)
+        case .valueWithBytes(let value): return value
+        case .encoded(let value): return BridgeValue(value.value)
+        case .encodedWithBytes(let value, let bytes): return BridgeValue(value.value, bytes: bytes)
+        case .failed(let error): throw error
+        case .item, .itemWithBytes, .finished: return BridgeValue(.null)
+        }
+    }
+
     /// The outcome with any bytes written into its JSON as base64 (the plain-JSON form of the same answer).
     public var plain: CallOutcome {
         switch self {

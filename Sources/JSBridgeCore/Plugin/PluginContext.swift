@@ -60,14 +60,7 @@ public final class PluginPeers: Sendable {
                 resolved, arguments: arguments,
                 reply: CallReply(callID: id, plugin: plugin, action: action, sink: PeerSink(continuation)))
         }
-        switch outcome {
-        case .value(let value): return BridgeValue(value)
-        case .valueWithBytes(let value): return value
-        case .encoded(let value): return BridgeValue(value.value)
-        case .encodedWithBytes(let value, let bytes): return BridgeValue(value.value, bytes: bytes)
-        case .failed(let error): throw error
-        case .item, .itemWithBytes, .finished: return BridgeValue(.null)
-        }
+        return try outcome.result()
     }
 }
 
