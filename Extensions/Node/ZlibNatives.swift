@@ -83,6 +83,7 @@ extension NodeExtension {
                 if call.number(0) == 1, engine.runsOnWorker(input: input) {
                     engine.hold(input)
                     jobs.add(1)
+                    engine.markRunning()
                     DispatchQueue.global().async {
                         engine.runOnWorker(write)
                         events.post("zlib", BridgeValue(["id": .number(Double(engine.id))]))
@@ -243,9 +244,14 @@ final class ZlibEngine: @unchecked Sendable {
         return outcome
     }
 
-    /// `run` on a worker thread; the outcome waits for ``take()``.
-    func runOnWorker(_ write: Write) {
+    /// The engine is the worker's from now (JS thread, before the worker is started): `close`, `reset` and
+    /// `params` wait for it or do nothing.
+    func markRunning() {
         lock.withLock { $0.running = true }
+    }
+
+    /// `run` on a worker thread (after ``markRunning()``); the outcome waits for ``take()``.
+    func runOnWorker(_ write: Write) {
         let outcome = run(write, input: nil)
         let close = lock.withLock { state in
             state.running = false
@@ -263,13 +269,17 @@ final class ZlibEngine: @unchecked Sendable {
         }
     }
 
+    /// Whether a worker's write runs: the engine is the worker's until it ends (a `reset()` or `params()` meanwhile
+    /// does nothing, where it would race with the library; node-zlib.js changes parameters only after a flush).
+    private var busy: Bool { lock.withLock { $0.running } }
+
     func params(level: Int32, strategy: Int32) -> ZlibFailure? {
-        guard let raw else { return nil }
+        guard let raw, !busy else { return nil }
         return failure { jsb_zengine_params(raw, level, strategy, &$0, &$1, &$2) }
     }
 
     func reset() -> ZlibFailure? {
-        guard let raw else { return nil }
+        guard let raw, !busy else { return nil }
         held = []
         heldOffset = 0
         return failure { jsb_zengine_reset(raw, &$0, &$1, &$2) }
