@@ -528,15 +528,8 @@ public final class SQLiteJobStore: JobStore, ChannelLog, @unchecked Sendable {
             }
             defer { sqlite3_finalize(statement) }
             SQLiteJobStore.bind(statement, values)
-            while true {
-                let rc = sqlite3_step(statement)
-                if rc == SQLITE_ROW {
-                    row(statement)
-                } else if rc == SQLITE_DONE {
-                    return
-                } else {
-                    throw .failure(location: path, message: String(cString: sqlite3_errmsg(db)))
-                }
+            guard SQLiteJobStore.stepAll(statement, row: row) == SQLITE_DONE else {
+                throw .failure(location: path, message: String(cString: sqlite3_errmsg(db)))
             }
         }
     }
@@ -601,15 +594,16 @@ public final class SQLiteJobStore: JobStore, ChannelLog, @unchecked Sendable {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
+        let rc = Self.stepAll(statement, row: row)
+        guard rc == SQLITE_DONE else { throw failure(rc) }
+    }
+
+    /// Steps `statement` to its end, calling `row` for each row: `SQLITE_DONE`, or the failing step's code.
+    static func stepAll(_ statement: OpaquePointer, row: (OpaquePointer) -> Void) -> Int32 {
         while true {
             let rc = sqlite3_step(statement)
-            if rc == SQLITE_ROW {
-                row(statement)
-            } else if rc == SQLITE_DONE {
-                return
-            } else {
-                throw failure(rc)
-            }
+            guard rc == SQLITE_ROW else { return rc }
+            row(statement)
         }
     }
 
