@@ -26,6 +26,31 @@ extension Trait where Self == BlockingTrait {
     public static var blocking: Self { BlockingTrait() }
 }
 
+/// Records an issue unless the caller runs on a thread that may block: under ``BlockingTrait`` or in
+/// ``runBlocking(_:)``.
+///
+/// Test helpers that block (a socket read with a long timeout, waiting for a process) call it first, so a suite
+/// that forgot `.blocking` fails at once with this message instead of stalling unrelated tests under load.
+public func expectThreadMayBlock(sourceLocation: SourceLocation = #_sourceLocation) {
+    guard Thread.current.threadDictionary[mayBlockKey] == nil else { return }
+    let advice = "mark the suite or test `.blocking`, or wrap the call in `runBlocking`"
+    Issue.record(
+        "This helper blocks its thread, one of Swift's cooperative pool: \(advice).", sourceLocation: sourceLocation)
+}
+
+/// Starts `body` on a new thread marked as one that may block: ``ThreadPerJobExecutor``'s and
+/// ``runBlocking(_:)``'s.
+func startThreadThatMayBlock(_ body: @escaping @Sendable () -> Void) {
+    let thread = Thread {
+        Thread.current.threadDictionary[mayBlockKey] = true
+        body()
+    }
+    thread.name = "jsbridge-test-blocking"
+    thread.start()
+}
+
+private let mayBlockKey = "jsbridge.test.mayBlock"
+
 /// Runs every job on a new thread: a job that blocks holds up nothing else.
 final class ThreadPerJobExecutor: TaskExecutor {
     static let shared = ThreadPerJobExecutor()
@@ -33,8 +58,6 @@ final class ThreadPerJobExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
-        let thread = Thread { job.runSynchronously(on: executor) }
-        thread.name = "jsbridge-test-blocking"
-        thread.start()
+        startThreadThatMayBlock { job.runSynchronously(on: executor) }
     }
 }

@@ -8,8 +8,6 @@ import Foundation
 /// `let output = try await runBlocking { pipe.fileHandleForReading.readDataToEndOfFile() }`.
 public func runBlocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try body() }) }
-        thread.name = "jsbridge-test-blocking"
-        thread.start()
+        startThreadThatMayBlock { continuation.resume(with: Result { try body() }) }
     }
 }

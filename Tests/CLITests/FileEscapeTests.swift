@@ -5,7 +5,7 @@ import Testing
 /// A hostile script against `--allow-read` / `--allow-write`: each test is an escape that once worked (a long
 /// symlink chain, a directory swapped for a link between the check and the open, a separator hidden before a
 /// combining mark, names equal only under Unicode equivalence), run on the built binary.
-@Suite("File capabilities under attack") struct FileEscapeTests {
+@Suite("File capabilities under attack", .blocking) struct FileEscapeTests {
     /// A fresh directory with no symlink on its path.
     static func scratch() throws -> String {
         let made = FileManager.default.temporaryDirectory.appendingPathComponent("jsbridge-escape-\(UUID().uuidString)")

@@ -1,5 +1,7 @@
 import Foundation
 import JSBridgeBase
+import JSBridgeTesting
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -13,6 +15,7 @@ struct InspectorClientError: Error, CustomStringConvertible {
 
 /// A TCP connection to 127.0.0.1:`port`.
 private func connectLoopback(port: Int, timeoutSeconds: Int = 20) throws -> Int32 {
+    expectThreadMayBlock()
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw InspectorClientError(description: "socket failed") }
     var address = sockaddr_in()

@@ -48,7 +48,7 @@ struct InspectedRun {
     var summary: String { "--- stdout\n\(process.stdout)--- stderr\n\(process.stderr)" }
 }
 
-@Suite(.serialized) struct InspectorTests {
+@Suite(.serialized, .blocking) struct InspectorTests {
     static let script = """
         function add(a, b) {
           const sum = a + b;
@@ -236,7 +236,7 @@ struct InspectedRun {
 
     @Test func aBreakpointInAnEvaluationTheDebuggerAskedForDoesNotHangIt() async throws {
         let run = try await InspectedRun(
-            "globalThis.g = function () { const local = 7; debugger; return local; };\nsetTimeout(() => {}, 3000);\n",
+            "globalThis.g = function () { const local = 7; debugger; return local; };\nsetInterval(() => {}, 1000);\n",
             flag: "--inspect-wait")
         let session = try InspectorSession(port: run.port, path: run.webKitPath)
         try session.call("Debugger.enable")

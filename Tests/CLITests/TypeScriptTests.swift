@@ -1,11 +1,12 @@
 import Foundation
+import JSBridgeTesting
 import Testing
 
 // TypeScript files run directly (docs/running-scripts.md, "TypeScript"): `.ts`, `.mts` and `.cts` main scripts
 // and modules, imported and required, with their types stripped; positions kept for stack traces; the errors
 // for syntax that cannot be erased. Each case writes real files and runs the built binary (ESModuleTests.swift).
 
-@Suite("TypeScript files") struct TypeScriptTests {
+@Suite("TypeScript files", .blocking) struct TypeScriptTests {
     /// Shared by the cases: an ES module with types of every kind.
     static let geometry = """
         export interface Point { x: number; y: number }
@@ -307,6 +308,7 @@ import Testing
 
     /// Runs `executable` with `arguments`: its status and standard output.
     private static func execute(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        expectThreadMayBlock()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

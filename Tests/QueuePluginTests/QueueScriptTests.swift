@@ -31,7 +31,8 @@ import Testing
               const worker = Queue.work("q", async (job) => {
                 seen.push(job.payload.n + "@" + job.attempt + "/" + job.maxAttempts);
                 if (seen.length === 2) setTimeout(async () => {
-                  await new Promise((r) => setTimeout(r, 50));
+                  // The second job is acknowledged after this handler returns: wait for it, not for a time.
+                  while ((await Queue.stats("q")).done < 2) await new Promise((r) => setTimeout(r, 10));
                   console.log(seen.join(" "));
                   console.log(JSON.stringify(await Queue.stats("q")));
                   await worker.stop();
