@@ -240,6 +240,25 @@ import Testing
 
     // MARK: Live transport against the test server
 
+    /// A transport released without `shutdown()` shuts its clients down itself: AsyncHTTPClient's debug builds
+    /// stop the process when a running client is released, so this test's process surviving is the check.
+    @Test func aTransportReleasedWithoutShutdownShutsItsClientsDown() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/hello") { _ in .text("hello") }
+        var transport: AsyncHTTPClientTransport? = AsyncHTTPClientTransport()
+        let answer = try await transport?.sendBuffered(
+            HTTPTransportRequest(method: "GET", url: server.url("/hello")), timeout: .seconds(30), maxBodyBytes: 100)
+        #expect(try await answer?.body.collect(upTo: 100) == Array("hello".utf8))
+        #expect(transport?.isClientCreated == true)
+        transport = nil
+        let next = AsyncHTTPClientTransport()
+        let again = try await next.sendBuffered(
+            HTTPTransportRequest(method: "GET", url: server.url("/hello")), timeout: .seconds(30), maxBodyBytes: 100)
+        #expect(again.status == 200)
+        await next.shutdown()
+        try await server.stop()
+    }
+
     @Test func liveTransportIsCreatedLazilyAndShutDown() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/hello") { request in .text("hello \(request.method)", headers: [.init("X-Reply", "yes")]) }
@@ -320,7 +339,10 @@ import Testing
     /// `sendBuffered` each way: the body limit holds, the timeout bounds only the head, and cancelling the
     /// calling task stops a request at once.
     @Test(arguments: BufferedPath.allCases) func liveBufferedExchange(_ path: BufferedPath) async throws {
-        let live = try await LiveExchange.start(path)
+        try await LiveExchange.with(path) { live in try await Self.bufferedExchange(live, path) }
+    }
+
+    private static func bufferedExchange(_ live: LiveExchange, _ path: BufferedPath) async throws {
         let (server, transport, executor) = (live.server, live.transport, live.executor)
         let onTheEventLoop = path != .pool
         #expect((executor === ActionExecutor.shared) != onTheEventLoop)
@@ -340,8 +362,8 @@ import Testing
         let bytes = try await whole.body.collect(upTo: .max)
         #expect(bytes.count == 1 << 20)
         #expect(bytes.enumerated().allSatisfy { $0.element == TestHTTPServer.patternByte(at: Int64($0.offset)) })
-        // The body takes ~2.1 s, the head timeout is 1 s: the head came in time, so the whole body arrives.
-        let slowBody = try await send("/slow-body", timeout: .seconds(1), maxBodyBytes: 100).value
+        // The body takes ~3.6 s, the head timeout is 2 s: the head came in time, so the whole body arrives.
+        let slowBody = try await send("/slow-body", timeout: .seconds(2), maxBodyBytes: 100).value
         #expect(try await slowBody.body.collect(upTo: 100) == Array("abc".utf8))
         // `/slow` never answers: only the cancel can end the call before its 60 s timeout.
         let arrivedBefore = live.slowArrived.count
@@ -349,13 +371,15 @@ import Testing
         await live.slowArrived.wait(count: arrivedBefore + 1)
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
-        try await live.stop()
     }
 
     /// `startBuffered` each way (off any loop it sends on AsyncHTTPClient's loops too): the body limit holds,
     /// the timeout bounds only the head, and the returned function cancels a request at once.
     @Test(arguments: BufferedPath.allCases) func liveStartedExchange(_ path: BufferedPath) async throws {
-        let live = try await LiveExchange.start(path)
+        try await LiveExchange.with(path) { live in try await Self.startedExchange(live, path) }
+    }
+
+    private static func startedExchange(_ live: LiveExchange, _ path: BufferedPath) async throws {
         let (server, transport, loop) = (live.server, live.transport, live.jsThread.next())
         let onTheLoop = path != .pool
         /// Starts a request where `path` says; returns its cancel function and its outcome.
@@ -380,7 +404,7 @@ import Testing
         let bytes = try await whole.body.collect(upTo: .max)
         #expect(bytes.count == 1 << 20)
         #expect(bytes.enumerated().allSatisfy { $0.element == TestHTTPServer.patternByte(at: Int64($0.offset)) })
-        let slowBody = try await start("/slow-body", timeout: .seconds(1), maxBodyBytes: 100).outcome.value
+        let slowBody = try await start("/slow-body", timeout: .seconds(2), maxBodyBytes: 100).outcome.value
         #expect(try await slowBody.body.collect(upTo: 100) == Array("abc".utf8))
         await #expect(throws: HTTPError.timeout(ms: 500, url: server.url("/slow"))) {
             try await start("/slow", timeout: .milliseconds(500), maxBodyBytes: 100).outcome.value
@@ -390,7 +414,6 @@ import Testing
         await live.slowArrived.wait(count: arrivedBefore + 1)
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.outcome.value }
-        try await live.stop()
     }
 
     /// Many requests in flight to one host share AsyncHTTPClient's 8 connections per host, spread over its event
@@ -490,10 +513,24 @@ struct LiveExchange {
     /// The first call's executor.
     var executor: any TaskExecutor { calls[0] }
 
-    static func start(_ path: HTTPActionTests.BufferedPath) async throws -> LiveExchange {
+    /// Runs `body` with a live exchange for `path` and shuts it down afterwards, also when `body` throws:
+    /// a transport dropped without its shutdown is a fatal error in AsyncHTTPClient's debug builds, which would
+    /// end the whole test process instead of failing one test.
+    static func with(_ path: HTTPActionTests.BufferedPath, _ body: (LiveExchange) async throws -> Void) async throws {
+        let live = try await start(path)
+        do {
+            try await body(live)
+        } catch {
+            try? await live.stop()
+            throw error
+        }
+        try await live.stop()
+    }
+
+    private static func start(_ path: HTTPActionTests.BufferedPath) async throws -> LiveExchange {
         let server = try await TestHTTPServer.start()
         server.route("/big") { _ in .generated(length: 1 << 20, chunkSize: 64 << 10) }
-        server.route("/slow-body") { _ in .chunked(["a", "b", "c"], interval: .milliseconds(700)) }
+        server.route("/slow-body") { _ in .chunked(["a", "b", "c"], interval: .milliseconds(1200)) }
         let slowArrived = TestSignal()
         server.route("/slow") { _ in
             slowArrived.fire()

@@ -325,6 +325,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         map(delegate.timedOut ? HTTPClientError.deadlineExceeded : error, url: url, timeout: timeout)
     }
 
+    /// A transport dropped without ``shutdown()`` (an error path that never reached it) still shuts its clients
+    /// down, in the background: each client holds itself until its shutdown ends, so nothing leaks, and
+    /// AsyncHTTPClient's debug builds do not stop the process for a client released while running.
+    deinit {
+        for client in state.withLock({ $0.clients.values }) { _ = client.shutdown() }
+    }
+
     public func shutdown() async {
         let clients = state.withLock { state in
             state.isShutDown = true
