@@ -13,7 +13,7 @@
 // thread, their results delivered in a later microtask. The `...Sync` forms run on the JS thread.
 
 const {
-  ArrayBufferIsView, ArrayBufferPrototypeGetByteLength, ArrayPrototypePush, DataViewPrototypeGetBuffer,
+  ArrayBufferIsView, ArrayPrototypePush, DataViewPrototypeGetBuffer,
   DataViewPrototypeGetByteLength, DataViewPrototypeGetByteOffset, Error, FunctionPrototypeCall, JSONStringify,
   MethodSlice, MethodStartsWith, NumberIsFinite, NumberIsInteger, NumberIsNaN, ObjectCreate, ObjectDefineProperty, ObjectFreeze, ObjectKeys,
   ObjectSetPrototypeOf, RangeError, SafeMap, TypedArrayPrototypeGetBuffer, TypedArrayPrototypeGetByteLength,
@@ -22,6 +22,7 @@ const {
 const { checkFunction, invalidArgType, make, outOfRange } = internal.nodeErrors;
 const { Transform, finished } = internal.nodeBuiltin("stream");
 const { Buffer, kMaxLength } = internal.nodeBuiltin("buffer");
+const { isAnyArrayBuffer, isArrayBuffer, isDataView } = internal.nodeBuiltin("util").types;
 const { brotliOpen, zlibCrc32, zlibOpen } = internal;
 
 const nextTick = (fn, ...args) => queueMicrotask(() => fn(...args));
@@ -119,29 +120,6 @@ function rangeOrDefault(value, name, lower, upper, fallback) {
   if (!isFiniteNumber(value, name)) return fallback;
   if (value < lower || value > upper) throw outOfRange(name, `>= ${lower} and <= ${upper}`, value);
   return value;
-}
-
-function isArrayBuffer(value) {
-  try {
-    ArrayBufferPrototypeGetByteLength(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function isAnyArrayBuffer(value) {
-  if (isArrayBuffer(value)) return true;
-  return typeof SharedArrayBuffer === "function" && value instanceof SharedArrayBuffer;
-}
-
-function isDataView(value) {
-  try {
-    DataViewPrototypeGetByteLength(value);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /// [ArrayBuffer, offset, length] of a view (a view on a SharedArrayBuffer is copied: the natives read
