@@ -21,8 +21,9 @@ import Testing
         result.stdout.split(separator: "\n").last.flatMap { Int($0.split(separator: " ").last ?? "") }
     }
 
-    /// A 128 MiB response body read chunk by chunk: the process stays under 100 MB (it starts at about half of
-    /// that), so the body was never held whole.
+    /// A 128 MiB response body read chunk by chunk: the process stays under 120 MB (it starts at about 50), so
+    /// the body was never held whole. The margin is for a loaded machine, where the collector runs behind the
+    /// reader (peaks of 88 MB quiet, up to 107 MB under load were seen).
     @Test func aLargeResponseBodyIsReadInBoundedMemory() async throws {
         let length = 128 << 20
         let result = try await run(
@@ -44,11 +45,11 @@ import Testing
         print("128 MiB fetch response body: \(result.stdout.split(separator: "\n").last ?? "")")
         // Under a sanitizer the peak is the sanitizer's: AddressSanitizer keeps freed memory in quarantine, and
         // ThreadSanitizer's shadow memory grows with every page touched.
-        if Sanitizer.active == nil { #expect((peak(result) ?? .max) < 100) }
+        if Sanitizer.active == nil { #expect((peak(result) ?? .max) < 120) }
     }
 
     /// A 128 MiB ReadableStream request body is pulled only as fast as it is sent: the process stays under
-    /// 100 MB.
+    /// 120 MB, as above.
     @Test func aLargeStreamRequestBodyIsSentInBoundedMemory() async throws {
         let result = try await run(
             """
@@ -76,6 +77,6 @@ import Testing
         print("128 MiB stream request body: \(result.stdout.split(separator: "\n").last ?? "")")
         // Under a sanitizer the peak is the sanitizer's: AddressSanitizer keeps freed memory in quarantine, and
         // ThreadSanitizer's shadow memory grows with every page touched.
-        if Sanitizer.active == nil { #expect((peak(result) ?? .max) < 100) }
+        if Sanitizer.active == nil { #expect((peak(result) ?? .max) < 120) }
     }
 }

@@ -211,6 +211,14 @@ extension Array where Element == UInt8 {
     }
 }
 
+/// The scheduler state of one thread of process `pid` (`R` runnable, `S` sleeping, ...), from /proc.
+func threadState(_ pid: pid_t, thread: pid_t) -> Character? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return nil }
+    return stat[stat.index(after: close)...].first { $0 != " " }
+}
+
 /// The CPU time (user + system, seconds) process `pid` used so far, from /proc/<pid>/stat.
 func processCPUSeconds(_ pid: pid_t) -> Double? {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
