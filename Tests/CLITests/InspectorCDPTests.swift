@@ -177,6 +177,28 @@ import Testing
         #expect(run.process.stdout.contains("result 6 { k: 1 }\n"), "\(run.summary)")
     }
 
+    /// Messages between the engine and the debugger leave nothing behind: 1,500 answers of 40 KB each (60 MB in
+    /// all) move the process's resident memory by far less than that.
+    @Test func manyLargeAnswersDoNotAccumulate() async throws {
+        let run = try await InspectedRun("globalThis.keepAlive = setInterval(() => {}, 1000);\n", flag: "--inspect")
+        defer { kill(run.process.pid, SIGKILL) }
+        let session = try InspectorSession(port: run.port, path: run.path)
+        try session.call("Runtime.enable")
+        func evaluate(_ times: Int) throws {
+            for _ in 0..<times {
+                let answer = try session.call(
+                    "Runtime.evaluate", ["expression": "'x'.repeat(40000)", "returnByValue": true])
+                #expect((Self.params(answer["result"])["value"] as? String)?.count == 40000)
+            }
+        }
+        try evaluate(200)  // the first answers grow the allocator's pools
+        let before = try #require(residentMegabytes(run.process.pid))
+        try evaluate(1500)
+        let growth = try #require(residentMegabytes(run.process.pid)) - before
+        #expect(growth < 25, "resident memory grew by \(growth) MB over 60 MB of answers")
+        session.sendClose()
+    }
+
     /// A script busy in a loop that never returns to the event loop still pauses when asked: the engine's
     /// watchdog hands it the debugger's request.
     @Test func aBusyScriptPausesWhenAsked() async throws {

@@ -219,6 +219,15 @@ func threadState(_ pid: pid_t, thread: pid_t) -> Character? {
     return stat[stat.index(after: close)...].first { $0 != " " }
 }
 
+/// The resident memory of process `pid` in megabytes (VmRSS in /proc/<pid>/status).
+func residentMegabytes(_ pid: pid_t) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+    else { return nil }
+    return kilobytes / 1024
+}
+
 /// The CPU time (user + system, seconds) process `pid` used so far, from /proc/<pid>/stat.
 func processCPUSeconds(_ pid: pid_t) -> Double? {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

@@ -221,11 +221,19 @@ static bool is_own_answer(const char *json) {
     return true;
 }
 
+/// A GVariant of `type` over a copy of the message body `data` (the receive buffer is reused), which the
+/// variant owns: freed with its last reference.
+static GVariant *variant_of(const char *type, const char *data, size_t size) {
+    GBytes *bytes = g_bytes_new(data, size);
+    GVariant *variant = g_variant_new_from_bytes(G_VARIANT_TYPE(type), bytes, FALSE);
+    g_bytes_unref(bytes);
+    return variant;
+}
+
 static void engine_message(const char *name, const char *data, size_t size) {
     if (relay.trace) fprintf(stderr, "[inspector] engine: %s (%zu bytes)\n", name, size);
     if (strcmp(name, "SetTargetList") == 0) {
-        GVariant *list = g_variant_new_from_data(G_VARIANT_TYPE("(a(tsssb)b)"), g_memdup2(data, size), size, FALSE,
-                                                 g_free, NULL);
+        GVariant *list = variant_of("(a(tsssb)b)", data, size);
         if (relay.engine_flags != ((G_BYTE_ORDER == G_LITTLE_ENDIAN) ? 1 : 0)) {
             GVariant *swapped = g_variant_byteswap(list);
             g_variant_unref(list);
@@ -252,8 +260,7 @@ static void engine_message(const char *name, const char *data, size_t size) {
         g_variant_unref(list);
         set_up_session();
     } else if (strcmp(name, "SendMessageToFrontend") == 0) {
-        GVariant *message = g_variant_new_from_data(G_VARIANT_TYPE("(ts)"), g_memdup2(data, size), size, FALSE,
-                                                    g_free, NULL);
+        GVariant *message = variant_of("(ts)", data, size);
         guint64 id;
         const char *json;
         g_variant_get(message, "(t&s)", &id, &json);
