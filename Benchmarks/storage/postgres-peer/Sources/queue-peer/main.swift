@@ -81,7 +81,8 @@ for index in 0..<count {
     binds.append(Int64(1000))
     binds.append(Int64(3_600_000))
     binds.append(now)
-    let rows = try await connection.query(PostgresQuery(unsafeSQL: insertJob, binds: binds), logger: logger)
+    let rows: PostgresRowSequence = try await connection.query(
+        PostgresQuery(unsafeSQL: insertJob, binds: binds), logger: logger)
     for try await _ in rows {}
 }
 let t1 = ContinuousClock.now
@@ -97,7 +98,8 @@ repeat {
     binds.append(leaseMs)
     binds.append(pending.map { String($0.id) }.joined(separator: ","))
     binds.append(pending.map { String($0.attempt) }.joined(separator: ","))
-    let rows = try await connection.query(PostgresQuery(unsafeSQL: completeAndClaim, binds: binds), logger: logger)
+    let rows: PostgresRowSequence = try await connection.query(
+        PostgresQuery(unsafeSQL: completeAndClaim, binds: binds), logger: logger)
     pending = []
     for try await (kind, id, _, attempt, _) in rows.decode((Int64, Int64, String?, Int64?, Int64?).self) {
         if kind == 0 { done += 1 } else { pending.append((id, attempt ?? 0)) }
@@ -108,7 +110,6 @@ guard done == count else {
     FileHandle.standardError.write(Data("completed \(done) of \(count)\n".utf8))
     exit(1)
 }
-try await connection.close()
 print(
     "{\"enqueuePerSec\":\(Int(Double(count) / seconds(t1 - t0))),\"completePerSec\":\(Int(Double(count) / seconds(t2 - t1)))}"
 )
