@@ -7,10 +7,16 @@ public enum AckingProcess {
     public static let jsbridge = (try? BuiltBinary.path()) ?? "jsbridge"
 
     /// Starts `jsbridge arguments… -e <ack + script>` with stdout to a pipe, stderr and stdin to /dev/null.
-    public static func start(_ script: String, arguments: [String]) throws -> (Process, Pipe) {
+    /// A `launcher` (a command that runs its arguments, e.g. `ip netns exec <name>` to start it on another
+    /// host) comes first; it must exec `jsbridge` so that the process is `jsbridge` itself.
+    public static func start(_ script: String, arguments: [String], launcher: [String] = []) throws -> (
+        Process, Pipe
+    ) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: jsbridge)
-        process.arguments = arguments + ["-e", "const ack = (text) => console.log(text);\n" + script]
+        let command =
+            [jsbridge] + arguments + ["-e", "const ack = (text) => console.log(text);\n" + script]
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? jsbridge)
+        process.arguments = Array((launcher + command).dropFirst())
         process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         let pipe = Pipe()
         process.standardOutput = pipe

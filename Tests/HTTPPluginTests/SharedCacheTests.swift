@@ -1,7 +1,9 @@
 import Foundation
+import HTTPCore
 import HTTPPlugin
 import HTTPPluginTesting
 import HTTPPostgres
+import JSBridgeBase
 import JSBridgeCore
 import JSBridgeTesting
 import StoragePluginTesting
@@ -51,7 +53,7 @@ import Testing
         #expect(try one.usage().entries == 1)
         await one.removeEntry(forKey: "GET http://h/z")
         #expect(try one.usage().entries == 0)
-        #expect(try one.schemaVersion() == 1)
+        #expect(try one.schemaVersion() == 2)
     }
 
     @Test func leastRecentlyUsedEntriesAreEvictedAndBigOnesNotStored() async throws {
@@ -121,6 +123,94 @@ import Testing
         #expect(try await run(accept: "text/json") == "network text/json")
         #expect(server.requests.count == 2)
         try await server.stop()
+    }
+}
+
+extension SharedCacheTests {
+    /// 8 `jsbridge` processes ask at once for the same uncached, cacheable URL through the shared cache: one
+    /// request reaches the origin (which answers slowly, so the others ask while it is under way), one
+    /// process gets the network's answer and the other seven the entry it stored.
+    @Test func eightProcessesMissingAtOnceMakeOneRequest() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/once") { _ in
+            .bytes(
+                Array(#"{"v":1}"#.utf8), contentType: "application/json",
+                headers: [.init("Cache-Control", "max-age=600")],
+                delay: .seconds(2))
+        }
+        let url = try Self.url
+        let appID = "single-flight-\(UUID().uuidString.prefix(8))"
+        let script = """
+            HTTP.dao({ name: "Once", baseURL: "\(server.baseURL)", path: "/once", cache: "http" }).request()
+              .then((r) => ack(r.source + " " + r.data.v), (e) => ack("error " + e.code + " " + e.message));
+            """
+        let processes = try (0..<8).map { _ in
+            try AckingProcess.start(
+                script,
+                arguments: [
+                    "--app-id", appID, "--storage-dir", TemporaryDirectory.make(prefix: "single-flight"),
+                    "--storage-url", url, "--allow-net",
+                ])
+        }
+        var answers: [String] = []
+        for (process, pipe) in processes {
+            let (output, status) = try await AckingProcess.finish(process, pipe)
+            #expect(status == 0)
+            answers.append(output.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        #expect(
+            answers.sorted() == [
+                "cache 1", "cache 1", "cache 1", "cache 1", "cache 1", "cache 1", "cache 1", "network 1",
+            ])
+        #expect(server.requests.count == 1)
+        try await server.stop()
+    }
+
+    /// A miss while another fetch of the key holds its claim waits for that fetch, within bounds: when the
+    /// other lets go without storing (its request failed) the waiter goes to the network at once, and when
+    /// the claim outlives ``HTTPCache/fillWait`` (the other hangs) the waiter stops waiting and fetches too.
+    @Test func aWaitingMissFetchesItselfWhenTheOtherFetchFailsOrHangs() async throws {
+        let store = try PostgresHTTPCacheStore(
+            url: try PostgresURL(try Self.url), appID: UUID().uuidString, maxEntryAge: .seconds(3600),
+            clock: SystemClock())
+        let calls = Locked(0)
+        let network: @Sendable (FetchRequest) async throws -> FetchResponse = { request in
+            calls.withLock { $0 += 1 }
+            return FetchResponse(
+                status: 200, statusText: "OK", headers: [HTTPField("Cache-Control", "max-age=600")], url: request.url,
+                redirected: false, body: Array("x".utf8))
+        }
+        let options = HTTPCacheOptions(mode: .http)
+
+        // The other fetch fails: its owner ends the claim, and the waiter (which would wait ten minutes
+        // otherwise) fetches.
+        let patient = HTTPCache(
+            store: store, clock: SystemClock(), fillWait: .seconds(600), fillPoll: .milliseconds(10))
+        let failed = FetchRequest(url: "http://h/failed")
+        let failedKey = patient.key(for: failed, options: options)
+        #expect(await store.beginFill(key: failedKey, owner: "other", lease: .seconds(600)))
+        #expect(await store.fillInProgress(key: failedKey))
+        let waiting = Task { try await patient.send(failed, options: options, network: network) }
+        await store.endFill(key: failedKey, owner: "other")
+        let afterFailure = try await waiting.value
+        #expect(afterFailure.source == .network)
+        #expect(calls.withLock { $0 } == 1)
+        if let pending = afterFailure.pending { try await patient.commit(pending) }
+        #expect(await store.fillInProgress(key: failedKey) == false)
+
+        // The other fetch hangs (its claim lives ten minutes): the waiter gives up after its fillWait.
+        let impatient = HTTPCache(
+            store: store, clock: SystemClock(), fillWait: .milliseconds(200), fillPoll: .milliseconds(10))
+        let hung = FetchRequest(url: "http://h/hung")
+        let hungKey = impatient.key(for: hung, options: options)
+        #expect(await store.beginFill(key: hungKey, owner: "other", lease: .seconds(600)))
+        #expect(await store.beginFill(key: hungKey, owner: "third", lease: .seconds(600)) == false)
+        let afterHang = try await impatient.send(hung, options: options, network: network)
+        #expect(afterHang.source == .network)
+        #expect(calls.withLock { $0 } == 2)
+        // An expired claim is taken over.
+        #expect(await store.beginFill(key: "expired", owner: "a", lease: .zero))
+        #expect(await store.beginFill(key: "expired", owner: "b", lease: .seconds(600)))
     }
 }
 

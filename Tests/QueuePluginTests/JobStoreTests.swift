@@ -56,6 +56,34 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         #expect(try store.stats("other", now: now) == QueueStats(ready: 1))
     }
 
+    /// A worker's cycle in one call: the completions it still holds are marked done (a stale attempt's or
+    /// another worker's change nothing), and the free slots are claimed from the other due jobs, never from
+    /// the ones just completed, even when their leases had expired.
+    @Test(arguments: StoreKind.allCases) func completeAndClaimMarksDoneThenLeasesOthers(kind: StoreKind) throws {
+        let store = try kind.make()
+        let ids = try (0..<5).map { try store.enqueue("q", payload: "\($0)", options: EnqueueOptions(), now: now).id }
+        let first = try store.claim("q", worker: "w", limit: 2, leaseMs: 1000, now: now)
+        #expect(first.map(\.id) == Array(ids[0..<2]))
+        // Past the leases: the two could be claimed again, but this worker completes them in the same call.
+        clock.advance(by: .seconds(2))
+        let cycle = try store.completeAndClaim(
+            "q", completions: first.map { Completion(id: $0.id, attempt: $0.attempt) }, worker: "w", limit: 2,
+            leaseMs: 1000, now: now)
+        #expect(cycle.completed == Array(ids[0..<2]))
+        #expect(cycle.claimed.map(\.id) == Array(ids[2..<4]))
+        #expect(try store.stats("q", now: now) == QueueStats(ready: 1, leased: 2, done: 2))
+        // Completions under another attempt or by another worker, and an empty claim, change nothing.
+        let stale = try store.completeAndClaim(
+            "q", completions: [Completion(id: ids[2], attempt: 2), Completion(id: ids[3], attempt: 1)],
+            worker: "other", limit: 0, leaseMs: 1000, now: now)
+        #expect(stale.completed.isEmpty && stale.claimed.isEmpty)
+        let last = try store.completeAndClaim(
+            "q", completions: cycle.claimed.map { Completion(id: $0.id, attempt: $0.attempt) }, worker: "w",
+            limit: 8, leaseMs: 1000, now: now)
+        #expect(last.completed == Array(ids[2..<4]) && last.claimed.map(\.id) == [ids[4]])
+        #expect(try store.stats("q", now: now) == QueueStats(leased: 1, done: 4))
+    }
+
     @Test(arguments: StoreKind.allCases) func aKeyMakesEnqueueIdempotent(kind: StoreKind) throws {
         let store = try kind.make()
         let options = EnqueueOptions(key: "order-42")

@@ -86,7 +86,11 @@ extension HTTPPlugin {
             return true
         }
         plugin.async("cacheDiscard", args: CacheTokenArguments.self) { context, args -> Bool in
-            context.state.cache.take(args.token) != nil
+            let state = context.state.cache
+            guard let pending = state.take(args.token) else { return false }
+            // Requests of other processes waiting for this entry go to the network now.
+            await (try? state.cache(create: false))?.discard(pending)
+            return true
         }
         plugin.async("cacheClear") { context -> JSONValue in
             try await context.state.cache.cache(create: true)?.removeAll()

@@ -14,6 +14,8 @@ import StoragePostgres
 ///   least recently used are deleted until they fit in 90% of it (one statement after the store that passed
 ///   it). An entry stored more than ``maxEntryAge`` ago is a miss and is deleted (so are all such entries
 ///   when the store opens and once an hour after).
+/// - **Single flight**: a miss claims the key's fetch (a row in `jsbridge_http_cache_fills` with a lease);
+///   misses of the same key elsewhere meanwhile wait for the entry it stores (``HTTPCache/fillWait``).
 /// - **Calls** are synchronous libpq round trips on one connection, run off the caller's thread; a server
 ///   that cannot be reached within `unavailableWait` makes reads misses and stores fail.
 ///
@@ -47,7 +49,15 @@ public final class PostgresHTTPCacheStore: HTTPCacheStore, @unchecked Sendable {
         );
         CREATE INDEX jsbridge_http_cache_url ON jsbridge_http_cache(app, url);
         CREATE INDEX jsbridge_http_cache_used ON jsbridge_http_cache(app, used_at);
+        """,
+        // Version 2: claims on fetching an entry (the single flight of concurrent misses across hosts): one
+        // row per key being fetched, with its owner and when its lease ends.
         """
+        CREATE TABLE jsbridge_http_cache_fills (
+            app text NOT NULL, key text NOT NULL, owner text NOT NULL, until bigint NOT NULL,
+            PRIMARY KEY (app, key)
+        );
+        """,
     ]
 
     /// Connects, creates or migrates the schema, and removes expired entries.
@@ -168,6 +178,45 @@ public final class PostgresHTTPCacheStore: HTTPCacheStore, @unchecked Sendable {
 
     public func removeAll() async {
         await ignoringFailure("DELETE FROM jsbridge_http_cache WHERE app = $1", "hc_clear", [])
+    }
+
+    public func beginFill(key: String, owner: String, lease: Duration) async -> Bool {
+        let now = Self.milliseconds(clock.now())
+        let until = now + lease.components.seconds * 1000 + lease.components.attoseconds / 1_000_000_000_000_000
+        // A claim whose lease ended (its owner died or gave up) is taken over. An unreachable server claims
+        // nothing: the caller fetches as if the store had no claims.
+        let claimed = try? await run { () throws(StorageError) -> Bool in
+            try self.call { connection throws(PGFailure) -> Bool in
+                try connection.query(
+                    """
+                    INSERT INTO jsbridge_http_cache_fills AS f (app, key, owner, until) VALUES ($1, $2, $3, $5)
+                    ON CONFLICT (app, key) DO UPDATE SET owner = excluded.owner, until = excluded.until
+                        WHERE f.until <= $4
+                    RETURNING owner
+                    """, name: "hc_fill_begin", [.text(self.appID), .text(key), .text(owner), .int8(now), .int8(until)]
+                ).count > 0
+            }
+        }
+        return claimed ?? true
+    }
+
+    public func endFill(key: String, owner: String) async {
+        await ignoringFailure(
+            "DELETE FROM jsbridge_http_cache_fills WHERE app = $1 AND key = $2 AND owner = $3", "hc_fill_end",
+            [.text(key), .text(owner)])
+    }
+
+    public func fillInProgress(key: String) async -> Bool {
+        let now = Self.milliseconds(clock.now())
+        let live = try? await run { () throws(StorageError) -> Bool in
+            try self.call { connection throws(PGFailure) -> Bool in
+                try connection.query(
+                    "SELECT 1 FROM jsbridge_http_cache_fills WHERE app = $1 AND key = $2 AND until > $3",
+                    name: "hc_fill_live", [.text(self.appID), .text(key), .int8(now)]
+                ).count > 0
+            }
+        }
+        return live ?? false
     }
 
     /// How many entries the app has and the bytes they take.

@@ -153,15 +153,19 @@ public final class TestHTTPServer: Sendable {
     private let closed = Atomic<Int>(0)
     /// The port the server listens on.
     public let port: Int
+    /// The address the server listens on.
+    public let host: String
 
-    private init(group: MultiThreadedEventLoopGroup, channel: any Channel, port: Int) {
+    private init(group: MultiThreadedEventLoopGroup, channel: any Channel, host: String, port: Int) {
         self.group = group
         self.channel = channel
+        self.host = host
         self.port = port
     }
 
-    /// Starts a server on 127.0.0.1 with an ephemeral port.
-    public static func start() async throws -> TestHTTPServer {
+    /// Starts a server on `host` (127.0.0.1 unless told: another address for clients in other network
+    /// namespaces) with an ephemeral port.
+    public static func start(host: String = "127.0.0.1") async throws -> TestHTTPServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let box = Locked<TestHTTPServer?>(nil)
         do {
@@ -175,8 +179,9 @@ public final class TestHTTPServer: Sendable {
                             ConnectionHandler(server: { box.withLock { $0 } }))
                     }
                 }
-                .bind(host: "127.0.0.1", port: 0).get()
-            let server = TestHTTPServer(group: group, channel: channel, port: channel.localAddress?.port ?? 0)
+                .bind(host: host, port: 0).get()
+            let server = TestHTTPServer(
+                group: group, channel: channel, host: host, port: channel.localAddress?.port ?? 0)
             box.withLock { $0 = server }
             return server
         } catch {
@@ -185,8 +190,8 @@ public final class TestHTTPServer: Sendable {
         }
     }
 
-    /// `http://127.0.0.1:<port>`.
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// `http://<host>:<port>`.
+    public var baseURL: String { "http://\(host):\(port)" }
 
     /// The absolute URL of `path` on this server.
     public func url(_ path: String) -> String { baseURL + path }

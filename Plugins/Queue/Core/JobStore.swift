@@ -204,6 +204,41 @@ public protocol JobStore: AnyObject, Sendable {
     func purge(_ queue: String, before: Int64, includeDead: Bool) throws(QueueError) -> Int
     /// When the next job of `queue` becomes claimable (a due time or a lease's end), or nil when none will.
     func nextDue(_ queue: String) throws(QueueError) -> Int64?
+    /// Marks the `completions` that `worker` still holds done, then leases up to `limit` more due jobs of
+    /// `queue` (never one of `completions`): a worker's whole cycle, in one round trip where the store can.
+    /// Returns the ids it marked done (sorted) and the jobs it leased (by id).
+    func completeAndClaim(
+        _ queue: String, completions: [Completion], worker: String, limit: Int, leaseMs: Int64, now: Int64
+    ) throws(QueueError) -> (completed: [Int64], claimed: [LeasedJob])
+}
+
+/// A job a handler finished, to mark done: the lease it ran under.
+public struct Completion: Sendable, Hashable {
+    public var id: Int64
+    /// The attempt the worker held (a completion under an older attempt's lease changes nothing).
+    public var attempt: Int
+
+    public init(id: Int64, attempt: Int) {
+        self.id = id
+        self.attempt = attempt
+    }
+}
+
+extension JobStore {
+    /// One ``complete(_:worker:attempt:now:)`` per completion, then one ``claim(_:worker:limit:leaseMs:now:)``:
+    /// for stores whose calls cost no round trip (SQLite).
+    public func completeAndClaim(
+        _ queue: String, completions: [Completion], worker: String, limit: Int, leaseMs: Int64, now: Int64
+    ) throws(QueueError) -> (completed: [Int64], claimed: [LeasedJob]) {
+        var completed: [Int64] = []
+        for completion in completions {
+            if try complete(completion.id, worker: worker, attempt: completion.attempt, now: now) {
+                completed.append(completion.id)
+            }
+        }
+        let claimed = try claim(queue, worker: worker, limit: limit, leaseMs: leaseMs, now: now)
+        return (completed.sorted(), claimed)
+    }
 }
 
 extension EnqueueOptions {

@@ -27,6 +27,8 @@ public final class QueueWorker: Sendable {
     /// Store failures while polling (the worker keeps going): the plugin reports them.
     private let onStoreError: @Sendable (QueueError) -> Void
     private let held = Locked<[Int64: Int]>([:])
+    /// Jobs whose handlers completed, waiting for the run loop to mark them done (still in `held`).
+    private let finished = Locked<[Completion]>([])
     private let slotFreed = Doorbell()
     private let lane: BlockingLane
 
@@ -46,39 +48,58 @@ public final class QueueWorker: Sendable {
         lane = BlockingLane(label: "jsbridge.queue.worker")
     }
 
-    /// The ids of the jobs whose handlers are running.
+    /// The ids of the jobs this worker holds: handlers running, or finished and not marked done yet.
     public var running: [Int64] { held.withLock { Array($0.keys).sorted() } }
 
     private func now() -> Int64 { epochMilliseconds(clock.now()) }
 
     /// Runs until cancelled. `handler` is called once per leased job, concurrently up to `concurrency`; it
     /// returns nil to give the job back (when it was cancelled before finishing).
+    ///
+    /// Completions are batched: a finished job keeps its slot (and its heartbeat) until the next cycle's
+    /// ``JobStore/completeAndClaim(_:completions:worker:limit:leaseMs:now:)`` commits it together with the
+    /// jobs that finished meanwhile and claims the free slots, so a busy worker makes one round trip per batch
+    /// rather than two per job.
     public func run(_ handler: @escaping @Sendable (LeasedJob) async -> JobOutcome?) async {
         let heartbeat = Task { [self] in await heartbeats() }
         defer { heartbeat.cancel() }
         await withDiscardingTaskGroup { group in
             while !Task.isCancelled {
-                let free = concurrency - held.withLock { $0.count }
+                let completions = finished.withLock { finished -> [Completion] in
+                    defer { finished.removeAll() }
+                    return finished
+                }
+                let free = concurrency - held.withLock { $0.count } + completions.count
                 var jobs: [LeasedJob] = []
+                var failed = false
                 if free > 0 {
                     do throws(QueueError) {
                         let (store, queue, id, leaseMs, now) = (store, queue, id, leaseMs, now())
                         jobs = try await lane.run { () throws(QueueError) in
-                            try store.claim(queue, worker: id, limit: free, leaseMs: leaseMs, now: now)
+                            try store.completeAndClaim(
+                                queue, completions: completions, worker: id, limit: free, leaseMs: leaseMs, now: now
+                            ).claimed
                         }
                     } catch {
+                        // The completions are tried again next cycle (marking a job done twice changes
+                        // nothing); their leases stay alive meanwhile.
+                        finished.withLock { $0.append(contentsOf: completions) }
+                        failed = true
                         onStoreError(error)
                     }
+                }
+                if !failed {
+                    held.withLock { held in for completion in completions { held.removeValue(forKey: completion.id) } }
                 }
                 for job in jobs {
                     held.withLock { $0[job.id] = job.attempt }
                     group.addTask { [self] in await execute(job, handler) }
                 }
-                if free > 0 && jobs.count == free { continue }
-                // Every slot busy, or nothing due: wait for a slot to free, a poll, or the next due job.
+                if !failed && free > 0 && jobs.count == free { continue }
+                // Every slot busy, or nothing due: wait for a job to finish, a poll, or the next due job.
                 var wait = pollInterval
                 let (store, queue) = (store, queue)
-                if free > jobs.count,
+                if !failed, free > jobs.count,
                     let next = try? await lane.run({ () throws(QueueError) in try store.nextDue(queue) })
                 {
                     let untilNext = Duration.milliseconds(max(1, next - now()))
@@ -88,10 +109,25 @@ public final class QueueWorker: Sendable {
             }
             group.cancelAll()
         }
-        // Leases of handlers that never finished go back to the queue.
+        // Completions not committed yet, then the leases of handlers that never finished go back to the queue.
+        let completions = finished.withLock { finished -> [Completion] in
+            defer { finished.removeAll() }
+            return finished
+        }
+        if !completions.isEmpty {
+            do throws(QueueError) {
+                let (store, queue, id, leaseMs, now) = (store, queue, id, leaseMs, now())
+                _ = try await lane.run { () throws(QueueError) in
+                    try store.completeAndClaim(
+                        queue, completions: completions, worker: id, limit: 0, leaseMs: leaseMs, now: now)
+                }
+            } catch {
+                onStoreError(error)
+            }
+        }
         let left = held.withLock { held -> [Int64] in
             defer { held.removeAll() }
-            return Array(held.keys)
+            return Array(held.keys).filter { id in !completions.contains { $0.id == id } }
         }
         if !left.isEmpty {
             do throws(QueueError) {
@@ -106,22 +142,25 @@ public final class QueueWorker: Sendable {
     private func execute(_ job: LeasedJob, _ handler: @escaping @Sendable (LeasedJob) async -> JobOutcome?) async {
         // A handler that gave up (nil: the worker is stopping) leaves its lease to `run`'s release.
         guard let outcome = await handler(job) else { return }
-        defer {
-            held.withLock { _ = $0.removeValue(forKey: job.id) }
+        switch outcome {
+        case .completed:
+            // Committed by the run loop's next cycle, which frees the slot.
+            finished.withLock { $0.append(Completion(id: job.id, attempt: job.attempt)) }
             slotFreed.ring()
-        }
-        let (store, id, now) = (store, id, now())
-        do throws(QueueError) {
-            try await lane.run { () throws(QueueError) in
-                switch outcome {
-                case .completed: _ = try store.complete(job.id, worker: id, attempt: job.attempt, now: now)
-                case .failed(let message):
-                    _ = try store.fail(job.id, worker: id, attempt: job.attempt, error: message, now: now)
-                }
+        case .failed(let message):
+            defer {
+                held.withLock { _ = $0.removeValue(forKey: job.id) }
+                slotFreed.ring()
             }
-        } catch {
-            // The lease ends on its own and the job runs again: at least once.
-            onStoreError(error)
+            let (store, id, now) = (store, id, now())
+            do throws(QueueError) {
+                _ = try await lane.run { () throws(QueueError) in
+                    try store.fail(job.id, worker: id, attempt: job.attempt, error: message, now: now)
+                }
+            } catch {
+                // The lease ends on its own and the job runs again: at least once.
+                onStoreError(error)
+            }
         }
     }
 

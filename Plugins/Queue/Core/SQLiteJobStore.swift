@@ -281,39 +281,66 @@ public final class SQLiteJobStore: JobStore, ChannelLog, @unchecked Sendable {
     {
         guard limit > 0 else { return [] }
         return try transaction { () throws(QueueError) -> [LeasedJob] in
-            // A lease that ended on the last attempt: its worker died holding it, and no attempt is left.
-            try run(
-                """
-                UPDATE jobs SET state = 'dead', finished_at = ?2, worker = NULL,
-                    last_error = coalesce(last_error, 'the lease expired (the worker stopped responding)')
-                WHERE queue = ?1 AND state = 'leased' AND run_at <= ?2 AND attempt >= max_attempts
-                """, [.text(queue), .int(now)])
-            var candidates: [(Int64, String, Int, Int)] = []
-            try each(
-                """
-                SELECT id, payload, attempt, max_attempts FROM jobs
-                WHERE queue = ?1 AND state IN ('ready', 'leased') AND run_at <= ?2
-                ORDER BY run_at, id LIMIT ?3
-                """, [.text(queue), .int(now), .int(Int64(limit))]
-            ) {
-                candidates.append(
-                    (
-                        sqlite3_column_int64($0, 0), Self.text($0, 1), Int(sqlite3_column_int64($0, 2)),
-                        Int(sqlite3_column_int64($0, 3))
-                    ))
-            }
-            var jobs: [LeasedJob] = []
-            for (id, payload, attempt, maxAttempts) in candidates {
-                try run(
-                    "UPDATE jobs SET state = 'leased', worker = ?2, run_at = ?3, attempt = attempt + 1 WHERE id = ?1",
-                    [.int(id), .text(worker), .int(now + leaseMs)])
-                jobs.append(
-                    LeasedJob(
-                        id: id, queue: queue, payload: payload, attempt: attempt + 1, maxAttempts: maxAttempts,
-                        leaseUntil: now + leaseMs))
-            }
-            return jobs
+            try claimInTransaction(queue, worker: worker, limit: limit, leaseMs: leaseMs, now: now)
         }
+    }
+
+    /// A worker's cycle in one transaction (one commit): its completions, then its claim.
+    public func completeAndClaim(
+        _ queue: String, completions: [Completion], worker: String, limit: Int, leaseMs: Int64, now: Int64
+    ) throws(QueueError) -> (completed: [Int64], claimed: [LeasedJob]) {
+        try transaction { () throws(QueueError) -> ([Int64], [LeasedJob]) in
+            var completed: [Int64] = []
+            for completion in completions {
+                try run(
+                    """
+                    UPDATE jobs SET state = 'done', finished_at = ?4, worker = NULL
+                    WHERE id = ?1 AND state = 'leased' AND worker = ?2 AND attempt = ?3
+                    """, [.int(completion.id), .text(worker), .int(Int64(completion.attempt)), .int(now)])
+                if sqlite3_changes(db) > 0 { completed.append(completion.id) }
+            }
+            let claimed =
+                limit > 0 ? try claimInTransaction(queue, worker: worker, limit: limit, leaseMs: leaseMs, now: now) : []
+            return (completed.sorted(), claimed)
+        }
+    }
+
+    /// The body of ``claim(_:worker:limit:leaseMs:now:)``, inside a transaction the caller holds.
+    private func claimInTransaction(_ queue: String, worker: String, limit: Int, leaseMs: Int64, now: Int64)
+        throws(QueueError) -> [LeasedJob]
+    {
+        // A lease that ended on the last attempt: its worker died holding it, and no attempt is left.
+        try run(
+            """
+            UPDATE jobs SET state = 'dead', finished_at = ?2, worker = NULL,
+                last_error = coalesce(last_error, 'the lease expired (the worker stopped responding)')
+            WHERE queue = ?1 AND state = 'leased' AND run_at <= ?2 AND attempt >= max_attempts
+            """, [.text(queue), .int(now)])
+        var candidates: [(Int64, String, Int, Int)] = []
+        try each(
+            """
+            SELECT id, payload, attempt, max_attempts FROM jobs
+            WHERE queue = ?1 AND state IN ('ready', 'leased') AND run_at <= ?2
+            ORDER BY run_at, id LIMIT ?3
+            """, [.text(queue), .int(now), .int(Int64(limit))]
+        ) {
+            candidates.append(
+                (
+                    sqlite3_column_int64($0, 0), Self.text($0, 1), Int(sqlite3_column_int64($0, 2)),
+                    Int(sqlite3_column_int64($0, 3))
+                ))
+        }
+        var jobs: [LeasedJob] = []
+        for (id, payload, attempt, maxAttempts) in candidates {
+            try run(
+                "UPDATE jobs SET state = 'leased', worker = ?2, run_at = ?3, attempt = attempt + 1 WHERE id = ?1",
+                [.int(id), .text(worker), .int(now + leaseMs)])
+            jobs.append(
+                LeasedJob(
+                    id: id, queue: queue, payload: payload, attempt: attempt + 1, maxAttempts: maxAttempts,
+                    leaseUntil: now + leaseMs))
+        }
+        return jobs
     }
 
     public func heartbeat(_ ids: [Int64], worker: String, leaseMs: Int64, now: Int64) throws(QueueError) -> [Int64] {

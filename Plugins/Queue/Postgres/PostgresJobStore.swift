@@ -6,7 +6,8 @@ import StoragePostgres
 /// A ``JobStore`` on a PostgreSQL database (Storage's: the same `--storage-url`), shared by every process of
 /// every host using it with the same app id.
 ///
-/// Each operation is one statement (one transaction, one round trip). Claims pick due rows with
+/// Each operation is one statement (one transaction, one round trip); a worker's cycle (its finished jobs
+/// marked done, more claimed) is one too. Claims pick due rows with
 /// `FOR UPDATE SKIP LOCKED`, so concurrent workers never wait on each other's rows nor lease one job twice.
 /// Calls are synchronous (libpq): each takes one of the store's `connections` (a small pool, opened as
 /// needed), waiting while all are busy, and blocks its thread for the round trip. When the server goes away, a call
@@ -235,6 +236,67 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
                         leaseUntil: now + leaseMs))
             }
             return jobs.sorted { $0.id < $1.id }
+        }
+    }
+
+    public func completeAndClaim(
+        _ queue: String, completions: [Completion], worker: String, limit: Int, leaseMs: Int64, now: Int64
+    ) throws(QueueError) -> (completed: [Int64], claimed: [LeasedJob]) {
+        if completions.isEmpty {
+            return ([], try claim(queue, worker: worker, limit: limit, leaseMs: leaseMs, now: now))
+        }
+        let ids = completions.map { String($0.id) }.joined(separator: ",")
+        let attempts = completions.map { String($0.attempt) }.joined(separator: ",")
+        return try withConnection { (connection, _) throws(PGFailure) -> ([Int64], [LeasedJob]) in
+            // One statement, so one round trip and one commit for the whole cycle. Its parts see one snapshot,
+            // so the claim leaves the completed ids out: a row must not be updated twice by one statement.
+            let rows = try connection.query(
+                """
+                WITH finished AS (
+                    UPDATE jsbridge_queue_jobs AS j SET state = 'done', finished_at = $3, worker = NULL
+                    FROM unnest(string_to_array($7, ',')::bigint[], string_to_array($8, ',')::bigint[]) AS c(id, attempt)
+                    WHERE j.id = c.id AND j.state = 'leased' AND j.worker = $5 AND j.attempt = c.attempt
+                    RETURNING j.id
+                ), expired AS (
+                    UPDATE jsbridge_queue_jobs SET state = 'dead', finished_at = $3, worker = NULL,
+                        last_error = coalesce(last_error, 'the lease expired (the worker stopped responding)')
+                    WHERE app = $1 AND queue = $2 AND state = 'leased' AND run_at <= $3 AND attempt >= max_attempts
+                        AND id <> ALL(string_to_array($7, ',')::bigint[])
+                ), picked AS (
+                    SELECT id FROM jsbridge_queue_jobs
+                    WHERE app = $1 AND queue = $2 AND state IN ('ready', 'leased') AND run_at <= $3
+                        AND (state = 'ready' OR attempt < max_attempts)
+                        AND id <> ALL(string_to_array($7, ',')::bigint[])
+                    ORDER BY run_at, id LIMIT $4
+                    FOR UPDATE SKIP LOCKED
+                ), claimed AS (
+                    UPDATE jsbridge_queue_jobs AS j SET state = 'leased', worker = $5, run_at = $3 + $6,
+                        attempt = j.attempt + 1
+                    FROM picked WHERE j.id = picked.id
+                    RETURNING j.id, j.payload, j.attempt, j.max_attempts
+                )
+                SELECT 1::int8, id, payload, attempt, max_attempts FROM claimed
+                UNION ALL SELECT 0::int8, id, NULL, NULL, NULL FROM finished
+                """, name: "q_complete_claim",
+                [
+                    .text(appID), .text(queue), .int8(now), .int8(Int64(max(0, limit))), .text(worker),
+                    .int8(leaseMs), .text(ids), .text(attempts),
+                ])
+            var completed: [Int64] = []
+            var jobs: [LeasedJob] = []
+            for row in 0..<rows.count {
+                let id = rows.int64(row, 1) ?? 0
+                if rows.int64(row, 0) == 0 {
+                    completed.append(id)
+                    continue
+                }
+                jobs.append(
+                    LeasedJob(
+                        id: id, queue: queue, payload: rows.string(row, 2) ?? "",
+                        attempt: Int(rows.int64(row, 3) ?? 0), maxAttempts: Int(rows.int64(row, 4) ?? 0),
+                        leaseUntil: now + leaseMs))
+            }
+            return (completed.sorted(), jobs.sorted { $0.id < $1.id })
         }
     }
 

@@ -65,10 +65,15 @@ public final class TestPostgresCluster: @unchecked Sendable {
 
     /// Creates and starts a cluster. `fsync: false` is faster and still survives the server being killed
     /// (the operating system keeps the written pages); only an OS crash would lose data.
-    public static func start(fsync: Bool = true) throws -> TestPostgresCluster {
+    ///
+    /// `network` also makes the server listen on `network.address` and accept password logins from
+    /// `network.subnet` (CIDR): for clients in other network namespaces (``TestHosts``).
+    public static func start(fsync: Bool = true, network: (address: String, subnet: String)? = nil) throws
+        -> TestPostgresCluster
+    {
         let directory = try makeDirectory()
         let cluster = TestPostgresCluster(directory: directory, port: try freePort())
-        try cluster.initialize(fsync: fsync)
+        try cluster.initialize(fsync: fsync, network: network)
         try cluster.startServer()
         return cluster
     }
@@ -81,9 +86,11 @@ public final class TestPostgresCluster: @unchecked Sendable {
     /// The data directory.
     public var dataDirectory: String { directory + "/data" }
 
-    /// A URL of `database` on this cluster (with the superuser's password).
-    public func url(database: String, password: String = TestPostgresCluster.password) -> String {
-        "postgres://\(Self.user):\(password)@127.0.0.1:\(port)/\(database)"
+    /// A URL of `database` on this cluster (with the superuser's password), reached at `host`.
+    public func url(database: String, password: String = TestPostgresCluster.password, host: String = "127.0.0.1")
+        -> String
+    {
+        "postgres://\(Self.user):\(password)@\(host):\(port)/\(database)"
     }
 
     /// Creates `database` and returns its URL.
@@ -164,7 +171,7 @@ public final class TestPostgresCluster: @unchecked Sendable {
         return path
     }
 
-    private func initialize(fsync: Bool) throws {
+    private func initialize(fsync: Bool, network: (address: String, subnet: String)?) throws {
         let passwordFile = directory + "/pwfile"
         try Self.password.write(toFile: passwordFile, atomically: true, encoding: .utf8)
         if Self.isRoot { _ = try Self.runTool("/bin/chown", ["postgres:postgres", passwordFile], environment: [:]) }
@@ -176,7 +183,7 @@ public final class TestPostgresCluster: @unchecked Sendable {
             ], asOwner: true)
         let settings = """
 
-            listen_addresses = '127.0.0.1'
+            listen_addresses = '127.0.0.1\(network.map { ", " + $0.address } ?? "")'
             port = \(port)
             unix_socket_directories = ''
             fsync = \(fsync ? "on" : "off")
@@ -185,9 +192,16 @@ public final class TestPostgresCluster: @unchecked Sendable {
             shared_buffers = 32MB
 
             """
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: dataDirectory + "/postgresql.conf"))
+        try append(settings, to: dataDirectory + "/postgresql.conf")
+        if let network {
+            try append("\nhost all all \(network.subnet) scram-sha-256\n", to: dataDirectory + "/pg_hba.conf")
+        }
+    }
+
+    private func append(_ text: String, to path: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seekToEnd()
-        try handle.write(contentsOf: Data(settings.utf8))
+        try handle.write(contentsOf: Data(text.utf8))
         try handle.close()
     }
 

@@ -63,6 +63,9 @@ public struct HTTPCachePendingEntry: Sendable, Hashable {
     public var entry: HTTPCacheEntry
     /// The key it will be stored under.
     public var key: String { entry.key }
+    /// The claim on fetching `key` this response holds, ended by ``HTTPCache/commit(_:)`` or
+    /// ``HTTPCache/discard(_:)`` (others wait for its entry meanwhile).
+    var fillOwner: String?
 }
 
 /// The answer of ``HTTPCache/send(_:options:network:)``.
@@ -113,10 +116,21 @@ public final class HTTPCache: Sendable {
     public let clock: any BridgeClock
     private let counters = Locked(HTTPCacheStatistics())
 
+    /// How long a request that misses waits for another process's fetch of the same entry (a shared store's
+    /// single flight) before going to the network itself; also how long a fetch's claim lives.
+    public let fillWait: Duration
+    /// How often a waiting request looks for the entry.
+    public let fillPoll: Duration
+
     /// A cache over `store` using `clock`.
-    public init(store: any HTTPCacheStore, clock: any BridgeClock = SystemClock()) {
+    public init(
+        store: any HTTPCacheStore, clock: any BridgeClock = SystemClock(), fillWait: Duration = .seconds(10),
+        fillPoll: Duration = .milliseconds(25)
+    ) {
         self.store = store
         self.clock = clock
+        self.fillWait = fillWait
+        self.fillPoll = fillPoll
     }
 
     /// The counters so far.
@@ -151,7 +165,10 @@ public final class HTTPCache: Sendable {
                 return hit(entry)
             }
             count { $0.misses += 1 }
-            return try await fetch(request, key: key, store: .leniently, network: network)
+            if let entry = try await fetchOnce(request, key: key, mode: .alternative, interval: options.interval) {
+                return hit(entry)
+            }
+            return try await fetchFilling(request, key: key, store: .leniently, network: network)
         case .http:
             guard method == "GET", !bypassesHTTPCache(request) else {
                 return try await fetch(request, key: key, store: nil, network: network)
@@ -162,7 +179,8 @@ public final class HTTPCache: Sendable {
             else {
                 count { $0.misses += 1 }
                 if CacheControl(request.headers).has("only-if-cached") { return gatewayTimeout(request) }
-                return try await fetch(request, key: key, store: .http, network: network)
+                if let entry = try await fetchOnce(request, key: key, mode: .http, interval: nil) { return hit(entry) }
+                return try await fetchFilling(request, key: key, store: .http, network: network)
             }
             if HTTPCachePolicy.isFresh(stored, request: request.headers, now: now) { return hit(stored) }
             if CacheControl(request.headers).has("only-if-cached") {
@@ -202,8 +220,19 @@ public final class HTTPCache: Sendable {
     public func commit(_ pending: HTTPCachePendingEntry) async throws {
         var entry = pending.entry
         entry.storedAt = clock.now()
-        try await store.store(entry)
+        do {
+            try await store.store(entry)
+        } catch {
+            await discard(pending)
+            throw error
+        }
         count { $0.stores += 1 }
+        await discard(pending)
+    }
+
+    /// Lets go of a pending entry that will not be stored: requests waiting for it go to the network.
+    public func discard(_ pending: HTTPCachePendingEntry) async {
+        if let owner = pending.fillOwner { await store.endFill(key: pending.key, owner: owner) }
     }
 
     /// The stored response `send` would deliver without contacting the server — for `both`, the cached part
@@ -297,6 +326,63 @@ public final class HTTPCache: Sendable {
             headers: [], responseURL: request.url, body: [], requestTime: clock.now(), responseTime: clock.now(),
             storedAt: clock.now())
         return HTTPCacheResult(response: entry.response(), source: .cache, revalidated: false, pending: nil)
+    }
+
+    /// On a miss: when another process is already fetching `key` (it holds the store's claim), waits up to
+    /// ``fillWait`` for the entry it stores and returns it; nil when this request should fetch (no one else
+    /// is, theirs failed or stored nothing, or it took too long).
+    private func fetchOnce(_ request: FetchRequest, key: String, mode: HTTPCacheMode, interval: Duration?)
+        async throws -> HTTPCacheEntry?
+    {
+        guard await store.fillInProgress(key: key) else { return nil }
+        let deadline = clock.now().addingTimeInterval(seconds(fillWait))
+        while clock.now() < deadline {
+            try await clock.sleep(for: fillPoll)
+            let inProgress = await store.fillInProgress(key: key)
+            if let entry = await usableEntry(key: key, request: request, mode: mode, interval: interval),
+                mode != .http || HTTPCachePolicy.isFresh(entry, request: request.headers, now: clock.now())
+            {
+                return entry
+            }
+            if !inProgress { return nil }
+        }
+        return nil
+    }
+
+    /// A network fetch under the store's claim on `key` (when it gets it), so that concurrent misses of other
+    /// processes wait for this one's entry instead of asking the server too. The claim ends when the pending
+    /// entry is committed or discarded, at once when there is nothing to store, or when its lease ends.
+    private func fetchFilling(
+        _ request: FetchRequest, key: String, store rule: StoreRule,
+        network: (FetchRequest) async throws -> FetchResponse
+    ) async throws -> HTTPCacheResult {
+        let owner = UUID().uuidString
+        guard await store.beginFill(key: key, owner: owner, lease: fillWait) else {
+            // Another fetch started between the look and the claim: wait for it as above.
+            if let entry = try await fetchOnce(
+                request, key: key, mode: rule == .http ? .http : .alternative, interval: nil)
+            {
+                return hit(entry)
+            }
+            return try await fetch(request, key: key, store: rule, network: network)
+        }
+        var result: HTTPCacheResult
+        do {
+            result = try await fetch(request, key: key, store: rule, network: network)
+        } catch {
+            await store.endFill(key: key, owner: owner)
+            throw error
+        }
+        if result.pending == nil {
+            await store.endFill(key: key, owner: owner)
+        } else {
+            result.pending?.fillOwner = owner
+        }
+        return result
+    }
+
+    private func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     private func fetch(

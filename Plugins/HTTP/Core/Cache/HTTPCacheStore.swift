@@ -16,6 +16,21 @@ public protocol HTTPCacheStore: Sendable {
     func removeEntries(forURL url: String) async
     /// Removes every entry.
     func removeAll() async
+    /// Claims the fetch of the entry under `key` for `owner` until `lease` has passed: true when no one else
+    /// holds a live claim (the caller fetches, then ``endFill(key:owner:)``), false when another fetch of it
+    /// is under way (on a shared store: in another process or on another host).
+    func beginFill(key: String, owner: String, lease: Duration) async -> Bool
+    /// Ends `owner`'s claim on `key` (its entry was stored, or there is nothing to store).
+    func endFill(key: String, owner: String) async
+    /// Whether a live claim on `key` exists (someone is fetching it).
+    func fillInProgress(key: String) async -> Bool
+}
+
+extension HTTPCacheStore {
+    /// A store of one process's own claims everybody: no fetch waits for another.
+    public func beginFill(key: String, owner: String, lease: Duration) async -> Bool { true }
+    public func endFill(key: String, owner: String) async {}
+    public func fillInProgress(key: String) async -> Bool { false }
 }
 
 /// An ``HTTPCacheStore`` in memory (for tests, or a cache that lives as long as the process).

@@ -96,12 +96,19 @@ public struct DAOClient: Sendable {
                 response = try await fetch(endpoint, request)
             }
             let output: D.Output
-            switch try await process(dao, request, response, context: context) {
-            case .retry(let pause) where context.attempt <= hookRetries:
-                try await clock.sleep(for: pause)
-                continue
-            case .retry: output = try await deliver(dao, request, response, context: context)
-            case .output(let delivered): output = delivered
+            do {
+                switch try await process(dao, request, response, context: context) {
+                case .retry(let pause) where context.attempt <= hookRetries:
+                    if let pending { await cache?.discard(pending) }
+                    try await clock.sleep(for: pause)
+                    continue
+                case .retry: output = try await deliver(dao, request, response, context: context)
+                case .output(let delivered): output = delivered
+                }
+            } catch {
+                // Not stored: requests elsewhere waiting for this entry go to the network now.
+                if let pending { await cache?.discard(pending) }
+                throw error
             }
             if let pending { try await cache?.commit(pending) }
             return output
