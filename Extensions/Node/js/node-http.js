@@ -991,6 +991,8 @@ ClientRequest.prototype._send = function () {
   const url = `${this.protocol}//${host}:${this.port}${this.path}`;
   const body = this._body.length === 0 ? undefined : Buffer.concat(this._body);
   const init = { method: this.method, headers, body, redirect: "manual", signal: this._controller.signal };
+  // The connection is the HTTP plugin's: 'socket' gives a stand-in that takes a socket's settings.
+  this.socket ??= new ServerSocket(0, this.host, this.port);
   nextTick(() => {
     this.emit("socket", this.socket);
     this.emit("finish");
