@@ -142,13 +142,16 @@ let package = Package(
             ]),
         extensionTarget(
             "JSBridgeNode", folder: "Node",
-            dependencies: ["JSBridgeWeb", "CProcess", "CCompression", "CSpawn", "CJavaScriptCoreExtras"],
+            dependencies: [
+                "JSBridgeWeb", "CProcess", "CCompression", "CSpawn", "CJavaScriptCoreExtras",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ] + nioLoops,
             scripts: [
                 "process.js", "node-builtins.js", "node-buffer.js", "node-crypto.js", "node-path.js", "node-events.js",
                 "node-util.js", "node-os.js", "node-timers.js", "node-assert.js", "node-url.js",
                 "node-string-decoder.js",
                 "node-process.js", "node-stdin.js", "node-hash.js", "node-errors.js", "node-stream.js", "node-async.js",
-                "node-readline.js", "node-zlib.js", "node-child-process.js", "node-vm.js",
+                "node-readline.js", "node-zlib.js", "node-child-process.js", "node-vm.js", "node-http.js",
             ]),
         extensionTarget(
             "JSBridgeModules", folder: "Modules", dependencies: ["JSBridgeNode"],

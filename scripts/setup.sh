@@ -8,13 +8,21 @@ set -euo pipefail
 # br, node:zlib's brotli) and mimalloc (the jsbridge binary's allocator) are linked by name. Tests:
 # gpsd (the Location plugin's real source), TypeScript (node-typescript: the typings are type-checked, and it
 # runs as a package) and a few pure-JS packages the Node built-in modules and Web Crypto (node-jose) are
-# checked with. Benchmarks also use gcc and node (present on the image). PostgreSQL: libpq-dev builds the Storage plugin's PostgreSQL
+# checked with. Benchmarks also use gcc and node (present on the image) and wrk (the load for the node:http
+# server row). PostgreSQL: libpq-dev builds the Storage plugin's PostgreSQL
 # backend; the server (postgresql, version 15 on Debian 12) is for its tests, which start their own
 # throwaway clusters.
 packages=(
   pkg-config libjavascriptcoregtk-4.1-dev libsqlite3-dev libpq-dev postgresql gpsd libicu-dev zlib1g-dev
-  libbrotli-dev libmimalloc-dev
+  libbrotli-dev libmimalloc-dev wrk
   node-typescript node-minimist node-lodash node-ms node-uuid node-jose node-commander
+  # Debian's npm packages the package tests use as Node would (Tests/CLITests/Specs/fixtures/packages).
+  node-axios node-express node-readable-stream node-through2 node-debug node-yargs node-fetch node-ws node-tar
+  node-winston node-chalk node-js-yaml node-marked node-mime node-semver node-glob node-minimatch node-async
+  node-bluebird node-qs node-cookie node-escape-html node-iconv-lite node-safe-buffer node-mkdirp node-yaml
+  node-ajv node-moment node-mustache node-ejs node-sax node-xml2js node-split2 node-concat-stream node-pump
+  node-end-of-stream node-strip-ansi node-diff node-esprima node-acorn node-body-parser node-ini node-fs-extra
+  node-form-data node-deepmerge
 )
 
 missing=()

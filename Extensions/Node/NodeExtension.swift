@@ -9,7 +9,8 @@ import JSBridgeWeb
 /// `node:events`, `node:util`, `node:os`, `node:buffer`, `node:timers`, `node:assert`, `node:url`,
 /// `node:string_decoder`, `node:crypto`, `node:process`, `node:stream`, `node:readline`, `node:async_hooks`,
 /// `node:diagnostics_channel`, `node:perf_hooks`, `node:console`, `node:constants`, `node:zlib`,
-/// `node:child_process` behind the `run` capability, `node:vm`), with `process.on` for signals and `exit`, and
+/// `node:child_process` behind the `run` capability, `node:vm`, `node:http` and `node:https` behind the `net`
+/// capability), with `process.on` for signals and `exit`, and
 /// `process.stdin`. Plugins add modules of their own (`node:fs` is the FileSystem plugin's).
 public enum NodeExtension {
     static let declaration = EngineExtension("node", requires: [.web], state: NodeState.init) { ext in
@@ -48,11 +49,13 @@ public enum NodeExtension {
         ext.script(.onDemand("node-zlib.js", PackageResources.node_zlib_js))
         ext.script(.onDemand("node-child-process.js", PackageResources.node_child_process_js))
         ext.script(.onDemand("node-vm.js", PackageResources.node_vm_js))
+        ext.script(.onDemand("node-http.js", PackageResources.node_http_js))
         declareBufferNatives(&ext)
         declareProcessNatives(&ext)
         declareZlibNatives(&ext)
         declareChildProcessNatives(&ext)
         declareVMNatives(&ext)
+        declareHTTPServerNatives(&ext)
     }
 }
 
@@ -68,6 +71,7 @@ final class NodeState {
     let host: ExtensionHost
     let zlibJobs = ZlibJobs()
     let children = ChildRegistry()
+    let http: HTTPServers
     /// Whether the reader thread runs (it is started once and reads until end of input).
     private var stdinStarted = false
     /// Whether the loop waits for stdin's data (JavaScript has a listener and has not paused).
@@ -75,7 +79,11 @@ final class NodeState {
 
     init(host: ExtensionHost) {
         self.host = host
+        http = HTTPServers(host: host)
         host.keepAlive { [unowned self] in stdinReferenced }
+        // A listening server not unref()'d, and a request waiting for its response.
+        host.keepAlive { [http] in http.keepsAlive }
+        host.onShutdown { [http] in http.closeAll() }
         // A zlib write on a worker thread: the script awaits its output.
         host.keepAlive { [zlibJobs] in zlibJobs.pending }
         // A child process not unref()'d, until its 'close'.

@@ -71,6 +71,10 @@ interface JSBridgeInternal {
   hashNames: string[];
   stdin: any;
 
+  // node-http.js
+  /** The HTTP servers' events (HTTPServerNatives.swift): kind, then its arguments. */
+  httpEvent(kind: number, ...args: any[]): void;
+
   // Hooks an extension may fill.
   /** What other extensions add to `process.features` (the modules extension: `typescript`). */
   processFeatures?: Record<string, unknown>;

@@ -9,6 +9,11 @@ interface JSBridgeInternal {
   childSpawn(id: number, request: string): [JSBridgeChildHandle, number] | [undefined, string, number];
   childSpawnSync(request: string, input: ArrayBuffer | undefined, offset: number, length: number, timeout: number, maxBuffer: number, killSignal: number): [number, number | null, number | null, ArrayBuffer | null, ArrayBuffer | null, string | null, number | null];
   cpus(): { model: string; speed: number; times: Record<string, number> }[];
+  httpConnection(connection: number, op: number): void;
+  httpListen(server: number, host: string, port: number, backlog: number): void;
+  httpRespond(connection: number, status: number, reason: string, headers: string, body: ArrayBuffer | undefined, offset: number, length: number, end: boolean, keepAlive: boolean): boolean;
+  httpServer(server: number, op: number): void;
+  httpWrite(connection: number, body: ArrayBuffer | undefined, offset: number, length: number, end: boolean, keepAlive: boolean): boolean;
   isatty(fd: number): boolean;
   rss(): number;
   signalListened(signo: number, listened: boolean): void;

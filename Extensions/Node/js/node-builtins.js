@@ -28,6 +28,7 @@ for (const [file, names] of [
   ["node-zlib.js", ["zlib"]],
   ["node-child-process.js", ["child_process"]],
   ["node-vm.js", ["vm"]],
+  ["node-http.js", ["http", "https"]],
 ]) {
   for (const name of names) files[name] = file;
 }

@@ -1,6 +1,7 @@
 import CJavaScriptCore
 import CSignals
 import JSBridgeCore
+import NIOCore
 
 /// What the host offers an engine extension's state: the engine, the run's options, and the
 /// points where an extension joins the host's loop — what keeps the loop alive, what a signal does, what the
@@ -85,6 +86,19 @@ package struct ExtensionHost {
     package func callJS(_ function: JSObjectRef, _ arguments: [JSValueRef?]) -> JSValueRef? {
         runtime.callJS(function, arguments)
     }
+
+    /// Calls `function` from a SwiftNIO callback on the JS thread's own event loop (a socket the extension
+    /// serves there), then queues a turn of the run's loop for what the call left: timers, calls, the end of
+    /// the run. The loop starts only once the script's first run is over (`eventLoop` is nil before).
+    @discardableResult
+    package func callJSFromLoop(_ function: JSObjectRef, _ arguments: [JSValueRef?]) -> JSValueRef? {
+        let result = runtime.callJS(function, arguments)
+        runtime.requestTurn()
+        return result
+    }
+
+    /// The JS thread's SwiftNIO event loop, once the run's loop has started (nil during the script's first run).
+    package var eventLoop: (any EventLoop)? { runtime.extensionLoop }
 }
 
 /// Where a runtime's extensions joined its loop (JS thread only).

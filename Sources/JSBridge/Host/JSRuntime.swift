@@ -48,6 +48,10 @@ public final class JSRuntime {
     var exitCode: Int32 = 0
     /// The JS thread's event loop while ``run(_:)`` runs, and its timer for the next deadline (RunLoop.swift).
     var loop = LoopState()
+    /// The run's event loop as extensions see it, and whether a turn is queued on it after a socket's callback
+    /// ran JavaScript (``requestTurn()``). Kept out of `loop`, which a turn holds while it delivers messages.
+    var extensionLoop: (any EventLoop)?
+    var turnRequested = false
     /// The uncaught exceptions and unhandled rejections reported (at most one: the first ends the run).
     public internal(set) var uncaughtErrors: [String] = []
     let termination: TerminationState
@@ -147,6 +151,7 @@ public final class JSRuntime {
         }
         MultiThreadedEventLoopGroup.withCurrentThreadAsEventLoop { loop in
             self.loop.eventLoop = loop
+            self.extensionLoop = loop
             let runtime = NIOLoopBound(self, eventLoop: loop)
             self.inbox.setWaker { loop.execute { runtime.value.turn() } }
             self.options.debugger?.setWaker { loop.execute { runtime.value.turn() } }

@@ -21,6 +21,19 @@ struct LoopState {
 }
 
 extension JSRuntime {
+    /// Queues one turn of the loop on the event loop, after the I/O it is handling now: JavaScript that a
+    /// SwiftNIO callback on the JS thread ran (a server's request) may have set timers, made calls or left
+    /// nothing alive. Requests made before that turn runs share it.
+    func requestTurn() {
+        guard !turnRequested, !ended, let eventLoop = extensionLoop else { return }
+        turnRequested = true
+        let runtime = NIOLoopBound(self, eventLoop: eventLoop)
+        eventLoop.execute {
+            runtime.value.turnRequested = false
+            runtime.value.turn()
+        }
+    }
+
     /// Runs the loop until it must wait: due timers, the calls the script made, the inbox's messages. Then
     /// it returns to the event loop, having armed the inbox's waker and a timer for the next deadline; when
     /// nothing keeps the process alive any more, it ends the run.
