@@ -139,9 +139,18 @@ public final class TestPostgresCluster: @unchecked Sendable {
         return state != "Z" && state != "X"
     }
 
-    /// Starts the server again (after ``kill9()`` or ``stop()``).
+    /// Starts the server again (after ``kill9()`` or ``stop()``). After a `kill -9` the old server's
+    /// backends can still be on their way out, holding its shared memory and addresses, and a new server
+    /// refuses to start until they are gone: a failed start is tried again for up to 30 s.
     public func restart() throws {
-        try startServer()
+        let deadline = Date().addingTimeInterval(30)
+        while true {
+            do {
+                return try startServer()
+            } catch where Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+        }
     }
 
     /// Stops the server (fast shutdown) and removes the directory.
