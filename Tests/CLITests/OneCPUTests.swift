@@ -1,11 +1,13 @@
 import Foundation
 import Testing
 
+/// util-linux's `taskset`, which runs a command on the CPUs it is given.
+private let tasksetPath = "/usr/bin/taskset"
+
 /// A run allowed one CPU (`taskset -c 0`, as in a one-CPU container): neither the JS thread nor the action
 /// executor's workers spin there (docs/architecture.md, "Spinning"), and calls answer as they do with every CPU.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: OneCPUTests.taskset)))
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: tasksetPath)))
 struct OneCPUTests {
-    static let taskset = "/usr/bin/taskset"
 
     /// Calls one at a time, many in flight, a plugin's error, a call of an unknown action and a sync call.
     static let script = """
@@ -33,7 +35,7 @@ struct OneCPUTests {
     @Test func callsAnswerOnOneCPUAsOnEvery() async throws {
         let binary = try CLIPaths.binary()
         let pinned = try await CLI.run(
-            ["-c", "0", binary, "-e", Self.script], timeLimit: 120, binary: Self.taskset)
+            ["-c", "0", binary, "-e", Self.script], timeLimit: 120, binary: tasksetPath)
         let free = try await CLI.run(["-e", Self.script], timeLimit: 120)
         #expect(pinned.exitCode == 0, "\(pinned.summary)")
         #expect(free.exitCode == 0, "\(free.summary)")
