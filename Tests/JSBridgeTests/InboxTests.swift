@@ -1,5 +1,6 @@
 import Foundation
 import JSBridgeCore
+import JSBridgeTesting
 import Testing
 
 @testable import JSBridge
@@ -43,6 +44,41 @@ import Testing
         inbox.takeAll(into: &batch)
         #expect(batch.map(\.callID) == [2])
         #expect(inbox.spinBudget == Inbox.spinNanoseconds)
+    }
+}
+
+/// An inbox that never spins (``Spinning``: a process allowed one CPU): the JS thread goes straight to sleep,
+/// and answers still arrive and wake it.
+@Suite(.blocking) struct NonSpinningInboxTests {
+    @Test func itNeverPollsAndAQuickAnswerDoesNotStartTheSpin() {
+        let inbox = Inbox(restoreWindow: 60_000_000_000, spins: false)
+        inbox.setWaker {}
+        #expect(inbox.spinBudget == 0)
+        #expect(!inbox.spin())
+        #expect(inbox.sleep(withCallsInFlight: true))
+        let posted = DispatchSemaphore(value: 0)
+        Thread {
+            inbox.post(InboxMessage(callID: 3, outcome: .value(.number(3))))
+            posted.signal()
+        }.start()
+        posted.wait()
+        var batch: [InboxMessage] = []
+        inbox.takeAll(into: &batch)
+        #expect(batch.map(\.callID) == [3])
+        #expect(inbox.spinBudget == 0)
+    }
+
+    @Test func anAnswerPostedWhileAsleepCallsTheWakerOnce() {
+        let inbox = Inbox(spins: false)
+        let wakes = Locked(0)
+        inbox.setWaker { wakes.withLock { $0 += 1 } }
+        #expect(inbox.sleep(withCallsInFlight: true))
+        inbox.post(InboxMessage(callID: 1, outcome: .value(.number(1))))
+        inbox.post(InboxMessage(callID: 2, outcome: .value(.number(2))))
+        #expect(wakes.withLock { $0 } == 1)
+        var batch: [InboxMessage] = []
+        inbox.takeAll(into: &batch)
+        #expect(batch.map(\.callID) == [1, 2])
     }
 }
 

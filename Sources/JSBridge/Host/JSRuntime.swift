@@ -28,7 +28,7 @@ public final class JSRuntime {
     var sourceFiles: SourceFiles
     let output: any OutputSink
     let engine: JSEngine
-    let inbox = Inbox()
+    let inbox = Inbox(spins: Spinning.pays)
     var timers = TimerQueue()
     /// The plugins' actions and the calls in flight (Calls.swift).
     var calls: CallTable

@@ -60,10 +60,15 @@ final class Inbox: @unchecked Sendable {
     private var asleepSince: UInt64 = 0
     /// How soon after the JS thread went to sleep an answer must arrive to restore the spin (ns).
     private let restoreWindow: UInt64
+    /// Whether the JS thread spins at all (``Spinning``: not in a process allowed one CPU).
+    let spins: Bool
 
-    /// An inbox; `restoreWindow` is for tests (the spin's maximum otherwise).
-    init(restoreWindow: UInt64 = spinNanoseconds) {
+    /// An inbox; `restoreWindow` is for tests (the spin's maximum otherwise); `spins`: whether the JS thread
+    /// polls before it sleeps.
+    init(restoreWindow: UInt64 = spinNanoseconds, spins: Bool = true) {
         self.restoreWindow = restoreWindow
+        self.spins = spins
+        if !spins { spinBudget = 0 }
     }
 
     /// Sets what wakes the sleeping JS thread, or nil once it never sleeps again (JS thread).
@@ -108,7 +113,7 @@ final class Inbox: @unchecked Sendable {
             return state.postedElsewhere
         }
         if asleepSince != 0 {
-            if postedElsewhere, jsb_monotonic_ns() - asleepSince < restoreWindow {
+            if spins, postedElsewhere, jsb_monotonic_ns() - asleepSince < restoreWindow {
                 spinBudget = Self.spinNanoseconds
             }
             asleepSince = 0
@@ -136,7 +141,7 @@ final class Inbox: @unchecked Sendable {
             state.asleep = true
             return true
         }
-        if slept, withCallsInFlight { asleepSince = jsb_monotonic_ns() }
+        if slept, withCallsInFlight, spins { asleepSince = jsb_monotonic_ns() }
         return slept
     }
 }

@@ -8,10 +8,12 @@ import Synchronization
 /// wake-up per call. At most one worker spins at a time, so idle workers never crowd the JS thread off a
 /// small machine; a sleeping worker is woken only when a job arrives. The spin adapts: it halves after each
 /// spin that found no job and returns to its maximum when a sleeping worker is woken within that time, so
-/// actions that wait on I/O longer than a spin (network requests) do not keep a core busy.
+/// actions that wait on I/O longer than a spin (network requests) do not keep a core busy. In a process
+/// allowed one CPU, workers never spin (``Spinning``).
 public final class ActionExecutor: TaskExecutor, @unchecked Sendable {
-    /// The process-wide pool, one worker per core (at least two).
-    public static let shared = ActionExecutor(threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
+    /// The process-wide pool, one worker per core (at least two); its workers spin when ``Spinning/pays``.
+    public static let shared = ActionExecutor(
+        threads: max(2, ProcessInfo.processInfo.activeProcessorCount), spins: Spinning.pays)
 
     /// The longest an idle worker keeps looking for work before it sleeps, in nanoseconds.
     static let spinNanoseconds = 50_000
@@ -23,11 +25,16 @@ public final class ActionExecutor: TaskExecutor, @unchecked Sendable {
     private var sleepers = 0
     private let queued = Atomic<Int>(0)
     private let spinning = Atomic<Bool>(false)
-    /// The current spin, in nanoseconds (see the type's documentation).
-    private let spinBudget = Atomic<Int>(spinNanoseconds)
+    /// The current spin, in nanoseconds (see the type's documentation); always 0 when the workers never spin.
+    private let spinBudget: Atomic<Int>
+    /// Whether idle workers spin at all.
+    private let spins: Bool
 
-    /// Starts a pool of `threads` workers (they live as long as the process).
-    public init(threads: Int) {
+    /// Starts a pool of `threads` workers (they live as long as the process); `spins`: whether an idle worker
+    /// spins before it sleeps.
+    public init(threads: Int, spins: Bool = true) {
+        self.spins = spins
+        spinBudget = Atomic(spins ? Self.spinNanoseconds : 0)
         for index in 0..<threads {
             let thread = Thread { [unowned self] in self.work() }
             thread.name = "jsbridge-action-\(index)"
@@ -74,7 +81,7 @@ public final class ActionExecutor: TaskExecutor, @unchecked Sendable {
                 if queued.load(ordering: .acquiring) > 0 { continue }
                 spinBudget.store(budget < 4_000 ? 0 : budget / 2, ordering: .relaxed)
             }
-            let asleep = Self.now()
+            let asleep = spins ? Self.now() : 0
             condition.lock()
             while head >= jobs.count {
                 sleepers += 1
@@ -82,7 +89,9 @@ public final class ActionExecutor: TaskExecutor, @unchecked Sendable {
                 sleepers -= 1
             }
             condition.unlock()
-            if Self.now() - asleep < Self.spinNanoseconds { spinBudget.store(Self.spinNanoseconds, ordering: .relaxed) }
+            if spins, Self.now() - asleep < Self.spinNanoseconds {
+                spinBudget.store(Self.spinNanoseconds, ordering: .relaxed)
+            }
         }
     }
 
