@@ -147,7 +147,7 @@ public final class TestPostgresCluster: @unchecked Sendable {
         while true {
             do {
                 return try startServer()
-            } catch where Date() < deadline {
+            } catch  where Date() < deadline {
                 Thread.sleep(forTimeInterval: 0.2)
             }
         }
