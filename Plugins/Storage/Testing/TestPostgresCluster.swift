@@ -147,9 +147,10 @@ public final class TestPostgresCluster: @unchecked Sendable {
         while true {
             do {
                 return try startServer()
-            } catch  where Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.2)
+            } catch {
+                if Date() >= deadline { throw error }
             }
+            Thread.sleep(forTimeInterval: 0.2)
         }
     }
 
