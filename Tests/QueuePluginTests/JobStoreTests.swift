@@ -327,6 +327,8 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
+/// The workers run on the action executor, as the Queue plugin runs them, not on Swift's global pool, where
+/// the rest of a full run's tests could keep them waiting past the tests' time limits.
 @Suite(.blocking) struct QueueWorkerTests {
     @Test(arguments: StoreKind.allCases) func aWorkerRunsEveryJobOnceWithConcurrency(kind: StoreKind) async throws {
         let store = try kind.make()
@@ -335,7 +337,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         let seen = Locked<[String]>([])
         let active = Locked((now: 0, most: 0))
         let worker = QueueWorker(store: store, queue: "q", concurrency: 4, pollInterval: .milliseconds(20))
-        let task = Task {
+        let task = Task(executorPreference: ActionExecutor.shared) {
             await worker.run { job in
                 active.withLock {
                     $0.now += 1
@@ -366,7 +368,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         let id = try store.enqueue("q", payload: "1", options: EnqueueOptions(attempts: 1), now: now).id
         let started = TestSignal()
         let worker = QueueWorker(store: store, queue: "q", pollInterval: .milliseconds(10))
-        let task = Task {
+        let task = Task(executorPreference: ActionExecutor.shared) {
             await worker.run { _ in
                 started.fire()
                 try? await Task.sleep(for: .seconds(600))
@@ -389,7 +391,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         let release = TestSignal()
         let finish = Locked(false)
         let worker = QueueWorker(store: store, queue: "q", leaseMs: 3000, pollInterval: .seconds(1), clock: clock)
-        let task = Task {
+        let task = Task(executorPreference: ActionExecutor.shared) {
             await worker.run { _ in
                 _ = await release.wait(until: { finish.withLock { $0 } }, timeout: .seconds(60))
                 return .completed

@@ -61,8 +61,16 @@ public final class QueueWorker: Sendable {
     /// jobs that finished meanwhile and claims the free slots, so a busy worker makes one round trip per batch
     /// rather than two per job.
     public func run(_ handler: @escaping @Sendable (LeasedJob) async -> JobOutcome?) async {
-        let heartbeat = Task { [self] in await heartbeats() }
-        defer { heartbeat.cancel() }
+        // The heartbeat is a child task, so it runs where the caller runs (its executor preference), not on
+        // Swift's global pool, whose backlog in a busy process could let leases lapse; it ends with the run.
+        await withTaskGroup(of: Void.self) { heartbeat in
+            heartbeat.addTask { [self] in await heartbeats() }
+            await work(handler)
+            heartbeat.cancelAll()
+        }
+    }
+
+    private func work(_ handler: @escaping @Sendable (LeasedJob) async -> JobOutcome?) async {
         await withDiscardingTaskGroup { group in
             while !Task.isCancelled {
                 let completions = finished.withLock { finished -> [Completion] in
