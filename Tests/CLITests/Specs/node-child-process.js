@@ -152,7 +152,7 @@ console.log(Object.keys(cp).join(" "));
     none.status, none.pid, none.output, none.stdout);
   const slow = cp.spawnSync("sleep", ["10"], { timeout: 100 });
   console.log("spawnSync timeout", Object.keys(slow), show(slow.error), slow.status, slow.signal);
-  const big = cp.spawnSync("head", ["-c", "100000", "/dev/zero"], { maxBuffer: 100 });
+  const big = cp.spawnSync("head", ["-c", "100000000", "/dev/zero"], { maxBuffer: 100 });  // it cannot end before the kill
   console.log("spawnSync maxBuffer", show(big.error), big.stdout.length > 100, big.signal);
   const signalled = cp.spawnSync("sh", ["-c", "kill -TERM $$"]);
   console.log("spawnSync signal", signalled.status, signalled.signal);
