@@ -186,6 +186,27 @@ const OutgoingMessage = function OutgoingMessage() {
 ObjectSetPrototypeOf(OutgoingMessage.prototype, Stream.prototype);
 ObjectSetPrototypeOf(OutgoingMessage, Stream);
 
+/// `write(chunk, encoding?, callback?)` as Node's OutgoingMessage checks it, for responses and requests alike;
+/// each sends the bytes its own way (`_writeBytes`, which says whether to write more).
+OutgoingMessage.prototype.write = function (chunk, encoding, callback) {
+  if (typeof encoding === "function") {
+    callback = encoding;
+    encoding = undefined;
+  }
+  if (this.writableEnded) {
+    const error = make(Error, "ERR_STREAM_WRITE_AFTER_END", "write after end");
+    nextTick(() => {
+      callback?.(error);
+      this.emit("error", error);
+    });
+    return false;
+  }
+  if (chunk === null) throw make(TypeError, "ERR_STREAM_NULL_VALUES", "May not write null values to stream");
+  const writable = this._writeBytes(toBytes(chunk, encoding));
+  if (callback) nextTick(callback);
+  return writable;
+};
+
 OutgoingMessage.prototype.setHeader = function (name, value) {
   if (this.headersSent) {
     throw make(Error, "ERR_HTTP_HEADERS_SENT", "Cannot set headers after they are sent to the client");
@@ -364,26 +385,12 @@ ServerResponse.prototype._sendHead = function (body, end) {
   return writable;
 };
 
-ServerResponse.prototype.write = function (chunk, encoding, callback) {
-  if (typeof encoding === "function") {
-    callback = encoding;
-    encoding = undefined;
-  }
-  if (this.writableEnded) {
-    const error = make(Error, "ERR_STREAM_WRITE_AFTER_END", "write after end");
-    nextTick(() => {
-      callback?.(error);
-      this.emit("error", error);
-    });
-    return false;
-  }
-  if (chunk === null) throw make(TypeError, "ERR_STREAM_NULL_VALUES", "May not write null values to stream");
-  const bytes = toBytes(chunk, encoding);
+/// The response's part of `write`: sends `bytes` (with the head, the first time); whether to write more.
+ServerResponse.prototype._writeBytes = function (bytes) {
   const writable = this.headersSent
     ? (this._bodyless ? true : httpWrite(this._connection, bytes.buffer, bytes.byteOffset, bytes.byteLength, false,
       this._keepAlive))
     : this._sendHead(bytes, false);
-  if (callback) nextTick(callback);
   if (!writable) this._needDrain = true;
   return writable;
 };
@@ -863,21 +870,9 @@ function abortError() {
   return error;
 }
 
-ClientRequest.prototype.write = function (chunk, encoding, callback) {
-  if (typeof encoding === "function") {
-    callback = encoding;
-    encoding = undefined;
-  }
-  if (this.writableEnded) {
-    const error = make(Error, "ERR_STREAM_WRITE_AFTER_END", "write after end");
-    nextTick(() => {
-      callback?.(error);
-      this.emit("error", error);
-    });
-    return false;
-  }
-  ArrayPrototypePush(this._body, Buffer.from(toBytes(chunk, encoding)));
-  if (callback) nextTick(callback);
+/// The request's part of `write`: the body is kept and sent at `end()`.
+ClientRequest.prototype._writeBytes = function (bytes) {
+  ArrayPrototypePush(this._body, Buffer.from(bytes));
   return true;
 };
 
