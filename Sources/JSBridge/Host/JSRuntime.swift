@@ -104,6 +104,7 @@ public final class JSRuntime {
         jsb_prefer_signalled_traps()
     }
 
+
     /// Runs `script` and the event loop until nothing keeps the process alive; returns the exit code.
     ///
     /// After the script's first run, when anything is pending (a timer, a call), the calling thread becomes a
