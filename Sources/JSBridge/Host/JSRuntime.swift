@@ -90,6 +90,7 @@ public final class JSRuntime {
             misuse: { message in inbox.post(InboxMessage(callID: 0, kind: .diagnostic, text: message)) })
         calls = CallTable(registry: registry)
         self.extensions = [.host] + Self.ordered(extensions)
+        Self.engineOptions
         engine = JSEngine(name: options.runtime.name)
         termination = TerminationState(group: engine.group)
         termination.debugger = options.debugger
@@ -98,12 +99,15 @@ public final class JSRuntime {
     /// Process-wide settings for a binary that runs one runtime (call once, first thing in `main`, before any
     /// thread starts): malloc tuned for allocations handed between threads, which keeps RSS flat under a
     /// steady stream of calls, and JavaScriptCore's signalled traps (`jsb_prefer_signalled_traps`). The
-    /// other engine options are set when the process loads (javascriptcore_extras.c).
+    /// other engine options are set by the first runtime itself (``engineOptions``).
     public static func tuneProcess() {
         jsb_tune_malloc()
         jsb_prefer_signalled_traps()
     }
 
+    /// JavaScriptCore's options (`jsb_tune_javascriptcore`), set once per process before the first engine
+    /// starts (it reads them once), in every process that runs one: the CLI, the test kit, a host app.
+    private static let engineOptions: Void = jsb_tune_javascriptcore()
 
     /// Runs `script` and the event loop until nothing keeps the process alive; returns the exit code.
     ///

@@ -33,19 +33,9 @@ bool jsb_set_execution_time_limit(JSContextGroupRef group, double seconds, jsb_s
     return true;
 }
 
-// JavaScriptCore reads its options (`JSC_*` variables) once, at its first API call, and any call counts: a
-// `JSStringCreateWithUTF8CString` made before the first runtime fixed them too late for a runtime to set. So
-// they are set as this module loads, before `main`: code tiers up to the FTL compiler after 10x the default
-// warm-up, and traps are polled rather than signalled (docs/architecture.md, "JIT tiers" and "Interrupting
-// JavaScript"). A variable the user set wins.
-static bool traps_set_by_user;
-
-__attribute__((constructor)) static void tune_javascriptcore(void) {
+void jsb_tune_javascriptcore(void) {
     setenv("JSC_thresholdForFTLOptimizeAfterWarmUp", "1000000", 0);
-    traps_set_by_user = getenv("JSC_usePollingTraps") != NULL;
     setenv("JSC_usePollingTraps", "1", 0);
 }
 
-void jsb_prefer_signalled_traps(void) {
-    if (!traps_set_by_user) setenv("JSC_usePollingTraps", "0", 1);
-}
+void jsb_prefer_signalled_traps(void) { setenv("JSC_usePollingTraps", "0", 0); }

@@ -20,10 +20,14 @@ typedef bool (*jsb_should_terminate_callback)(JSContextRef, void *);
 bool jsb_set_execution_time_limit(JSContextGroupRef group, double seconds, jsb_should_terminate_callback callback,
                                   void *context);
 
+/// Tunes JavaScriptCore for short-lived scripts, before its first use (it reads `JSC_*` variables once):
+/// code tiers up to the FTL compiler after 10x the default warm-up, and traps are polled rather than
+/// signalled (docs/architecture.md, "JIT tiers" and "Interrupting JavaScript"). A variable already set wins.
+void jsb_tune_javascriptcore(void);
+
 /// Signalled traps, for a process that runs one engine (the `jsbridge` CLI): its JIT code then carries no
-/// polling checks (Benchmarks/README.md, "Polling traps"). Call first thing in `main`, before any JavaScriptCore
-/// call; a `JSC_usePollingTraps` the user set wins. (Every process that links this module otherwise polls: its
-/// options are set when it loads, javascriptcore_extras.c.)
+/// polling checks (Benchmarks/README.md, "Polling traps"). Call before the first runtime; a variable already
+/// set wins.
 void jsb_prefer_signalled_traps(void);
 
 // MARK: - Contexts (node:vm)
