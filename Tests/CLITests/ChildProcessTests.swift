@@ -28,11 +28,11 @@ private func pids(_ output: String) -> [Int32] {
 }
 
 @Suite("node:child_process processes", .blocking) struct ChildProcessTests {
-    /// The time limit leaves room for a slow start (a sanitizer build on a loaded machine): the children must
-    /// have been started, and printed, before it ends the run.
+    /// The time limit leaves room for a slow start (a debug or sanitizer build on a loaded machine took over 3 s
+    /// to start both children): they must have been started, and printed, before it ends the run.
     @Test func aRunStoppedByItsTimeoutKillsItsChildren() async throws {
         let result = try await CLI.run([
-            "--allow-run", "--timeout", "3", "-e",
+            "--allow-run", "--timeout", "10", "-e",
             """
             const { spawn } = require("node:child_process");
             const child = spawn("sleep", ["100"]);
@@ -43,7 +43,7 @@ private func pids(_ output: String) -> [Int32] {
             """,
         ])
         #expect(result.exitCode == 1, "\(result.summary)")
-        #expect(result.stderr.contains("--timeout of 3s"), "\(result.summary)")
+        #expect(result.stderr.contains("--timeout of 10s"), "\(result.summary)")
         let started = pids(result.stdout)
         #expect(started.count == 2, "\(result.summary)")
         for pid in started { #expect(await isGone(pid), "child \(pid) outlived the run") }
