@@ -6,6 +6,10 @@ import Testing
 /// `String(jsString:)` takes JavaScriptCore's UTF-8 conversion when it is complete and repairs lone surrogates
 /// through UTF-16 otherwise: both ways must give what decoding the UTF-16 units (with repair) gives.
 @Suite struct JSStringsTests {
+    /// The engine's options first: JavaScriptCore fixes them at its first call, which here is a string's, and
+    /// the rest of the test process must still get polled traps (``JSRuntime/engineOptions``).
+    init() { JSRuntime.engineOptions }
+
     /// What `String(jsString:)` must return for `units`: Swift's repairing UTF-16 decoding.
     private func expected(_ units: [UInt16]) -> String { String(decoding: units, as: UTF16.self) }
 

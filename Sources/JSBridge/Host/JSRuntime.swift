@@ -106,8 +106,12 @@ public final class JSRuntime {
     }
 
     /// JavaScriptCore's options (`jsb_tune_javascriptcore`), set once per process before the first engine
-    /// starts (it reads them once), in every process that runs one: the CLI, the test kit, a host app.
-    private static let engineOptions: Void = jsb_tune_javascriptcore()
+    /// starts, in every process that runs one: the CLI, the test kit, a host app. JavaScriptCore reads them at
+    /// its first API call of any kind (a `JSStringCreateWithUTF8CString` too), so code that calls it before the
+    /// first runtime must evaluate this first (JSStringsTests does). Not a load-time constructor: its `setenv`
+    /// moved `environ`, from which the statically linked Swift runtime finds `argv`, and the release binary
+    /// lost its arguments.
+    static let engineOptions: Void = jsb_tune_javascriptcore()
 
     /// Runs `script` and the event loop until nothing keeps the process alive; returns the exit code.
     ///
