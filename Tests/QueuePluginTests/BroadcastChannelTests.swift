@@ -85,48 +85,56 @@ import Testing
         let url: String? = kind == .postgres ? try SharedQueuePostgres.url : nil
         var workers: [(Process, Pipe)] = []
         for index in 0..<processes {
-            // Each says hello (again to every newcomer), and posts its messages once it knows every peer —
-            // so every peer's channel was open before the first message.
-            let script = """
-                const me = \(index), peers = \(processes), count = \(count);
-                const ch = new BroadcastChannel("bench");
-                const known = new Set([me]);
-                const seen = new Map();
-                let timer;
-                let bad = 0, started = false;
-                function check() {
-                  if (!started && known.size === peers) {
-                    started = true;
-                    for (let i = 0; i < count; i++) ch.postMessage({ from: me, i });
-                  }
-                  let total = 0;
-                  for (const n of seen.values()) total += n;
-                  if (started && total === (peers - 1) * count) {
-                    ack(JSON.stringify({ me, bad, from: [...seen.entries()].sort() }));
-                    clearTimeout(timer);
-                    ch.close();
-                  }
-                }
-                ch.onmessage = ({ data }) => {
-                  if (data.hello !== undefined) {
-                    if (!known.has(data.hello)) { known.add(data.hello); ch.postMessage({ hello: me }); }
-                  } else {
-                    const next = seen.get(data.from) ?? 0;
-                    if (data.i !== next) bad++;
-                    seen.set(data.from, next + 1);
-                  }
-                  check();
-                };
-                ch.postMessage({ hello: me });
-                timer = setTimeout(() => { ack("timeout " + JSON.stringify([...seen.entries()])); process.exit(3); }, 60000);
-                """
+            let script = broadcastParticipant(
+                me: index, peers: processes, count: count, channel: "bench", timeoutMs: 60000)
             workers.append(try QueueProcess.start(script, appID: appID, directory: directory, url: url))
         }
         for (index, (process, pipe)) in workers.enumerated() {
             let (output, status) = try await QueueProcess.finish(process, pipe)
             #expect(status == 0, "\(output)")
             let others = (0..<processes).filter { $0 != index }.map { "[\($0),\(count)]" }.joined(separator: ",")
-            #expect(output == "{\"me\":\(index),\"bad\":0,\"from\":[\(others)]}\n")
+            #expect(output == "posting\n{\"me\":\(index),\"bad\":0,\"from\":[\(others)]}\n")
         }
     }
+}
+
+/// A BroadcastChannel participant for the multi-process tests: it says hello (again to every newcomer) and posts
+/// `count` numbered messages once it knows every peer, so every peer's channel was open before the first; it
+/// acks `posting` then, and at the end a JSON summary of what it received (`bad`: messages out of order), or
+/// `timeout …` and exit code 3 after `timeoutMs`.
+func broadcastParticipant(me: Int, peers: Int, count: Int, channel: String, timeoutMs: Int) -> String {
+    """
+    const me = \(me), peers = \(peers), count = \(count);
+    const ch = new BroadcastChannel("\(channel)");
+    const known = new Set([me]);
+    const seen = new Map();
+    let timer;
+    let bad = 0, started = false;
+    function check() {
+      if (!started && known.size === peers) {
+        started = true;
+        ack("posting");
+        for (let i = 0; i < count; i++) ch.postMessage({ from: me, i });
+      }
+      let total = 0;
+      for (const n of seen.values()) total += n;
+      if (started && total === (peers - 1) * count) {
+        ack(JSON.stringify({ me, bad, from: [...seen.entries()].sort() }));
+        clearTimeout(timer);
+        ch.close();
+      }
+    }
+    ch.onmessage = ({ data }) => {
+      if (data.hello !== undefined) {
+        if (!known.has(data.hello)) { known.add(data.hello); ch.postMessage({ hello: me }); }
+      } else {
+        const next = seen.get(data.from) ?? 0;
+        if (data.i !== next) bad++;
+        seen.set(data.from, next + 1);
+      }
+      check();
+    };
+    ch.postMessage({ hello: me });
+    timer = setTimeout(() => { ack("timeout " + JSON.stringify([...seen.entries()])); process.exit(3); }, \(timeoutMs));
+    """
 }

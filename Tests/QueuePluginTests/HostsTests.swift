@@ -180,42 +180,8 @@ struct HostsTests {
         let appID = "hosts-bc-\(UUID().uuidString.prefix(8))"
         var processes: [(Process, OutputReader)] = []
         for index in 0..<hosts {
-            // Each says hello (again to every newcomer) and posts once it knows every peer, so that every
-            // peer's channel was open before the first message.
-            let script = """
-                const me = \(index), peers = \(hosts), count = \(count);
-                const ch = new BroadcastChannel("hosts");
-                const known = new Set([me]);
-                const seen = new Map();
-                let timer;
-                let bad = 0, started = false;
-                function check() {
-                  if (!started && known.size === peers) {
-                    started = true;
-                    ack("posting");
-                    for (let i = 0; i < count; i++) ch.postMessage({ from: me, i });
-                  }
-                  let total = 0;
-                  for (const n of seen.values()) total += n;
-                  if (started && total === (peers - 1) * count) {
-                    ack(JSON.stringify({ me, bad, from: [...seen.entries()].sort() }));
-                    clearTimeout(timer);
-                    ch.close();
-                  }
-                }
-                ch.onmessage = ({ data }) => {
-                  if (data.hello !== undefined) {
-                    if (!known.has(data.hello)) { known.add(data.hello); ch.postMessage({ hello: me }); }
-                  } else {
-                    const next = seen.get(data.from) ?? 0;
-                    if (data.i !== next) bad++;
-                    seen.set(data.from, next + 1);
-                  }
-                  check();
-                };
-                ch.postMessage({ hello: me });
-                timer = setTimeout(() => { ack("timeout " + JSON.stringify([...seen.entries()])); process.exit(3); }, 180000);
-                """
+            let script = broadcastParticipant(
+                me: index, peers: hosts, count: count, channel: "hosts", timeoutMs: 180000)
             let (process, pipe) = try setup.start(script, on: index, appID: appID)
             processes.append((process, OutputReader(pipe)))
         }

@@ -186,6 +186,14 @@ const OutgoingMessage = function OutgoingMessage() {
 ObjectSetPrototypeOf(OutgoingMessage.prototype, Stream.prototype);
 ObjectSetPrototypeOf(OutgoingMessage, Stream);
 
+/// `end(chunk?, encoding?, callback?)`'s arguments as Node's OutgoingMessage reads them, for responses and
+/// requests alike: a function in the first or second place is the callback.
+function endArguments(chunk, encoding, callback) {
+  if (typeof chunk === "function") return { chunk: undefined, encoding: undefined, callback: chunk };
+  if (typeof encoding === "function") return { chunk, encoding: undefined, callback: encoding };
+  return { chunk, encoding, callback };
+}
+
 /// `write(chunk, encoding?, callback?)` as Node's OutgoingMessage checks it, for responses and requests alike;
 /// each sends the bytes its own way (`_writeBytes`, which says whether to write more).
 OutgoingMessage.prototype.write = function (chunk, encoding, callback) {
@@ -396,13 +404,7 @@ ServerResponse.prototype._writeBytes = function (bytes) {
 };
 
 ServerResponse.prototype.end = function (chunk, encoding, callback) {
-  if (typeof chunk === "function") {
-    callback = chunk;
-    chunk = undefined;
-  } else if (typeof encoding === "function") {
-    callback = encoding;
-    encoding = undefined;
-  }
+  ({ chunk, encoding, callback } = endArguments(chunk, encoding, callback));
   if (this.writableEnded) {
     if (callback) nextTick(callback);
     return this;
@@ -877,13 +879,7 @@ ClientRequest.prototype._writeBytes = function (bytes) {
 };
 
 ClientRequest.prototype.end = function (chunk, encoding, callback) {
-  if (typeof chunk === "function") {
-    callback = chunk;
-    chunk = undefined;
-  } else if (typeof encoding === "function") {
-    callback = encoding;
-    encoding = undefined;
-  }
+  ({ chunk, encoding, callback } = endArguments(chunk, encoding, callback));
   if (this.writableEnded) return this;
   if (chunk !== undefined && chunk !== null) this.write(chunk, encoding);
   this.writableEnded = true;
