@@ -70,6 +70,7 @@ import Testing
             ch.onmessage = ({ data }) => {
               if (data !== "ready" || started) return;
               started = true;
+              ack("posting");
               let i = 0;
               const timer = setInterval(() => {
                 ch.postMessage({ i });
@@ -78,12 +79,15 @@ import Testing
             };
             ch.postMessage("ready?");
             """, appID: "b", directory: directory, url: url)
-        try await Task.sleep(for: .milliseconds(1500))
+        // The server goes down once the two have met and messages flow (a slow start must not meet it).
+        let posterOutput = OutputReader(poster.1)
+        #expect(try await posterOutput.wait(for: "posting"))
         try await runBlocking { try cluster.kill9() }
         try await Task.sleep(for: .seconds(2))
         try await runBlocking { try cluster.restart() }
-        let (posterOutput, posterStatus) = try await QueueProcess.finish(poster.0, poster.1)
-        #expect(posterStatus == 0, "\(posterOutput)")
+        let posted = try await posterOutput.finish()
+        try await runBlocking { poster.0.waitUntilExit() }
+        #expect(poster.0.terminationStatus == 0, "\(posted)")
         let (output, status) = try await QueueProcess.finish(listener.0, listener.1)
         #expect(status == 0)
         #expect(output == "{\"next\":\(total),\"bad\":0}\n")
