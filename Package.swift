@@ -312,7 +312,7 @@ let package = Package(
             name: "EngineExtensionsTests",
             dependencies: ["JSBridge", "JSBridgeExtensions", "JSBridgeTesting", "EchoPlugin"]),
         .testTarget(name: "EchoPluginTests", dependencies: ["EchoPlugin", "JSBridgeTesting"]),
-        .testTarget(name: "ModelConversionTests", dependencies: ["ModelConversion"]),
+        .testTarget(name: "ModelConversionTests", dependencies: ["ModelConversion", "JSBridgeTesting"]),
         .testTarget(name: "ModelPluginTests", dependencies: ["ModelPlugin", "JSBridgeTesting"]),
         .testTarget(
             name: "StoragePluginTests",

@@ -2,12 +2,13 @@ import Foundation
 import Testing
 
 /// A suite or test trait for tests that block their thread — waiting for a process, sleeping, synchronous
-/// database calls, starting a PostgreSQL cluster: their work runs on threads of its own, never on Swift's
-/// cooperative pool.
+/// database calls, starting a PostgreSQL cluster — or hold it for seconds of work: their work runs on threads
+/// of its own, never on Swift's cooperative pool.
 ///
 /// That pool has one thread per core and runs every async test of the process (and what their tasks await).
 /// On a two-core machine two blocking tests stalled the whole suite: scripts whose plugin answers needed the
-/// pool printed nothing for a minute and ended at their time limit.
+/// pool printed nothing for a minute and ended at their time limit. Two synchronous tests converting 200,000
+/// values each did the same for over a minute on a loaded machine.
 ///
 ///     @Suite(.blocking) struct PostgresStoreTests { … }
 public struct BlockingTrait: TestTrait, SuiteTrait, TestScoping {

@@ -131,7 +131,7 @@ import Testing
             ])
         #expect(result.stderr == "")
         let requests = server.requests
-        #expect(requests.count == 7)
+        try #require(requests.count == 7)
         for request in requests.prefix(4) { #expect(request.body == Self.allBytes) }
         #expect(requests[4].body.firstRange(of: Self.allBytes) != nil)
         #expect(requests[6].bodyLength == 3 << 20)
@@ -176,7 +176,7 @@ import Testing
             ])
         #expect(result.stderr == "")
         let requests = server.requests
-        #expect(requests.map(\.path) == ["/all", "/all", "/echo", "/echo", "/echo"])
+        try #require(requests.map(\.path) == ["/all", "/all", "/echo", "/echo", "/echo"])
         #expect(requests[2].body == Self.allBytes)
         #expect(requests[2].header("content-type") == "application/x-all")
         #expect(requests[3].body.firstRange(of: Self.allBytes) != nil)

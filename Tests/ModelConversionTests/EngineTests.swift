@@ -1,5 +1,6 @@
 import Foundation
 import JSBridgeBase
+import JSBridgeTesting
 import ModelConversion
 import Testing
 
@@ -285,7 +286,8 @@ import Testing
         #expect(throws: SchemaError.self) { try ModelSchema(name: "X", json: ["a": 5]) }
     }
 
-    @Test func deepNestingIsATooDeepIssueNotACrash() throws {
+    // Seconds of work in a debug build: off the cooperative pool, which every async test shares.
+    @Test(.blocking) func deepNestingIsATooDeepIssueNotACrash() throws {
         let r = ModelRegistry()
         try r.define(ModelSchema(name: "Node", fields: [FieldSchema("child", .optional(.model("Node")))]))
         try r.define(
@@ -308,7 +310,8 @@ import Testing
         releaseDeep(&nested)
     }
 
-    @Test func hugeArrays() throws {
+    // Seconds of work in a debug build: off the cooperative pool, which every async test shares.
+    @Test(.blocking) func hugeArrays() throws {
         let r = try hotelRegistry()
         let rooms = JSONValue.array(
             (0..<200_000).map { i in ["number": .number(Double(i)), "price": 1, "kind": "single"] })
