@@ -95,8 +95,10 @@ struct InspectedRun {
         #expect(Self.line(paused) == 5)
 
         // While paused for 2 s the JS thread (the main thread) waits instead of spinning: sampled every 100 ms,
-        // it is almost never runnable (a busy wait would be runnable in every sample, however loaded the
-        // machine, where its CPU time would not show). And the timer due meanwhile has not fired.
+        // it is runnable in at most half the samples (a busy wait would be runnable in every sample, however
+        // loaded the machine, where its CPU time would not show; a waiting thread woken by the debugger's
+        // messages queues for a CPU on a loaded machine: 5 of 20 samples at load 50). And the timer due
+        // meanwhile has not fired.
         let before = processCPUSeconds(run.process.pid) ?? 0
         var runnable = 0
         for _ in 0..<20 {
@@ -104,7 +106,7 @@ struct InspectedRun {
             if threadState(run.process.pid, thread: run.process.pid) == "R" { runnable += 1 }
         }
         let spent = (processCPUSeconds(run.process.pid) ?? 0) - before
-        #expect(runnable <= 2, "runnable in \(runnable) of 20 samples while paused; CPU \(spent) s")
+        #expect(runnable <= 10, "runnable in \(runnable) of 20 samples while paused; CPU \(spent) s")
         #expect(!run.process.stdout.contains("timer fired"), "\(run.summary)")
         #expect(!run.process.stdout.contains("tick 1"), "a plugin's stream values wait too: \(run.summary)")
 
