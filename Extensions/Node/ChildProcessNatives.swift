@@ -23,13 +23,17 @@ extension NodeExtension {
             let engine = call.engine
             switch started {
             case .failure(let failure):
-                return array(engine, [nil, engine.makeString(failure.name), number(engine, -failure.errno)])
+                return engine.makeArray(count: 3) { index in
+                    index == 0 ? nil : index == 1 ? engine.makeString(failure.name) : number(engine, -failure.errno)
+                }
             case .success(let spawned):
                 let child = ChildProcess(
                     id: Int(call.number(0)), spawned: spawned, detached: request.detached, events: state.host.events)
                 state.children.add(child)
                 child.start()
-                return array(engine, [makeHandle(engine, state, child), number(engine, spawned.pid)])
+                return engine.makeArray(count: 2) { index in
+                    index == 0 ? makeHandle(engine, state, child) : number(engine, spawned.pid)
+                }
             }
         }
         // childSpawnSync(request, input, offset, length, timeoutMs, maxBuffer, killSignal):
@@ -47,12 +51,14 @@ extension NodeExtension {
             }
             guard case .success(let spawned) = started else {
                 guard case .failure(let failure) = started else { return nil }
-                return array(
-                    engine,
-                    [
-                        number(engine, 0), null, null, null, null, engine.makeString(failure.name),
-                        number(engine, -failure.errno),
-                    ])
+                return engine.makeArray(count: 7) { index in
+                    switch index {
+                    case 0: number(engine, 0)
+                    case 5: engine.makeString(failure.name)
+                    case 6: number(engine, -failure.errno)
+                    default: null
+                    }
+                }
             }
             let child = SyncChild(
                 spawned: spawned, input: input, timeoutMs: call.number(4), maxBuffer: call.number(5),
@@ -60,20 +66,20 @@ extension NodeExtension {
             let outcome = child.run()
             // After the answer is made: once the run stops, the engine makes no more values.
             defer { if outcome.reachedDeadline { state.host.reachedDeadline() } }
-            let outputs: [JSValueRef?] = outcome.outputs[1...2].map { output in
-                guard let output else { return null }
-                let pointer = malloc(max(1, output.count))!
-                output.withUnsafeBytes { pointer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                return engine.makeArrayBuffer(pointer, count: output.count)
+            return engine.makeArray(count: 7) { index in
+                switch index {
+                case 0: return number(engine, spawned.pid)
+                case 1: return outcome.status.map { number(engine, $0) } ?? null
+                case 2: return outcome.signal.map { number(engine, $0) } ?? null
+                case 3, 4:
+                    guard let output = outcome.outputs[index - 2] else { return null }
+                    let pointer = malloc(max(1, output.count))!
+                    output.withUnsafeBytes { pointer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                    return engine.makeArrayBuffer(pointer, count: output.count)
+                case 5: return outcome.error.map { engine.makeString($0.name) } ?? null
+                default: return outcome.error.map { number(engine, -$0.errno) } ?? null
+                }
             }
-            return array(
-                engine,
-                [
-                    number(engine, spawned.pid), outcome.status.map { number(engine, $0) } ?? null,
-                    outcome.signal.map { number(engine, $0) } ?? null, outputs[0], outputs[1],
-                    outcome.error.map { engine.makeString($0.name) } ?? null,
-                    outcome.error.map { number(engine, -$0.errno) } ?? null,
-                ])
         }
     }
 
@@ -89,11 +95,6 @@ extension NodeExtension {
 
     private static func number(_ engine: JSEngine, _ value: Int32) -> JSValueRef {
         JSValueMakeNumber(engine.context, Double(value))
-    }
-
-    private static func array(_ engine: JSEngine, _ values: [JSValueRef?]) -> JSValueRef? {
-        let filled = values.map { $0 ?? JSValueMakeUndefined(engine.context) }
-        return JSObjectMakeArray(engine.context, filled.count, filled, nil)
     }
 
     /// A child's handle: `(0, fd)` wants the next chunk of stdout or stderr, `(1, buffer, offset, length)`

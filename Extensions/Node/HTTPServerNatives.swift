@@ -249,29 +249,27 @@ final class HTTPServers {
         }
         let engine = host.engine
         let context = engine.context
-        var values: [JSValueRef?] = [JSValueMakeNumber(context, Double(kind))]
-        values.reserveCapacity(arguments.count + 1)
-        for argument in arguments {
-            switch argument {
-            case .number(let number): values.append(JSValueMakeNumber(context, number))
-            case .string(let text): values.append(engine.makeString(text))
-            case .bool(let flag): values.append(JSValueMakeBoolean(context, flag))
+        engine.withNewValues(count: arguments.count + 1) { index -> JSValueRef? in
+            guard index > 0 else { return JSValueMakeNumber(context, Double(kind)) }
+            switch arguments[index - 1] {
+            case .number(let number): return JSValueMakeNumber(context, number)
+            case .string(let text): return engine.makeString(text)
+            case .bool(let flag): return JSValueMakeBoolean(context, flag)
             case .bytes(let buffer):
                 let count = buffer.readableBytes
                 let pointer = malloc(max(1, count))!
                 buffer.withUnsafeReadableBytes { pointer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                values.append(engine.makeArrayBuffer(pointer, count: count))
+                return engine.makeArrayBuffer(pointer, count: count)
             case .headers(let headers):
-                var items: [JSValueRef?] = []
-                items.reserveCapacity(headers.count * 2)
-                for (name, value) in headers {
-                    items.append(engine.makeString(name))
-                    items.append(engine.makeString(value))
+                let pairs = Array(headers)
+                return engine.makeArray(count: pairs.count * 2) { item in
+                    let (name, value) = pairs[item / 2]
+                    return engine.makeString(item % 2 == 0 ? name : value)
                 }
-                values.append(JSObjectMakeArray(context, items.count, items, nil))
             }
+        } _: { values in
+            _ = host.callJSFromLoop(hook, values)
         }
-        host.callJSFromLoop(hook, values)
     }
 
     /// Closes every socket when the run ends.

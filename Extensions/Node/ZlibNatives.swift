@@ -132,18 +132,16 @@ final class ZlibEngine: @unchecked Sendable {
         var error: ZlibFailure?
 
         func make(_ engine: JSEngine) -> JSValueRef? {
-            var values: [JSValueRef?] = [
-                JSValueMakeNumber(engine.context, Double(outLeft)),
-                JSValueMakeNumber(engine.context, Double(inputLeft)),
-                output.map { engine.makeArrayBuffer($0, count: produced) } ?? JSValueMakeUndefined(engine.context),
-            ]
-            if let error {
-                values += [
-                    engine.makeString(error.message), engine.makeString(error.code),
-                    JSValueMakeNumber(engine.context, Double(error.errno)),
-                ]
+            engine.makeArray(count: error == nil ? 3 : 6) { index in
+                switch index {
+                case 0: JSValueMakeNumber(engine.context, Double(outLeft))
+                case 1: JSValueMakeNumber(engine.context, Double(inputLeft))
+                case 2: output.map { engine.makeArrayBuffer($0, count: produced) }
+                case 3: error.map { engine.makeString($0.message) }
+                case 4: error.map { engine.makeString($0.code) }
+                default: error.map { JSValueMakeNumber(engine.context, Double($0.errno)) }
+                }
             }
-            return JSObjectMakeArray(engine.context, values.count, values, nil)
         }
     }
 
@@ -154,10 +152,13 @@ final class ZlibEngine: @unchecked Sendable {
         var errno: Int32
 
         func make(_ engine: JSEngine) -> JSValueRef? {
-            let values: [JSValueRef?] = [
-                engine.makeString(message), engine.makeString(code), JSValueMakeNumber(engine.context, Double(errno)),
-            ]
-            return JSObjectMakeArray(engine.context, values.count, values, nil)
+            engine.makeArray(count: 3) { index in
+                switch index {
+                case 0: engine.makeString(message)
+                case 1: engine.makeString(code)
+                default: JSValueMakeNumber(engine.context, Double(errno))
+                }
+            }
         }
     }
 

@@ -87,12 +87,12 @@ extension WebExtension {
     }
 
     private static func makeOutputs(_ engine: JSEngine, _ outputs: [[UInt8]]) -> JSValueRef {
-        let values: [JSValueRef?] = outputs.map { bytes in
+        engine.makeArray(count: outputs.count) { index in
+            let bytes = outputs[index]
             let pointer = malloc(max(1, bytes.count))!
             bytes.withUnsafeBytes { pointer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
             return engine.makeArrayBuffer(pointer, count: bytes.count)
         }
-        return JSObjectMakeArray(engine.context, values.count, values, nil)
     }
 }
 

@@ -28,8 +28,10 @@ public struct EngineExtension: Sendable {
     package let natives: [NativeSignature]
     /// `internal` names a plugin's JavaScript reads as `runtime.<name>` (the web APIs as the runtime loaded them).
     package let pluginRuntimeNames: [String]
-    /// Makes the extension's state for one runtime and its natives' bodies over that state.
-    let install: @Sendable (ExtensionHost) -> [InstalledNative]
+    /// Makes the extension's state for one runtime and its natives' bodies over that state, handing each to
+    /// `define` as soon as it is made (a value held only in a Swift array is no root for the collector, and
+    /// making the next one may collect).
+    let install: @Sendable (ExtensionHost, _ define: (_ name: String, _ value: JSValueRef) -> Void) -> Void
 
     /// Declares an extension whose natives share a `State` made once per runtime by `state` (on the JS thread,
     /// when the runtime starts).
@@ -47,17 +49,14 @@ public struct EngineExtension: Sendable {
         natives = declaration.natives.map { NativeSignature(name: $0.name, signature: $0.signature) }
         pluginRuntimeNames = declaration.pluginRuntimeNames
         let bodies = declaration.natives
-        install = { host in
+        install = { host, define in
             let state = state(host)
-            return bodies.map { native in
+            for native in bodies {
                 switch native.body {
                 case .function(let body):
-                    let engine = host.engine
-                    return InstalledNative(
-                        name: native.name,
-                        value: engine.makeFunction { call throws(NativeError) in try body(call, state) })
+                    define(native.name, host.engine.makeFunction { call throws(NativeError) in try body(call, state) })
                 case .value(let make):
-                    return InstalledNative(name: native.name, value: make(host.engine, state))
+                    define(native.name, make(host.engine, state))
                 }
             }
         }
@@ -97,12 +96,6 @@ public struct ExtensionOption: Sendable, Equatable {
 package struct NativeSignature: Sendable, Equatable {
     package let name: String
     package let signature: String
-}
-
-/// A native of one runtime: its function (bound to its extension's state) or value.
-struct InstalledNative {
-    let name: String
-    let value: JSValueRef
 }
 
 /// One JavaScript file of an engine extension: the body of a function `(internal) => { … }`.

@@ -100,8 +100,8 @@ extension JSRuntime {
         for name in owner.requires {
             if let required = extensions.first(where: { $0.name == name }) { installNatives(of: required) }
         }
-        for native in owner.install(ExtensionHost(runtime: self)) {
-            engine.setProperty(engine.internalObject, native.name, native.value)
+        owner.install(ExtensionHost(runtime: self)) { name, value in
+            engine.setProperty(engine.internalObject, name, value)
         }
     }
 

@@ -95,11 +95,11 @@ extension EngineExtension {
         // syncFunctions[actionIndex](args) → value: one native function per sync action (no lookup per call).
         ext.value("syncFunctions", type: "ReadonlyArray<((args: unknown) => any) | null>") { engine, host in
             let runtime = host.runtime
-            let functions = runtime.calls.syncInvokers.indices.map { index -> JSValueRef? in
-                guard let invoke = runtime.calls.syncInvokers[index] else { return JSValueMakeNull(engine.context) }
+            let invokers = runtime.calls.syncInvokers
+            return engine.makeArray(count: invokers.count) { index in
+                guard let invoke = invokers[index] else { return JSValueMakeNull(engine.context) }
                 return engine.makeFunction(runtime.syncCall(index, invoke))
             }
-            return JSObjectMakeArray(engine.context, functions.count, functions, nil)
         }
         // callAsync(actionIndex, id, argsJSON, bytesPaths?, bytes?): starts an async or stream action; bytes
         // (ArrayBuffers, typed arrays) go beside the JSON, each at its path (JSON text of an array of paths).
@@ -279,15 +279,13 @@ extension JSRuntime {
         // Only calls bridge.js made (or events its listeners wait for) are answered: without it, nothing waits.
         guard !first, let dispatch = hook(\.dispatch, "dispatch", "bridge.js") else { return }
         text += "]"
+        // The byte array first: the text is made last, so nothing is allocated while only a Swift array holds it.
+        let byteArray = bytes.isEmpty ? nil : JSObjectMakeArray(engine.context, bytes.count, bytes, nil)
         // JSON text: control characters (NUL included) are escaped, so the C-string constructor is exact.
         let ref = makeJSStringFromNULFreeUTF8(text)
         defer { JSStringRelease(ref) }
         let batchText = JSValueMakeString(engine.context, ref)
-        if bytes.isEmpty {
-            callJS(dispatch, [batchText])
-        } else {
-            callJS(dispatch, [batchText, JSObjectMakeArray(engine.context, bytes.count, bytes, nil)])
-        }
+        callJS(dispatch, byteArray.map { [batchText, $0] } ?? [batchText])
     }
 }
 
