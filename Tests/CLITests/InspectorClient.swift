@@ -36,10 +36,19 @@ private func connectLoopback(port: Int, timeoutSeconds: Int = 20) throws -> Int3
     return fd
 }
 
+/// `recv`, tried again when a signal to the test process interrupts it (EINTR).
+private func recvRetryingOnEINTR(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    while true {
+        let got = recv(fd, buffer, count, 0)
+        if got >= 0 || errno != EINTR { return got }
+    }
+}
+
 private func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws {
     var offset = 0
     while offset < bytes.count {
         let sent = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if sent < 0, errno == EINTR { continue }
         guard sent > 0 else { throw InspectorClientError(description: "send failed: errno \(errno)") }
         offset += sent
     }
@@ -53,7 +62,7 @@ func inspectorHTTPGet(port: Int, path: String, host: String) throws -> (status: 
     var response: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
     while true {
-        let count = recv(fd, &chunk, chunk.count, 0)
+        let count = recvRetryingOnEINTR(fd, &chunk, chunk.count)
         if count <= 0 { break }
         response += chunk[0..<count]
     }
@@ -88,7 +97,7 @@ final class InspectorSession {
         var header: [UInt8] = []
         var byte: UInt8 = 0
         while !header.ends(with: Array("\r\n\r\n".utf8)) {
-            guard recv(fd, &byte, 1, 0) == 1 else { break }
+            guard recvRetryingOnEINTR(fd, &byte, 1) == 1 else { break }
             header.append(byte)
         }
         let status = String(decoding: header, as: UTF8.self).prefix { $0 != "\r" }
@@ -177,7 +186,7 @@ final class InspectorSession {
                 return object
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = recv(fd, &chunk, chunk.count, 0)
+            let count = recvRetryingOnEINTR(fd, &chunk, chunk.count)
             guard count > 0 else {
                 throw InspectorClientError(
                     description: "connection ended or timed out (errno \(errno)); events so far: \(log)")
