@@ -14,6 +14,10 @@ fi
 swift format lint --strict -r Sources Extensions Plugins Tests Benchmarks examples/sensors-plugin \
   examples/sensors-runtime
 swift build --build-tests -q
+# At most 8 tests at once (Swift Testing starts every test together otherwise). The suite's process tests,
+# TypeScript checks and PostgreSQL clusters, all started at once on a 2-core machine, left the in-process
+# script tests without CPU for their whole time limit.
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-8}"
 swift test --skip-build "$@"
 # What ships is what is tested: the binary scripts/release.sh builds, and every test that starts a jsbridge
 # process (the CLI, signals, the REPL, modules, Cordova, storage across processes) run again against it.
