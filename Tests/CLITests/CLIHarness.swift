@@ -107,7 +107,7 @@ enum CLI {
     ///
     /// - `environment`: overrides of the controlled environment (nil removes a variable). The default
     ///   environment is `PATH`, `LANG=C.UTF-8`, `HOME=$TMP/home`, `XDG_DATA_HOME=$TMP/xdg`,
-    ///   `SWIFT_BACKTRACE=enable=no`.
+    ///   `SWIFT_BACKTRACE=enable=no`, and the test process's own `JSC_*` variables.
     /// - `workingDirectory`: default `$TMP` (the sandbox itself).
     /// - `$TMP`, `$SPECS` in arguments, environment values and the working directory are expanded.
     /// - `timeLimit`: the process is killed (and `timedOut` set) after this many seconds (stretched by
@@ -141,6 +141,9 @@ enum CLI {
             "XDG_DATA_HOME": sandbox + "/xdg",
             "SWIFT_BACKTRACE": "enable=no",
         ]
+        // JavaScriptCore's options given to the test run reach every process it starts: e.g.
+        // `JSC_slowPathAllocsBetweenGCs=13 swift test --filter CLITests` runs the CLI suite under collection stress.
+        for (key, value) in ProcessInfo.processInfo.environment where key.hasPrefix("JSC_") { environment[key] = value }
         for (key, value) in overrides { environment[key] = value.map(expand) }
         let directory = workingDirectory.map(expand) ?? sandbox
 
