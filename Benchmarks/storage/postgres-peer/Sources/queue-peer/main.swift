@@ -6,7 +6,8 @@ import PostgresNIO
 // same text with the same parameters, straight through postgres-nio on one connection, one statement at a
 // time. N enqueues (waiting for the WAL flush), then the worker's cycle (not waiting for it, as the plugin's
 // worker does not) as a worker of concurrency `batch` runs it when every handler finishes at once: mark the
-// last batch done and claim the next `batch` jobs in one statement, until a claim finds nothing. Prints one JSON line: enqueuePerSec, completePerSec (claim + complete per job).
+// last batch done and claim the next `batch` jobs in one statement, until a claim finds nothing. Prints one
+// JSON line: enqueuePerSec, completePerSec (claim + complete per job).
 // Arguments: host port user password database app N batch (the schema must exist: jsbridge creates it).
 
 let arguments = CommandLine.arguments
