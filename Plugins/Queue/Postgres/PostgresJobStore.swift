@@ -105,6 +105,13 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
         CREATE INDEX jsbridge_queue_jobs_pending ON jsbridge_queue_jobs(app, queue, run_at, id)
             WHERE state IN ('ready', 'leased');
         """,
+        // Version 4: the leased jobs by lease end. Every claim looks for leases that ended on their last
+        // attempt, and a cycle's completions look up leased rows; without it the planner read the pending
+        // index for both (its state is no index column), through every ready job already due: a cost per
+        // cycle that grew with the backlog. This one holds only the jobs out with workers.
+        """
+        CREATE INDEX jsbridge_queue_jobs_leased ON jsbridge_queue_jobs(app, queue, run_at) WHERE state = 'leased';
+        """,
     ]
 
     /// Connects and creates or migrates the schema.
