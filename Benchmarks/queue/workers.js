@@ -1,9 +1,8 @@
 // The 8-worker row of Benchmarks/queue/run. `workers.js enqueue`: N Queue.enqueue (100 in flight) on queue
 // "many". `workers.js work`: a worker of concurrency 8 on it until killed. `workers.js wait`: polls
 // Queue.stats every 50 ms until the store counts N done, then prints {"doneAt": <ms since 1970>}. The run
-// takes the end from the jobs' own finish times instead (a poll every 5 ms, each counting the queue's rows,
-// took about half the database's CPU of the run on this 2-core machine and slowed the workers it measured);
-// doneAt is the fallback when psql is missing.
+// takes the end from the jobs' own finish times instead, so the poll can be rare (each one counts the
+// queue's rows on the database the workers use); doneAt is the fallback when psql is missing.
 const N = Number(process.env.QUEUE_BENCH_N || 5000);
 const mode = process.argv[2];
 
