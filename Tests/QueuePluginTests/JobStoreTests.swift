@@ -287,9 +287,9 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     @Test func thePostgresSchemaHasAVersion() throws {
         let url = try PostgresURL(try SharedQueuePostgres.url)
         let store = try PostgresJobStore(url: url, appID: "a")
-        #expect(try store.schemaVersion() == 3)
+        #expect(try store.schemaVersion() == 4)
         // A second store (another process's) finds the schema made.
-        #expect(try PostgresJobStore(url: url, appID: "b").schemaVersion() == 3)
+        #expect(try PostgresJobStore(url: url, appID: "b").schemaVersion() == 4)
     }
 
     @Test(arguments: [1, 3]) func thePostgresPoolServesConcurrentCalls(connections: Int) async throws {

@@ -7,7 +7,8 @@ import StoragePostgres
 /// every host using it with the same app id.
 ///
 /// Each operation is one statement (one transaction, one round trip); a worker's cycle (its finished jobs
-/// marked done, more claimed) is one too. Claims pick due rows with
+/// marked done, more claimed) is one too. A worker's statements (claims, completions, heartbeats) commit
+/// without waiting for the WAL flush, which at-least-once allows; enqueues wait for it (``CommitMode``). Claims pick due rows with
 /// `FOR UPDATE SKIP LOCKED`, so concurrent workers never wait on each other's rows nor lease one job twice.
 /// Calls are synchronous (libpq): each takes one of the store's `connections` (a small pool, opened as
 /// needed), waiting while all are busy, and blocks its thread for the round trip. When the server goes away, a call
@@ -26,7 +27,7 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
     // Invariant: `idle`, `busy` and `closed` are only used with `pool` locked. A slot is a connection or nil
     // (not opened yet, or lost); a call takes a slot from `idle` and puts it back.
     private let pool = NSCondition()
-    private var idle: [PGConnection?]
+    private var idle: [PooledConnection?]
     private var busy = 0
     private var closed = false
     private let doorbellLock = NSLock()
@@ -104,6 +105,13 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
         CREATE INDEX jsbridge_queue_jobs_pending ON jsbridge_queue_jobs(app, queue, run_at, id)
             WHERE state IN ('ready', 'leased');
         """,
+        // Version 4: the leased jobs by lease end. Every claim looks for leases that ended on their last
+        // attempt, and a cycle's completions look up leased rows; without it the planner read the pending
+        // index for both (its state is no index column), through every ready job already due: a cost per
+        // cycle that grew with the backlog. This one holds only the jobs out with workers.
+        """
+        CREATE INDEX jsbridge_queue_jobs_leased ON jsbridge_queue_jobs(app, queue, run_at) WHERE state = 'leased';
+        """,
     ]
 
     /// Connects and creates or migrates the schema.
@@ -114,7 +122,7 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
         self.appID = appID
         self.unavailableWait = unavailableWait
         self.connections = max(1, connections)
-        idle = [PGConnection?](repeating: nil, count: max(1, connections))
+        idle = [PooledConnection?](repeating: nil, count: max(1, connections))
         try withConnection { (connection, _) throws(PGFailure) in try Self.migrate(connection) }
     }
 
@@ -207,7 +215,7 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
         -> [LeasedJob]
     {
         guard limit > 0 else { return [] }
-        return try withConnection { (connection, _) throws(PGFailure) -> [LeasedJob] in
+        return try withConnection(commit: .lease) { (connection, _) throws(PGFailure) -> [LeasedJob] in
             let rows = try connection.query(
                 """
                 WITH expired AS (
@@ -247,7 +255,7 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
         }
         let ids = completions.map { String($0.id) }.joined(separator: ",")
         let attempts = completions.map { String($0.attempt) }.joined(separator: ",")
-        return try withConnection { (connection, _) throws(PGFailure) -> ([Int64], [LeasedJob]) in
+        return try withConnection(commit: .lease) { (connection, _) throws(PGFailure) -> ([Int64], [LeasedJob]) in
             // One statement, so one round trip and one commit for the whole cycle. Its parts see one snapshot,
             // so the claim leaves the completed ids out: a row must not be updated twice by one statement.
             let rows = try connection.query(
@@ -302,7 +310,7 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
 
     public func heartbeat(_ ids: [Int64], worker: String, leaseMs: Int64, now: Int64) throws(QueueError) -> [Int64] {
         guard !ids.isEmpty else { return [] }
-        return try withConnection { (connection, _) throws(PGFailure) -> [Int64] in
+        return try withConnection(commit: .lease) { (connection, _) throws(PGFailure) -> [Int64] in
             let rows = try connection.query(
                 """
                 UPDATE jsbridge_queue_jobs SET run_at = $3
@@ -315,7 +323,7 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
     }
 
     public func complete(_ id: Int64, worker: String, attempt: Int, now: Int64) throws(QueueError) -> Bool {
-        try withConnection { (connection, _) throws(PGFailure) -> Bool in
+        try withConnection(commit: .lease) { (connection, _) throws(PGFailure) -> Bool in
             let rows = try connection.query(
                 """
                 UPDATE jsbridge_queue_jobs SET state = 'done', finished_at = $4, worker = NULL
@@ -490,11 +498,52 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
         return .failure(location: url.redacted, message: message)
     }
 
-    /// Runs `body` on a live connection of the pool; after a lost connection, reconnects and runs it again
-    /// until `unavailableWait` has passed since the call began.
-    private func withConnection<R>(_ body: (PGConnection, _ retry: Bool) throws(PGFailure) -> R) throws(QueueError)
-        -> R
-    {
+    /// How a statement's commit waits for the server's WAL flush.
+    enum CommitMode {
+        /// The session's default (`synchronous_commit` as the server, database or role sets it: on unless an
+        /// operator chose otherwise). Enqueues, failures, releases, broadcast posts, the schema.
+        case durable
+        /// `synchronous_commit = off`: the commit returns before its WAL record is flushed, which the server's
+        /// WAL writer does within three `wal_writer_delay`s (200 ms by default).
+        ///
+        /// Only for statements that at-least-once already covers when they are lost: a server crash in that
+        /// window rolls back the latest such commits, never a durable one committed before them (the WAL is
+        /// replayed in order and a durable commit flushes everything before it), and leaves the database as
+        /// it was before them. A lost claim leaves the job as it was (ready, or leased elsewhere and claimable
+        /// when that lease ends): a completion from the run it started needs that worker id and attempt on
+        /// the row, so it changes nothing unless the same worker claimed the job again at the same attempt,
+        /// and then marks it done once. A lost completion leaves the job leased to a worker that no
+        /// longer heartbeats it, so the job runs again after its lease, as after a dead worker, and is marked
+        /// done once by whichever completion commits (a done job takes no completion). A lost heartbeat is
+        /// renewed by the next one. Enqueues must not be lost, nor releases (a lost one would count the
+        /// attempt when the lease expires) nor failures (their error and backoff): they stay durable.
+        case lease
+    }
+
+    /// A pooled connection and the commit mode its session is in.
+    private final class PooledConnection {
+        let connection: PGConnection
+        var mode = CommitMode.durable
+
+        init(_ connection: PGConnection) { self.connection = connection }
+
+        /// Puts the session in `wanted`'s mode: one round trip without a commit, only when it changes (a pool
+        /// serving only workers, or only enqueues, never switches).
+        func use(_ wanted: CommitMode) throws(PGFailure) {
+            guard mode != wanted else { return }
+            switch wanted {
+            case .durable: try connection.execute("RESET synchronous_commit")
+            case .lease: try connection.execute("SET synchronous_commit = off")
+            }
+            mode = wanted
+        }
+    }
+
+    /// Runs `body` on a live connection of the pool, its session in `commit` mode; after a lost connection,
+    /// reconnects and runs it again until `unavailableWait` has passed since the call began.
+    private func withConnection<R>(
+        commit: CommitMode = .durable, _ body: (PGConnection, _ retry: Bool) throws(PGFailure) -> R
+    ) throws(QueueError) -> R {
         pool.lock()
         while !closed && idle.isEmpty { pool.wait() }
         guard !closed else {
@@ -514,12 +563,13 @@ public final class PostgresJobStore: JobStore, ChannelLog, @unchecked Sendable {
         let deadline = ContinuousClock.now + unavailableWait
         var retry = false
         while true {
-            if connection == nil || connection!.isBroken {
+            if connection == nil || connection!.connection.isBroken {
                 connection = nil
-                connection = try connect(until: deadline)
+                connection = PooledConnection(try connect(until: deadline))
             }
             do throws(PGFailure) {
-                return try body(connection!, retry)
+                try connection!.use(commit)
+                return try body(connection!.connection, retry)
             } catch {
                 guard error.connectionLost else { throw mapped(error) }
                 connection = nil

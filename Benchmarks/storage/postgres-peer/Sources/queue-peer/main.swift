@@ -4,9 +4,10 @@ import PostgresNIO
 
 // The peer of Benchmarks/queue/run: the Queue plugin's PostgreSQL statements (PostgresJobStore.swift), the
 // same text with the same parameters, straight through postgres-nio on one connection, one statement at a
-// time. N enqueues, then the worker's cycle as a worker of concurrency `batch` runs it when every handler
-// finishes at once: mark the last batch done and claim the next `batch` jobs in one statement, until a
-// claim finds nothing. Prints one JSON line: enqueuePerSec, completePerSec (claim + complete per job).
+// time. N enqueues (waiting for the WAL flush), then the worker's cycle (not waiting for it, as the plugin's
+// worker does not) as a worker of concurrency `batch` runs it when every handler finishes at once: mark the
+// last batch done and claim the next `batch` jobs in one statement, until a claim finds nothing. Prints one
+// JSON line: enqueuePerSec, completePerSec (claim + complete per job).
 // Arguments: host port user password database app N batch (the schema must exist: jsbridge creates it).
 
 let arguments = CommandLine.arguments
@@ -85,6 +86,9 @@ for index in 0..<count {
         PostgresQuery(unsafeSQL: insertJob, binds: binds), logger: logger)
     for try await _ in rows {}
 }
+// As the plugin's worker statements: their commits do not wait for the WAL flush (PostgresJobStore's
+// CommitMode.lease); the enqueues above did.
+_ = try await connection.query("SET synchronous_commit = off", logger: logger)
 let t1 = ContinuousClock.now
 var pending: [(id: Int64, attempt: Int64)] = []
 var done = 0
