@@ -247,7 +247,11 @@ final class HTTPServers {
             }
             return
         }
-        let engine = host.engine
+        host.callJSFromLoop(hook, Self.values(kind, arguments, engine: host.engine))
+    }
+
+    /// An event's JavaScript arguments: `kind`, then `arguments` (shared with node:net's events).
+    static func values(_ kind: Int, _ arguments: [Argument], engine: JSEngine) -> [JSValueRef?] {
         let context = engine.context
         var values: [JSValueRef?] = [JSValueMakeNumber(context, Double(kind))]
         values.reserveCapacity(arguments.count + 1)
@@ -271,7 +275,7 @@ final class HTTPServers {
                 values.append(JSObjectMakeArray(context, items.count, items, nil))
             }
         }
-        host.callJSFromLoop(hook, values)
+        return values
     }
 
     /// Closes every socket when the run ends.
