@@ -63,33 +63,42 @@ import Testing
             """
             const net = require("node:net");
             let received = 0;
+            let written = 0;
             let resumed = false;
+            let peer;
+            let client;
+            let connected = false;
             const server = net.createServer({ pauseOnConnect: true }, (socket) => {
               socket.on("data", (chunk) => received += chunk.length);
               socket.on("end", () => {
                 console.log(`received ${received === written}`);
                 server.close();
               });
-              server.emit("paused", socket);
+              peer = socket;
+              start();
             });
-            let written = 0;
+            // Once both ends are there: write until the socket holds the writes back, then let the server read.
+            function start() {
+              if (peer === undefined || !connected) return;
+              const chunk = Buffer.alloc(1024, 120);
+              let accepted = true;
+              while (accepted) {
+                accepted = client.write(chunk);
+                written += chunk.length;
+              }
+              console.log(`false after ${written > 65536 ? "more than 64 KiB" : written} ${client.writableLength >= 16384}`);
+              client.once("drain", () => {
+                console.log(`drain resumed=${resumed}`);
+                client.end();
+              });
+              resumed = true;
+              peer.resume();
+            }
             server.listen(0, "127.0.0.1", () => {
-              const client = net.connect(server.address().port, "127.0.0.1");
-              server.once("paused", (peer) => client.once("connect", () => {
-                const chunk = Buffer.alloc(1024, 120);
-                let accepted = true;
-                while (accepted) {
-                  accepted = client.write(chunk);
-                  written += chunk.length;
-                }
-                console.log(`false after ${written > 65536 ? "more than 64 KiB" : written} ${client.writableLength >= 16384}`);
-                client.once("drain", () => {
-                  console.log(`drain resumed=${resumed}`);
-                  client.end();
-                });
-                resumed = true;
-                peer.resume();
-              }));
+              client = net.connect(server.address().port, "127.0.0.1", () => {
+                connected = true;
+                start();
+              });
             });
             """)
         #expect(

@@ -519,10 +519,12 @@ internal.netEvent = function (kind, a, b, c, d, e, f, g) {
       if (socket === undefined) return;
       sockets.delete(a);
       socket._id = 0;
-      // The input ended and its 'end' may still be on its way: the socket closes after it.
+      // The connection is gone (SwiftNIO closes it at once when the input ends after the output did): its input
+      // has ended, and the socket closes once that 'end' is read, as Node's.
       const state = socket._readableState;
-      if (state.ended && !state.endEmitted) socket.once("end", () => socket.destroy());
-      else socket.destroy();
+      if (!state.ended) socket.push(null);
+      if (state.endEmitted) socket.destroy();
+      else socket.once("end", () => socket.destroy());
       return;
     }
     case 8: return onConnection(a, b, c, d, e, f);
