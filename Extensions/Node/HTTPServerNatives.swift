@@ -288,14 +288,7 @@ final class HTTPServers {
     }
 
     /// Node's name and negative number of the errno behind a bind failure (`EADDRINUSE`, -98).
-    static func errnoName(_ error: any Error) -> (String, Int32) {
-        guard let io = error as? IOError else { return ("EINVAL", -EINVAL) }
-        let names: [Int32: String] = [
-            EADDRINUSE: "EADDRINUSE", EACCES: "EACCES", EADDRNOTAVAIL: "EADDRNOTAVAIL", EINVAL: "EINVAL",
-            EAFNOSUPPORT: "EAFNOSUPPORT",
-        ]
-        return (names[io.errnoCode] ?? "E\(io.errnoCode)", -io.errnoCode)
-    }
+    static func errnoName(_ error: any Error) -> (String, Int32) { NetSockets.errnoName(error) }
 }
 
 /// One connection of a server: a SwiftNIO handler on the JS thread's loop that hands requests to JavaScript

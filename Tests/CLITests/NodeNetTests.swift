@@ -174,6 +174,29 @@ import Testing
             "\(result.summary)")
     }
 
+    @Test func anIdleSocketTimesOutAndItsPeerHearsTheClose() async throws {
+        // The server never reads nor writes: its socket hears the client's destroy as an end, then closes.
+        let result = try await run(
+            """
+            const net = require("node:net");
+            const server = net.createServer((socket) => {
+              socket.on("close", () => server.close(() => console.log("server closed")));
+            });
+            server.listen(0, "127.0.0.1", () => {
+              const client = net.connect(server.address().port, "127.0.0.1");
+              client.setTimeout(30, () => {
+                console.log("timeout", client.timeout, client.destroyed, client.readyState);
+                client.destroy();
+              });
+              client.on("close", () => console.log("close", client.destroyed, client.readyState));
+            });
+            """)
+        // The two sides' closes are separate events, in no fixed order (Node 20 printed the server's first).
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "timeout 30 false open", "\(result.summary)")
+        #expect(Set(lines) == ["timeout 30 false open", "close true closed", "server closed"], "\(result.summary)")
+    }
+
     @Test func dnsLooksUpLocalhostAndRefusesANameNotGranted() async throws {
         let result = try await run(
             """

@@ -502,7 +502,10 @@ internal.netEvent = function (kind, a, b, c, d, e, f, g) {
     }
     case 3: {
       const socket = sockets.get(a);
-      if (socket !== undefined) socket.push(null);
+      if (socket === undefined) return;
+      socket.push(null);
+      // A socket nobody reads still hears its 'end' when nothing is left unread (then it ends its side).
+      socket.read(0);
       return;
     }
     case 5: {
@@ -522,7 +525,10 @@ internal.netEvent = function (kind, a, b, c, d, e, f, g) {
       // The connection is gone (SwiftNIO closes it at once when the input ends after the output did): its input
       // has ended, and the socket closes once that 'end' is read, as Node's.
       const state = socket._readableState;
-      if (!state.ended) socket.push(null);
+      if (!state.ended) {
+        socket.push(null);
+        socket.read(0);
+      }
       if (state.endEmitted) socket.destroy();
       else socket.once("end", () => socket.destroy());
       return;
