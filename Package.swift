@@ -151,7 +151,8 @@ let package = Package(
                 "node-util.js", "node-os.js", "node-timers.js", "node-assert.js", "node-url.js",
                 "node-string-decoder.js",
                 "node-process.js", "node-stdin.js", "node-hash.js", "node-errors.js", "node-stream.js", "node-async.js",
-                "node-readline.js", "node-zlib.js", "node-child-process.js", "node-vm.js", "node-http.js",
+                "node-readline.js", "node-zlib.js", "node-child-process.js", "node-vm.js", "node-http.js", "node-net.js",
+                "node-dns.js",
             ]),
         extensionTarget(
             "JSBridgeModules", folder: "Modules", dependencies: ["JSBridgeNode"],

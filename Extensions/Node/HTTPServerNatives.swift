@@ -247,6 +247,12 @@ final class HTTPServers {
             }
             return
         }
+        Self.call(hook, kind, arguments, host: host)
+    }
+
+    /// Calls `hook` with an event's JavaScript arguments: `kind`, then `arguments` (shared with node:net's
+    /// events). The values are made one by one into a JS array (``JSEngine/withNewValues(count:_:_:)``).
+    static func call(_ hook: JSObjectRef, _ kind: Int, _ arguments: [Argument], host: ExtensionHost) {
         let engine = host.engine
         let context = engine.context
         engine.withNewValues(count: arguments.count + 1) { index -> JSValueRef? in
@@ -282,14 +288,7 @@ final class HTTPServers {
     }
 
     /// Node's name and negative number of the errno behind a bind failure (`EADDRINUSE`, -98).
-    static func errnoName(_ error: any Error) -> (String, Int32) {
-        guard let io = error as? IOError else { return ("EINVAL", -EINVAL) }
-        let names: [Int32: String] = [
-            EADDRINUSE: "EADDRINUSE", EACCES: "EACCES", EADDRNOTAVAIL: "EADDRNOTAVAIL", EINVAL: "EINVAL",
-            EAFNOSUPPORT: "EAFNOSUPPORT",
-        ]
-        return (names[io.errnoCode] ?? "E\(io.errnoCode)", -io.errnoCode)
-    }
+    static func errnoName(_ error: any Error) -> (String, Int32) { NetSockets.errnoName(error) }
 }
 
 /// One connection of a server: a SwiftNIO handler on the JS thread's loop that hands requests to JavaScript

@@ -9,8 +9,8 @@ import JSBridgeWeb
 /// `node:events`, `node:util`, `node:os`, `node:buffer`, `node:timers`, `node:assert`, `node:url`,
 /// `node:string_decoder`, `node:crypto`, `node:process`, `node:stream`, `node:readline`, `node:async_hooks`,
 /// `node:diagnostics_channel`, `node:perf_hooks`, `node:console`, `node:constants`, `node:zlib`,
-/// `node:child_process` behind the `run` capability, `node:vm`, `node:http` and `node:https` behind the `net`
-/// capability), with `process.on` for signals and `exit`, and
+/// `node:child_process` behind the `run` capability, `node:vm`, `node:http`, `node:https`, `node:net` and
+/// `node:dns` behind the `net` capability), with `process.on` for signals and `exit`, and
 /// `process.stdin`. Plugins add modules of their own (`node:fs` is the FileSystem plugin's).
 public enum NodeExtension {
     static let declaration = EngineExtension("node", requires: [.web], state: NodeState.init) { ext in
@@ -50,12 +50,16 @@ public enum NodeExtension {
         ext.script(.onDemand("node-child-process.js", PackageResources.node_child_process_js))
         ext.script(.onDemand("node-vm.js", PackageResources.node_vm_js))
         ext.script(.onDemand("node-http.js", PackageResources.node_http_js))
+        ext.script(.onDemand("node-net.js", PackageResources.node_net_js))
+        ext.script(.onDemand("node-dns.js", PackageResources.node_dns_js))
         declareBufferNatives(&ext)
         declareProcessNatives(&ext)
         declareZlibNatives(&ext)
         declareChildProcessNatives(&ext)
         declareVMNatives(&ext)
         declareHTTPServerNatives(&ext)
+        declareNetNatives(&ext)
+        declareDNSNatives(&ext)
     }
 }
 
@@ -64,14 +68,16 @@ extension EngineExtension {
     public static var node: EngineExtension { NodeExtension.declaration }
 }
 
-/// The node extension's part of a run: stdin's reader, the zlib writes on worker threads, the child processes,
-/// and the hooks through which `process` hears the end of the run (its `exit` listeners) and signals (its
+/// The node extension's part of a run: stdin's reader, the zlib writes and name lookups on worker threads, the
+/// child processes, the servers and sockets, and the hooks through which `process` hears the end of the run (its `exit` listeners) and signals (its
 /// `process.on("SIGINT", …)` listeners).
 final class NodeState {
     let host: ExtensionHost
     let zlibJobs = ZlibJobs()
     let children = ChildRegistry()
     let http: HTTPServers
+    let net: NetSockets
+    let dnsLookups = DNSLookups()
     /// Whether the reader thread runs (it is started once and reads until end of input).
     private var stdinStarted = false
     /// Whether the loop waits for stdin's data (JavaScript has a listener and has not paused).
@@ -80,10 +86,15 @@ final class NodeState {
     init(host: ExtensionHost) {
         self.host = host
         http = HTTPServers(host: host)
+        net = NetSockets(host: host)
         host.keepAlive { [unowned self] in stdinReferenced }
         // A listening server not unref()'d, and a request waiting for its response.
         host.keepAlive { [http] in http.keepsAlive }
         host.onShutdown { [http] in http.closeAll() }
+        // A listening server or an open socket not unref()'d, a connect not answered, a name being looked up.
+        host.keepAlive { [net] in net.keepsAlive }
+        host.onShutdown { [net] in net.closeAll() }
+        host.keepAlive { [dnsLookups] in dnsLookups.pending }
         // A zlib write on a worker thread: the script awaits its output.
         host.keepAlive { [zlibJobs] in zlibJobs.pending }
         // A child process not unref()'d, until its 'close'.

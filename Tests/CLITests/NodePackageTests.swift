@@ -26,11 +26,7 @@ private let packageScripts: [String] = {
 
 /// Packages whose use does not yet behave as in Node, with the reason (README.md says the same).
 private let knownFailures: [String: String] = [
-    "express": "requires node:net, which jsbridge lacks",
-    "fs-extra": "its copy passes a file mode the FileSystem plugin refuses (INVALID_ARGUMENT at 'mode')",
-    "node-fetch": "requires node:net, which jsbridge lacks",
-    "tar": "'Right side of assignment cannot be destructured' as it loads (not yet traced)",
-    "ws": "needs node:http's 'upgrade' event and node:net sockets, which jsbridge lacks",
+    "ws": "requires node:tls as it loads, and needs node:http's 'upgrade' (server) and upgrade requests (client)"
 ]
 
 @Suite("Debian packages as Node runs them") struct NodePackageTests {

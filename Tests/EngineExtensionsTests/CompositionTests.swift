@@ -81,6 +81,10 @@ struct GluePlugin: BridgePlugin {
             .eval("require('child_process').spawnSync('true')"), options: .testing(permissions: .all))
         #expect(child.exitCode == 0, "\(child.stderr)")
         #expect(child.loadedFiles.contains("node-child-process.js") && !child.loadedFiles.contains("node-zlib.js"))
+        let net = await ScriptRunner.run(.eval("require('net').isIP('::1')"))
+        #expect(net.exitCode == 0, "\(net.stderr)")
+        #expect(net.loadedFiles.contains("node-net.js") && !net.loadedFiles.contains("node-http.js"))
+        #expect(!net.loadedFiles.contains("node-dns.js"))
     }
 
     @Test func aRuntimeWithoutAnExtensionAnotherRequiresDoesNotRun() async {

@@ -75,6 +75,10 @@ interface JSBridgeInternal {
   /** The HTTP servers' events (HTTPServerNatives.swift): kind, then its arguments. */
   httpEvent(kind: number, ...args: any[]): void;
 
+  // node-net.js
+  /** The TCP servers' and sockets' events (NetNatives.swift): kind, then its arguments. */
+  netEvent(kind: number, ...args: any[]): void;
+
   // Hooks an extension may fill.
   /** What other extensions add to `process.features` (the modules extension: `typescript`). */
   processFeatures?: Record<string, unknown>;

@@ -11,7 +11,7 @@ const {
 // name -> the runtime file that defines it (the file stores its exports with `internal.nodeExport`).
 const files = ObjectCreate(null);
 for (const [file, names] of [
-  ["node-path.js", ["path", "path/posix"]],
+  ["node-path.js", ["path", "path/posix", "path/win32"]],
   ["node-events.js", ["events"]],
   ["node-util.js", ["util", "util/types"]],
   ["node-os.js", ["os", "tty", "constants"]],
@@ -29,6 +29,8 @@ for (const [file, names] of [
   ["node-child-process.js", ["child_process"]],
   ["node-vm.js", ["vm"]],
   ["node-http.js", ["http", "https"]],
+  ["node-net.js", ["net"]],
+  ["node-dns.js", ["dns", "dns/promises"]],
 ]) {
   for (const name of names) files[name] = file;
 }

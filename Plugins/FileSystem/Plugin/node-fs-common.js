@@ -4,7 +4,8 @@
 
 const fs = plugin.shared.fs;
 const {
-  ArrayPrototypePush, MathFloor, ObjectFreeze, PromisePrototypeThen, PromiseReject, Uint8Array,
+  ArrayPrototypePush, MathFloor, NumberIsInteger, ObjectFreeze, PromisePrototypeThen, PromiseReject, RangeError,
+  RegExpPrototypeTest, Uint8Array,
 } = runtime.primordials;
 const { call, toPath, checkEncoding } = fs;
 
@@ -32,6 +33,30 @@ function attempt(body) {
 }
 
 const unit = () => undefined;
+
+/// A file mode as Node takes it (an unsigned 32-bit integer or an octal string), as the permission bits the
+/// plugin takes: Node hands the whole number to the system, which ignores the rest (fs-extra's copy passes a
+/// `stat().mode` with its file-type bits).
+function fileMode(value, name = "mode") {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") {
+    if (!RegExpPrototypeTest(/^[0-7]+$/, value)) {
+      const error = new TypeError(
+        `The argument '${name}' must be a 32-bit unsigned integer or an octal string. Received '${value}'`);
+      error.code = "ERR_INVALID_ARG_VALUE";
+      throw error;
+    }
+    value = parseInt(value, 8);
+  }
+  if (typeof value !== "number") throw fs.invalidArgType(name, "of type number", value);
+  if (!NumberIsInteger(value) || value < 0 || value > 0xffffffff) {
+    const error = new RangeError(
+      `The value of "${name}" is out of range. It must be >= 0 && <= 4294967295. Received ${value}`);
+    error.code = "ERR_OUT_OF_RANGE";
+    throw error;
+  }
+  return value & 0o7777;
+}
 
 /// Node's flags for `open` from a string or the O_* numbers.
 function flagString(flags) {
@@ -127,7 +152,7 @@ const promises = {
   lstat: (path) => attempt(() => PromisePrototypeThen(call("lstat", { path: toPath(path) }), (s) => new fs.Stats(s))),
   mkdir: (path, opts) => attempt(() => {
     const { recursive = false, mode } = typeof opts === "number" ? { mode: opts } : options(opts);
-    return PromisePrototypeThen(call("mkdir", { path: toPath(path), recursive, mode }), (first) => first ?? undefined);
+    return PromisePrototypeThen(call("mkdir", { path: toPath(path), recursive, mode: fileMode(mode) }), (first) => first ?? undefined);
   }),
   mkdtemp: (prefix) => attempt(() => {
     const base = toPath(prefix, "prefix");
@@ -157,15 +182,16 @@ const promises = {
     PromisePrototypeThen(call("symlink", { target: toPath(target, "target"), path: toPath(path) }), unit)),
   readlink: (path) => attempt(() => call("readlink", { path: toPath(path) })),
   chmod: (path, mode) => attempt(() =>
-    PromisePrototypeThen(call("chmod", { path: toPath(path), mode: typeof mode === "string" ? parseInt(mode, 8) : mode }), unit)),
+    PromisePrototypeThen(call("chmod", { path: toPath(path), mode: fileMode(mode) }), unit)),
   truncate: (path, length = 0) => attempt(() => PromisePrototypeThen(call("truncate", { path: toPath(path), length }), unit)),
   open: (path, flags, mode) => attempt(() =>
-    PromisePrototypeThen(call("open", { path: toPath(path), flags: flagString(flags), mode }), (fd) => new FileHandle(fd))),
+    PromisePrototypeThen(call("open", { path: toPath(path), flags: flagString(flags), mode: fileMode(mode) }),
+      (fd) => new FileHandle(fd))),
 };
 promises.default = promises;
 
 // `exported` is the module object scripts get (`fs.promises`, `node:fs/promises`): mutable, as Node's, while the
 // runtime's own code keeps calling the frozen `promises`.
 plugin.shared.fsPromises = ObjectFreeze({
-  promises: ObjectFreeze({ ...promises }), exported: promises, options, attempt, flagString, constants, FileHandle,
+  promises: ObjectFreeze({ ...promises }), exported: promises, options, attempt, flagString, fileMode, constants, FileHandle,
 });

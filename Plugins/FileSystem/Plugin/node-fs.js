@@ -5,7 +5,7 @@ const fs = plugin.shared.fs;
 const {
   ArrayPrototypePop, ArrayPrototypePush, PromisePrototypeThen, Uint8Array,
 } = runtime.primordials;
-const { promises, exported, options, flagString, constants } = plugin.shared.fsPromises;
+const { promises, exported, options, flagString, fileMode, constants } = plugin.shared.fsPromises;
 const { callSync, toPath } = fs;
 
 /// The callback form of promise function `fn`: the last argument is `(error, value)`.
@@ -61,7 +61,7 @@ const sync = {
   fstatSync: (fd) => new fs.Stats(callSync("fstat", { fd })),
   mkdirSync(path, opts) {
     const { recursive = false, mode } = typeof opts === "number" ? { mode: opts } : options(opts);
-    return callSync("mkdir", { path: toPath(path), recursive, mode }) ?? undefined;
+    return callSync("mkdir", { path: toPath(path), recursive, mode: fileMode(mode) }) ?? undefined;
   },
   rmSync(path, opts) {
     const { recursive = false, force = false } = options(opts);
@@ -78,10 +78,12 @@ const sync = {
   symlinkSync(target, path) { callSync("symlink", { target: toPath(target, "target"), path: toPath(path) }); },
   readlinkSync(path) { return callSync("readlink", { path: toPath(path) }); },
   chmodSync(path, mode) {
-    callSync("chmod", { path: toPath(path), mode: typeof mode === "string" ? parseInt(mode, 8) : mode });
+    callSync("chmod", { path: toPath(path), mode: fileMode(mode) });
   },
   truncateSync(path, length = 0) { callSync("truncate", { path: toPath(path), length }); },
-  openSync(path, flags, mode) { return callSync("open", { path: toPath(path), flags: flagString(flags), mode }); },
+  openSync(path, flags, mode) {
+    return callSync("open", { path: toPath(path), flags: flagString(flags), mode: fileMode(mode) });
+  },
   closeSync(fd) { callSync("close", { fd }); },
   ftruncateSync(fd, length = 0) { callSync("ftruncate", { fd, length }); },
   readSync,
