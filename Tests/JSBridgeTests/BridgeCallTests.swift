@@ -46,6 +46,45 @@ func runScript(
             ], "\(result.stderr)")
     }
 
+    /// A sync call reads a short array of primitives directly (the fast form) and anything else through
+    /// `serialize`: both give what the async path, which always serializes, gives, and the same errors.
+    @Test func syncArraysOfPrimitivesArriveAsSerializeWritesThem() async {
+        let result = await runScript(
+            #"""
+            const withToJSON = ["a", "b"]; withToJSON.toJSON = () => "replaced";
+            const holes = [1, , 3]; holes.length = 5;
+            const cases = [
+              [], ["key", "value"], ["", ""], [null, undefined, true, false], [0, -0, 1.5, -2e300, 1e21],
+              [NaN, Infinity, -Infinity], ["\uD800", "a\uDC00b", "\uD83D\uDE00", "\uFFFF0041", "x\u0000y"],
+              ["é日本🎉", "v".repeat(100000)], holes, withToJSON, [1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8, 9],
+              [["nested"]], [{ a: 1 }], new Proxy(["p", 1], {}),
+            ];
+            (async () => {
+              for (const args of cases) {
+                const sync = JSON.stringify(bridge.execSync("Probe", "echoSync", [args]));
+                const plain = JSON.stringify(await bridge.call("Echo", "echo", args));
+                console.log(sync === plain ? "same" : `differs: ${sync} vs ${plain}`);
+              }
+              const inherited = () => "inherited";
+              Array.prototype.toJSON = inherited;
+              const viaProto = JSON.stringify(bridge.execSync("Probe", "echoSync", [["a"]]));
+              delete Array.prototype.toJSON;
+              console.log(viaProto);
+              for (const bad of [["ok", () => 1], ["ok", Symbol("s")], ["ok", 1n],
+                                 Object.defineProperty(["a"], 0, { get() { throw new Error("getter"); } })]) {
+                try { bridge.execSync("Probe", "echoSync", [bad]); console.log("sent?"); }
+                catch (e) { console.log(e.code, e.data.issues[0].path); }
+              }
+            })();
+            """#)
+        #expect(result.lines.prefix(15) == ArraySlice(repeating: "same", count: 15), "\(result.stderr)")
+        #expect(
+            Array(result.lines.dropFirst(15)) == [
+                "\"inherited\"", "INVALID_ARGUMENT [1]", "INVALID_ARGUMENT [1]", "INVALID_ARGUMENT [1]",
+                "INVALID_ARGUMENT [0]",
+            ], "\(result.lines) \(result.stderr)")
+    }
+
     /// The runtime's JavaScript uses the built-ins as they were at start-up: a script that replaces
     /// `JSON.parse`, `Map.prototype.get`, `Array.prototype.push`, `Function.prototype.call`… still gets its
     /// calls, streams, events and timers.

@@ -109,6 +109,7 @@ struct ProbePlugin: BridgePlugin {
             },
             ended: { _ in })
         a.sync("threadID") { _ -> Double in Self.threadID }
+        a.sync("echoSync", args: JSONValue.self) { _, value in value }
         a.async("onJSThread", args: Int.self, on: .custom(jsThread)) { _, ms -> JSONValue in
             guard let loop = MultiThreadedEventLoopGroup.currentEventLoop else { return "not on an event loop" }
             // Waits on that loop: its own timer must wake it while the script awaits the answer.

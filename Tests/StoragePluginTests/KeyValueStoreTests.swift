@@ -52,6 +52,35 @@ import Testing
         #expect(try store.usedBytes() == 2)
     }
 
+    /// The SQLite store binds a statement's group again only when it changes: calls that switch groups on
+    /// every statement answer as the in-memory store does.
+    @Test func switchingGroupsOnEveryCallMatchesTheMemoryStore() throws {
+        let sqlite = try Self.makeStore(.sqlite)
+        let memory = try Self.makeStore(.memory)
+        let groups = ["", "g", "g2", "é", "\u{FFFF}D800", String(repeating: "long", count: 300)]
+        var generator = SystemRandomNumberGenerator()
+        func answers(_ store: any KeyValueStore, _ step: Int, _ group: String, _ key: String) throws -> String {
+            switch step % 7 {
+            case 0: try store.set(key, "v\(step)", in: group)
+            case 1: try store.remove(key, in: group)
+            case 2 where step % 5 == 0: try store.clear(group)
+            default: break
+            }
+            return [
+                try store.get(key, in: group) ?? "nil", "\(try store.keys(in: group))", "\(try store.count(in: group))",
+                try store.key(at: 0, in: group) ?? "nil", "\(try store.entries(in: group).map(\.value))",
+            ].joined(separator: "|")
+        }
+        for step in 0..<400 {
+            let group = groups.randomElement(using: &generator)!
+            let key = ["a", "b", "c", "é"].randomElement(using: &generator)!
+            let expected = try answers(memory, step, group, key)
+            #expect(try answers(sqlite, step, group, key) == expected, "step \(step) group \(group.prefix(8))")
+        }
+        #expect(try sqlite.groups() == memory.groups())
+        #expect(try sqlite.usedBytes() == memory.usedBytes())
+    }
+
     @Test(arguments: Kind.allCases) func exactText(_ kind: Kind) throws {
         let store = try Self.makeStore(kind)
         let values = [

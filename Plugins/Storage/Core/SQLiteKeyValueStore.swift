@@ -29,6 +29,9 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
     private let lock = NSLock()
     private var db: OpaquePointer?
     private var statements = [OpaquePointer?](repeating: nil, count: Query.allCases.count)
+    /// The group each statement's `?1` holds (SQLite keeps a binding across resets): bound again only when it
+    /// changes, as localStorage's calls all use one group.
+    private var boundGroups = [String?](repeating: nil, count: Query.allCases.count)
     private var closed = false
     /// The bytes stored, as of `data_version` `version`: valid while no other connection has committed, so
     /// writes check the quota without a usage row to update (a second page per commit) or a scan.
@@ -171,6 +174,7 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
     private func closeDatabase() {
         for case let statement? in statements { sqlite3_finalize(statement) }
         statements = [OpaquePointer?](repeating: nil, count: Query.allCases.count)
+        boundGroups = [String?](repeating: nil, count: Query.allCases.count)
         if let db { sqlite3_close_v2(db) }
         db = nil
     }
@@ -193,9 +197,8 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
 
     public func get(_ key: String, in group: String) throws(StorageError) -> String? {
         try locked { () throws(SQLiteFailure) -> String? in
-            let statement = try prepared(.get)
+            let statement = try prepared(.get, group: group)
             defer { sqlite3_reset(statement) }
-            bind(statement, 1, group)
             bind(statement, 2, key)
             return try step(statement) ? Self.text(statement, 0) : nil
         }
@@ -203,9 +206,8 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
 
     public func keys(in group: String) throws(StorageError) -> [String] {
         try locked { () throws(SQLiteFailure) -> [String] in
-            let statement = try prepared(.keys)
+            let statement = try prepared(.keys, group: group)
             defer { sqlite3_reset(statement) }
-            bind(statement, 1, group)
             var keys: [String] = []
             while try step(statement) { keys.append(Self.text(statement, 0)) }
             return keys
@@ -214,9 +216,8 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
 
     public func entries(in group: String) throws(StorageError) -> [StorageEntry] {
         try locked { () throws(SQLiteFailure) -> [StorageEntry] in
-            let statement = try prepared(.entries)
+            let statement = try prepared(.entries, group: group)
             defer { sqlite3_reset(statement) }
-            bind(statement, 1, group)
             var entries: [StorageEntry] = []
             while try step(statement) {
                 entries.append(StorageEntry(key: Self.text(statement, 0), value: Self.text(statement, 1)))
@@ -227,9 +228,8 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
 
     public func count(in group: String) throws(StorageError) -> Int {
         try locked { () throws(SQLiteFailure) -> Int in
-            let statement = try prepared(.count)
+            let statement = try prepared(.count, group: group)
             defer { sqlite3_reset(statement) }
-            bind(statement, 1, group)
             return try step(statement) ? Int(sqlite3_column_int64(statement, 0)) : 0
         }
     }
@@ -237,9 +237,8 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
     public func key(at index: Int, in group: String) throws(StorageError) -> String? {
         guard index >= 0 else { return nil }
         return try locked { () throws(SQLiteFailure) -> String? in
-            let statement = try prepared(.keyAt)
+            let statement = try prepared(.keyAt, group: group)
             defer { sqlite3_reset(statement) }
-            bind(statement, 1, group)
             sqlite3_bind_int64(statement, 2, Int64(index))
             return try step(statement) ? Self.text(statement, 0) : nil
         }
@@ -298,9 +297,8 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
                     case .set(let group, let key, let value):
                         delta -= try size(group, key) ?? 0
                         delta += storedSize(key, value)
-                        let statement = try prepared(.upsert)
+                        let statement = try prepared(.upsert, group: group)
                         defer { sqlite3_reset(statement) }
-                        bind(statement, 1, group)
                         bind(statement, 2, key)
                         bind(statement, 3, value)
                         _ = try step(statement)
@@ -308,20 +306,17 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
                     case .remove(let group, let key):
                         guard let old = try size(group, key) else { continue }
                         delta -= old
-                        let statement = try prepared(.delete)
+                        let statement = try prepared(.delete, group: group)
                         defer { sqlite3_reset(statement) }
-                        bind(statement, 1, group)
                         bind(statement, 2, key)
                         _ = try step(statement)
                         if notify { changes.append(StorageChange(group: group, key: key, value: nil)) }
                     case .clear(let group):
-                        let sizeStatement = try prepared(.groupSize)
-                        bind(sizeStatement, 1, group)
+                        let sizeStatement = try prepared(.groupSize, group: group)
                         let groupSize = try step(sizeStatement) ? Int(sqlite3_column_double(sizeStatement, 0)) : 0
                         sqlite3_reset(sizeStatement)
-                        let statement = try prepared(.clear)
+                        let statement = try prepared(.clear, group: group)
                         defer { sqlite3_reset(statement) }
-                        bind(statement, 1, group)
                         _ = try step(statement)
                         if sqlite3_changes(db) > 0 {
                             delta -= groupSize
@@ -385,9 +380,8 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
     }
 
     private func size(_ group: String, _ key: String) throws(SQLiteFailure) -> Int? {
-        let statement = try prepared(.size)
+        let statement = try prepared(.size, group: group)
         defer { sqlite3_reset(statement) }
-        bind(statement, 1, group)
         bind(statement, 2, key)
         return try step(statement) ? Int(sqlite3_column_int64(statement, 0)) : nil
     }
@@ -410,6 +404,16 @@ public final class SQLiteKeyValueStore: KeyValueStore, @unchecked Sendable {
         let rc = sqlite3_prepare_v3(db, query.sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard rc == SQLITE_OK, let statement else { throw failure(rc) }
         statements[query.rawValue] = statement
+        return statement
+    }
+
+    /// `query`'s statement with `group` bound to `?1`.
+    private func prepared(_ query: Query, group: String) throws(SQLiteFailure) -> OpaquePointer {
+        let statement = try prepared(query)
+        if boundGroups[query.rawValue] != group {
+            bind(statement, 1, group)
+            boundGroups[query.rawValue] = group
+        }
         return statement
     }
 
