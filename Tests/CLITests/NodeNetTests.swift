@@ -183,10 +183,12 @@ import Testing
               socket.on("close", () => server.close(() => console.log("server closed")));
             });
             server.listen(0, "127.0.0.1", () => {
-              const client = net.connect(server.address().port, "127.0.0.1");
-              client.setTimeout(30, () => {
-                console.log("timeout", client.timeout, client.destroyed, client.readyState);
-                client.destroy();
+              // Idle from the connection on: a slow connect on a loaded machine must not count as idle time.
+              const client = net.connect(server.address().port, "127.0.0.1", () => {
+                client.setTimeout(30, () => {
+                  console.log("timeout", client.timeout, client.destroyed, client.readyState);
+                  client.destroy();
+                });
               });
               client.on("close", () => console.log("close", client.destroyed, client.readyState));
             });

@@ -94,26 +94,33 @@ package final class JSEngine {
         JSObjectMakeArrayBufferWithBytesNoCopy(context, bytes, count, { pointer, _ in free(pointer) }, nil, nil)
     }
 
-    /// A new array of `count` values, each stored in it as soon as `element` makes it.
+    /// A new array of `count` values, each stored in it as soon as `element` makes it; undefined once the run
+    /// is stopping (the engine then makes no more values).
     ///
     /// JavaScriptCore's collector finds values through stacks, registers and JS objects, never through Swift's
     /// heap. Values gathered first in a Swift array (a heap buffer) can be freed by a collection that making the
     /// next value starts; stored in the JS array one by one, each stays reachable.
-    package func makeArray(count: Int, _ element: (Int) -> JSValueRef?) -> JSObjectRef {
-        let array = JSObjectMakeArray(context, 0, nil, nil)!
-        for index in 0..<count {
-            JSObjectSetPropertyAtIndex(
-                context, array, UInt32(index), element(index) ?? JSValueMakeUndefined(context), nil)
-        }
-        return array
+    package func makeArray(count: Int, _ element: (Int) -> JSValueRef?) -> JSValueRef {
+        makeArrayObject(count: count, element) ?? JSValueMakeUndefined(context)
     }
 
     /// Runs `body` with `count` new values made by `value`, kept reachable while the next ones are made and
     /// throughout `body` (see ``makeArray(count:_:)``): the arguments of a call into JavaScript.
     package func withNewValues<R>(count: Int, _ value: (Int) -> JSValueRef?, _ body: ([JSValueRef?]) -> R) -> R {
-        let holder = makeArray(count: count, value)
+        guard let holder = makeArrayObject(count: count, value) else {
+            return body([JSValueRef?](repeating: nil, count: count))
+        }
         let values = (0..<count).map { JSObjectGetPropertyAtIndex(context, holder, UInt32($0), nil) }
         return withExtendedLifetime(holder) { body(values) }
+    }
+
+    private func makeArrayObject(count: Int, _ element: (Int) -> JSValueRef?) -> JSObjectRef? {
+        guard let array = JSObjectMakeArray(context, 0, nil, nil) else { return nil }
+        for index in 0..<count {
+            JSObjectSetPropertyAtIndex(
+                context, array, UInt32(index), element(index) ?? JSValueMakeUndefined(context), nil)
+        }
+        return array
     }
 
     package func property(_ object: JSObjectRef, _ name: String) -> JSValueRef? {
