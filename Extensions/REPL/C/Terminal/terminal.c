@@ -56,13 +56,13 @@ int jsb_pty_open(int *controller, char *name, size_t length, int rows, int cols)
     size.ws_row = (unsigned short)rows;
     size.ws_col = (unsigned short)cols;
     if (openpty(controller, &device, NULL, NULL, &size) != 0) return -1;
-    const char *path = ttyname(device);
-    if (path == NULL || strlen(path) + 1 > length) {
-        close(device);
+    // ttyname_r, not ttyname: tests open terminals on several threads at once, and ttyname's buffer is shared
+    // by all of them.
+    int failed = ttyname_r(device, name, length);
+    close(device);
+    if (failed != 0) {
         close(*controller);
         return -1;
     }
-    strcpy(name, path);
-    close(device);
     return 0;
 }
